@@ -1,0 +1,38 @@
+# Works on a fresh machine with only Python: every target builds .venv when needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: all venv test lint typecheck pytest demo bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict src tests
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+demo: $(STAMP)
+	$(BIN)/banditsolve banditos demo
+	$(BIN)/banditsolve bandido demo
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .mypy_cache .ruff_cache .hypothesis

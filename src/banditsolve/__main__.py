@@ -1,0 +1,5 @@
+import sys
+
+from banditsolve.cli import main
+
+sys.exit(main())

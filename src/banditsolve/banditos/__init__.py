@@ -1,0 +1,1 @@
+"""Los Banditos: the two-player dice duel over booty tiles."""

@@ -1,0 +1,31 @@
+"""The one exception hierarchy of the library.
+
+Every error the library raises on bad input is a :class:`BanditsolveError`, which is a
+:class:`ValueError`, so callers can catch either. Messages say what was wrong and where.
+"""
+
+from __future__ import annotations
+
+
+class BanditsolveError(ValueError):
+    """Base class of every error raised by banditsolve on bad input or an illegal request."""
+
+
+class NotationError(BanditsolveError):
+    """A position, die, card or action string (or JSON document) could not be read."""
+
+
+class IllegalActionError(BanditsolveError):
+    """An action is not legal in the given state; the state is left unchanged."""
+
+
+class RuleOptionError(BanditsolveError):
+    """An unknown rule option or an option value outside its allowed set."""
+
+
+class DataError(BanditsolveError):
+    """Component data (a deck file, an edition file) is malformed."""
+
+
+class SolverError(BanditsolveError):
+    """A solver was asked something it cannot answer (unknown backend, bad limits)."""

@@ -1,0 +1,1 @@
+"""Bandido and Bandida: the cooperative tunnel games, on one engine."""

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Profiles: a quick default for local runs, more examples under CI, long runs on request.
+settings.register_profile(
+    "default", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+_profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+settings.load_profile(_profile)
