@@ -7,6 +7,8 @@ from typing import Any
 
 
 def register(games: Any) -> None:
-    parser: argparse.ArgumentParser = games.add_parser("banditos", help="Los Banditos: the dice duel")
+    parser: argparse.ArgumentParser = games.add_parser(
+        "banditos", help="Los Banditos: dice duel"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
