@@ -1,0 +1,103 @@
+"""Dice of Los Banditos: four colours, six dice each, written colour letter then value (``r5``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from banditsolve.errors import NotationError
+
+DICE_PER_COLOUR = 6
+VALUES = range(1, 7)
+
+
+class Colour(IntEnum):
+    """The four die colours, in the fixed order black, green, red, blue."""
+
+    BLACK = 0
+    GREEN = 1
+    RED = 2
+    BLUE = 3
+
+    @property
+    def letter(self) -> str:
+        return COLOUR_LETTERS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Colour:
+        try:
+            return cls(COLOUR_LETTERS.index(text))
+        except ValueError:
+            raise NotationError(
+                f"unknown colour {text!r}: expected one of k (black), g (green), r (red), b (blue)"
+            ) from None
+
+
+COLOUR_LETTERS = "kgrb"
+COLOURS = tuple(Colour)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Die:
+    """A rolled die: its colour and the value it shows (1 to 6). Ordered by colour, then value."""
+
+    colour: Colour
+    value: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.colour, Colour):
+            object.__setattr__(self, "colour", Colour(self.colour))
+        if self.value not in VALUES:
+            raise NotationError(f"die value {self.value!r} is not between 1 and 6")
+
+    @classmethod
+    def parse(cls, text: str) -> Die:
+        """Read a die such as ``"r5"`` (red five)."""
+        token = text.strip()
+        if len(token) != 2 or token[1] not in "123456":
+            raise NotationError(
+                f"bad die {text!r}: expected a colour letter (k g r b) and a value 1-6, like 'r5'"
+            )
+        return cls(Colour.parse(token[0]), int(token[1]))
+
+    @property
+    def code(self) -> int:
+        """A small int 0..23 unique to the colour and value."""
+        return self.colour * 6 + self.value - 1
+
+    def __str__(self) -> str:
+        return f"{COLOUR_LETTERS[self.colour]}{self.value}"
+
+    def __repr__(self) -> str:
+        return f"Die.parse({str(self)!r})"
+
+
+#: Every distinct die face, in code order.
+ALL_DICE: tuple[Die, ...] = tuple(Die(c, v) for c in COLOURS for v in VALUES)
+
+
+def parse_dice(text: str) -> tuple[Die, ...]:
+    """Read dice separated by spaces or commas (``"r5 g3 k1"``); the empty string is no dice.
+
+    A run of dice without separators (``"r5g3"``) is accepted too.
+    """
+    cleaned = text.replace(",", " ").split()
+    dice: list[Die] = []
+    for word in cleaned:
+        if len(word) % 2:
+            raise NotationError(f"bad dice {word!r}: each die is a colour letter and a value")
+        dice.extend(Die.parse(word[i : i + 2]) for i in range(0, len(word), 2))
+    return tuple(dice)
+
+
+def format_dice(dice: tuple[Die, ...] | list[Die], sep: str = " ") -> str:
+    """Write dice in the notation ``parse_dice`` reads."""
+    return sep.join(str(d) for d in dice)
+
+
+def colour_counts(dice: tuple[Die, ...] | list[Die]) -> tuple[int, int, int, int]:
+    """How many of the dice are black, green, red and blue."""
+    counts = [0, 0, 0, 0]
+    for die in dice:
+        counts[die.colour] += 1
+    return (counts[0], counts[1], counts[2], counts[3])

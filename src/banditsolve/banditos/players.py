@@ -1,0 +1,86 @@
+"""Two simple built-in players, for simulations and the ``play`` command.
+
+- ``random``: any legal action, uniformly (it gives tiles away freely).
+- ``greedy``: claims every tile it safely can (most valuable first), rolls, puts each die where
+  its side's best reachable combination (weighted by the tile's value) gains most, gives up the
+  cheapest tile only when a die has nowhere to go, then ends the turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from banditsolve.banditos.claim import best_completion
+from banditsolve.banditos.combos import rank_codes
+from banditsolve.banditos.rules import Action, Claim, EndTurn, GiveUp, Place, Roll, legal_actions
+from banditsolve.banditos.state import MAX_SIDE, State
+from banditsolve.errors import IllegalActionError
+
+Player = Callable[[State, random.Random], Action]
+
+
+def random_player(state: State, rng: random.Random) -> Action:
+    actions = legal_actions(state)
+    if not actions:
+        raise IllegalActionError("no legal action: the game is over")
+    return rng.choice(actions)
+
+
+def _potential(state: State, slot: int, codes: tuple[int, ...]) -> int:
+    """The best rank the side could still reach (strict availability), or -1 if none."""
+    tile = state.row[slot - 1]
+    assert tile is not None
+    avail = state.availability(slot, "strict")
+    if len(codes) == MAX_SIDE:
+        return rank_codes(codes[0], codes[1], codes[2])
+    used = [0, 0, 0, 0]
+    for code in codes:
+        used[code // 6] += 1
+    remaining = (
+        max(0, avail[0] - used[0]),
+        max(0, avail[1] - used[1]),
+        max(0, avail[2] - used[2]),
+        max(0, avail[3] - used[3]),
+    )
+    best = best_completion(codes, remaining)
+    if best is None:
+        return -1
+    full = codes + best
+    return rank_codes(full[0], full[1], full[2])
+
+
+def greedy_player(state: State, rng: random.Random) -> Action:
+    actions = legal_actions(state)
+    if not actions:
+        raise IllegalActionError("no legal action: the game is over")
+    claims = [a for a in actions if isinstance(a, Claim)]
+    if claims:
+        return max(claims, key=lambda a: (state.row[a.slot - 1] or _NO_TILE).value)
+    if any(isinstance(a, Roll) for a in actions):
+        return Roll()
+    places = [a for a in actions if isinstance(a, Place)]
+    if places:
+        me = state.to_move
+
+        def gain(action: Place) -> tuple[float, float]:
+            tile = state.row[action.slot - 1]
+            assert tile is not None
+            side = tuple(d.code for d in tile.side(me))
+            after = _potential(state, action.slot, (*side, action.die.code))
+            return (tile.value * after / 3584.0, rng.random())
+
+        return max(places, key=gain)
+    if state.hand:  # a die with nowhere to go: give up the cheapest tile
+        gives = [a for a in actions if isinstance(a, GiveUp)]
+        return min(gives, key=lambda a: ((state.row[a.slot - 1] or _NO_TILE).value, a.slot))
+    return EndTurn()
+
+
+class _NoTile:
+    value = 0
+
+
+_NO_TILE = _NoTile()
+
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

@@ -1,0 +1,383 @@
+"""The rules of Los Banditos as pure functions: ``legal_actions``, ``apply``, chance.
+
+Every function takes a :class:`~banditsolve.banditos.state.State` and returns new values; nothing
+is mutated. Chance is an explicit player: at a chance node ``chance_outcomes`` lists every outcome
+with its exact probability, and ``sample_chance`` draws one with a seeded random source.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from banditsolve.banditos.claim import Backend, ClaimVerdict, claim_verdict
+from banditsolve.banditos.combos import rank
+from banditsolve.banditos.dice import ALL_DICE, COLOURS, Colour, Die, colour_counts, parse_dice
+from banditsolve.banditos.state import (
+    MAX_SIDE,
+    TILE_VALUES,
+    ProofOption,
+    Slot,
+    State,
+)
+from banditsolve.errors import IllegalActionError, NotationError
+
+# -- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim the tile in ``slot`` (1-4): your side holds three dice and cannot be beaten."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"claim {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    """Give up the tile in ``slot``: the opponent wins it."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"give {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Draw this turn's dice blindly from the bag and roll them (chance decides what comes)."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place the rolled ``die`` on your side of the tile in ``slot``."""
+
+    die: Die
+    slot: int
+
+    def __str__(self) -> str:
+        return f"place {self.die} {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn once every rolled die is placed."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """Chance: the dice drawn from the bag and the values they show."""
+
+    dice: tuple[Die, ...]
+
+    def __str__(self) -> str:
+        return "drawn " + " ".join(str(d) for d in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance: the next face-down tile turns up, worth ``value``; it fills the lowest empty slot."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"reveal {self.value}"
+
+
+Action = Claim | GiveUp | Roll | Place | EndTurn | Drawn | Reveal
+ChanceAction = Drawn | Reveal
+
+
+def parse_action(text: str) -> Action:
+    """Read an action as written by ``str(action)``: ``claim 2``, ``give 3``, ``roll``,
+    ``place r5 2``, ``end``, ``drawn r5 g3``, ``reveal 2``."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    verb, rest = words[0].lower(), words[1:]
+
+    def slot_number(word: str) -> int:
+        if word not in ("1", "2", "3", "4"):
+            raise NotationError(f"bad slot {word!r} in action {text!r}: expected 1 to 4")
+        return int(word)
+
+    if verb == "claim" and len(rest) == 1:
+        return Claim(slot_number(rest[0]))
+    if verb in ("give", "giveup") and len(rest) == 1:
+        return GiveUp(slot_number(rest[0]))
+    if verb == "roll" and not rest:
+        return Roll()
+    if verb == "end" and not rest:
+        return EndTurn()
+    if verb == "place" and len(rest) == 2:
+        return Place(Die.parse(rest[0]), slot_number(rest[1]))
+    if verb == "drawn" and 1 <= len(rest) <= 2:
+        return Drawn(tuple(sorted(parse_dice(" ".join(rest)))))
+    if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
+        return Reveal(int(rest[0]))
+    raise NotationError(
+        f"bad action {text!r}: expected claim N, give N, roll, place DIE N, end, "
+        "drawn DICE or reveal V"
+    )
+
+
+# -- claims --------------------------------------------------------------------------------------
+
+
+def claim_verdict_at(
+    state: State,
+    slot: int,
+    *,
+    player: int | None = None,
+    proof: ProofOption | None = None,
+    backend: Backend = "exact",
+) -> ClaimVerdict:
+    """The claim verdict for ``player`` (default: the player to move) on the tile in ``slot``.
+
+    ``proof`` overrides the state's proof option (``"strict"`` or ``"bag"``).
+    """
+    tile = _tile(state, slot)
+    who = state.to_move if player is None else player
+    mine = tile.side(who)
+    if len(mine) != MAX_SIDE:
+        raise IllegalActionError(
+            f"player {who} cannot claim slot {slot}: their side holds {len(mine)} dice, not 3"
+        )
+    return claim_verdict(
+        mine, tile.side(1 - who), state.availability(slot, proof), backend=backend
+    )
+
+
+def _tile(state: State, slot: int) -> Slot:
+    if slot not in (1, 2, 3, 4):
+        raise IllegalActionError(f"slot {slot!r} does not exist: slots are numbered 1 to 4")
+    tile = state.row[slot - 1]
+    if tile is None:
+        raise IllegalActionError(f"slot {slot} holds no tile")
+    return tile
+
+
+# -- chance --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _draw_distribution(
+    bag: tuple[int, int, int, int], count: int
+) -> tuple[tuple[Drawn, Fraction], ...]:
+    total = sum(bag)
+    weights: dict[tuple[Die, ...], Fraction] = {}
+    if count == 1:
+        for die in ALL_DICE:
+            if bag[die.colour]:
+                weights[(die,)] = Fraction(bag[die.colour], total * 6)
+    else:
+        for c1 in COLOURS:
+            for c2 in COLOURS:
+                left = bag[c2] - (c1 == c2)
+                if not bag[c1] or left <= 0:
+                    continue
+                p = Fraction(bag[c1] * left, total * (total - 1) * 36)
+                for v1 in range(1, 7):
+                    for v2 in range(1, 7):
+                        key = tuple(sorted((Die(c1, v1), Die(c2, v2))))
+                        weights[key] = weights.get(key, Fraction(0)) + p
+    return tuple((Drawn(k), weights[k]) for k in sorted(weights))
+
+
+def chance_outcomes(state: State) -> list[tuple[ChanceAction, Fraction]]:
+    """Every outcome of the chance step at ``state`` with its exact probability (sums to 1).
+
+    Turning up a tile: each remaining tile value, weighted by how many of it are face down.
+    Drawing dice: colours drawn without replacement from the bag, each value 1-6 equally likely;
+    outcomes are unordered (``r5 g3`` is the same roll as ``g3 r5``).
+    """
+    if not state.is_chance:
+        raise IllegalActionError("this position is not a chance node")
+    if state.reveal_pending:
+        total = state.stack_size
+        return [
+            (Reveal(v), Fraction(n, total))
+            for v, n in zip(TILE_VALUES, state.stack, strict=True)
+            if n
+        ]
+    return list(_draw_distribution(state.bag, state.dice_to_draw))
+
+
+def sample_chance(state: State, rng: random.Random) -> ChanceAction:
+    """Draw a chance outcome the way the table does: a random face-down tile, or dice pulled
+    blindly from the bag and rolled."""
+    if not state.is_chance:
+        raise IllegalActionError("this position is not a chance node")
+    if state.reveal_pending:
+        tiles = [v for v, n in zip(TILE_VALUES, state.stack, strict=True) for _ in range(n)]
+        return Reveal(rng.choice(tiles))
+    bag = [Colour(c) for c in COLOURS for _ in range(state.bag[c])]
+    colours = rng.sample(bag, state.dice_to_draw)
+    return Drawn(tuple(sorted(Die(c, rng.randint(1, 6)) for c in colours)))
+
+
+# -- legal actions -------------------------------------------------------------------------------
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action, in a fixed order.
+
+    At a chance node: the chance outcomes (tile values ascending, or rolls in sorted order).
+    Otherwise: claims (slots ascending), give-ups (slots ascending), roll, placements (dice in
+    hand ascending, then slots ascending), end turn. A terminal state has none.
+    """
+    if state.is_terminal:
+        return []
+    if state.is_chance:
+        return [action for action, _ in chance_outcomes(state)]
+    me = state.to_move
+    actions: list[Action] = []
+    tiles = state.tiles_in_play()
+    for number, tile in tiles:
+        if len(tile.side(me)) == MAX_SIDE and claim_verdict_at(state, number).safe:
+            actions.append(Claim(number))
+    actions.extend(GiveUp(number) for number, _ in tiles)
+    if not state.rolled:
+        actions.append(Roll())
+    for die in sorted(set(state.hand)):
+        actions.extend(
+            Place(die, number) for number, tile in tiles if len(tile.side(me)) < MAX_SIDE
+        )
+    if state.rolled and not state.hand:
+        actions.append(EndTurn())
+    return actions
+
+
+def is_legal(state: State, action: Action) -> bool:
+    try:
+        apply(state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+# -- apply ---------------------------------------------------------------------------------------
+
+
+def _win_tile(state: State, slot: int, player: int) -> State:
+    """``player`` takes the tile in ``slot``; its dice go back to the bag; the slot empties."""
+    tile = state.row[slot - 1]
+    assert tile is not None
+    back = colour_counts(tile.dice)
+    bag = (
+        state.bag[0] + back[0],
+        state.bag[1] + back[1],
+        state.bag[2] + back[2],
+        state.bag[3] + back[3],
+    )
+    row = list(state.row)
+    row[slot - 1] = None
+    won = list(state.won)
+    won[player] = tuple(sorted((*won[player], tile.value), reverse=True))
+    return state.replace(row=tuple(row), bag=bag, won=(won[0], won[1]))
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``. Raises :class:`IllegalActionError` (and changes nothing) when
+    the action is not legal here."""
+    if state.is_terminal:
+        raise IllegalActionError(f"the game is over (player {state.winner} won): no {action}")
+    if state.is_chance:
+        return _apply_chance(state, action)
+    me = state.to_move
+    if isinstance(action, Claim):
+        tile = _tile(state, action.slot)
+        if len(tile.side(me)) != MAX_SIDE:
+            raise IllegalActionError(
+                f"cannot claim slot {action.slot}: your side holds {len(tile.side(me))} dice, "
+                "a claim needs three"
+            )
+        verdict = claim_verdict_at(state, action.slot)
+        if not verdict.safe:
+            raise IllegalActionError(f"cannot claim slot {action.slot}: {verdict.explain()}")
+        return _win_tile(state, action.slot, me)
+    if isinstance(action, GiveUp):
+        _tile(state, action.slot)
+        return _win_tile(state, action.slot, 1 - me)
+    if isinstance(action, Roll):
+        if state.rolled:
+            raise IllegalActionError("the dice have already been drawn and rolled this turn")
+        return state.replace(roll_pending=True)
+    if isinstance(action, Place):
+        if action.die not in state.hand:
+            raise IllegalActionError(f"cannot place {action.die}: it is not among the rolled dice")
+        tile = _tile(state, action.slot)
+        if len(tile.side(me)) >= MAX_SIDE:
+            raise IllegalActionError(
+                f"cannot place {action.die} on slot {action.slot}: your side already holds 3 dice"
+            )
+        hand = list(state.hand)
+        hand.remove(action.die)
+        first = tile.first_complete
+        new_tile = tile.with_die(me, action.die)
+        row = list(state.row)
+        row[action.slot - 1] = new_tile
+        after = state.replace(row=tuple(row), hand=tuple(hand))
+        if len(new_tile.sides[0]) == MAX_SIDE and len(new_tile.sides[1]) == MAX_SIDE:
+            r0, r1 = rank(new_tile.sides[0]), rank(new_tile.sides[1])
+            taker = 0 if r0 > r1 else 1 if r1 > r0 else first
+            assert taker is not None
+            after = _win_tile(after, action.slot, taker)
+        return after
+    if isinstance(action, EndTurn):
+        if not state.rolled:
+            raise IllegalActionError("cannot end the turn before drawing and rolling the dice")
+        if state.hand:
+            raise IllegalActionError(
+                "cannot end the turn: every rolled die must be placed first "
+                f"({' '.join(str(d) for d in state.hand)} left)"
+            )
+        return state.replace(to_move=1 - me, rolled=False, opening=False)
+    if isinstance(action, Drawn | Reveal):
+        raise IllegalActionError(f"{action} is a chance outcome, but the player is to act")
+    raise IllegalActionError(f"not a Los Banditos action: {action!r}")
+
+
+def _apply_chance(state: State, action: Action) -> State:
+    if state.reveal_pending:
+        if not isinstance(action, Reveal):
+            raise IllegalActionError(f"a tile must be turned up first, not {action}")
+        index = action.value - 1
+        if action.value not in TILE_VALUES or state.stack[index] == 0:
+            raise IllegalActionError(f"no face-down tile worth {action.value} remains")
+        stack = list(state.stack)
+        stack[index] -= 1
+        row = list(state.row)
+        row[row.index(None)] = Slot(action.value)
+        return state.replace(row=tuple(row), stack=(stack[0], stack[1], stack[2]))
+    if not isinstance(action, Drawn):
+        raise IllegalActionError(f"the dice are being drawn: expected an outcome, not {action}")
+    if len(action.dice) != state.dice_to_draw:
+        raise IllegalActionError(
+            f"this turn draws {state.dice_to_draw} dice, the outcome has {len(action.dice)}"
+        )
+    need = colour_counts(action.dice)
+    if any(n > have for n, have in zip(need, state.bag, strict=True)):
+        raise IllegalActionError(f"the bag does not hold the dice {action}")
+    bag = tuple(have - n for n, have in zip(need, state.bag, strict=True))
+    return state.replace(
+        bag=bag, hand=tuple(sorted(action.dice)), rolled=True, roll_pending=False
+    )
+
+
+def apply_all(state: State, actions: Sequence[Action | str]) -> State:
+    """Apply a sequence of actions (objects or their text) in turn."""
+    for action in actions:
+        state = apply(state, parse_action(action) if isinstance(action, str) else action)
+    return state

@@ -1,0 +1,204 @@
+"""The Los Banditos game state: one immutable value (rules LB-SETUP-*, LB-TURN-*).
+
+Tiles sit in four row slots numbered 1 to 4. A tile that is won leaves its slot empty until the
+next face-down tile is turned up into the same slot (a chance step); once the stack is used up,
+slots stay empty and the row shrinks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
+from banditsolve.errors import RuleOptionError
+
+ProofOption = Literal["strict", "bag"]
+PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
+
+SLOTS = 4
+TILE_VALUES = (1, 2, 3)
+#: Booty tiles in the box: four worth 1, three worth 2, three worth 3 (LB-SETUP-1).
+TILE_COUNTS = (4, 3, 3)
+WINNING_SCORE = 10
+MAX_SIDE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule options where the seeds are silent (see specs/los-banditos.md, LB-OPT-*).
+
+    ``proof``: which dice a claim proof may assume the opponent can still get.
+    ``"strict"`` (default): any die not already on this tile. ``"bag"``: only dice in the bag now.
+    """
+
+    proof: ProofOption = "strict"
+
+    def __post_init__(self) -> None:
+        if self.proof not in PROOF_OPTIONS:
+            raise RuleOptionError(
+                f"unknown proof option {self.proof!r}: expected one of {', '.join(PROOF_OPTIONS)}"
+            )
+
+
+DEFAULT_OPTIONS = Options()
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A booty tile in the row: its value and the dice on each player's side (sorted)."""
+
+    value: int
+    sides: tuple[tuple[Die, ...], tuple[Die, ...]] = ((), ())
+
+    def side(self, player: int) -> tuple[Die, ...]:
+        return self.sides[player]
+
+    @property
+    def first_complete(self) -> int | None:
+        """The player whose side reached three dice first, if either has.
+
+        Both sides full is resolved at once, so at most one side of a tile in play is full and
+        the order of completion is always known from the dice.
+        """
+        if len(self.sides[0]) == MAX_SIDE:
+            return 0
+        if len(self.sides[1]) == MAX_SIDE:
+            return 1
+        return None
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        return self.sides[0] + self.sides[1]
+
+    def with_die(self, player: int, die: Die) -> Slot:
+        side = tuple(sorted((*self.sides[player], die)))
+        sides = (side, self.sides[1]) if player == 0 else (self.sides[0], side)
+        return Slot(self.value, sides)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A whole Los Banditos position.
+
+    - ``row``: four slots, each a :class:`Slot` or ``None`` (empty: waiting for a tile, or gone).
+    - ``stack``: how many face-down tiles of value 1, 2 and 3 remain (their order is unknown).
+    - ``bag``: dice in the bag per colour (black, green, red, blue).
+    - ``won``: the values of the tiles each player has won, largest first.
+    - ``to_move``: 0 or 1, the player whose turn it is.
+    - ``rolled``: this turn's dice have been drawn and rolled.
+    - ``roll_pending``: the player has asked to draw and roll; a chance step comes next.
+    - ``hand``: rolled dice not yet placed (sorted).
+    - ``opening``: this is the game's first turn, on which one die is drawn instead of two.
+    - ``options``: the rule options in force.
+    """
+
+    row: tuple[Slot | None, Slot | None, Slot | None, Slot | None]
+    stack: tuple[int, int, int] = (0, 0, 0)
+    bag: tuple[int, int, int, int] = (6, 6, 6, 6)
+    won: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    to_move: int = 0
+    rolled: bool = False
+    roll_pending: bool = False
+    hand: tuple[Die, ...] = ()
+    opening: bool = False
+    options: Options = field(default=DEFAULT_OPTIONS)
+
+    # -- derived facts -------------------------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (sum(self.won[0]), sum(self.won[1]))
+
+    @property
+    def winner(self) -> int | None:
+        """The player with 10 or more points, if any: the game is then over (LB-END-1)."""
+        s0, s1 = self.scores
+        if s0 >= WINNING_SCORE:
+            return 0
+        if s1 >= WINNING_SCORE:
+            return 1
+        return None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def reveal_pending(self) -> bool:
+        """A slot is empty while face-down tiles remain: the next tile is turned up first."""
+        return sum(self.stack) > 0 and any(slot is None for slot in self.row)
+
+    @property
+    def is_chance(self) -> bool:
+        """The next step is chance's: turning up a tile or drawing and rolling dice."""
+        return not self.is_terminal and (self.reveal_pending or self.roll_pending)
+
+    @property
+    def dice_to_draw(self) -> int:
+        return 1 if self.opening else 2
+
+    @property
+    def stack_size(self) -> int:
+        return sum(self.stack)
+
+    def slot(self, number: int) -> Slot | None:
+        """The tile in slot ``number`` (1 to 4)."""
+        return self.row[number - 1]
+
+    def tiles_in_play(self) -> list[tuple[int, Slot]]:
+        return [(i + 1, s) for i, s in enumerate(self.row) if s is not None]
+
+    def dice_on_tiles(self) -> tuple[Die, ...]:
+        return tuple(d for _, s in self.tiles_in_play() for d in s.dice)
+
+    def availability(self, number: int, option: ProofOption | None = None) -> tuple[int, ...]:
+        """Dice per colour the opponent of a claim on slot ``number`` may assume they can get."""
+        proof = option or self.options.proof
+        slot = self.row[number - 1]
+        assert slot is not None
+        if proof == "bag":
+            return self.bag
+        on_tile = colour_counts(slot.dice)
+        return tuple(DICE_PER_COLOUR - n for n in on_tile)
+
+    # -- pictures and notation (imported lazily: the state module stays light) ---------------
+
+    def notation(self) -> str:
+        """The one-line notation (see :mod:`banditsolve.banditos.notation`)."""
+        from banditsolve.banditos.notation import format_position
+
+        return format_position(self)
+
+    def ascii(self) -> str:
+        from banditsolve.banditos.render import ascii_picture
+
+        return ascii_picture(self)
+
+    def svg(self) -> str:
+        from banditsolve.banditos.render import svg_picture
+
+        return svg_picture(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __str__(self) -> str:
+        return self.ascii()
+
+    def replace(self, **changes: object) -> State:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def initial_state(options: Options = DEFAULT_OPTIONS, first_player: int = 0) -> State:
+    """The position before setup: an empty row, all ten tiles face down, all dice in the bag.
+
+    It is a chance node: the four tiles of the row are turned up one by one (LB-SETUP-2).
+    """
+    return State(
+        row=(None, None, None, None),
+        stack=TILE_COUNTS,
+        to_move=first_player,
+        opening=True,
+        options=options,
+    )
