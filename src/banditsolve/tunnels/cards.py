@@ -1,0 +1,279 @@
+"""Tunnel cards: ports as a 6-bit mask, names, half turns, card kinds and decks.
+
+A card lies in its reference frame horizontally: square A on the west, square B on the east.
+Its six possible openings ("ports") are numbered in the order ``L, TL, TR, R, BR, BL``; a card's
+port set is the bitmask with bit ``i`` set when port ``i`` is open. A half turn maps port ``i`` to
+port ``(i + 3) % 6`` (``L<->R``, ``TL<->BR``, ``TR<->BL``), so it is a 3-bit rotation of the mask.
+
+A *card code* is a small int: the canonical port mask in bits 0-5 and the card's kind index
+(see :data:`KINDS`) from bit 6 up. Bandido only has kind 0 (plain tunnel cards), so there a
+card code is just its canonical port mask.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from banditsolve.errors import DataError, NotationError
+
+#: Port names in bit order.
+PORTS: tuple[str, ...] = ("L", "TL", "TR", "R", "BR", "BL")
+PORT_BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(PORTS)}
+#: Ports on square A (west square in the reference frame) and on square B.
+SQUARE_A_PORTS = PORT_BIT["L"] | PORT_BIT["TL"] | PORT_BIT["BL"]
+SQUARE_B_PORTS = PORT_BIT["TR"] | PORT_BIT["R"] | PORT_BIT["BR"]
+FULL = 0b111111
+
+#: Card kinds, as data: plain tunnels, and the special cards of Bandida (for a later issue).
+KINDS: tuple[str, ...] = (
+    "tunnel",
+    "ladder",
+    "backpack",
+    "water_bottle",
+    "broken_tool",
+    "dynamite",
+    "map",
+    "alarm_discard_five",
+    "alarm_discard_one",
+)
+KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
+
+SUPER6 = FULL
+#: The 5-exit side of the super card: every port but ``L``.
+SUPER5 = FULL & ~PORT_BIT["L"]
+ALIASES: dict[str, int] = {"super6": SUPER6, "super5": SUPER5}
+
+
+def half_turn(mask: int) -> int:
+    """The port mask of a card turned half round in its own frame."""
+    mask &= FULL
+    return ((mask << 3) | (mask >> 3)) & FULL
+
+
+def _port_tuple(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(6) if mask >> i & 1)
+
+
+@cache
+def canonical(mask: int) -> int:
+    """The canonical one of ``mask`` and its half turn.
+
+    The canonical mask is the one whose sorted port indices come first lexicographically
+    (so ``L`` is preferred over ``R``), except that a five-port mask is the one without ``L``
+    (the super card's 5-exit side is ``TL+TR+R+BR+BL``).
+    """
+    mask &= FULL
+    other = half_turn(mask)
+    if mask.bit_count() == 5:
+        return mask if not mask & 1 else other
+    return min(mask, other, key=_port_tuple)
+
+
+def is_symmetric(mask: int) -> bool:
+    """True when a half turn leaves the port set unchanged."""
+    return half_turn(mask) == mask & FULL
+
+
+def is_dead_end(mask: int) -> bool:
+    """True when every opening is on one square (the other square shows the flashlight)."""
+    mask &= FULL
+    return bool(mask) and (not mask & SQUARE_A_PORTS or not mask & SQUARE_B_PORTS)
+
+
+def port_names(mask: int) -> str:
+    """The ``+``-joined port names of a mask, in port order (no normalisation)."""
+    return "+".join(PORTS[i] for i in range(6) if mask >> i & 1)
+
+
+def card_mask(code: int) -> int:
+    """The port mask of a card code."""
+    return code & FULL
+
+
+def card_kind(code: int) -> str:
+    """The kind of a card code (``"tunnel"`` for plain cards)."""
+    return KINDS[code >> 6]
+
+
+def card_name(code: int) -> str:
+    """The canonical name of a card code: its ports, and ``:kind`` for special cards."""
+    name = port_names(canonical(code & FULL))
+    kind = code >> 6
+    return name if kind == 0 else f"{name}:{KINDS[kind]}"
+
+
+def parse_card(text: str) -> int:
+    """Read a card name (``L+TL+BR``, its half turn ``R+BR+TL``, ``super6``, ``L+R:ladder``).
+
+    Returns the canonical card code. Ports may come in any order; each at most once.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"card name must be a string, not {type(text).__name__}")
+    raw = text.strip()
+    if raw in ALIASES:
+        return ALIASES[raw]
+    ports, sep, kind = raw.partition(":")
+    kind_index = 0
+    if sep:
+        if kind not in KIND_INDEX:
+            raise NotationError(f"unknown card kind {kind!r} in card name {text!r}")
+        kind_index = KIND_INDEX[kind]
+    mask = 0
+    for token in ports.split("+"):
+        bit = PORT_BIT.get(token)
+        if bit is None:
+            raise NotationError(
+                f"unknown port {token!r} in card name {text!r} (ports are {', '.join(PORTS)})"
+            )
+        if mask & bit:
+            raise NotationError(f"port {token} repeated in card name {text!r}")
+        mask |= bit
+    return canonical(mask) | (kind_index << 6)
+
+
+CardLike = int | str
+
+
+def as_code(card: CardLike) -> int:
+    """A card code from a code or a name, normalised to the canonical mask."""
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, bool) or not isinstance(card, int) or card < 0 or card >> 6 >= len(KINDS):
+        raise NotationError(f"not a card code: {card!r}")
+    if not card & FULL:
+        raise NotationError("a card needs at least one opening")
+    return canonical(card & FULL) | (card & ~FULL)
+
+
+def all_tunnel_types() -> tuple[int, ...]:
+    """The 31 plain card types: port sets of size 1 to 4 up to a half turn, in code order."""
+    return tuple(sorted({canonical(m) for m in range(1, 64) if 1 <= m.bit_count() <= 4}))
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One edition's cards: the deck multiset (codes with counts) and the super card sides."""
+
+    edition: str
+    counts: tuple[tuple[int, int], ...]
+    super_sides: tuple[tuple[str, int], ...]
+
+    @property
+    def types(self) -> tuple[int, ...]:
+        """The card codes of the deck, in code order."""
+        return tuple(code for code, _ in self.counts)
+
+    @property
+    def size(self) -> int:
+        """Number of deck cards (the super card not included)."""
+        return sum(n for _, n in self.counts)
+
+    def cards(self) -> tuple[int, ...]:
+        """The deck as a sorted tuple of card codes, one entry per physical card."""
+        return tuple(code for code, n in self.counts for _ in range(n))
+
+    def count(self, card: CardLike) -> int:
+        """How many copies of ``card`` the deck has."""
+        code = as_code(card)
+        return dict(self.counts).get(code, 0)
+
+    def super_card(self, side: str) -> int:
+        """The code of the super card's named side (``super6`` or ``super5``)."""
+        sides = dict(self.super_sides)
+        if side not in sides:
+            raise DataError(f"edition {self.edition!r} has no super card side {side!r}")
+        return sides[side]
+
+    def knows(self, code: int) -> bool:
+        """True for a deck card type or a super card side."""
+        return code in dict(self.counts) or code in dict(self.super_sides).values()
+
+    def to_json(self) -> dict[str, object]:
+        """The deck as a data document of the form :func:`load_deck` reads."""
+        return {
+            "edition": self.edition,
+            "super": {name: card_name(code) for name, code in self.super_sides},
+            "cards": [
+                {"card": card_name(code), "count": n, "kind": card_kind(code)}
+                for code, n in self.counts
+            ],
+        }
+
+
+def deck_from_json(data: object, where: str = "deck data") -> Deck:
+    """Build a :class:`Deck` from a parsed data document; raise :class:`DataError` if malformed."""
+    if not isinstance(data, Mapping):
+        raise DataError(f"{where}: expected a JSON object")
+    edition = data.get("edition")
+    if not isinstance(edition, str) or not edition:
+        raise DataError(f"{where}: 'edition' must be a non-empty string")
+    sup = data.get("super")
+    if not isinstance(sup, Mapping) or not sup:
+        raise DataError(f"{where}: 'super' must map side names to card names")
+    sides: list[tuple[str, int]] = []
+    for name, card in sup.items():
+        try:
+            code = parse_card(card) if isinstance(card, str) else -1
+        except NotationError as exc:
+            raise DataError(f"{where}: super side {name!r}: {exc}") from exc
+        if code < 0:
+            raise DataError(f"{where}: super side {name!r} must be a card name")
+        sides.append((str(name), code))
+    cards = data.get("cards")
+    if not isinstance(cards, list) or not cards:
+        raise DataError(f"{where}: 'cards' must be a non-empty list")
+    counter: Counter[int] = Counter()
+    for i, entry in enumerate(cards):
+        if not isinstance(entry, Mapping):
+            raise DataError(f"{where}: cards[{i}] must be an object")
+        card, count, kind = entry.get("card"), entry.get("count"), entry.get("kind", "tunnel")
+        if not isinstance(card, str):
+            raise DataError(f"{where}: cards[{i}]: 'card' must be a card name")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise DataError(f"{where}: cards[{i}] ({card}): 'count' must be a positive integer")
+        if kind not in KIND_INDEX:
+            raise DataError(f"{where}: cards[{i}] ({card}): unknown kind {kind!r}")
+        try:
+            code = parse_card(card)
+        except NotationError as exc:
+            raise DataError(f"{where}: cards[{i}]: {exc}") from exc
+        if code >> 6:
+            raise DataError(f"{where}: cards[{i}]: give the kind in 'kind', not in the name")
+        code |= KIND_INDEX[str(kind)] << 6
+        if code in counter:
+            raise DataError(f"{where}: cards[{i}] ({card}): card listed twice")
+        counter[code] = count
+    return Deck(edition, tuple(sorted(counter.items())), tuple(sides))
+
+
+@cache
+def _packaged_deck(edition: str) -> Deck:
+    ref = resources.files("banditsolve.tunnels") / "data" / f"{edition}.json"
+    try:
+        text = ref.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise DataError(f"no packaged deck data for edition {edition!r}") from exc
+    return deck_from_json(json.loads(text), f"packaged {edition}.json")
+
+
+def load_deck(source: str | Path = "bandido") -> Deck:
+    """Load a deck: a packaged edition by name (``"bandido"``, loaded once) or a JSON file."""
+    if isinstance(source, Path) or source.endswith(".json"):
+        path = Path(source)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
+        return deck_from_json(data, str(path))
+    return _packaged_deck(source)
+
+
+def multiset_name(codes: Iterable[int]) -> list[str]:
+    """Card names of a multiset of codes, sorted by code."""
+    return [card_name(c) for c in sorted(codes)]

@@ -1,0 +1,523 @@
+"""The cooperative game: players, hands, the draw pile, turns, the end, and rule options.
+
+The state is immutable. :func:`legal_actions` lists the moves of the player to act in a fixed
+order: placements sorted by card code, then ``y``, ``x``, rotation; then :data:`CHANGE` or
+:data:`PASS`. :func:`apply` returns a new state or raises :class:`IllegalActionError`.
+
+Chance is explicit. The pile has an *unseen* part on top (a multiset whose order nobody knows)
+and a *known* part below it (cards put under the pile by a hand change, in order). A draw from
+the unseen part is a chance node: :func:`chance_outcomes` lists each card type with probability
+``count / size``, which is exactly a uniform shuffle drawn one card at a time. A game created
+with a seeded ``random.Random`` (or an explicit ``order``) has the whole pile known instead and
+never stops at a chance node: that is the fast path for simulation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+
+from banditsolve.errors import DataError, IllegalActionError, RuleOptionError
+from banditsolve.tunnels.cards import FULL, Deck, card_name, load_deck
+from banditsolve.tunnels.geometry import Placement, normalise
+from banditsolve.tunnels.table import (
+    Table,
+    _candidates,
+    creates_hole,
+    dead_exits,
+)
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "pile_out": ("play_on", "end"),
+    "hand_change": ("ends_turn", "may_place"),
+    "hole": ("loses", "illegal"),
+    "dead_exit": ("play_on", "loses"),
+    "super_side": ("super6", "super5"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule options (see ``specs/bandido.md``, BD-OPT-*). Defaults are Bandido's seed.
+
+    - ``pile_out``: ``"play_on"`` (when the pile is empty play on with the hands until nobody
+      can place) or ``"end"`` (the game is lost as soon as the pile is empty; Bandida).
+    - ``hand_change``: ``"ends_turn"`` (a hand change ends the turn) or ``"may_place"`` (the
+      player may then place a card from the new hand; Bandida).
+    - ``hole``: ``"loses"`` (walling an exit into a one-cell hole is allowed and loses at once)
+      or ``"illegal"`` (such a placement is not allowed).
+    - ``dead_exit``: ``"play_on"`` (play continues after an exit became impossible to close)
+      or ``"loses"`` (the game ends lost as soon as one is; same results, shorter games).
+    - ``super_side``: ``"super6"`` (6-exit side, harder) or ``"super5"`` (5-exit side).
+    - ``hand_size``: cards in a full hand (3).
+    """
+
+    pile_out: str = "play_on"
+    hand_change: str = "ends_turn"
+    hole: str = "loses"
+    dead_exit: str = "play_on"
+    super_side: str = "super6"
+    hand_size: int = 3
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RuleOptionError(
+                    f"option {name}={value!r} is not one of {', '.join(allowed)}"
+                )
+        if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int):
+            raise RuleOptionError(f"option hand_size must be an integer, not {self.hand_size!r}")
+        if not 1 <= self.hand_size <= 10:
+            raise RuleOptionError(f"option hand_size={self.hand_size} is outside 1..10")
+
+    @staticmethod
+    def bandido(**changes: object) -> Options:
+        """Bandido's rules (the defaults), with ``changes`` applied."""
+        return Options.from_mapping(changes)
+
+    @staticmethod
+    def bandida(**changes: object) -> Options:
+        """Bandida's readings of the shared rules, with ``changes`` applied."""
+        base: dict[str, object] = {"pile_out": "end", "hand_change": "may_place"}
+        base.update(changes)
+        return Options.from_mapping(base)
+
+    @staticmethod
+    def from_mapping(values: Mapping[str, object]) -> Options:
+        """Options from ``name -> value``; unknown names raise :class:`RuleOptionError`."""
+        known = {f.name for f in fields(Options)}
+        for name in values:
+            if name not in known:
+                raise RuleOptionError(
+                    f"unknown rule option {name!r} (options are {', '.join(sorted(known))})"
+                )
+        return Options(**values)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, object]:
+        """The options as a plain mapping."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Put the whole hand under the pile and draw as many cards (only when nothing fits)."""
+
+    def __str__(self) -> str:
+        return "change"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without placing (no card fits and the pile is empty, or after a change)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A chance outcome: the top card of the unseen pile turns out to be ``card``."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"draw {card_name(self.card)}"
+
+
+CHANGE = Change()
+PASS = Pass()
+Action = Placement | Change | Pass | Draw
+
+WON = "won"
+LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A moment of a game. Build one with :func:`new_game`.
+
+    ``hands`` are sorted tuples of card codes; ``unseen`` is the sorted multiset on top of the
+    pile; ``pile`` the known cards below it, top first; ``to_draw`` the players still owed one
+    card each, in order; ``changed`` is set after a hand change that lets the player place.
+    """
+
+    table: Table
+    hands: tuple[tuple[int, ...], ...]
+    unseen: tuple[int, ...]
+    pile: tuple[int, ...]
+    player: int
+    to_draw: tuple[int, ...]
+    options: Options
+    changed: bool = False
+    outcome: str | None = None
+    reason: str = ""
+    turn: int = 0
+    _legal: list[tuple[Action, ...]] = field(
+        default_factory=list, compare=False, repr=False, hash=False
+    )
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return len(self.hands)
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the game is won or lost."""
+        return self.outcome is not None
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next event is a draw from the unseen pile."""
+        return self.outcome is None and bool(self.to_draw) and bool(self.unseen)
+
+    @property
+    def pile_size(self) -> int:
+        """Cards left in the draw pile (unseen and known)."""
+        return len(self.unseen) + len(self.pile)
+
+    def remaining(self) -> tuple[int, ...]:
+        """Sorted codes of every card not on the table (hands and pile)."""
+        out = [c for hand in self.hands for c in hand]
+        out.extend(self.unseen)
+        out.extend(self.pile)
+        return tuple(sorted(out))
+
+    def returns(self) -> tuple[float, ...]:
+        """1.0 for every player after a win, 0.0 otherwise (the game is cooperative)."""
+        value = 1.0 if self.outcome == WON else 0.0
+        return (value,) * self.players
+
+    def _repr_svg_(self) -> str:
+        from banditsolve.tunnels.render import svg
+
+        return svg(self.table, remaining=self.remaining())
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+
+def new_game(
+    players: int = 2,
+    options: Options | None = None,
+    *,
+    deck: Deck | None = None,
+    rng: random.Random | None = None,
+    order: Sequence[int] | None = None,
+) -> GameState:
+    """A new game with the super card down and the deal to come.
+
+    With ``rng`` the deck is shuffled by it and the deal happens at once (no chance nodes).
+    With ``order`` the pile is exactly that sequence, top first. With neither, the pile is
+    unseen and the deal is a sequence of chance nodes.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise RuleOptionError(f"Bandido is played by 1 to 4 players, not {players!r}")
+    options = options or Options()
+    deck = deck or load_deck()
+    table = Table.start(deck.super_card(options.super_side))
+    cards = deck.cards()
+    unseen: tuple[int, ...] = cards
+    pile: tuple[int, ...] = ()
+    if order is not None:
+        if Counter(order) != Counter(cards):
+            raise DataError(f"the pile order is not a shuffle of the {deck.edition} deck")
+        unseen, pile = (), tuple(order)
+    elif rng is not None:
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        unseen, pile = (), tuple(shuffled)
+    deal = tuple(p for _ in range(options.hand_size) for p in range(players))
+    state = GameState(table, ((),) * players, unseen, pile, 0, deal, options)
+    return _settle(state)
+
+
+# -- queries ------------------------------------------------------------------------------------
+
+
+def _playable_placements(table: Table, code: int, options: Options) -> Iterator[Placement]:
+    for x, y, r, _ in _candidates(table, code & FULL):
+        p = Placement(code, x, y, r)
+        if options.hole == "illegal" and creates_hole(table, p):
+            continue
+        yield p
+
+
+def _fits(table: Table, codes: Sequence[int], options: Options) -> bool:
+    return any(
+        next(_playable_placements(table, code, options), None) is not None for code in set(codes)
+    )
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The moves of the player to act, in the documented order (empty when terminal).
+
+    At a chance node this is the list of possible draws (see :func:`chance_outcomes`).
+    """
+    if state.outcome is not None:
+        return ()
+    if state.is_chance:
+        return tuple(a for a, _ in chance_outcomes(state))
+    if state._legal:
+        return state._legal[0]
+    actions: list[Action] = []
+    for code in sorted(set(state.hands[state.player])):
+        found = sorted((p.y, p.x, p.rotation, p) for p in _playable_placements(
+            state.table, code, state.options
+        ))
+        actions.extend(p for _, _, _, p in found)
+    if state.changed:
+        actions.append(PASS)
+    elif not actions:
+        actions.append(CHANGE if state.pile_size else PASS)
+    result = tuple(actions)
+    state._legal.append(result)
+    return result
+
+
+def chance_outcomes(state: GameState) -> list[tuple[Draw, Fraction]]:
+    """At a chance node, each possible draw with its probability; else an empty list."""
+    if not state.is_chance:
+        return []
+    counts = Counter(state.unseen)
+    total = len(state.unseen)
+    return [(Draw(code), Fraction(n, total)) for code, n in sorted(counts.items())]
+
+
+def sample_chance(state: GameState, rng: random.Random) -> Draw:
+    """Draw a chance outcome with the right probabilities from ``rng``."""
+    if not state.is_chance:
+        raise IllegalActionError("not a chance node: nothing to draw")
+    return Draw(state.unseen[rng.randrange(len(state.unseen))])
+
+
+# -- transitions --------------------------------------------------------------------------------
+
+
+def _remove_one(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
+    i = cards.index(code)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _insert_sorted(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
+    i = 0
+    while i < len(cards) and cards[i] < code:
+        i += 1
+    return cards[:i] + (code,) + cards[i:]
+
+
+def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int, ...]) -> GameState:
+    who = state.to_draw[0]
+    hands = list(state.hands)
+    hands[who] = _insert_sorted(hands[who], code)
+    return replace(
+        state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:], _legal=[]
+    )
+
+
+def _settle(state: GameState) -> GameState:
+    """Carry out everything that needs no decision: known draws, end checks, forced passes."""
+    while state.outcome is None:
+        if state.to_draw:
+            if state.unseen:
+                return state  # chance node
+            if state.pile:
+                state = _give(state, state.pile[0], (), state.pile[1:])
+            else:
+                state = replace(state, to_draw=())
+            continue
+        options = state.options
+        table = state.table
+        if options.pile_out == "end" and not state.pile_size:
+            return replace(state, outcome=LOST, reason="the draw pile is empty", _legal=[])
+        hand = state.hands[state.player]
+        if _fits(table, hand, options):
+            return state
+        remaining = state.remaining()
+        if not _fits(table, remaining, options):
+            reason = "no card still in play fits anywhere" if remaining else "every card is down"
+            return replace(state, outcome=LOST, reason=reason, _legal=[])
+        if state.changed:
+            # After a hand change that allows a placement, nothing fits: the turn ends.
+            state = replace(
+                state,
+                player=(state.player + 1) % state.players,
+                changed=False,
+                turn=state.turn + 1,
+                _legal=[],
+            )
+            continue
+        return state
+    return state
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
+    if state.outcome is not None:
+        raise IllegalActionError(f"the game is over ({state.outcome}: {state.reason})")
+    if state.is_chance:
+        if not isinstance(action, Draw):
+            raise IllegalActionError(f"a card must be drawn now, not {action}")
+        if action.card not in state.unseen:
+            raise IllegalActionError(f"{action}: no such card in the unseen pile")
+        unseen = _remove_one(state.unseen, action.card)
+        return _settle(_give(state, action.card, unseen, state.pile))
+    if isinstance(action, Placement):
+        action = normalise(action.card, action.x, action.y, action.rotation)
+    if not _is_legal(state, action):
+        raise IllegalActionError(_why_illegal(state, action))
+    player = state.player
+    nxt = (player + 1) % state.players
+    options = state.options
+    if isinstance(action, Placement):
+        hands = list(state.hands)
+        hands[player] = _remove_one(hands[player], action.card)
+        table = state.table._place(action)
+        new = replace(
+            state,
+            table=table,
+            hands=tuple(hands),
+            player=nxt,
+            to_draw=(player,) if state.pile_size else (),
+            changed=False,
+            turn=state.turn + 1,
+            _legal=[],
+        )
+        if not table.exit_count:
+            return replace(new, outcome=WON, reason="no exit is left", to_draw=())
+        if options.hole == "loses" and table.holes():
+            return replace(
+                new, outcome=LOST, reason="an exit runs into a one-cell hole", to_draw=()
+            )
+        if options.dead_exit == "loses" and dead_exits(table, new.remaining()):
+            return replace(
+                new, outcome=LOST, reason="an exit can no longer be closed", to_draw=()
+            )
+        return _settle(new)
+    if isinstance(action, Change):
+        hand = state.hands[player]
+        hands = list(state.hands)
+        hands[player] = ()
+        stays = options.hand_change == "may_place"
+        new = replace(
+            state,
+            hands=tuple(hands),
+            pile=state.pile + hand,
+            to_draw=(player,) * len(hand),
+            player=player if stays else nxt,
+            changed=stays,
+            turn=state.turn if stays else state.turn + 1,
+            _legal=[],
+        )
+        return _settle(new)
+    # Pass
+    return _settle(
+        replace(state, player=nxt, changed=False, turn=state.turn + 1, _legal=[])
+    )
+
+
+def _is_legal(state: GameState, action: Action) -> bool:
+    if state._legal:
+        return action in state._legal[0]
+    if isinstance(action, Placement):
+        return (
+            action.card in state.hands[state.player]
+            and state.table.placement_error(action) is None
+            and not (state.options.hole == "illegal" and creates_hole(state.table, action))
+        )
+    return action in legal_actions(state)
+
+
+def _why_illegal(state: GameState, action: Action) -> str:
+    if isinstance(action, Draw):
+        return f"{action}: no card is to be drawn now"
+    if isinstance(action, Placement):
+        if action.card not in state.hands[state.player]:
+            return f"{action}: player {state.player} holds no {card_name(action.card)}"
+        error = state.table.placement_error(action)
+        if error:
+            return f"{action}: {error}"
+        if state.options.hole == "illegal" and creates_hole(state.table, action):
+            return f"{action}: walls an exit into a one-cell hole (option hole=illegal)"
+        return f"{action}: not a legal move now"
+    if isinstance(action, Change):
+        return "change: allowed only when no card in hand fits"
+    return f"{action}: not allowed now (a card can be placed)"
+
+
+# -- simulation ---------------------------------------------------------------------------------
+
+Policy = Callable[[GameState, random.Random], Action]
+
+
+def greedy_policy(state: GameState, rng: random.Random) -> Action:
+    """A simple built-in policy: the placement leaving the fewest exits, avoiding holes.
+
+    Ties are broken by ``rng``. With no placement, the only legal action (change or pass).
+    """
+    if state.is_chance:
+        return sample_chance(state, rng)
+    if state.outcome is not None:
+        raise IllegalActionError("the game is over")
+    table = state.table
+    exits = table.exit_count
+    found: list[tuple[int, int, int, int, int]] = []
+    for code in set(state.hands[state.player]):
+        for x, y, r, delta in _candidates(table, code & FULL):
+            found.append((delta, code, y, x, r))
+    found.sort()
+    best: list[Placement] = []
+    holes: list[Placement] = []
+    i = 0
+    while i < len(found) and not best:
+        delta = found[i][0]
+        while i < len(found) and found[i][0] == delta:
+            _, code, y, x, r = found[i]
+            p = Placement(code, x, y, r)
+            if exits + delta > 0 and creates_hole(table, p):
+                holes.append(p)
+            else:
+                best.append(p)
+            i += 1
+    if not best and state.options.hole == "loses":
+        best = holes[:1]
+    if not best:
+        return legal_actions(state)[-1]
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def step(state: GameState, rng: random.Random, policy: Policy = greedy_policy) -> GameState:
+    """Advance one event: a sampled draw at a chance node, else the policy's move."""
+    if state.is_chance:
+        return apply(state, sample_chance(state, rng))
+    return apply(state, policy(state, rng))
+
+
+def playout(
+    state: GameState, rng: random.Random, policy: Policy = greedy_policy
+) -> Iterator[tuple[GameState, Action, GameState]]:
+    """Play to the end, yielding ``(before, action, after)`` for every event."""
+    while state.outcome is None:
+        action = sample_chance(state, rng) if state.is_chance else policy(state, rng)
+        after = apply(state, action)
+        yield state, action, after
+        state = after
+
+
+def play_game(
+    players: int = 2,
+    seed: int | None = None,
+    options: Options | None = None,
+    policy: Policy = greedy_policy,
+    deck: Deck | None = None,
+) -> GameState:
+    """A whole simulated game: a seeded shuffle, then ``policy`` for every player."""
+    rng = random.Random(seed)
+    state = new_game(players, options, deck=deck, rng=rng)
+    while state.outcome is None:
+        state = step(state, rng, policy)
+    return state
