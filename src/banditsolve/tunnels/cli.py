@@ -1,12 +1,231 @@
-"""Command line for the tunnel games (``banditsolve bandido ...``)."""
+"""Command line for the tunnel games (``banditsolve bandido ...``).
+
+Commands: ``show FILE [--svg OUT]``, ``moves FILE CARD``, ``play --seed N --players K
+[--svg-dir DIR]`` and ``demo``; each takes ``--json``. FILE is a JSON position document, a file
+holding the one-line notation, or the notation itself.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser("bandido", help="Bandido: the tunnel game")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
+
+    show = commands.add_parser("show", help="draw a position and list its exits")
+    show.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
+    show.add_argument("--svg", metavar="OUT", help="also write an SVG picture to OUT")
+    _add_common(show)
+    show.set_defaults(handler=_show)
+
+    moves = commands.add_parser("moves", help="legal placements of a card in a position")
+    moves.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
+    moves.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
+    _add_common(moves)
+    moves.set_defaults(handler=_moves)
+
+    play = commands.add_parser("play", help="simulate a whole game with the built-in policy")
+    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    play.add_argument("--players", type=int, default=2, help="1 to 4 players (default 2)")
+    play.add_argument("--svg-dir", metavar="DIR", help="write one SVG picture per turn to DIR")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="rule option, e.g. pile_out=end, hole=illegal, super_side=super5",
+    )
+    _add_common(play)
+    play.set_defaults(handler=_play)
+
+    demo = commands.add_parser("demo", help="show bundled positions and a simulated game")
+    _add_common(demo)
+    demo.set_defaults(handler=_demo)
+
+
+def _position_payload(position: Any) -> dict[str, Any]:
+    from banditsolve.tunnels.notation import to_json, to_notation
+    from banditsolve.tunnels.table import dead_exits
+
+    table = position.table
+    return {
+        "position": to_json(position),
+        "notation": to_notation(position),
+        "exits": [{"x": e.x, "y": e.y, "side": "NESW"[e.side]} for e in sorted(table.exits)],
+        "dead_exits": [
+            {"x": d.exit.x, "y": d.exit.y, "side": "NESW"[d.exit.side], "reason": d.reason}
+            for d in dead_exits(table, position.remaining)
+        ],
+    }
+
+
+def _describe(position: Any) -> str:
+    from banditsolve.tunnels.render import ascii_art
+    from banditsolve.tunnels.table import dead_exits
+
+    table = position.table
+    dead = dead_exits(table, position.remaining)
+    lines = [ascii_art(table, position.remaining)]
+    lines.append(
+        f"{len(table.history)} cards down, {len(position.remaining)} remaining, "
+        f"{table.exit_count} exits: " + ", ".join(str(e) for e in sorted(table.exits))
+    )
+    if dead:
+        lines.append(
+            "dead: " + ", ".join(f"{d.exit} ({d.reason})" for d in dead) + " -- the game is lost"
+        )
+    elif not table.exit_count:
+        lines.append("no exit is left: the bandit is caught")
+    return "\n".join(lines)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from banditsolve.cli import emit
+    from banditsolve.tunnels.notation import read_position
+    from banditsolve.tunnels.render import svg
+
+    position = read_position(args.file)
+    if args.svg:
+        Path(args.svg).write_text(svg(position.table, position.remaining), encoding="utf-8")
+    emit(args, _describe(position), _position_payload(position))
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    from banditsolve.cli import emit
+    from banditsolve.tunnels.cards import card_name, parse_card
+    from banditsolve.tunnels.notation import read_position
+    from banditsolve.tunnels.table import creates_hole, placements_with_delta
+
+    position = read_position(args.file)
+    code = parse_card(args.card)
+    found = placements_with_delta(position.table, code)
+    rows = []
+    for p, delta in found:
+        hole = creates_hole(position.table, p)
+        rows.append(
+            {
+                "x": p.x,
+                "y": p.y,
+                "rotation": p.rotation,
+                "exits_after": position.table.exit_count + delta,
+                "hole": hole,
+            }
+        )
+    text = [f"{len(found)} legal placements of {card_name(code)}:"]
+    text += [
+        f"  ({r['x']}, {r['y']}) rot {r['rotation']}: {r['exits_after']} exits after"
+        + ("  [walls an exit into a hole]" if r["hole"] else "")
+        for r in rows
+    ]
+    emit(args, "\n".join(text), {"card": card_name(code), "placements": rows})
+    return 0
+
+
+def _parse_options(items: list[str]) -> Any:
+    from banditsolve.errors import RuleOptionError
+    from banditsolve.tunnels.game import Options
+
+    values: dict[str, object] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise RuleOptionError(f"option {item!r} is not of the form NAME=VALUE")
+        values[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    return Options.from_mapping(values)
+
+
+def _play(args: argparse.Namespace) -> int:
+    import random
+
+    from banditsolve.cli import emit
+    from banditsolve.tunnels.cards import card_name
+    from banditsolve.tunnels.game import new_game, playout
+    from banditsolve.tunnels.geometry import Placement
+    from banditsolve.tunnels.render import svg
+
+    options = _parse_options(args.option)
+    rng = random.Random(args.seed)
+    state = new_game(args.players, options, rng=rng)
+    svg_dir = Path(args.svg_dir) if args.svg_dir else None
+    if svg_dir is not None:
+        svg_dir.mkdir(parents=True, exist_ok=True)
+        (svg_dir / "turn_000.svg").write_text(svg(state.table), encoding="utf-8")
+    lines = [f"Bandido, {args.players} player(s), seed {args.seed}, options {options.to_dict()}"]
+    turns = []
+    for before, action, after in playout(state, rng):
+        hand = " ".join(card_name(c) for c in before.hands[before.player])
+        entry = {
+            "turn": before.turn + 1,
+            "player": before.player,
+            "hand": [card_name(c) for c in before.hands[before.player]],
+            "action": str(action),
+            "exits": after.table.exit_count,
+            "pile": after.pile_size,
+        }
+        turns.append(entry)
+        lines.append(
+            f"turn {before.turn + 1:>3}  player {before.player}  hand [{hand}]  -> {action}  "
+            f"| exits {after.table.exit_count}, pile {after.pile_size}"
+        )
+        if svg_dir is not None and isinstance(action, Placement):
+            name = f"turn_{len(after.table.history) - 1:03d}.svg"
+            (svg_dir / name).write_text(svg(after.table), encoding="utf-8")
+        state = after
+    lines.append(f"result: {state.outcome} ({state.reason}) after {state.turn} turns")
+    payload = {
+        "players": args.players,
+        "seed": args.seed,
+        "options": options.to_dict(),
+        "turns": turns,
+        "outcome": state.outcome,
+        "reason": state.reason,
+        "cards_down": len(state.table.history),
+    }
+    emit(args, "\n".join(lines), payload)
+    return 0
+
+
+#: Bundled positions for the demo: the leaflet's one-cell hole and a small open network.
+DEMO_POSITIONS = {
+    "one-cell hole (the leaflet's warning)": (
+        "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
+    ),
+    "five-exit start": "bandido TL+TR+R+BR+BL@0,0,0",
+}
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from banditsolve.cli import emit
+    from banditsolve.tunnels.game import play_game
+    from banditsolve.tunnels.notation import parse_position
+
+    parts = []
+    payload: dict[str, Any] = {"positions": {}, "games": []}
+    for title, text in DEMO_POSITIONS.items():
+        position = parse_position(text)
+        parts.append(f"== {title}\n{text}\n{_describe(position)}")
+        payload["positions"][title] = _position_payload(position)
+    wins = 0
+    lines = []
+    for seed in range(10):
+        final = play_game(2, seed)
+        wins += final.outcome == "won"
+        lines.append(
+            f"  seed {seed}: {final.outcome} after {final.turn} turns, "
+            f"{len(final.table.history)} cards down ({final.reason})"
+        )
+        payload["games"].append({"seed": seed, "outcome": final.outcome, "turns": final.turn})
+    parts.append("== ten simulated 2-player games (greedy policy)\n" + "\n".join(lines))
+    parts.append(f"won {wins} of 10")
+    emit(args, "\n\n".join(parts), payload)
+    return 0
