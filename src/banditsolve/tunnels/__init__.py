@@ -12,57 +12,121 @@ plus a kind index for Bandida's special cards. Names such as ``"L+TL+BR"`` (or i
 6
 """
 
-from banditsolve.tunnels.cards import (
-    KINDS,
-    PORTS,
-    Deck,
-    as_code,
-    canonical,
-    card_name,
-    half_turn,
-    is_dead_end,
-    load_deck,
-    parse_card,
-)
-from banditsolve.tunnels.game import (
-    CHANGE,
-    PASS,
-    Action,
-    Change,
-    Draw,
-    GameState,
-    Options,
-    Pass,
-    apply,
-    chance_outcomes,
-    greedy_policy,
-    legal_actions,
-    new_game,
-    play_game,
-    playout,
-    sample_chance,
-)
-from banditsolve.tunnels.geometry import Placement, normalise
-from banditsolve.tunnels.notation import (
-    Position,
-    from_json,
-    from_notation,
-    parse_position,
-    position_of,
-    read_position,
-    to_json,
-    to_notation,
-)
-from banditsolve.tunnels.render import ascii_art, svg
-from banditsolve.tunnels.table import (
-    DeadExit,
-    Exit,
-    Table,
-    creates_hole,
-    dead_exits,
-    legal_placements,
-    placements_with_delta,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from banditsolve.tunnels.cards import (
+        KINDS,
+        PORTS,
+        Deck,
+        as_code,
+        canonical,
+        card_name,
+        half_turn,
+        is_dead_end,
+        load_deck,
+        parse_card,
+    )
+    from banditsolve.tunnels.game import (
+        CHANGE,
+        PASS,
+        Action,
+        Change,
+        Draw,
+        GameState,
+        Options,
+        Pass,
+        apply,
+        chance_outcomes,
+        greedy_policy,
+        legal_actions,
+        new_game,
+        play_game,
+        playout,
+        sample_chance,
+    )
+    from banditsolve.tunnels.geometry import Placement, normalise
+    from banditsolve.tunnels.notation import (
+        Position,
+        from_json,
+        from_notation,
+        parse_position,
+        position_of,
+        read_position,
+        to_json,
+        to_notation,
+    )
+    from banditsolve.tunnels.render import ascii_art, svg
+    from banditsolve.tunnels.table import (
+        DeadExit,
+        Exit,
+        Table,
+        creates_hole,
+        dead_exits,
+        legal_placements,
+        placements_with_delta,
+    )
+
+# Submodules load on first use, so that importing the package (and the CLI) stays light.
+_WHERE: dict[str, str] = {
+    "Action": "banditsolve.tunnels.game",
+    "CHANGE": "banditsolve.tunnels.game",
+    "Change": "banditsolve.tunnels.game",
+    "DeadExit": "banditsolve.tunnels.table",
+    "Deck": "banditsolve.tunnels.cards",
+    "Draw": "banditsolve.tunnels.game",
+    "Exit": "banditsolve.tunnels.table",
+    "GameState": "banditsolve.tunnels.game",
+    "KINDS": "banditsolve.tunnels.cards",
+    "Options": "banditsolve.tunnels.game",
+    "PASS": "banditsolve.tunnels.game",
+    "PORTS": "banditsolve.tunnels.cards",
+    "Pass": "banditsolve.tunnels.game",
+    "Placement": "banditsolve.tunnels.geometry",
+    "Position": "banditsolve.tunnels.notation",
+    "Table": "banditsolve.tunnels.table",
+    "apply": "banditsolve.tunnels.game",
+    "as_code": "banditsolve.tunnels.cards",
+    "ascii_art": "banditsolve.tunnels.render",
+    "svg": "banditsolve.tunnels.render",
+    "normalise": "banditsolve.tunnels.geometry",
+    "canonical": "banditsolve.tunnels.cards",
+    "card_name": "banditsolve.tunnels.cards",
+    "chance_outcomes": "banditsolve.tunnels.game",
+    "creates_hole": "banditsolve.tunnels.table",
+    "dead_exits": "banditsolve.tunnels.table",
+    "from_json": "banditsolve.tunnels.notation",
+    "from_notation": "banditsolve.tunnels.notation",
+    "greedy_policy": "banditsolve.tunnels.game",
+    "half_turn": "banditsolve.tunnels.cards",
+    "is_dead_end": "banditsolve.tunnels.cards",
+    "legal_actions": "banditsolve.tunnels.game",
+    "legal_placements": "banditsolve.tunnels.table",
+    "load_deck": "banditsolve.tunnels.cards",
+    "new_game": "banditsolve.tunnels.game",
+    "parse_card": "banditsolve.tunnels.cards",
+    "parse_position": "banditsolve.tunnels.notation",
+    "placements_with_delta": "banditsolve.tunnels.table",
+    "play_game": "banditsolve.tunnels.game",
+    "playout": "banditsolve.tunnels.game",
+    "position_of": "banditsolve.tunnels.notation",
+    "read_position": "banditsolve.tunnels.notation",
+    "sample_chance": "banditsolve.tunnels.game",
+    "to_json": "banditsolve.tunnels.notation",
+    "to_notation": "banditsolve.tunnels.notation",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'banditsolve.tunnels' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "CHANGE",

@@ -65,12 +65,12 @@ def canonical(mask: int) -> int:
     """The canonical one of ``mask`` and its half turn.
 
     The canonical mask is the one whose sorted port indices come first lexicographically
-    (so ``L`` is preferred over ``R``), except that a five-port mask is the one without ``L``
+    (so ``L`` is preferred over ``R``), except that of two five-port masks the one without ``L`` is canonical
     (the super card's 5-exit side is ``TL+TR+R+BR+BL``).
     """
     mask &= FULL
     other = half_turn(mask)
-    if mask.bit_count() == 5:
+    if mask.bit_count() == 5 and (mask ^ other) & 1:
         return mask if not mask & 1 else other
     return min(mask, other, key=_port_tuple)
 
@@ -113,6 +113,15 @@ def parse_card(text: str) -> int:
 
     Returns the canonical card code. Ports may come in any order; each at most once.
     """
+    raw = parse_ports(text)
+    return canonical(raw & FULL) | (raw & ~FULL)
+
+
+def parse_ports(text: str) -> int:
+    """Read a card name keeping its orientation: the port mask exactly as named, plus kind.
+
+    Use this (not :func:`parse_card`) for a placement given with either name of its card.
+    """
     if not isinstance(text, str):
         raise NotationError(f"card name must be a string, not {type(text).__name__}")
     raw = text.strip()
@@ -134,7 +143,7 @@ def parse_card(text: str) -> int:
         if mask & bit:
             raise NotationError(f"port {token} repeated in card name {text!r}")
         mask |= bit
-    return canonical(mask) | (kind_index << 6)
+    return mask | (kind_index << 6)
 
 
 CardLike = int | str

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from banditsolve.errors import BanditsolveError, NotationError
-from banditsolve.tunnels.cards import Deck, card_name, load_deck, parse_card
+from banditsolve.tunnels.cards import (
+    FULL,
+    Deck,
+    canonical,
+    card_name,
+    load_deck,
+    parse_card,
+    parse_ports,
+)
 from banditsolve.tunnels.geometry import ROTATIONS, normalise
 from banditsolve.tunnels.table import Table
 
@@ -92,9 +100,10 @@ def build_position(
     for number, (name, x, y, rotation) in enumerate(placements, start=1):
         where = f"placement {number} ({name} at ({x}, {y}) rot {rotation})"
         try:
-            code = parse_card(name)
+            raw = parse_ports(name)
         except NotationError as exc:
             raise NotationError(f"{where}: {exc}") from exc
+        code = canonical(raw & FULL) | (raw & ~FULL)
         if abs(x) > MAX_COORD or abs(y) > MAX_COORD:
             raise NotationError(f"{where}: coordinates beyond ±{MAX_COORD}")
         if rotation not in ROTATIONS:
@@ -104,7 +113,7 @@ def build_position(
         if number > 1 and (code in supers or not deck.knows(code)):
             raise NotationError(f"{where}: {name} is not a card of the {deck.edition} deck")
         try:
-            table = table.place(normalise(code, x, y, rotation))
+            table = table.place(normalise(raw, x, y, rotation))
         except BanditsolveError as exc:
             raise NotationError(str(exc)) from exc
     if not table.history:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from banditsolve.errors import IllegalActionError
-from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name
+from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name, parse_ports
 from banditsolve.tunnels.geometry import (
     SIDE_NAMES,
     STEP,
@@ -78,7 +78,8 @@ class Table:
     @staticmethod
     def start(super_card: CardLike = "super6", x: int = 0, y: int = 0, rotation: int = 0) -> Table:
         """A table holding only the super card (or any first card) at ``(x, y)``."""
-        return Table.empty().place(normalise(as_code(super_card), x, y, rotation))
+        raw = parse_ports(super_card) if isinstance(super_card, str) else as_code(super_card)
+        return Table.empty().place(normalise(raw, x, y, rotation))
 
     # -- reading ------------------------------------------------------------------------------
 
