@@ -1,0 +1,355 @@
+"""The cooperative game: setup, turns, hand changes, the end, options, chance, many games."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from banditsolve.errors import IllegalActionError, RuleOptionError
+from banditsolve.tunnels import (
+    CHANGE,
+    PASS,
+    Action,
+    Change,
+    Draw,
+    GameState,
+    Options,
+    Pass,
+    Placement,
+    Table,
+    apply,
+    chance_outcomes,
+    from_json,
+    from_notation,
+    greedy_policy,
+    legal_actions,
+    load_deck,
+    new_game,
+    parse_card,
+    play_game,
+    position_of,
+    sample_chance,
+    to_json,
+    to_notation,
+)
+from tests.rules import rules
+from tests.tunnels.helpers import plain_copy
+from tests.tunnels.oracle import is_legal
+
+DECK = load_deck()
+
+
+def connected(table: Table) -> bool:
+    """Every card is reachable from the super card through openings that meet."""
+    plain = plain_copy(table)
+    start = (table.history[0].x, table.history[0].y)
+    seen, todo = {start}, [start]
+    partner: dict[tuple[int, int], tuple[int, int]] = {}
+    for p in table.history:
+        a, b = p.cells
+        partner[a], partner[b] = b, a
+    while todo:
+        cell = todo.pop()
+        nxt = [partner[cell]]
+        for d in plain.cells[cell][1]:
+            n = (cell[0] + d[0], cell[1] + d[1])
+            if n in plain.cells and (-d[0], -d[1]) in plain.cells[n][1]:
+                nxt.append(n)
+        for n in nxt:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == set(plain.cells)
+
+
+def check(state: GameState) -> None:
+    total = len(state.table) + sum(len(h) for h in state.hands) + state.pile_size
+    assert total == 70
+    assert Counter(state.table.cards()[1:]) + Counter(state.remaining()) == Counter(DECK.cards())
+    assert all(len(h) <= state.options.hand_size for h in state.hands)
+
+
+@rules("BD-SETUP-1", "BD-TURN-2")
+def test_setup_deals_three_each_from_a_seeded_shuffle() -> None:
+    for players in (1, 2, 3, 4):
+        state = new_game(players, rng=random.Random(players))
+        assert not state.is_chance and state.player == 0
+        assert all(len(h) == 3 for h in state.hands)
+        assert state.pile_size == 69 - 3 * players
+        assert len(state.table) == 1 and state.table.exit_count == 6
+        check(state)
+    assert new_game(1, Options(super_side="super5"), rng=random.Random(0)).table.exit_count == 5
+    with pytest.raises(RuleOptionError):
+        new_game(5)
+    with pytest.raises(RuleOptionError):
+        new_game(0)
+
+
+@rules("BD-SETUP-2")
+def test_chance_is_explicit() -> None:
+    state = new_game(2)
+    assert state.is_chance
+    outcomes = chance_outcomes(state)
+    assert sum(p for _, p in outcomes) == 1
+    probs = {card.card: p for card, p in outcomes}
+    assert probs[parse_card("L")] == Fraction(3, 69)
+    assert probs[parse_card("L+R")] == Fraction(2, 69)
+    after = apply(state, Draw(parse_card("L")))
+    assert after.hands[0] == (parse_card("L"),)
+    assert dict((c.card, p) for c, p in chance_outcomes(after))[parse_card("L")] == Fraction(2, 68)
+    with pytest.raises(IllegalActionError):
+        apply(state, PASS)
+    rng = random.Random(5)
+    while state.is_chance:
+        state = apply(state, sample_chance(state, rng))
+    assert all(len(h) == 3 for h in state.hands) and state.pile_size == 63
+    assert chance_outcomes(state) == []
+    # After the deal, every draw is again a chance node.
+    state = apply(state, legal_actions(state)[0])
+    assert state.is_chance and state.to_draw == (0,)
+
+
+def fixed_game(order_front: list[str], players: int = 1, **options: object) -> GameState:
+    """A game whose pile starts with the named cards (top first), the rest of the deck after."""
+    front = [parse_card(n) for n in order_front]
+    rest = Counter(DECK.cards()) - Counter(front)
+    return new_game(players, Options.from_mapping(options), order=front + sorted(rest.elements()))
+
+
+@rules("BD-TURN-1", "BD-TURN-2")
+def test_placing_then_drawing_and_turn_order() -> None:
+    state = fixed_game(["L", "L", "L", "TL", "TL", "TL", "L+R"], players=2)
+    assert state.hands == ((parse_card("L"), parse_card("L"), parse_card("TL")),
+                           (parse_card("L"), parse_card("TL"), parse_card("TL")))
+    actions = legal_actions(state)
+    assert CHANGE not in actions and all(isinstance(a, Placement) for a in actions)
+    # The documented order: card code, then y, x, rotation.
+    keys = [(a.card, a.y, a.x, a.rotation) for a in actions if isinstance(a, Placement)]
+    assert keys == sorted(keys)
+    after = apply(state, actions[0])
+    assert after.player == 1 and len(after.hands[0]) == 3
+    assert parse_card("L+R") in after.hands[0]
+    with pytest.raises(IllegalActionError):
+        apply(state, CHANGE)  # only when nothing fits
+    with pytest.raises(IllegalActionError):
+        apply(state, Placement(parse_card("L+R"), 5, 5, 0))  # not in hand
+
+
+def blocked_state(hand_change: str) -> GameState:
+    """The first state of seeded greedy games where the player to act cannot place."""
+    options = Options(hand_change=hand_change)
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = new_game(2, options, rng=rng)
+        while state.outcome is None:
+            if legal_actions(state) == (CHANGE,):
+                return state
+            state = apply(state, greedy_policy(state, rng))
+    raise AssertionError("no blocked hand found")
+
+
+@rules("BD-TURN-3", "BD-OPT-2")
+def test_hand_change_only_when_nothing_fits_and_it_ends_the_turn() -> None:
+    from banditsolve.tunnels import legal_placements
+
+    state = blocked_state("ends_turn")
+    player = state.player
+    assert all(legal_placements(state.table, c) == () for c in state.hands[player])
+    after = apply(state, CHANGE)
+    assert after.player == (player + 1) % 2 and len(after.hands[player]) == 3
+    assert after.table == state.table
+    # The old hand went under the pile (known, at the bottom).
+    assert tuple(sorted(after.pile[-3:])) == state.hands[player]
+    assert after.pile_size == state.pile_size
+    # Bandida's reading: the player may place from the new hand, or pass.
+    state2 = blocked_state("may_place")
+    after2 = apply(state2, CHANGE)
+    if after2.player == state2.player:
+        assert after2.changed and PASS in legal_actions(after2)
+        assert apply(after2, PASS).player != state2.player
+    else:  # nothing in the new hand fits: the turn ended by itself
+        assert not after2.changed
+        assert all(legal_placements(after2.table, c) == () for c in after2.hands[state2.player])
+
+
+@rules("BD-TURN-4", "BD-END-2", "BD-END-3", "BD-OPT-1")
+def test_end_of_the_pile() -> None:
+    rng = random.Random(11)
+    # play_on: the game goes on after the pile is empty, and ends only when nobody can place.
+    state = new_game(2, Options(), rng=rng)
+    saw_empty_pile_turn = False
+    while state.outcome is None:
+        if state.pile_size == 0:
+            saw_empty_pile_turn = True
+            acts = legal_actions(state)
+            assert CHANGE not in acts
+        state = apply(state, greedy_policy(state, rng))
+    if state.outcome == "lost" and "hole" not in state.reason:
+        assert saw_empty_pile_turn
+        for hand in state.hands:
+            for code in hand:
+                from banditsolve.tunnels import legal_placements
+
+                assert legal_placements(state.table, code) == ()
+    # end: the game is lost as soon as the pile is empty.
+    for seed in range(5):
+        final = play_game(2, seed, Options(pile_out="end"))
+        if final.outcome == "lost" and final.reason == "the draw pile is empty":
+            assert final.pile_size == 0 and final.table.exit_count > 0
+            assert any(final.hands)
+            break
+    else:
+        pytest.fail("no game ran out of pile under pile_out=end")
+
+
+@rules("BD-END-1")
+def test_win_the_moment_no_exit_is_left() -> None:
+    # Two players, super5; close exits greedily with a stacked pile of dead ends.
+    wins = [play_game(1, seed) for seed in range(40)]
+    won = [s for s in wins if s.outcome == "won"]
+    assert won, "some game should be won"
+    for s in won:
+        assert s.table.exit_count == 0 and s.reason == "no exit is left"
+        with pytest.raises(IllegalActionError):
+            apply(s, PASS)
+        assert s.returns() == (1.0,)
+
+
+@rules("BD-OPT-3", "BD-END-4", "BD-PLACE-5")
+def test_hole_option() -> None:
+    from tests.tunnels.test_table import hole_table
+
+    table = hole_table()
+    before = Table.start("super6").place_all(list(table.history[1:3]))
+    last = table.history[3]
+    hand = (last.card, parse_card("L"), parse_card("L"))
+    rest = Counter(DECK.cards()) - Counter(hand) - Counter(p.card for p in before.history[1:])
+    pile = tuple(sorted(rest.elements()))
+    loses = GameState(before, (hand,), (), pile, 0, (), Options(hole="loses"))
+    assert last in legal_actions(loses)
+    after = apply(loses, last)
+    assert after.outcome == "lost" and "hole" in after.reason
+    illegal = GameState(before, (hand,), (), pile, 0, (), Options(hole="illegal"))
+    assert last not in legal_actions(illegal)
+    with pytest.raises(IllegalActionError, match="hole"):
+        apply(illegal, last)
+
+
+@rules("BD-OPT-5", "BD-OPT-4")
+def test_dead_exit_option_gives_the_same_results_sooner() -> None:
+    for seed in range(6):
+        a = play_game(2, seed)
+        b = play_game(2, seed, Options(dead_exit="loses"))
+        assert b.turn <= a.turn
+        if a.outcome == "won":
+            assert b.outcome == "won" and b.turn == a.turn
+    five = play_game(1, 3, Options(super_side="super5"))
+    assert five.table.history[0].card == parse_card("super5")
+
+
+@rules("BD-OPT-1", "BD-OPT-2", "BD-OPT-3", "BD-OPT-4", "BD-OPT-5")
+def test_options_are_validated() -> None:
+    assert Options.bandida().pile_out == "end" and Options.bandida().hand_change == "may_place"
+    assert Options.bandido() == Options()
+    bads: list[dict[str, object]] = [
+        {"pile_out": "later"}, {"hole": "maybe"}, {"colour": "red"}, {"hand_size": 0}
+    ]
+    for bad in bads:
+        with pytest.raises(RuleOptionError):
+            Options.from_mapping(bad)
+
+
+@rules("BD-TURN-1", "BD-END-3", "BD-NOTE-1", "BD-NOTE-2")
+def test_many_seeded_games_conserve_cards_and_stay_connected() -> None:
+    games = 400
+    outcomes: Counter[str] = Counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        players = 1 + seed % 4
+        options = Options(
+            pile_out=("play_on", "end")[seed % 2],
+            hand_change=("ends_turn", "may_place")[(seed // 2) % 2],
+            hole=("loses", "illegal")[(seed // 4) % 2],
+        )
+        state = new_game(players, options, rng=rng)
+        steps = 0
+        while state.outcome is None:
+            if seed % 5 == 0:
+                action = rng.choice(legal_actions(state))  # a random player
+            else:
+                action = greedy_policy(state, rng)
+            state = apply(state, action)
+            steps += 1
+            if steps % 10 == 0:
+                check(state)
+        check(state)
+        assert connected(state.table)
+        plain = plain_copy(state.table)
+        assert state.table.exit_count == len(plain.exits())
+        position = position_of(state)
+        assert from_notation(to_notation(position)) == position
+        assert from_json(to_json(position)) == position
+        outcomes[state.outcome] += 1
+    assert outcomes["won"] > 0 and outcomes["lost"] > 0
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Random games with explicit chance nodes, checking invariants after every event."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = new_game(2)
+
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        if self.state.outcome is not None:
+            return
+        action: Action
+        if self.state.is_chance:
+            draws = [d for d, _ in chance_outcomes(self.state)]
+            action = data.draw(st.sampled_from(draws))
+        else:
+            action = data.draw(st.sampled_from(legal_actions(self.state)))
+        before = self.state
+        self.state = apply(self.state, action)
+        assert before.table.history == self.state.table.history[: len(before.table)]
+        if isinstance(action, Placement):
+            assert is_legal(plain_copy(before.table), _fp(action))
+
+    @rule()
+    def illegal_action_changes_nothing(self) -> None:
+        if self.state.outcome is not None or self.state.is_chance:
+            return
+        before = self.state
+        wrong: Change | Pass = PASS if CHANGE in legal_actions(before) else CHANGE
+        if wrong in legal_actions(before):
+            return
+        with pytest.raises(IllegalActionError):
+            apply(before, wrong)
+        assert self.state == before
+
+    @invariant()
+    def conserved_connected_and_round_trips(self) -> None:
+        check(self.state)
+        assert connected(self.state.table)
+        position = position_of(self.state)
+        assert from_notation(to_notation(position)) == position
+        assert from_json(to_json(position)) == position
+
+
+def _fp(p: Placement) -> object:
+    from tests.tunnels.helpers import to_footprint
+
+    return to_footprint(p)
+
+
+GameMachine.TestCase.settings = settings(
+    max_examples=10, stateful_step_count=40, deadline=None
+)
+TestGameMachine = rules("BD-SETUP-2", "BD-TURN-3", "BD-NOTE-2")(GameMachine.TestCase)
