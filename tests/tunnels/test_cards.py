@@ -46,7 +46,7 @@ def test_half_turn_maps_l_r_tl_br_tr_bl(ports: set[str]) -> None:
     assert half_turn(mask) == sum(1 << PORTS.index(HALF[p]) for p in ports)
 
 
-@rules("BD-GEOM-2")
+@rules("BD-GEOM-1", "BD-GEOM-2")
 @given(port_sets, st.integers(-5, 5), st.integers(-5, 5), st.sampled_from([0, 90, 180, 270]))
 def test_four_quarter_turns_are_the_identity(ports: set[str], x: int, y: int, rot: int) -> None:
     name = name_of(ports)

@@ -40,7 +40,7 @@ from banditsolve.tunnels import (
 )
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy
-from tests.tunnels.oracle import is_legal
+from tests.tunnels.oracle import Footprint, is_legal
 
 DECK = load_deck()
 
@@ -343,7 +343,7 @@ class GameMachine(RuleBasedStateMachine):
         assert from_json(to_json(position)) == position
 
 
-def _fp(p: Placement) -> object:
+def _fp(p: Placement) -> Footprint:
     from tests.tunnels.helpers import to_footprint
 
     return to_footprint(p)

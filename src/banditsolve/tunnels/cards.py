@@ -65,8 +65,8 @@ def canonical(mask: int) -> int:
     """The canonical one of ``mask`` and its half turn.
 
     The canonical mask is the one whose sorted port indices come first lexicographically
-    (so ``L`` is preferred over ``R``), except that of two five-port masks the one without ``L`` is canonical
-    (the super card's 5-exit side is ``TL+TR+R+BR+BL``).
+    (so ``L`` is preferred over ``R``), except that of two five-port masks the one without
+    ``L`` is canonical (the super card's 5-exit side is ``TL+TR+R+BR+BL``).
     """
     mask &= FULL
     other = half_turn(mask)

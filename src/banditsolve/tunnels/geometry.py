@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.cards import FULL, PORTS, canonical, card_name, half_turn, is_symmetric
@@ -83,13 +84,13 @@ def orientation(mask: int, rotation: int) -> Orientation:
     )
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Placement:
+class Placement(NamedTuple):
     """A card laid on the table: card code, the cell of square A, rotation in degrees.
 
     Placements are kept normalised (see :func:`normalise`): the card is the canonical code,
     and a card that a half turn maps to itself has rotation 0 or 90, so that two placements
-    are equal exactly when they cover the same cells with the same openings.
+    are equal exactly when they cover the same cells with the same openings. (An immutable
+    named tuple rather than a dataclass: generation creates millions of them.)
     """
 
     card: int
@@ -170,3 +171,12 @@ def shapes(mask: int) -> tuple[Shape, ...]:
             p = normalise(mask, *STEP[a_side], rotation)
             out.append(Shape(o.open_b, a_side, o.open_a, (p.x, p.y), p.rotation))
     return tuple(out)
+
+
+@cache
+def shape_rows(mask: int) -> tuple[tuple[int, int, int, int, int, int, int, int], ...]:
+    """:func:`shapes` as plain tuples for the hot loop:
+    ``(t_open, side, o_open, other_dx, other_dy, a_dx, a_dy, rotation)``."""
+    return tuple(
+        (s.t_open, s.side, s.o_open, *STEP[s.side], *s.a_step, s.rotation) for s in shapes(mask)
+    )

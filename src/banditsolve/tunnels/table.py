@@ -22,6 +22,7 @@ from banditsolve.tunnels.geometry import (
     normalise,
     opposite,
     orientation,
+    shape_rows,
     shapes,
 )
 
@@ -279,26 +280,19 @@ def _candidates(table: Table, mask: int) -> Iterator[tuple[int, int, int, int]]:
         need = fv & 15
         tx, ty = t
         closed_t = need.bit_count()
-        for s in shapes(mask):
-            side = s.side
-            if known >> side & 1 or (s.t_open ^ need) & known:
+        for t_open, side, o_open, odx, ody, adx, ady, rotation in shape_rows(mask):
+            if known >> side & 1 or (t_open ^ need) & known:
                 continue
-            dx, dy = STEP[side]
-            o = (tx + dx, ty + dy)
+            o = (tx + odx, ty + ody)
             ov = rim.get(o, 0)
             o_need = ov & 15
             if o_need and o < t:
                 continue  # found when the loop reaches ``o``
             o_known = ov >> 4
-            if (s.o_open ^ o_need) & o_known:
+            if (o_open ^ o_need) & o_known:
                 continue
-            opened = (s.t_open & ~known).bit_count() + (s.o_open & ~o_known).bit_count()
-            yield (
-                tx + s.a_step[0],
-                ty + s.a_step[1],
-                s.rotation,
-                opened - closed_t - o_need.bit_count(),
-            )
+            opened = (t_open & ~known).bit_count() + (o_open & ~o_known).bit_count()
+            yield tx + adx, ty + ady, rotation, opened - closed_t - o_need.bit_count()
 
 
 def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
@@ -308,9 +302,13 @@ def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
     and at least one opening joining an exit. Each physical placement appears once, normalised.
     """
     code = as_code(card)
-    mask = code & FULL
-    found = sorted((y, x, r) for x, y, r, _ in _candidates(table, mask))
-    return tuple(Placement(code, x, y, r) for y, x, r in found)
+    found = [Placement(code, x, y, r) for x, y, r, _ in _candidates(table, code & FULL)]
+    found.sort(key=_order)
+    return tuple(found)
+
+
+def _order(p: Placement) -> tuple[int, int, int]:
+    return p.y, p.x, p.rotation
 
 
 def placements_with_delta(table: Table, card: CardLike) -> list[tuple[Placement, int]]:

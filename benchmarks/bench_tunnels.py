@@ -1,0 +1,122 @@
+"""Benchmark of the tunnel engine: legal-placement generation and whole simulated games.
+
+Run ``python benchmarks/bench_tunnels.py [--quick]``; writes ``benchmarks/results/tunnels.md``
+and ``benchmarks/results/tunnels.json`` and returns the figures from :func:`run`.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+from banditsolve.tunnels import Table, legal_placements, load_deck, play_game
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _tables(count: int, cards: int) -> list[Table]:
+    rng = random.Random(1)
+    types = load_deck().types
+    tables = []
+    for _ in range(count):
+        table = Table.start()
+        for _ in range(cards * 4):
+            if len(table) > cards:
+                break
+            found = legal_placements(table, rng.choice(types))
+            if found:
+                table = table.place(rng.choice(found))
+        tables.append(table)
+    return tables
+
+
+def bench_generation(quick: bool) -> dict[str, float]:
+    """Microseconds per ``legal_placements`` call (one card type) on mid-game tables."""
+    types = load_deck().types
+    out: dict[str, float] = {}
+    for cards in (0, 10, 30):
+        tables = _tables(5 if quick else 20, cards)
+        calls = 0
+        start = time.perf_counter()
+        rounds = 1 if quick else 5
+        for _ in range(rounds):
+            for table in tables:
+                for code in types:
+                    legal_placements(table, code)
+                    calls += 1
+        elapsed = time.perf_counter() - start
+        exits = sum(t.exit_count for t in tables) / len(tables)
+        out[f"us_per_call_{cards}_cards"] = round(1e6 * elapsed / calls, 2)
+        out[f"mean_exits_{cards}_cards"] = round(exits, 1)
+    return out
+
+
+def bench_games(quick: bool) -> dict[str, float]:
+    """Whole 2-player games with the built-in greedy policy, on one core."""
+    games = 20 if quick else 200
+    start = time.perf_counter()
+    won = turns = 0
+    for seed in range(games):
+        final = play_game(2, seed)
+        won += final.outcome == "won"
+        turns += final.turn
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games,
+        "games_per_second": round(games / elapsed, 1),
+        "ms_per_game": round(1000 * elapsed / games, 2),
+        "mean_turns": round(turns / games, 1),
+        "win_rate": round(won / games, 3),
+    }
+
+
+def run(quick: bool = False) -> dict[str, object]:
+    """Time generation and games; write the results files; return the figures."""
+    figures: dict[str, object] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "quick": quick,
+        "generation": bench_generation(quick),
+        "games_2p": bench_games(quick),
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "tunnels.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    gen = figures["generation"]
+    games = figures["games_2p"]
+    assert isinstance(gen, dict) and isinstance(games, dict)
+    lines = [
+        "# Tunnel engine benchmark (Bandido)",
+        "",
+        f"Python {figures['python']} on {figures['machine']}, one core"
+        + (" (quick run)" if quick else "") + ".",
+        "",
+        "## Legal-placement generation (one card type, one call)",
+        "",
+        "| cards on table | mean exits | µs per call |",
+        "|---:|---:|---:|",
+    ]
+    for cards in (0, 10, 30):
+        lines.append(
+            f"| {cards + 1} | {gen[f'mean_exits_{cards}_cards']} | "
+            f"{gen[f'us_per_call_{cards}_cards']} |"
+        )
+    lines += [
+        "",
+        "## Whole simulated 2-player games (greedy built-in policy)",
+        "",
+        f"- games: {games['games']}",
+        f"- games per second: **{games['games_per_second']}** (target ≥ 20)",
+        f"- ms per game: {games['ms_per_game']}",
+        f"- mean turns: {games['mean_turns']}; win rate of the greedy policy: {games['win_rate']}",
+        "",
+    ]
+    (RESULTS / "tunnels.md").write_text("\n".join(lines), encoding="utf-8")
+    return figures
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--quick" in sys.argv[1:]), indent=2))
