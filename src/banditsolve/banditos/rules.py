@@ -171,28 +171,35 @@ def _tile(state: State, slot: int) -> Slot:
 # -- chance --------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _draw_distribution(
     bag: tuple[int, int, int, int], count: int
 ) -> tuple[tuple[Drawn, Fraction], ...]:
     total = sum(bag)
-    weights: dict[tuple[Die, ...], Fraction] = {}
     if count == 1:
-        for die in ALL_DICE:
-            if bag[die.colour]:
-                weights[(die,)] = Fraction(bag[die.colour], total * 6)
-    else:
-        for c1 in COLOURS:
-            for c2 in COLOURS:
-                left = bag[c2] - (c1 == c2)
-                if not bag[c1] or left <= 0:
-                    continue
-                p = Fraction(bag[c1] * left, total * (total - 1) * 36)
-                for v1 in range(1, 7):
-                    for v2 in range(1, 7):
-                        key = tuple(sorted((Die(c1, v1), Die(c2, v2))))
-                        weights[key] = weights.get(key, Fraction(0)) + p
-    return tuple((Drawn(k), weights[k]) for k in sorted(weights))
+        return tuple(
+            (Drawn((die,)), Fraction(bag[die.colour], total * 6))
+            for die in ALL_DICE
+            if bag[die.colour]
+        )
+    # Ordered draws of two colours without replacement, each value 1/6: integer weights over the
+    # common denominator total * (total - 1) * 36, merged into unordered outcomes.
+    weights: dict[tuple[int, int], int] = {}
+    for c1 in range(4):
+        for c2 in range(4):
+            weight = bag[c1] * (bag[c2] - (c1 == c2))
+            if weight <= 0:
+                continue
+            for v1 in range(6):
+                for v2 in range(6):
+                    a, b = c1 * 6 + v1, c2 * 6 + v2
+                    key = (a, b) if a <= b else (b, a)
+                    weights[key] = weights.get(key, 0) + weight
+    denominator = total * (total - 1) * 36
+    return tuple(
+        (Drawn((ALL_DICE[a], ALL_DICE[b])), Fraction(weights[(a, b)], denominator))
+        for a, b in sorted(weights)
+    )
 
 
 def chance_outcomes(state: State) -> list[tuple[ChanceAction, Fraction]]:

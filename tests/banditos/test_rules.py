@@ -1,0 +1,231 @@
+"""Turn structure, claims, give-ups, resolution, refills and the end (LB-SETUP/TURN/CLAIM/...)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from banditsolve.banditos.dice import Die, parse_dice
+from banditsolve.banditos.notation import parse_position
+from banditsolve.banditos.rules import (
+    Claim,
+    Drawn,
+    EndTurn,
+    GiveUp,
+    Place,
+    Reveal,
+    Roll,
+    apply,
+    apply_all,
+    chance_outcomes,
+    claim_verdict_at,
+    legal_actions,
+    parse_action,
+)
+from banditsolve.banditos.state import Options, initial_state
+from banditsolve.errors import IllegalActionError
+from tests.rules import rules
+
+START = "1::/2::/3::/1:: 112233 -:- 0A"
+
+
+def d(text: str) -> Die:
+    return Die.parse(text)
+
+
+@rules("LB-COMP-2", "LB-SETUP-1", "LB-SETUP-2")
+def test_setup_turns_up_four_tiles_by_chance() -> None:
+    state = initial_state()
+    assert state.bag == (6, 6, 6, 6)
+    assert state.stack == (4, 3, 3)
+    assert state.is_chance
+    outcomes = chance_outcomes(state)
+    assert outcomes == [(Reveal(1), Fraction(4, 10)), (Reveal(2), Fraction(3, 10)),
+                        (Reveal(3), Fraction(3, 10))]
+    for value in (3, 3, 3, 2):
+        state = apply(state, Reveal(value))
+    assert [s.value for s in state.row if s] == [3, 3, 3, 2]
+    assert state.stack == (4, 2, 0)
+    assert not state.is_chance
+    three_threes = apply_all(initial_state(), [Reveal(3), Reveal(3), Reveal(3)])
+    assert Reveal(3) not in legal_actions(three_threes)
+    with pytest.raises(IllegalActionError, match="no face-down tile worth 3"):
+        apply(three_threes, Reveal(3))
+
+
+@rules("LB-TURN-2")
+def test_opening_turn_draws_one_die_then_two() -> None:
+    state = apply(parse_position(START), Roll())
+    outcomes = chance_outcomes(state)
+    assert len(outcomes) == 24
+    assert all(p == Fraction(1, 24) for _, p in outcomes)
+    state = apply_all(state, [Drawn((d("r5"),)), Place(d("r5"), 1), EndTurn()])
+    assert state.to_move == 1 and not state.opening
+    state = apply(state, Roll())
+    outcomes = dict(chance_outcomes(state))
+    assert sum(outcomes.values()) == 1
+    # The bag holds 5 red and 6 of each other colour: 23 dice, two drawn without replacement.
+    assert outcomes[Drawn((d("k1"), d("k1")))] == Fraction(6, 23) * Fraction(5, 22) / 36
+    assert outcomes[Drawn((d("k1"), d("r2")))] == 2 * Fraction(6, 23) * Fraction(5, 22) / 36
+    assert outcomes[Drawn((d("r3"), d("r3")))] == Fraction(5, 23) * Fraction(4, 22) / 36
+    with pytest.raises(IllegalActionError):
+        apply(state, Drawn((d("k1"),)))
+
+
+@rules("LB-TURN-1", "LB-TURN-3")
+def test_all_rolled_dice_must_be_placed_before_the_turn_ends() -> None:
+    state = parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1r6")
+    assert EndTurn() not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="placed first"):
+        apply(state, EndTurn())
+    state = apply_all(state, ["place k1 2", "place r6 2"])
+    assert state.row[1] is not None and state.row[1].side(0) == parse_dice("k1 r6")
+    assert state.row[1].side(1) == ()
+    assert EndTurn() in legal_actions(state)
+    after = apply(state, EndTurn())
+    assert after.to_move == 1 and not after.rolled
+    with pytest.raises(IllegalActionError):
+        apply(parse_position(START), EndTurn())
+
+
+@rules("LB-TURN-4")
+def test_no_side_holds_more_than_three_dice() -> None:
+    state = parse_position("1:k1k2k3:/2::/3::/1:: 112233 -:- 0h:k4")
+    assert Place(d("k4"), 1) not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="already holds 3"):
+        apply(state, Place(d("k4"), 1))
+
+
+@rules("LB-TURN-5", "LB-GIVE-1")
+def test_claims_and_give_ups_at_any_point_of_the_turn() -> None:
+    before = parse_position("1:r6r6r6:/2::/3::/1:: 112233 -:- 0a")
+    assert Claim(1) in legal_actions(before)
+    assert GiveUp(2) in legal_actions(before)
+    between = parse_position("1:r6r6r6:/2:k1:/3::/1:: 112233 -:- 0h:g2")
+    assert {Claim(1), GiveUp(1), GiveUp(2), GiveUp(3), GiveUp(4)} <= set(legal_actions(between))
+    after = parse_position("1:r6r6r6:/2::/3::/1:: 112233 -:- 0h:")
+    assert Claim(1) in legal_actions(after) and EndTurn() in legal_actions(after)
+
+
+@rules("LB-TURN-6")
+def test_a_die_with_no_place_forces_a_give_up() -> None:
+    state = parse_position("1:k1k2k4:/2:g1g2g4:/3:r1r2r4:/1:b1b2b4: 112233 -:- 0h:k6")
+    actions = legal_actions(state)
+    assert all(isinstance(a, GiveUp) for a in actions)
+    state = apply_all(state, ["give 4", "reveal 3"])
+    assert Place(d("k6"), 4) in legal_actions(state)
+
+
+@rules("LB-CLAIM-1")
+def test_a_claim_needs_three_own_dice() -> None:
+    state = parse_position("1:r6r6:/2::/3::/1:: 112233 -:- 0a")
+    assert Claim(1) not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="needs three"):
+        apply(state, Claim(1))
+
+
+@rules("LB-CLAIM-2", "LB-CLAIM-3", "LB-WIN-1")
+def test_claims_win_only_when_unbeatable() -> None:
+    state = parse_position("3:k4r5b6:g5g6/2::/1::/1:: 112233 -:- 0a")
+    assert Claim(1) not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="unsafe"):
+        apply(state, Claim(1))
+    safe = parse_position("3:r6r6r6:g5g6/2::/1::/1:: 112233 -:- 0a")
+    after = apply(safe, Claim(1))
+    assert after.scores == (3, 0)
+    assert after.bag == (6, 6, 6, 6)  # all five dice of the tile are back in the bag
+    assert after.row[0] is None and after.is_chance
+
+
+@rules("LB-OPT-1")
+def test_proof_option_strict_versus_bag() -> None:
+    # No green die is in the bag (they all lie on tiles), so the claim is safe only under 'bag'.
+    text = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
+    strict = parse_position(text)
+    assert strict.bag[1] == 0
+    assert not claim_verdict_at(strict, 1).safe
+    assert claim_verdict_at(strict, 1, proof="bag").safe
+    bag = parse_position(text + " proof=bag")
+    assert bag.options == Options(proof="bag")
+    assert Claim(1) in legal_actions(bag)
+    assert Claim(1) not in legal_actions(strict)
+    assert strict.availability(1) == (5, 4, 5, 5)
+
+
+@rules("LB-OPT-3")
+def test_an_empty_opposing_side_can_still_beat_a_claim() -> None:
+    state = parse_position("3:k5k5g5:/2::/1::/1:: 112233 -:- 0a")
+    verdict = claim_verdict_at(state, 1)
+    assert not verdict.safe and verdict.witness is not None and len(verdict.witness) == 3
+
+
+@rules("LB-RESOLVE-1", "LB-WIN-1", "LB-WIN-2")
+def test_full_tiles_resolve_at_once_and_refill_in_place() -> None:
+    state = parse_position("1::/2:k1k2:r6r6r6/3::/1:: 112233 -:- 0h:k3g4")
+    state = apply(state, Place(d("k3"), 2))
+    assert state.scores == (0, 2)  # colour three-of-a-kind of 6s beats the colour straight
+    assert state.row[1] is None and state.reveal_pending
+    assert state.bag == (6, 5, 6, 6) and state.hand == (d("g4"),)  # g4 is still in hand
+    state = apply(state, Reveal(3))
+    assert state.row[1] is not None and state.row[1].value == 3
+    assert state.stack == (2, 2, 1)
+
+
+@rules("LB-RESOLVE-2")
+def test_equal_combinations_go_to_the_first_completed_side() -> None:
+    # Player 1 completed 6-5-4 first; player 0 matches it exactly and loses the tie.
+    state = parse_position("2:k4r5:g4b5k6/2::/3::/1:: 111233 -:- 0h:b6")
+    after = apply(state, Place(d("b6"), 1))
+    assert after.scores == (0, 2)
+    # One pip more and player 0 takes it instead, though player 1 was first.
+    state = parse_position("2:k4r5:g3b4k5/2::/3::/1:: 111233 -:- 0h:b6")
+    assert apply(state, Place(d("b6"), 1)).scores == (2, 0)
+
+
+@rules("LB-WIN-2")
+def test_row_shrinks_once_the_stack_is_used_up() -> None:
+    state = parse_position("1::/2::/3::/1:: - 3321:21 0a")
+    after = apply(state, GiveUp(3))
+    assert after.row[2] is None and not after.is_chance
+    assert GiveUp(3) not in legal_actions(after)
+
+
+@rules("LB-END-1")
+def test_the_game_ends_the_moment_ten_points_are_reached() -> None:
+    state = parse_position("1::/3:r6r6r6:/1::/1:: 23 322:1 0h:k1k2")
+    assert state.winner is None
+    after = apply(state, Claim(2))
+    assert after.scores == (10, 1)
+    assert after.winner == 0 and after.is_terminal
+    assert legal_actions(after) == []
+    with pytest.raises(IllegalActionError, match="over"):
+        apply(after, Place(d("k1"), 1))
+
+
+@rules("LB-NOTE-2")
+def test_action_text_round_trips() -> None:
+    actions = [Claim(1), GiveUp(4), Roll(), Place(d("r5"), 2), EndTurn(),
+               Drawn((d("g3"), d("r5"))), Reveal(2)]
+    for action in actions:
+        assert parse_action(str(action)) == action
+
+
+@rules("LB-NOTE-2")
+def test_legal_actions_come_in_a_fixed_order() -> None:
+    state = parse_position("1:r6r6r6:/2::/3::/1:: 112233 -:- 0h:k1r6")
+    actions = legal_actions(state)
+    kinds = [type(a).__name__ for a in actions]
+    assert kinds == sorted(kinds, key=["Claim", "GiveUp", "Roll", "Place", "EndTurn"].index)
+    places = [a for a in actions if isinstance(a, Place)]
+    assert places == sorted(places, key=lambda a: (a.die, a.slot))
+    assert legal_actions(state) == actions
+
+
+def test_illegal_actions_leave_the_state_unchanged() -> None:
+    state = parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1")
+    before = state.notation()
+    for bad in [Place(d("r5"), 1), Claim(1), Roll(), EndTurn(), Reveal(1), GiveUp(7)]:
+        with pytest.raises(IllegalActionError):
+            apply(state, bad)
+    assert state.notation() == before
