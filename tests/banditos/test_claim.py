@@ -72,7 +72,8 @@ def test_no_dice_left_means_no_completion() -> None:
 
 @rules("LB-CLAIM-2")
 def test_colour_three_of_a_kind_of_sixes_is_always_safe() -> None:
-    for theirs in ([], parse_dice("r6 r6"), parse_dice("k5 k6")):
+    sides: list[tuple[Die, ...]] = [(), parse_dice("r6 r6"), parse_dice("k5 k6")]
+    for theirs in sides:
         assert claim_verdict(parse_dice("r6 r6 r6"), theirs, (6, 6, 6, 6)).safe
 
 

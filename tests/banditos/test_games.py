@@ -6,7 +6,6 @@ import random
 from fractions import Fraction
 
 import pytest
-
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -15,10 +14,9 @@ from banditsolve.banditos.dice import DICE_PER_COLOUR, colour_counts
 from banditsolve.banditos.game import play
 from banditsolve.banditos.notation import from_json, parse_position, to_json
 from banditsolve.banditos.players import greedy_player, random_player
-from banditsolve.banditos.rules import apply, chance_outcomes, legal_actions, sample_chance
+from banditsolve.banditos.rules import Action, apply, chance_outcomes, legal_actions, sample_chance
 from banditsolve.banditos.state import Options, State, initial_state
 from tests.rules import rules
-
 
 _CHECKED_DISTRIBUTIONS: set[tuple[object, ...]] = set()
 
@@ -90,6 +88,7 @@ class RandomGame(RuleBasedStateMachine):
     def step(self, choice: int, seed: int) -> None:
         if self.state.is_terminal:
             return
+        action: Action
         if self.state.is_chance:
             action = sample_chance(self.state, random.Random(seed))
         else:

@@ -9,6 +9,7 @@ import pytest
 from banditsolve.banditos.dice import Die, parse_dice
 from banditsolve.banditos.notation import parse_position
 from banditsolve.banditos.rules import (
+    Action,
     Claim,
     Drawn,
     EndTurn,
@@ -63,12 +64,12 @@ def test_opening_turn_draws_one_die_then_two() -> None:
     state = apply_all(state, [Drawn((d("r5"),)), Place(d("r5"), 1), EndTurn()])
     assert state.to_move == 1 and not state.opening
     state = apply(state, Roll())
-    outcomes = dict(chance_outcomes(state))
-    assert sum(outcomes.values()) == 1
+    probs: dict[Action, Fraction] = dict(chance_outcomes(state))
+    assert sum(probs.values()) == 1
     # The bag holds 5 red and 6 of each other colour: 23 dice, two drawn without replacement.
-    assert outcomes[Drawn((d("k1"), d("k1")))] == Fraction(6, 23) * Fraction(5, 22) / 36
-    assert outcomes[Drawn((d("k1"), d("r2")))] == 2 * Fraction(6, 23) * Fraction(5, 22) / 36
-    assert outcomes[Drawn((d("r3"), d("r3")))] == Fraction(5, 23) * Fraction(4, 22) / 36
+    assert probs[Drawn((d("k1"), d("k1")))] == Fraction(6, 23) * Fraction(5, 22) / 36
+    assert probs[Drawn((d("k1"), d("r2")))] == 2 * Fraction(6, 23) * Fraction(5, 22) / 36
+    assert probs[Drawn((d("r3"), d("r3")))] == Fraction(5, 23) * Fraction(4, 22) / 36
     with pytest.raises(IllegalActionError):
         apply(state, Drawn((d("k1"),)))
 
@@ -225,7 +226,10 @@ def test_legal_actions_come_in_a_fixed_order() -> None:
 def test_illegal_actions_leave_the_state_unchanged() -> None:
     state = parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1")
     before = state.notation()
-    for bad in [Place(d("r5"), 1), Claim(1), Roll(), EndTurn(), Reveal(1), GiveUp(7)]:
+    bad_actions: list[Action] = [
+        Place(d("r5"), 1), Claim(1), Roll(), EndTurn(), Reveal(1), GiveUp(7)
+    ]
+    for bad in bad_actions:
         with pytest.raises(IllegalActionError):
             apply(state, bad)
     assert state.notation() == before
