@@ -29,7 +29,6 @@ from banditsolve.banditos.state import (
     PROOF_OPTIONS,
     TILE_COUNTS,
     TILE_VALUES,
-    WINNING_SCORE,
     Options,
     ProofOption,
     Slot,
@@ -198,9 +197,6 @@ def build_state(
     limit = 1 if opening else 2
     if len(hand) > limit:
         raise NotationError(f"{len(hand)} dice in hand, but this turn draws only {limit}")
-    scores = (sum(won[0]), sum(won[1]))
-    if min(scores) >= WINNING_SCORE:
-        raise NotationError(f"both players have {WINNING_SCORE} or more points: {scores}")
     state = State(
         row=(row[0], row[1], row[2], row[3]),
         stack=stack,

@@ -38,7 +38,6 @@ def ascii_picture(state: State) -> str:
         f"Los Banditos | {_status(state)}",
         f"score  P0 {s0} ({won[0]})  P1 {s1} ({won[1]})  |  stack {state.stack_size}"
         f"  |  bag {bag}",
-        "",
         "slot   player 1       tile   player 0",
     ]
     for number, tile in enumerate(state.row, start=1):
