@@ -1,0 +1,404 @@
+"""Best play for the current turn: exact expectimax in endgames, Monte Carlo otherwise.
+
+``best_turn(state)`` answers "what should the player to move do this turn, and how likely are
+they then to win the game?".
+
+**Exact** (``method="exact"``): expectimax over the real game tree. The player to move
+maximises their own chance of winning, the opponent (on their turns) maximises theirs (the game
+is zero-sum: somebody always wins), and chance nodes (tiles turned up, dice drawn and rolled)
+average over :func:`~banditsolve.banditos.rules.chance_outcomes` with their exact
+probabilities. Values are :class:`~fractions.Fraction` and memoised on the state itself (a
+frozen, hashable value; no symmetry reduction is applied). The game has no cycles (every action
+places a die, wins a tile, rolls or ends a turn, and a game ends within a bounded number of
+turns), so the memoised recursion is sound. It runs under a node budget and a deadline.
+
+**Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
+its budget (or when asked for): at each decision of the turn every legal action is tried with
+``samples`` random playouts (chance sampled as the table draws; both players then follow the
+built-in greedy player); the action with the best mean is chosen and the reported probability is
+its estimate, with a 95 % Wilson confidence interval. It measures the action *followed by greedy
+play*, so it is an estimate, labelled as such, never a proof.
+
+The answer for the turn: ``actions`` are the decisions in order up to the first chance step,
+the end of the turn or the end of the game. In an exact answer, ``plan`` is the whole policy
+for the turn: after a chance step (the roll, a tile turned up) it gives the decisions for every
+outcome. A limit that cuts the search short gives the best answer found so far with
+``complete=False``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from banditsolve.banditos.players import greedy_player
+from banditsolve.banditos.rules import (
+    Action,
+    ChanceAction,
+    EndTurn,
+    apply,
+    chance_outcomes,
+    legal_actions,
+    sample_chance,
+)
+from banditsolve.banditos.state import State
+from banditsolve.errors import SolverError
+
+Method = Literal["exact", "monte-carlo"]
+DEFAULT_NODE_LIMIT = 50_000
+DEFAULT_SAMPLES = 100
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The decisions of the turn from one state: ``actions`` in order, then, if the turn meets
+    a chance step, one sub-plan per outcome (``branches``: outcome, probability, plan).
+
+    ``value`` is the probability that the turn's player wins, playing this plan and best play
+    afterwards."""
+
+    actions: tuple[Action, ...]
+    value: Fraction
+    branches: tuple[tuple[ChanceAction, Fraction, Plan], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "actions": [str(a) for a in self.actions],
+            "probability": str(self.value),
+            "probability_float": float(self.value),
+            "branches": [
+                {"outcome": str(o), "p": str(p), "plan": sub.to_json()}
+                for o, p, sub in self.branches
+            ],
+        }
+
+    def lines(self, indent: str = "") -> list[str]:
+        """A summary: the decisions, then the outcomes of a chance step grouped by the
+        decisions that follow them (with their total probability)."""
+        out = [f"{indent}{', '.join(str(a) for a in self.actions) or '(no decision)'}"]
+        groups: dict[str, list[tuple[ChanceAction, Fraction, Plan]]] = {}
+        for outcome, p, sub in self.branches:
+            key = ", ".join(str(a) for a in sub.actions) or "(no decision)"
+            groups.setdefault(key, []).append((outcome, p, sub))
+        for key, members in sorted(groups.items(), key=lambda g: -sum(m[1] for m in g[1])):
+            p_total = sum((m[1] for m in members), Fraction(0))
+            win = sum((m[1] * m[2].value for m in members), Fraction(0)) / p_total
+            examples = " ".join(str(m[0]).split(" ", 1)[-1].replace(" ", "") for m in members[:4])
+            more = f" +{len(members) - 4} more" if len(members) > 4 else ""
+            out.append(
+                f"{indent}  after {len(members)} outcome(s) (p={p_total}, e.g. {examples}{more})"
+                f": {key}  [win {float(win):.4f}]"
+            )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BestTurn:
+    """The best play found for this turn and the chance that the player to move then wins."""
+
+    player: int
+    actions: tuple[Action, ...]
+    probability: Fraction | float
+    method: Method
+    complete: bool
+    plan: Plan | None = None
+    confidence_interval: tuple[float, float] | None = None
+    samples: int | None = None
+    nodes: int = 0
+    elapsed: float = 0.0
+    candidates: tuple[tuple[str, float], ...] = field(default=())
+    note: str = ""
+
+    @property
+    def is_estimate(self) -> bool:
+        return self.method != "exact"
+
+    def explain(self) -> str:
+        status = "complete" if self.complete else "BEST SO FAR (a limit cut the search short)"
+        moves = ", ".join(str(a) for a in self.actions) or "(nothing to decide)"
+        if self.method == "exact":
+            assert isinstance(self.probability, Fraction)
+            head = (
+                f"exact: player {self.player} wins with probability {self.probability} "
+                f"≈ {float(self.probability):.6f} ({self.nodes} positions, {status})"
+            )
+        else:
+            low, high = self.confidence_interval or (0.0, 1.0)
+            head = (
+                f"ESTIMATE (Monte Carlo, {self.samples} playouts per candidate, greedy play "
+                f"after): player {self.player} wins with probability ≈ "
+                f"{float(self.probability):.4f}, 95% CI [{low:.4f}, {high:.4f}] ({status})"
+            )
+        lines = [head, f"best this turn: {moves}"]
+        if self.plan is not None and self.plan.branches:
+            lines.append("plan:")
+            lines.extend(self.plan.lines("  "))
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "actions": [str(a) for a in self.actions],
+            "probability": str(self.probability),
+            "probability_float": float(self.probability),
+            "method": self.method,
+            "estimate": self.is_estimate,
+            "complete": self.complete,
+            "confidence_interval": None
+            if self.confidence_interval is None
+            else list(self.confidence_interval),
+            "samples": self.samples,
+            "nodes": self.nodes,
+            "elapsed_seconds": self.elapsed,
+            "candidates": [{"actions": a, "estimate": p} for a, p in self.candidates],
+            "plan": None if self.plan is None else self.plan.to_json(),
+            "note": self.note,
+        }
+
+
+class _Stop(Exception):
+    """The exact search ran out of its budget."""
+
+
+class ExactSolver:
+    """Memoised expectimax; ``value(state)`` is the probability that player 0 wins."""
+
+    def __init__(self, node_limit: int | None = None, deadline: float | None = None) -> None:
+        self.memo: dict[State, Fraction] = {}
+        self.best: dict[State, Action] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = deadline
+
+    def value(self, state: State) -> Fraction:
+        winner = state.winner
+        if winner is not None:
+            return Fraction(1 if winner == 0 else 0)
+        known = self.memo.get(state)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Stop
+        if self.deadline is not None and not self.nodes & 127:
+            if time.perf_counter() > self.deadline:
+                raise _Stop
+        if state.is_chance:
+            total = Fraction(0)
+            for outcome, p in chance_outcomes(state):
+                total += p * self.value(apply(state, outcome))
+            result = total
+        else:
+            maximise = state.to_move == 0
+            target = Fraction(1 if maximise else 0)
+            best_value: Fraction | None = None
+            best_action: Action | None = None
+            for action in legal_actions(state):
+                v = self.value(apply(state, action))
+                if best_value is None or (v > best_value if maximise else v < best_value):
+                    best_value, best_action = v, action
+                    if v == target:
+                        break  # nothing can do better
+            assert best_value is not None and best_action is not None
+            self.best[state] = best_action
+            result = best_value
+        self.memo[state] = result
+        return result
+
+    def for_player(self, state: State, player: int) -> Fraction:
+        v = self.value(state)
+        return v if player == 0 else 1 - v
+
+    def plan(self, state: State, player: int) -> Plan:
+        """The turn's policy from ``state`` (all values already known)."""
+        actions: list[Action] = []
+        value = self.for_player(state, player)
+        while True:
+            if state.winner is not None:
+                return Plan(tuple(actions), value)
+            if state.is_chance:
+                if state.to_move != player:
+                    return Plan(tuple(actions), value)
+                branches = tuple(
+                    (o, p, self.plan(apply(state, o), player)) for o, p in chance_outcomes(state)
+                )
+                return Plan(tuple(actions), value, branches)
+            if state.to_move != player:
+                return Plan(tuple(actions), value)
+            action = self.best[state]
+            actions.append(action)
+            state = apply(state, action)
+            if isinstance(action, EndTurn):
+                return Plan(tuple(actions), value)
+
+
+def _wilson(wins: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def playout(state: State, rng: random.Random, max_steps: int = 10_000) -> int:
+    """Play to the end: chance as the table draws, both players greedy. The winner."""
+    for _ in range(max_steps):
+        winner = state.winner
+        if winner is not None:
+            return winner
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            state = apply(state, greedy_player(state, rng))
+    raise SolverError("a playout did not end")  # pragma: no cover - games are finite
+
+
+def _monte_carlo(
+    state: State, samples: int, rng: random.Random, deadline: float | None
+) -> BestTurn:
+    start = time.perf_counter()
+    player = state.to_move
+    actions: list[Action] = []
+    complete = True
+    chosen_wins, chosen_n = 0, 0
+    first_candidates: tuple[tuple[str, float], ...] = ()
+    while state.winner is None and not state.is_chance and state.to_move == player:
+        options = legal_actions(state)
+        wins = [0] * len(options)
+        runs = [0] * len(options)
+        afters = [apply(state, a) for a in options]
+        cut = False
+        for _round in range(samples):
+            for i, after in enumerate(afters):
+                if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
+                    cut = True
+                    break
+                wins[i] += playout(after, rng) == player
+                runs[i] += 1
+            if cut:
+                break
+        complete = complete and not cut
+        best = max(range(len(options)), key=lambda i: (wins[i] / runs[i], -i))
+        if not actions:
+            first_candidates = tuple(
+                (str(options[i]), wins[i] / runs[i])
+                for i in sorted(range(len(options)), key=lambda i: -wins[i] / runs[i])
+            )
+        actions.append(options[best])
+        chosen_wins, chosen_n = wins[best], runs[best]
+        state = afters[best]
+        if isinstance(options[best], EndTurn) or cut:
+            break
+    note = ""
+    if state.winner is None and state.is_chance and state.to_move == player:
+        note = (
+            "the turn continues after a chance step; ask again once its outcome is known "
+            "for the rest of the turn"
+        )
+    if not actions:  # pragma: no cover - callers never pass a chance or terminal state
+        raise SolverError("nothing to decide in this position")
+    return BestTurn(
+        player=player,
+        actions=tuple(actions),
+        probability=chosen_wins / chosen_n,
+        method="monte-carlo",
+        complete=complete,
+        confidence_interval=_wilson(chosen_wins, chosen_n),
+        samples=chosen_n,
+        elapsed=time.perf_counter() - start,
+        candidates=first_candidates,
+        note=note,
+    )
+
+
+def best_turn(
+    state: State,
+    *,
+    limit_seconds: float | None = None,
+    node_limit: int | None = DEFAULT_NODE_LIMIT,
+    samples: int = DEFAULT_SAMPLES,
+    method: Literal["auto", "exact", "monte-carlo"] = "auto",
+    seed: int = 0,
+) -> BestTurn:
+    """The best play for this turn of ``state`` and the mover's chance of winning.
+
+    ``method="auto"`` tries the exact search within ``node_limit`` positions and
+    ``limit_seconds``, then falls back to Monte Carlo with ``samples`` playouts per candidate
+    action in the time left. ``"exact"`` never falls back: if a limit stops it, the result is
+    the best decision found so far by a Monte Carlo pass, marked ``complete=False`` (it is then
+    not exact). ``"monte-carlo"`` skips the exact search.
+    """
+    if state.is_terminal:
+        raise SolverError(f"the game is over: player {state.winner} has won")
+    if state.is_chance:
+        raise SolverError(
+            "chance moves next (a tile to turn up or dice to draw): give the position after "
+            "its outcome"
+        )
+    if limit_seconds is not None and limit_seconds <= 0:
+        raise SolverError(f"the time limit must be positive, got {limit_seconds}")
+    if node_limit is not None and node_limit <= 0:
+        raise SolverError(f"the node limit must be positive, got {node_limit}")
+    if samples <= 0:
+        raise SolverError(f"the number of samples must be positive, got {samples}")
+    start = time.perf_counter()
+    deadline = None if limit_seconds is None else start + limit_seconds
+    player = state.to_move
+    nodes = 0
+    note = ""
+    if method in ("auto", "exact"):
+        solver = ExactSolver(node_limit, deadline)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 20_000))
+        try:
+            solver.value(state)
+            plan = solver.plan(state, player)
+            return BestTurn(
+                player=player,
+                actions=plan.actions,
+                probability=plan.value,
+                method="exact",
+                complete=True,
+                plan=plan,
+                nodes=solver.nodes,
+                elapsed=time.perf_counter() - start,
+            )
+        except (_Stop, RecursionError):
+            nodes = solver.nodes
+            note = (
+                f"the exact search stopped after {nodes} positions (limits: "
+                f"{node_limit} positions, {limit_seconds} s); this is a Monte Carlo estimate"
+            )
+        finally:
+            sys.setrecursionlimit(old_limit)
+    rng = random.Random(seed)
+    mc_deadline = deadline
+    if method == "exact" and deadline is not None:
+        mc_deadline = max(deadline, time.perf_counter() + 1.0)
+    result = _monte_carlo(state, samples, rng, mc_deadline)
+    complete = result.complete and method != "exact"
+    if deadline is not None and time.perf_counter() > deadline and not result.complete:
+        complete = False
+    return BestTurn(
+        player=result.player,
+        actions=result.actions,
+        probability=result.probability,
+        method="monte-carlo",
+        complete=complete,
+        confidence_interval=result.confidence_interval,
+        samples=result.samples,
+        nodes=nodes,
+        elapsed=time.perf_counter() - start,
+        candidates=result.candidates,
+        note="\n".join(n for n in (note, result.note) if n),
+    )

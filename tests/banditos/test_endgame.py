@@ -1,0 +1,84 @@
+"""The endgame solver: exact answers against a plain expectimax, estimates labelled, limits."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from banditsolve.banditos.dice import Die
+from banditsolve.banditos.endgame import best_turn
+from banditsolve.banditos.notation import parse_position
+from banditsolve.banditos.rules import Claim, Place, Roll, apply
+from banditsolve.banditos.state import State
+from banditsolve.errors import SolverError
+from tests.banditos.test_puzzles import plain_expectimax
+from tests.rules import rules
+
+LAST_TILE = "1:k6k6:r1/-/-/- - 3321:32211 0a"
+
+
+@rules("LB-TURN-2", "LB-END-1")
+def test_exact_answer_and_plan_match_a_plain_expectimax() -> None:
+    state = parse_position(LAST_TILE)
+    result = best_turn(state)
+    assert result.method == "exact" and result.complete and not result.is_estimate
+    memo: dict[State, Fraction] = {}
+    assert result.probability == plain_expectimax(state, memo)
+    assert result.actions == (Roll(),)
+    assert result.plan is not None
+    # The plan covers every roll, and each branch's value is the true value after that roll.
+    total = Fraction(0)
+    for outcome, p, sub in result.plan.branches:
+        after = apply(apply(state, Roll()), outcome)
+        assert sub.value == plain_expectimax(after, memo)
+        total += p * sub.value
+    assert total == result.probability
+    assert "exact" in result.explain()
+
+
+def test_rolled_state_gives_a_plain_sequence() -> None:
+    state = parse_position(LAST_TILE.replace("0a", "0h:g5k6"))
+    result = best_turn(state)
+    assert result.actions[:2] == (Place(Die.parse("k6"), 1), Claim(1))
+    assert result.probability == 1
+
+
+@rules("LB-GIVE-1")
+def test_monte_carlo_is_labelled_and_brackets_the_truth() -> None:
+    state = parse_position(LAST_TILE)
+    result = best_turn(state, method="monte-carlo", samples=150, seed=3)
+    assert result.method == "monte-carlo" and result.is_estimate
+    assert result.samples == 150 and result.confidence_interval is not None
+    low, high = result.confidence_interval
+    # Only one decision exists (roll); greedy play after it finds the black 6 when it comes.
+    assert result.actions == (Roll(),)
+    assert low <= float(Fraction(79, 1260)) <= high
+    assert "ESTIMATE" in result.explain()
+    assert result.to_json()["estimate"] is True
+
+
+def test_node_limit_falls_back_to_an_estimate() -> None:
+    state = parse_position("1:k6k6:r1/1:g3:b5b5/-/- - 3321:3221 0h:k2g4")
+    result = best_turn(state, node_limit=200, samples=5)
+    assert result.method == "monte-carlo"
+    assert "stopped after" in result.note
+    assert result.nodes > 200
+
+
+def test_time_limit_marks_best_so_far() -> None:
+    state = parse_position("3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2")
+    result = best_turn(state, limit_seconds=0.3, samples=10_000)
+    assert not result.complete
+    assert result.method == "monte-carlo"
+    assert result.elapsed < 30
+    assert "BEST SO FAR" in result.explain()
+
+
+def test_bad_requests() -> None:
+    with pytest.raises(SolverError):
+        best_turn(parse_position("1:k6k6:r1/-/-/- - 3321:32211 0r"))
+    with pytest.raises(SolverError):
+        best_turn(parse_position(LAST_TILE), limit_seconds=0)
+    with pytest.raises(SolverError):
+        best_turn(parse_position(LAST_TILE), samples=0)
