@@ -357,7 +357,10 @@ def best_turn(
     nodes = 0
     note = ""
     if method in ("auto", "exact"):
-        solver = ExactSolver(node_limit, deadline)
+        exact_deadline = deadline
+        if method == "auto" and deadline is not None and limit_seconds is not None:
+            exact_deadline = start + limit_seconds / 2  # keep half for the estimate
+        solver = ExactSolver(node_limit, exact_deadline)
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 20_000))
         try:
