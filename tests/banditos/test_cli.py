@@ -29,7 +29,7 @@ def test_show_reads_notation_and_files(capsys: pytest.CaptureFixture[str], tmp_p
     as_json = tmp_path / "pos.json"
     as_json.write_text(json.dumps(to_json(parse_position(POSITION))))
     code, out, _ = run(capsys, "banditos", "show", str(as_json), "--json")
-    assert code == 0 and json.loads(out)["notation"] == POSITION
+    assert code == 0 and json.loads(out)["notation"] == parse_position(POSITION).notation()
     svg = tmp_path / "pos.svg"
     code, _, _ = run(capsys, "banditos", "show", POSITION, "--svg", str(svg))
     assert code == 0 and svg.read_text().startswith("<svg")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
-from banditsolve.banditos.dice import COLOURS, Colour, Die, format_dice
+from banditsolve.banditos.dice import ALL_DICE, COLOURS, Colour, Die, format_dice
 from banditsolve.errors import NotationError, SolverError
 
 Backend = Literal["exact", "cpsat", "z3"]
@@ -75,6 +75,12 @@ def normalise_availability(
     available: Mapping[Colour, int] | Mapping[str, int] | Sequence[int],
 ) -> Availability:
     """Accept ``{Colour.RED: 2, ...}``, ``{"r": 2, ...}`` or a sequence of four counts (k g r b)."""
+    if (
+        type(available) is tuple
+        and len(available) == 4
+        and all(type(n) is int and n >= 0 for n in available)
+    ):
+        return available  # already normalised: the hot path
     counts = [0, 0, 0, 0]
     if isinstance(available, Mapping):
         for key, value in available.items():
@@ -155,7 +161,7 @@ def _exact(mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability) 
         return ClaimVerdict(True, mine, theirs, None, "exact")
     full = codes + best
     if rank_codes(full[0], full[1], full[2]) > m:
-        witness = tuple(Die(Colour(code // 6), code % 6 + 1) for code in best)
+        witness = tuple(ALL_DICE[code] for code in best)
         return ClaimVerdict(False, mine, theirs, witness, "exact")
     return ClaimVerdict(True, mine, theirs, None, "exact")
 
