@@ -76,7 +76,7 @@ def _die_svg(die: Die | None, x: float, y: float, size: float = 30) -> str:
 
 def svg_picture(state: State) -> str:
     """An SVG drawing of the position (a string; no third-party libraries)."""
-    width, row_h, top = 460, 56, 58
+    width, row_h, top = 460, 56, 76
     height = top + 4 * row_h + 60
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -88,6 +88,11 @@ def svg_picture(state: State) -> str:
         f"P1: {state.scores[1]} points   |   P0: {state.scores[0]} points   |   "
         f"stack: {state.stack_size}</text>",
     ]
+    for label, x in (("player 1", width / 2 - 84), ("player 0", width / 2 + 84)):
+        parts.append(
+            f'<text x="{x}" y="{top - 8}" font-family="sans-serif" font-size="12" '
+            f'text-anchor="middle" fill="#555555">{label}</text>'
+        )
     for index, tile in enumerate(state.row):
         y = top + index * row_h
         cx = width / 2
