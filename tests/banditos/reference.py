@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from fractions import Fraction
 
-from banditsolve.banditos.dice import ALL_DICE, Die
+from banditsolve.banditos.dice import ALL_DICE, Colour, Die
 
 CATEGORY_ORDER = [
     "singles",
@@ -66,3 +67,28 @@ def brute_force_safe(
     return all(
         reference_key(tuple(theirs) + extra) <= claim for extra in completions(theirs, available)
     )
+
+
+def odds_by_colour_sequences(
+    mine: tuple[Die, ...], theirs: tuple[Die, ...], bag: tuple[int, ...]
+) -> tuple[Fraction, Fraction, Fraction]:
+    """Colours drawn one by one (probability by what is left), values uniform."""
+    need = 3 - len(theirs)
+    claim = reference_key(mine)
+    out = [Fraction(0)] * 3
+    for colours in itertools.product(range(4), repeat=need):
+        left = list(bag)
+        p = Fraction(1)
+        for c in colours:
+            if left[c] == 0:
+                p = Fraction(0)
+                break
+            p *= Fraction(left[c], sum(left))
+            left[c] -= 1
+        if not p:
+            continue
+        for values in itertools.product(range(1, 7), repeat=need):
+            side = theirs + tuple(Die(Colour(c), v) for c, v in zip(colours, values, strict=True))
+            key = reference_key(side)
+            out[0 if key > claim else 1 if key == claim else 2] += p / 6**need
+    return out[0], out[1], out[2]

@@ -14,7 +14,7 @@ from banditsolve.banditos.dice import ALL_DICE, Colour, Die, parse_dice
 from banditsolve.banditos.notation import parse_position
 from banditsolve.banditos.odds import colour_draws, completion_odds, completion_odds_at
 from banditsolve.errors import BanditsolveError, IllegalActionError, SolverError
-from tests.banditos.reference import reference_key
+from tests.banditos.reference import odds_by_colour_sequences, reference_key
 from tests.rules import rules
 
 
@@ -37,31 +37,6 @@ def odds_by_labelled_dice(
             counts[0 if key > claim else 1 if key == claim else 2] += 1
             total += 1
     return Fraction(counts[0], total), Fraction(counts[1], total), Fraction(counts[2], total)
-
-
-def odds_by_colour_sequences(
-    mine: tuple[Die, ...], theirs: tuple[Die, ...], bag: tuple[int, ...]
-) -> tuple[Fraction, Fraction, Fraction]:
-    """Colours drawn one by one (probability by what is left), values uniform."""
-    need = 3 - len(theirs)
-    claim = reference_key(mine)
-    out = [Fraction(0)] * 3
-    for colours in itertools.product(range(4), repeat=need):
-        left = list(bag)
-        p = Fraction(1)
-        for c in colours:
-            if left[c] == 0:
-                p = Fraction(0)
-                break
-            p *= Fraction(left[c], sum(left))
-            left[c] -= 1
-        if not p:
-            continue
-        for values in itertools.product(range(1, 7), repeat=need):
-            side = theirs + tuple(Die(Colour(c), v) for c, v in zip(colours, values, strict=True))
-            key = reference_key(side)
-            out[0 if key > claim else 1 if key == claim else 2] += p / 6**need
-    return out[0], out[1], out[2]
 
 
 small_bags = st.tuples(*(st.integers(0, 2) for _ in range(4))).filter(lambda b: sum(b) >= 3)

@@ -3,12 +3,11 @@ claim checks, plain enumeration of odds, a plain expectimax over the rules)."""
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import pytest
 
-from banditsolve.banditos.dice import Colour, Die
+from banditsolve.banditos.dice import Die
 from banditsolve.banditos.puzzles import Puzzle, load_puzzles, parse_puzzles
 from banditsolve.banditos.rules import (
     EndTurn,
@@ -19,7 +18,7 @@ from banditsolve.banditos.rules import (
 )
 from banditsolve.banditos.state import State
 from banditsolve.errors import DataError
-from tests.banditos.reference import brute_force_safe, reference_key
+from tests.banditos.reference import brute_force_safe, odds_by_colour_sequences
 from tests.rules import rules
 
 PUZZLES = load_puzzles()
@@ -75,21 +74,7 @@ def test_odds_puzzle(puzzle: Puzzle) -> None:
     state, mine, theirs = _tile_sides(puzzle)
     bag = [6 - sum(1 for d in state.dice_on_tiles() + state.hand if d.colour == c)
            for c in range(4)]
-    need = 3 - len(theirs)
-    claim = reference_key(mine)
-    out = [Fraction(0)] * 3
-    for colours in itertools.product(range(4), repeat=need):
-        left = list(bag)
-        p = Fraction(1)
-        for c in colours:
-            p *= Fraction(left[c], sum(left)) if left[c] else 0
-            left[c] = max(0, left[c] - 1)
-        if not p:
-            continue
-        for values in itertools.product(range(1, 7), repeat=need):
-            side = theirs + tuple(Die(Colour(c), v) for c, v in zip(colours, values, strict=True))
-            key = reference_key(side)
-            out[0 if key > claim else 1 if key == claim else 2] += p / 6**need
+    out = odds_by_colour_sequences(mine, theirs, tuple(bag))
     answer = puzzle.answer
     assert (Fraction(answer["above"]), Fraction(answer["equal"]), Fraction(answer["below"])) == (
         out[0], out[1], out[2]

@@ -4,30 +4,16 @@ of ``demo``. Solver modules are imported only when a command runs."""
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
+from banditsolve.banditos.cli import read_position_arg
 from banditsolve.cli import emit
-from banditsolve.errors import NotationError
-
-
-def _read_position(text: str) -> Any:
-    from banditsolve.banditos.notation import read_position
-
-    if os.path.isfile(text):
-        with open(text, encoding="utf-8") as handle:
-            content = handle.read()
-        try:
-            return read_position(content)
-        except NotationError as exc:
-            raise NotationError(f"{text}: {exc}") from None
-    return read_position(text)
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
     from banditsolve.banditos.odds import completion_odds_at
 
-    state = _read_position(args.position)
+    state = read_position_arg(args.position)
     odds = completion_odds_at(state, args.tile, args.player)
     emit(args, odds.explain(), {"tile": args.tile, **odds.to_json()})
     return 0
@@ -36,7 +22,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 def cmd_best(args: argparse.Namespace) -> int:
     from banditsolve.banditos.endgame import best_turn
 
-    state = _read_position(args.position)
+    state = read_position_arg(args.position)
     result = best_turn(
         state,
         limit_seconds=args.limit,
