@@ -14,10 +14,12 @@ turns), so the memoised recursion is sound. It runs under a node budget and a de
 
 **Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
 its budget (or when asked for): at each decision of the turn every legal action is tried with
-``samples`` random playouts (chance sampled as the table draws; both players then follow the
-built-in greedy player); the action with the best mean is chosen and the reported probability is
-its estimate, with a 95 % Wilson confidence interval. It measures the action *followed by greedy
-play*, so it is an estimate, labelled as such, never a proof.
+playouts (chance sampled as the table draws; both players then follow the built-in greedy
+player). Playouts are spent by sequential halving: every candidate gets a few, the better half
+twice as many, and so on, until the survivors have ``samples`` each. The action with the best
+mean is chosen and the reported probability is its estimate, with a 95 % Wilson confidence
+interval. It measures the action *followed by greedy play*, so it is an estimate, labelled as
+such, never a proof.
 
 The answer for the turn: ``actions`` are the decisions in order up to the first chance step,
 the end of the turn or the end of the game. In an exact answer, ``plan`` is the whole policy
@@ -278,17 +280,29 @@ def _monte_carlo(
         runs = [0] * len(options)
         afters = [apply(state, a) for a in options]
         cut = False
-        for _round in range(samples):
-            for i, after in enumerate(afters):
-                if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
-                    cut = True
+        # Sequential halving: every surviving candidate gets the same number of playouts, the
+        # worse half is dropped, and the target doubles, until the survivors have ``samples``.
+        survivors = list(range(len(options)))
+        target = min(samples, 4)
+        while not cut:
+            for i in survivors:
+                while runs[i] < target:
+                    if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
+                        cut = True
+                        break
+                    wins[i] += playout(afters[i], rng) == player
+                    runs[i] += 1
+                if cut:
                     break
-                wins[i] += playout(after, rng) == player
-                runs[i] += 1
-            if cut:
+            if target >= samples:
                 break
+            if len(survivors) > 2:
+                survivors.sort(key=lambda i: (-wins[i] / max(runs[i], 1), i))
+                survivors = survivors[: (len(survivors) + 1) // 2]
+            target = min(samples, target * 2)
+        contenders = [i for i in survivors if runs[i]] or list(range(len(options)))
         complete = complete and not cut
-        best = max(range(len(options)), key=lambda i: (wins[i] / runs[i], -i))
+        best = max(contenders, key=lambda i: (wins[i] / runs[i], -i))
         if not actions:
             first_candidates = tuple(
                 (str(options[i]), wins[i] / runs[i])
