@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from banditsolve import __version__
 from banditsolve.errors import BanditsolveError
@@ -26,16 +27,23 @@ def emit(args: argparse.Namespace, text: str, payload: Any) -> None:
         print(text)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line on stderr (exit 2), like every other error of the tool."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from banditsolve.banditos import cli as banditos_cli
     from banditsolve.tunnels import cli as tunnels_cli
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="banditsolve",
         description="Rules engines and solvers for Los Banditos, Bandido and Bandida.",
     )
     parser.add_argument("--version", action="version", version=f"banditsolve {__version__}")
-    games = parser.add_subparsers(dest="game", metavar="GAME")
+    games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
     banditos_cli.register(games)
     tunnels_cli.register(games)
@@ -51,11 +59,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BanditsolveError as exc:
         print(f"banditsolve: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"banditsolve: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

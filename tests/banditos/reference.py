@@ -92,3 +92,14 @@ def odds_by_colour_sequences(
             key = reference_key(side)
             out[0 if key > claim else 1 if key == claim else 2] += p / 6**need
     return out[0], out[1], out[2]
+
+
+def physical(
+    mine: Sequence[Die], theirs: Sequence[Die], available: Sequence[int]
+) -> tuple[int, int, int, int]:
+    """``available`` capped so that no colour has more than six dice in all."""
+    shown = [0, 0, 0, 0]
+    for die in (*mine, *theirs):
+        shown[die.colour] += 1
+    capped = [min(available[c], 6 - shown[c]) for c in range(4)]
+    return (capped[0], capped[1], capped[2], capped[3])

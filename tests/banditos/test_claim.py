@@ -11,7 +11,7 @@ from banditsolve.banditos.claim import claim_verdict
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
 from banditsolve.errors import BanditsolveError, NotationError, SolverError
-from tests.banditos.reference import brute_force_safe, reference_key
+from tests.banditos.reference import brute_force_safe, physical, reference_key
 from tests.banditos.strategies import availability, dice_lists
 from tests.rules import rules
 
@@ -30,6 +30,7 @@ def _check_witness(
 def test_verdict_equals_brute_force(
     mine: list[Die], theirs: list[Die], avail: tuple[int, int, int, int]
 ) -> None:
+    avail = physical(mine, theirs, avail)
     verdict = claim_verdict(mine, theirs, avail)
     assert verdict.safe == brute_force_safe(mine, theirs, avail)
     if verdict.safe:
@@ -46,7 +47,7 @@ def test_verdict_equals_brute_force_on_thousands_of_cases() -> None:
         mine = rng.choices(ALL_DICE, k=3)
         theirs = rng.choices(ALL_DICE, k=rng.randint(0, 2))
         scarce = rng.choice([0, 1, 2, 3, 6])
-        avail = tuple(rng.randint(0, scarce) for _ in range(4))
+        avail = physical(mine, theirs, [rng.randint(0, scarce) for _ in range(4)])
         verdict = claim_verdict(mine, theirs, avail)
         assert verdict.safe == brute_force_safe(mine, theirs, avail), (mine, theirs, avail)
         if verdict.witness is not None:
@@ -74,7 +75,8 @@ def test_no_dice_left_means_no_completion() -> None:
 def test_colour_three_of_a_kind_of_sixes_is_always_safe() -> None:
     sides: list[tuple[Die, ...]] = [(), parse_dice("r6 r6"), parse_dice("k5 k6")]
     for theirs in sides:
-        assert claim_verdict(parse_dice("r6 r6 r6"), theirs, (6, 6, 6, 6)).safe
+        mine = parse_dice("r6 r6 r6")
+        assert claim_verdict(mine, theirs, physical(mine, theirs, (6, 6, 6, 6))).safe
 
 
 @rules("LB-CLAIM-2")
@@ -89,8 +91,10 @@ def test_bad_claims_raise_library_errors() -> None:
         claim_verdict(parse_dice("k1 k2 k3"), [], (6, -1, 6, 6))
     with pytest.raises(BanditsolveError):
         claim_verdict(parse_dice("k1 k2 k3"), [], {"x": 1})
+    with pytest.raises(NotationError, match="at most 3 more"):
+        claim_verdict(parse_dice("k1 k2 k3"), [], {"k": 4})
     with pytest.raises(SolverError):
-        claim_verdict(parse_dice("k1 k2 k3"), [], (6, 6, 6, 6), backend="magic")  # type: ignore[arg-type]
+        claim_verdict(parse_dice("k1 k2 k3"), [], (3, 6, 6, 6), backend="magic")  # type: ignore[arg-type]
 
 
 @rules("LB-CLAIM-2")

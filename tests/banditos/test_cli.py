@@ -57,6 +57,17 @@ def test_moves_and_apply(capsys: pytest.CaptureFixture[str]) -> None:
     assert "reveal 1  p=2/5" in out
 
 
+def test_messages_name_the_problem(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, _, err = run(capsys, "banditos", "show", "no-such-file.json")
+    assert "no such file: no-such-file.json" in err
+    _, _, err = run(capsys, "banditos", "show", str(tmp_path))
+    assert "is a directory" in err
+    _, _, err = run(capsys, "banditos", "apply", POSITION, "roll", "place k1 1")
+    assert "action 2 ('place k1 1')" in err
+    code, out, _ = run(capsys, "banditos", "moves", "1::/2::/1::/1:: 3 3322:1 0a", "--json")
+    assert json.loads(out) == {"chance": False, "actions": [], "winner": 0}
+
+
 def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     _, first, _ = run(capsys, "banditos", "play", "--seed", "7", "--json")
     _, second, _ = run(capsys, "banditos", "play", "--seed", "7", "--json")
@@ -75,15 +86,24 @@ def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
         ["banditos", "apply", POSITION, "place r5 1"],  # nothing rolled
         ["banditos", "apply", POSITION, "fly away"],
         ["banditos", "play", "--seed", "1", "--players", "greedy,wizard"],
+        ["banditos", "show", "no-such-file.json"],
+        ["banditos", "claim", POSITION, "9"],
+        ["banditos", "odds", POSITION, "0"],
+        ["banditos"],
+        ["wizardry"],
     ],
 )
 def test_errors_are_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], args: list[str]
 ) -> None:
-    code, out, err = run(capsys, *args)
+    try:
+        code, out, err = run(capsys, *args)
+    except SystemExit as exit_:  # argparse's usage errors
+        out, err = capsys.readouterr()
+        code = int(exit_.code or 0)
     assert code == 2
     assert out == ""
-    assert err.startswith("banditsolve: error: ") and err.count("\n") == 1
+    assert err.startswith("banditsolve") and ": error: " in err and err.count("\n") == 1
     assert "Traceback" not in err
 
 

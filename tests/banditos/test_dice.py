@@ -35,6 +35,14 @@ def test_bad_dice_are_refused(text: str) -> None:
 
 
 @rules("LB-COMP-1")
+def test_dice_built_directly_are_checked() -> None:
+    assert Die("r", 5) == Die(2, 5) == Die.parse("r5")  # type: ignore[arg-type]
+    for colour, value in [("x", 5), (4, 1), (-1, 1), (None, 1), ("r", 0), ("r", 7)]:
+        with pytest.raises(NotationError):
+            Die(colour, value)  # type: ignore[arg-type]
+
+
+@rules("LB-COMP-1")
 @given(st.text(max_size=12))
 def test_dice_reader_raises_only_library_errors(text: str) -> None:
     try:

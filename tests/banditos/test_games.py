@@ -37,6 +37,8 @@ def check_invariants(state: State) -> None:
     assert len(state.hand) <= state.dice_to_draw
     assert parse_position(state.notation()) == state
     assert from_json(to_json(state)) == state
+    if state.roll_pending:
+        assert sum(state.bag) >= state.dice_to_draw
     if state.is_chance:
         key = (state.bag, state.stack, state.dice_to_draw, state.reveal_pending)
         if key not in _CHECKED_DISTRIBUTIONS:  # each distribution is checked once
@@ -48,8 +50,8 @@ def check_invariants(state: State) -> None:
         assert legal_actions(state)
 
 
-@rules("LB-TURN-1", "LB-TURN-2", "LB-TURN-3", "LB-TURN-4", "LB-WIN-1", "LB-WIN-2", "LB-END-1",
-       "LB-NOTE-1")
+@rules("LB-TURN-1", "LB-TURN-2", "LB-TURN-3", "LB-TURN-4", "LB-TURN-7", "LB-WIN-1", "LB-WIN-2",
+       "LB-END-1", "LB-NOTE-1")
 def test_thousands_of_random_games_keep_every_invariant() -> None:
     _play_games(range(1000))
 

@@ -71,8 +71,11 @@ def test_the_notation_is_one_line_with_the_documented_fields() -> None:
         ("1::/2::/3::/1:: 112233 -:- 2a", "turn field"),
         ("1::/2::/3::/1:: 112233 -:- 0h:k1k2k3", "3 dice in hand"),
         ("1::/2::/3::/1:: 112233 -:- 0H:k1k2", "draws only 1"),
-        ("1:k1k1k1:/2:k1k1k1:/3::/1:: 112233 -:- 0h:k1", "more than 6"),
+        ("1:k1k1k1:/2:k1k1k1:/3::/1:: 112233 -:- 0h:k1", "7 black dice"),
         ("1::/2::/3::/1:: 112233 -:- 0a proof=maybe", "option"),
+        ("1::/2::/3::/1:: 11223 3:- 0A", "opening turn"),
+        ("1:k1:g2/2::/3::/1:: 112233 -:- 0A", "opening turn"),
+        ("1::g2/2::/3::/1:: 112233 -:- 0A", "opening turn"),
     ],
 )
 def test_bad_notation_says_what_and_where(text: str, fragment: str) -> None:

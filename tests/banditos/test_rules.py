@@ -25,7 +25,7 @@ from banditsolve.banditos.rules import (
     parse_action,
 )
 from banditsolve.banditos.state import Options, initial_state
-from banditsolve.errors import IllegalActionError
+from banditsolve.errors import IllegalActionError, NotationError
 from tests.rules import rules
 
 START = "1::/2::/3::/1:: 112233 -:- 0A"
@@ -53,6 +53,26 @@ def test_setup_turns_up_four_tiles_by_chance() -> None:
     assert Reveal(3) not in legal_actions(three_threes)
     with pytest.raises(IllegalActionError, match="no face-down tile worth 3"):
         apply(three_threes, Reveal(3))
+
+
+@rules("LB-SETUP-3", "LB-TURN-2")
+def test_either_player_may_start_with_the_one_die_turn() -> None:
+    reveals = ["reveal 1", "reveal 2", "reveal 3", "reveal 1"]
+    state = apply_all(initial_state(first_player=1), reveals)
+    assert state.to_move == 1 and state.opening and state.dice_to_draw == 1
+    state = apply_all(state, ["roll", "drawn k1", "place k1 1", "end"])
+    assert state.to_move == 0 and not state.opening and state.dice_to_draw == 2
+
+
+@rules("LB-TURN-7")
+def test_the_bag_cannot_run_dry() -> None:
+    # The fullest legal table: five dice on each of four tiles and two in hand.
+    state = parse_position(
+        "1:k1k1k1:k1k1/2:g1g1g1:g1g1/3:r1r1r1:r1r1/1:b1b1b1:b1b1 112233 -:- 0h:k2g2"
+    )
+    assert sum(state.bag) == 2
+    with pytest.raises(NotationError):
+        parse_position("1:k1k1k1:k1k1k1/2::/3::/1:: 112233 -:- 0a")
 
 
 @rules("LB-TURN-2")
@@ -116,6 +136,17 @@ def test_a_die_with_no_place_forces_a_give_up() -> None:
     assert all(isinstance(a, GiveUp) for a in actions)
     state = apply_all(state, ["give 4", "reveal 3"])
     assert Place(d("k6"), 4) in legal_actions(state)
+
+
+@rules("LB-CLAIM-1")
+def test_claim_verdicts_need_a_real_player_and_a_full_side() -> None:
+    state = parse_position("1:r6r6r6:/2::/3::/1:: 112233 -:- 0a")
+    assert claim_verdict_at(state, 1, player=0).safe
+    for player in (1, 2, -1):
+        with pytest.raises(IllegalActionError):
+            claim_verdict_at(state, 1, player=player)
+    with pytest.raises(IllegalActionError):
+        claim_verdict_at(state, 5)
 
 
 @rules("LB-CLAIM-1")

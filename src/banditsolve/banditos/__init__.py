@@ -13,6 +13,7 @@ Solver backends (``backend="cpsat"`` / ``"z3"``) load their libraries only when 
 from banditsolve.banditos.claim import ClaimVerdict, best_completion, claim_verdict
 from banditsolve.banditos.combos import Category, Rank, describe, rank
 from banditsolve.banditos.dice import ALL_DICE, Colour, Die, format_dice, parse_dice
+from banditsolve.banditos.endgame import BestTurn, best_turn
 from banditsolve.banditos.notation import (
     format_position,
     from_json,
@@ -20,6 +21,7 @@ from banditsolve.banditos.notation import (
     read_position,
     to_json,
 )
+from banditsolve.banditos.odds import CompletionOdds, completion_odds, completion_odds_at
 from banditsolve.banditos.rules import (
     Action,
     Claim,
@@ -43,9 +45,11 @@ from banditsolve.banditos.state import Options, Slot, State, initial_state
 __all__ = [
     "ALL_DICE",
     "Action",
+    "BestTurn",
     "Category",
     "Claim",
     "ClaimVerdict",
+    "CompletionOdds",
     "Colour",
     "Die",
     "Drawn",
@@ -61,9 +65,12 @@ __all__ = [
     "apply",
     "apply_all",
     "best_completion",
+    "best_turn",
     "chance_outcomes",
     "claim_verdict",
     "claim_verdict_at",
+    "completion_odds",
+    "completion_odds_at",
     "describe",
     "format_dice",
     "format_position",

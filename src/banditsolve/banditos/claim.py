@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
-from banditsolve.banditos.dice import ALL_DICE, COLOURS, Colour, Die, format_dice
+from banditsolve.banditos.dice import (
+    ALL_DICE,
+    COLOURS,
+    DICE_PER_COLOUR,
+    Colour,
+    Die,
+    colour_counts,
+    format_dice,
+)
 from banditsolve.errors import NotationError, SolverError
 
 Backend = Literal["exact", "cpsat", "z3"]
@@ -197,6 +205,13 @@ def claim_verdict(
             f"the opponent's side holds at most two dice when you claim, got {len(theirs_t)}"
         )
     avail = normalise_availability(available)
+    shown = colour_counts(mine_t + theirs_t)
+    for colour in COLOURS:
+        if shown[colour] + avail[colour] > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{shown[colour]} {colour.name.lower()} dice lie on this tile, so the opponent "
+                f"can get at most {DICE_PER_COLOUR - shown[colour]} more, not {avail[colour]}"
+            )
     if backend == "exact":
         return _exact(mine_t, theirs_t, avail)
     if backend == "cpsat":

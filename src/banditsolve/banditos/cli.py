@@ -12,7 +12,7 @@ from importlib import import_module
 from typing import Any
 
 from banditsolve.cli import emit
-from banditsolve.errors import NotationError
+from banditsolve.errors import IllegalActionError, NotationError
 
 
 def read_position_arg(text: str) -> Any:
@@ -26,6 +26,11 @@ def read_position_arg(text: str) -> Any:
             return read_position(content)
         except NotationError as exc:
             raise NotationError(f"{text}: {exc}") from None
+    if os.path.isdir(text):
+        raise NotationError(f"{text} is a directory, not a position file")
+    if not text.strip().startswith("{") and len(text.split()) == 1:
+        # Every position in the notation has spaces; one word can only be meant as a file.
+        raise NotationError(f"no such file: {text} (and it is not a position in the notation)")
     return read_position(text)
 
 
@@ -61,8 +66,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
         }
     else:
         actions = legal_actions(state)
-        text = "\n".join(str(a) for a in actions) or "(no legal action: the game is over)"
-        payload = {"chance": False, "actions": [str(a) for a in actions]}
+        text = "\n".join(str(a) for a in actions) or (
+            f"(no legal action: the game is over, player {state.winner} won)"
+        )
+        payload = {"chance": False, "actions": [str(a) for a in actions], "winner": state.winner}
     emit(args, text, payload)
     return 0
 
@@ -77,6 +84,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
             state = apply(state, parse_action(text))
         except NotationError as exc:
             raise NotationError(f"action {number} ({text!r}): {exc}") from None
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"action {number} ({text!r}): {exc}") from None
     emit(args, f"{state.notation()}\n\n{state.ascii()}", to_json(state))
     return 0
 
@@ -171,26 +180,31 @@ def register(games: Any) -> None:
     commands.required = True
 
     show = commands.add_parser("show", help="draw a position")
-    show.add_argument("position")
+    show.add_argument("position", metavar="POSITION")
     show.add_argument("--svg", metavar="OUT", help="also write an SVG picture to OUT")
     _add_common(show)
     show.set_defaults(handler=cmd_show)
 
     moves = commands.add_parser("moves", help="list the legal actions (or chance outcomes)")
-    moves.add_argument("position")
+    moves.add_argument("position", metavar="POSITION")
     _add_common(moves)
     moves.set_defaults(handler=cmd_moves)
 
     apply_p = commands.add_parser("apply", help="apply actions and print the new position")
-    apply_p.add_argument("position")
+    apply_p.add_argument("position", metavar="POSITION")
     apply_p.add_argument("actions", nargs="+", metavar="ACTION", help="e.g. 'place r5 2'")
     _add_common(apply_p)
     apply_p.set_defaults(handler=cmd_apply)
 
     claim = commands.add_parser("claim", help="is a claim on a tile provably safe?")
-    claim.add_argument("position")
-    claim.add_argument("tile", type=int, choices=(1, 2, 3, 4), help="slot number 1-4")
-    claim.add_argument("--backend", choices=("exact", "cpsat", "z3"), default="exact")
+    claim.add_argument("position", metavar="POSITION")
+    claim.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help="slot 1-4")
+    claim.add_argument(
+        "--backend",
+        choices=("exact", "cpsat", "z3"),
+        default="exact",
+        help="exact closed form (default), an OR-Tools CP-SAT model or a Z3 model",
+    )
     claim.add_argument("--proof", choices=("strict", "bag"), help="override the proof option")
     claim.add_argument("--player", type=int, choices=(0, 1), help="claimant (default: to move)")
     _add_common(claim)

@@ -46,8 +46,16 @@ class Die:
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
-            object.__setattr__(self, "colour", Colour(self.colour))
-        if self.value not in VALUES:
+            colour = self.colour
+            if isinstance(colour, str):
+                object.__setattr__(self, "colour", Colour.parse(colour))
+            elif isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < 4:
+                object.__setattr__(self, "colour", Colour(colour))
+            else:
+                raise NotationError(
+                    f"bad die colour {colour!r}: expected a Colour, a letter k g r b, or 0-3"
+                )
+        if not isinstance(self.value, int) or self.value not in VALUES:
             raise NotationError(f"die value {self.value!r} is not between 1 and 6")
 
     @classmethod

@@ -15,11 +15,11 @@ turns), so the memoised recursion is sound. It runs under a node budget and a de
 **Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
 its budget (or when asked for): at each decision of the turn every legal action is tried with
 playouts (chance sampled as the table draws; both players then follow the built-in greedy
-player). Playouts are spent by sequential halving: every candidate gets a few, the better half
-twice as many, and so on, until the survivors have ``samples`` each. The action with the best
-mean is chosen and the reported probability is its estimate, with a 95 % Wilson confidence
-interval. It measures the action *followed by greedy play*, so it is an estimate, labelled as
-such, never a proof.
+player). Playouts are spent by sequential halving: every candidate gets a quarter of
+``samples`` (at least 16), the better half twice as many, and so on, until the survivors have
+``samples`` each. The action with the best mean is chosen and the reported probability is its
+estimate, with a 95 % Wilson confidence interval. It measures the action *followed by greedy
+play*, so it is an estimate, labelled as such, never a proof.
 
 The answer for the turn: ``actions`` are the decisions in order up to the first chance step,
 the end of the turn or the end of the game. In an exact answer, ``plan`` is the whole policy
@@ -114,7 +114,8 @@ class BestTurn:
     samples: int | None = None
     nodes: int = 0
     elapsed: float = 0.0
-    candidates: tuple[tuple[str, float], ...] = field(default=())
+    #: Monte Carlo only: each first action tried, its estimate and its number of playouts.
+    candidates: tuple[tuple[str, float, int], ...] = field(default=())
     note: str = ""
 
     @property
@@ -122,22 +123,30 @@ class BestTurn:
         return self.method != "exact"
 
     def explain(self) -> str:
-        status = "complete" if self.complete else "BEST SO FAR (a limit cut the search short)"
         moves = ", ".join(str(a) for a in self.actions) or "(nothing to decide)"
         if self.method == "exact":
             assert isinstance(self.probability, Fraction)
+            status = "complete" if self.complete else "BEST SO FAR: a limit cut it short"
             head = (
                 f"exact: player {self.player} wins with probability {self.probability} "
                 f"≈ {float(self.probability):.6f} ({self.nodes} positions, {status})"
             )
         else:
             low, high = self.confidence_interval or (0.0, 1.0)
+            status = (
+                "every planned playout done"
+                if self.complete
+                else "BEST SO FAR: the time limit cut the playouts short"
+            )
             head = (
-                f"ESTIMATE (Monte Carlo, {self.samples} playouts per candidate, greedy play "
-                f"after): player {self.player} wins with probability ≈ "
-                f"{float(self.probability):.4f}, 95% CI [{low:.4f}, {high:.4f}] ({status})"
+                f"ESTIMATE (Monte Carlo, {self.samples} playouts of the chosen action, greedy "
+                f"play after; {status}): player {self.player} wins with probability ≈ "
+                f"{float(self.probability):.4f}, 95% CI [{low:.4f}, {high:.4f}]"
             )
         lines = [head, f"best this turn: {moves}"]
+        if self.candidates:
+            lines.append("first actions tried (estimate, playouts):")
+            lines.extend(f"  {a}: {p:.4f} ({n})" for a, p, n in self.candidates)
         if self.plan is not None and self.plan.branches:
             lines.append("plan:")
             lines.extend(self.plan.lines("  "))
@@ -160,7 +169,9 @@ class BestTurn:
             "samples": self.samples,
             "nodes": self.nodes,
             "elapsed_seconds": self.elapsed,
-            "candidates": [{"actions": a, "estimate": p} for a, p in self.candidates],
+            "candidates": [
+                {"actions": a, "estimate": p, "samples": n} for a, p, n in self.candidates
+            ],
             "plan": None if self.plan is None else self.plan.to_json(),
             "note": self.note,
         }
@@ -273,7 +284,7 @@ def _monte_carlo(
     actions: list[Action] = []
     complete = True
     chosen_wins, chosen_n = 0, 0
-    first_candidates: tuple[tuple[str, float], ...] = ()
+    first_candidates: tuple[tuple[str, float, int], ...] = ()
     while state.winner is None and not state.is_chance and state.to_move == player:
         options = legal_actions(state)
         wins = [0] * len(options)
@@ -283,17 +294,21 @@ def _monte_carlo(
         # Sequential halving: every surviving candidate gets the same number of playouts, the
         # worse half is dropped, and the target doubles, until the survivors have ``samples``.
         survivors = list(range(len(options)))
-        target = min(samples, 4)
+        # Start with a quarter of the samples (at least 16) so that no candidate is dropped on
+        # a handful of playouts.
+        target = min(samples, max(16, samples // 4))
         while not cut:
-            for i in survivors:
-                while runs[i] < target:
+            # Round robin, one playout at a time, so that a deadline finds every candidate
+            # tried about equally often (and each at least once).
+            while not cut and any(runs[i] < target for i in survivors):
+                for i in survivors:
+                    if runs[i] >= target:
+                        continue
                     if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
                         cut = True
                         break
                     wins[i] += playout(afters[i], rng) == player
                     runs[i] += 1
-                if cut:
-                    break
             if target >= samples:
                 break
             if len(survivors) > 2:
@@ -305,8 +320,9 @@ def _monte_carlo(
         best = max(contenders, key=lambda i: (wins[i] / runs[i], -i))
         if not actions:
             first_candidates = tuple(
-                (str(options[i]), wins[i] / runs[i])
-                for i in sorted(range(len(options)), key=lambda i: -wins[i] / runs[i])
+                (str(options[i]), wins[i] / runs[i], runs[i])
+                for i in sorted(range(len(options)), key=lambda i: (-runs[i], -wins[i] / runs[i]))
+                if runs[i]
             )
         actions.append(options[best])
         chosen_wins, chosen_n = wins[best], runs[best]

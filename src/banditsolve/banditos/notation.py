@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts, parse_dice
+from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, parse_dice
 from banditsolve.banditos.state import (
     MAX_SIDE,
     PROOF_OPTIONS,
@@ -190,13 +190,25 @@ def build_state(
                 f"{count}"
             )
     used = colour_counts(tuple(d for t in row if t is not None for d in t.dice) + hand)
-    if any(n > DICE_PER_COLOUR for n in used):
-        raise NotationError(
-            f"more than {DICE_PER_COLOUR} dice of one colour on the tiles and in hand: {used}"
-        )
+    for colour, n in zip(COLOURS, used, strict=True):
+        if n > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{n} {colour.name.lower()} dice on the tiles and in hand, but the game has only "
+                f"{DICE_PER_COLOUR}"
+            )
     limit = 1 if opening else 2
     if len(hand) > limit:
-        raise NotationError(f"{len(hand)} dice in hand, but this turn draws only {limit}")
+        drawn = "1 die" if limit == 1 else f"{limit} dice"
+        raise NotationError(f"{len(hand)} dice in hand, but this turn draws only {drawn}")
+    if opening:
+        # On the game's first turn nothing can have been claimed or resolved, and only the
+        # opening player's one die can lie on a tile.
+        placed = [(p, d) for t in row if t is not None for p in (0, 1) for d in t.sides[p]]
+        if won[to_move] or len(placed) + len(hand) > 1 or any(p != to_move for p, _ in placed):
+            raise NotationError(
+                "an opening turn (A, R or H) cannot have tiles won by the player to move or "
+                "dice on the tiles other than that player's one die"
+            )
     state = State(
         row=(row[0], row[1], row[2], row[3]),
         stack=stack,

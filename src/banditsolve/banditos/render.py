@@ -20,7 +20,8 @@ def _status(state: State) -> str:
     if state.reveal_pending:
         return f"chance: turn up a tile (player {state.to_move}'s turn)"
     if state.roll_pending:
-        return f"chance: player {state.to_move} draws {state.dice_to_draw} dice"
+        dice = "1 die" if state.dice_to_draw == 1 else f"{state.dice_to_draw} dice"
+        return f"chance: player {state.to_move} draws {dice}"
     if state.rolled:
         hand = " ".join(str(d) for d in state.hand) or "all placed"
         return f"player {state.to_move} to move, rolled dice to place: {hand}"

@@ -149,14 +149,20 @@ def claim_verdict_at(
     """
     tile = _tile(state, slot)
     who = state.to_move if player is None else player
+    if who not in (0, 1):
+        raise IllegalActionError(f"player {who!r} does not exist: players are 0 and 1")
     mine = tile.side(who)
     if len(mine) != MAX_SIDE:
         raise IllegalActionError(
-            f"player {who} cannot claim slot {slot}: their side holds {len(mine)} dice, not 3"
+            f"player {who} cannot claim slot {slot}: their side holds {_dice(len(mine))}, not 3"
         )
     return claim_verdict(
         mine, tile.side(1 - who), state.availability(slot, proof), backend=backend
     )
+
+
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
 
 
 def _tile(state: State, slot: int) -> Slot:
@@ -307,7 +313,7 @@ def apply(state: State, action: Action) -> State:
         tile = _tile(state, action.slot)
         if len(tile.side(me)) != MAX_SIDE:
             raise IllegalActionError(
-                f"cannot claim slot {action.slot}: your side holds {len(tile.side(me))} dice, "
+                f"cannot claim slot {action.slot}: your side holds {_dice(len(tile.side(me)))}, "
                 "a claim needs three"
             )
         verdict = claim_verdict_at(state, action.slot)
@@ -372,7 +378,7 @@ def _apply_chance(state: State, action: Action) -> State:
         raise IllegalActionError(f"the dice are being drawn: expected an outcome, not {action}")
     if len(action.dice) != state.dice_to_draw:
         raise IllegalActionError(
-            f"this turn draws {state.dice_to_draw} dice, the outcome has {len(action.dice)}"
+            f"this turn draws {_dice(state.dice_to_draw)}, the outcome has {len(action.dice)}"
         )
     need = colour_counts(action.dice)
     if any(n > have for n, have in zip(need, state.bag, strict=True)):

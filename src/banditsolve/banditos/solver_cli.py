@@ -41,7 +41,7 @@ def register_solver_commands(commands: Any) -> None:
         "odds", help="exact odds that the opponent's side, filled from the bag, beats yours"
     )
     odds.add_argument("position", metavar="POSITION", help="notation, JSON, or a file")
-    odds.add_argument("tile", metavar="TILE", type=int, help="slot 1-4")
+    odds.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help="slot 1-4")
     odds.add_argument(
         "--player", type=int, choices=(0, 1), help="whose full side (default: to move)"
     )
@@ -55,7 +55,8 @@ def register_solver_commands(commands: Any) -> None:
     best.add_argument("--nodes", type=int, default=50_000,
                       help="positions the exact search may visit before falling back")
     best.add_argument("--samples", type=int, default=100,
-                      help="Monte Carlo playouts per candidate action")
+                      help="Monte Carlo playouts for the best candidates (sequential halving "
+                      "gives weaker ones fewer)")
     best.add_argument("--method", choices=("auto", "exact", "monte-carlo"), default="auto")
     best.add_argument("--seed", type=int, default=0, help="seed of the Monte Carlo playouts")
     best.add_argument("--json", action="store_true", help="print JSON")
