@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         load_deck,
         parse_card,
     )
+    from banditsolve.tunnels.closure import Closure, can_close, min_cards_to_close, plain_search
+    from banditsolve.tunnels.endgame import GameSolution, WinShare, solve_game, win_share
     from banditsolve.tunnels.game import (
         CHANGE,
         PASS,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
         play_game,
         playout,
         sample_chance,
+        state_from,
     )
     from banditsolve.tunnels.geometry import Placement, normalise
     from banditsolve.tunnels.notation import (
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
         to_json,
         to_notation,
     )
+    from banditsolve.tunnels.puzzles import Puzzle, game_state, load_puzzles
     from banditsolve.tunnels.render import ascii_art, svg
     from banditsolve.tunnels.table import (
         DeadExit,
@@ -72,6 +76,18 @@ if TYPE_CHECKING:
 
 # Submodules load on first use, so that importing the package (and the CLI) stays light.
 _WHERE: dict[str, str] = {
+    "Closure": "banditsolve.tunnels.closure",
+    "can_close": "banditsolve.tunnels.closure",
+    "min_cards_to_close": "banditsolve.tunnels.closure",
+    "plain_search": "banditsolve.tunnels.closure",
+    "GameSolution": "banditsolve.tunnels.endgame",
+    "solve_game": "banditsolve.tunnels.endgame",
+    "win_share": "banditsolve.tunnels.endgame",
+    "WinShare": "banditsolve.tunnels.endgame",
+    "Puzzle": "banditsolve.tunnels.puzzles",
+    "load_puzzles": "banditsolve.tunnels.puzzles",
+    "game_state": "banditsolve.tunnels.puzzles",
+    "state_from": "banditsolve.tunnels.game",
     "Action": "banditsolve.tunnels.game",
     "CHANGE": "banditsolve.tunnels.game",
     "Change": "banditsolve.tunnels.game",
@@ -129,6 +145,18 @@ def __getattr__(name: str) -> Any:
     return value
 
 __all__ = [
+    "Closure",
+    "can_close",
+    "min_cards_to_close",
+    "plain_search",
+    "GameSolution",
+    "solve_game",
+    "win_share",
+    "WinShare",
+    "Puzzle",
+    "load_puzzles",
+    "game_state",
+    "state_from",
     "CHANGE",
     "KINDS",
     "PASS",

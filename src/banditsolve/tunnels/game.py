@@ -521,3 +521,42 @@ def play_game(
     while state.outcome is None:
         state = step(state, rng, policy)
     return state
+
+
+def state_from(
+    table: Table,
+    hands: Sequence[Sequence[int]],
+    pile: Sequence[int] = (),
+    *,
+    unseen: Sequence[int] = (),
+    player: int = 0,
+    options: Options | None = None,
+) -> GameState:
+    """A game state from its parts: the table, each player's hand, the known pile (top first)
+    and an unseen multiset on top of it, whose turn it is, and the rule options.
+
+    The state is settled as after any move (a player whose hand does not fit still has to
+    change; the game may already be over).
+    """
+    options = options or Options()
+    if not 1 <= len(hands) <= 4:
+        raise RuleOptionError(f"Bandido is played by 1 to 4 players, not {len(hands)}")
+    if not 0 <= player < len(hands):
+        raise RuleOptionError(f"player {player} does not exist ({len(hands)} players)")
+    for i, hand in enumerate(hands):
+        if len(hand) > options.hand_size:
+            raise RuleOptionError(
+                f"hand {i} holds {len(hand)} cards, more than {options.hand_size}"
+            )
+    state = GameState(
+        table,
+        tuple(tuple(sorted(h)) for h in hands),
+        tuple(sorted(unseen)),
+        tuple(pile),
+        player,
+        (),
+        options,
+    )
+    if not table.exit_count:
+        return replace(state, outcome=WON, reason="no exit is left")
+    return _settle(state)

@@ -1,0 +1,659 @@
+"""Can the tunnel still close? Closure of a table with a given multiset of cards.
+
+A *closure* is a choice of some of the given cards and an order of laying them, each placement
+legal when laid (BD-PLACE-1..3), that leaves no exit (BD-CLOSE-1). Hands and turns play no part,
+so "impossible" proves that no game can be won from the table with these cards.
+
+Three answers, never a guess (:class:`Closure`): ``closable`` with the placements in a legal
+order (the certificate), ``impossible`` with the reason, or ``unknown`` when a time or node
+limit ran out.
+
+The exact search (``backend="exact"``) is complete:
+
+- it branches on ONE front cell (an empty cell faced by an exit), the one with the fewest
+  (card type, placement) options; every front cell must be covered in any closure, and a
+  placement covering a front cell now is legal at any later time too (its other edges only meet
+  cards that are also there in the final table), so it may be laid first: exploring every way to
+  cover that cell is exhaustive;
+- it works on card *types* with counts, never on individual cards;
+- it memoises failures on the set of cards added (which fixes the table and the remaining
+  multiset) with the budget that failed;
+- it prunes a branch when a front cell has no option left (a hole, a cell outside the play area,
+  or a cell no remaining type fits: dead exits only stay dead), and by two counting bounds: a card
+  with ``k`` openings changes the number of exits by ``k - 2m`` (``m`` openings meeting exits), so
+  the cards used must have at least as many openings as there are exits, with the same parity; and
+  a card covers at most two front cells.
+
+:func:`plain_search` is the baseline: a depth-first search over every card and every legal
+placement, without memo or bounds (complete but slow), used by the tests and the benchmark.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+from banditsolve.errors import IllegalActionError, SolverError
+from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name
+from banditsolve.tunnels.geometry import SIDE_NAMES, STEP, Cell, Placement, opposite, shape_rows
+from banditsolve.tunnels.table import Table, legal_placements
+
+Status = Literal["closable", "impossible", "unknown"]
+Bounds = tuple[int, int, int, int]
+BACKENDS = ("auto", "exact", "cpsat", "z3", "plain")
+
+#: Default limit of one solve, in seconds.
+DEFAULT_TIME_LIMIT = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchStats:
+    """Effort of one solve: search nodes (or solver branches), wall seconds, and the solver's
+    deterministic time where it reports one (CP-SAT)."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+    deterministic_time: float | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        if self.deterministic_time is not None:
+            out["deterministic_time"] = round(self.deterministic_time, 6)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """The answer to "can this table be closed with these cards?".
+
+    ``placements`` (when closable) lists the cards laid, in a legal order, leaving no exit.
+    ``minimum`` is True when the answer is also proven to use the fewest cards possible (from
+    :func:`min_cards_to_close`); ``reason`` says why in words.
+    """
+
+    status: Status
+    placements: tuple[Placement, ...] = ()
+    reason: str = ""
+    backend: str = "exact"
+    stats: SearchStats = field(default_factory=SearchStats)
+    minimum: bool = False
+
+    @property
+    def cards(self) -> int:
+        """Number of cards of the certificate."""
+        return len(self.placements)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"status", "placements": [{"card", "x", "y", "rotation"}...], "reason", ...}``."""
+        return {
+            "status": self.status,
+            "placements": [
+                {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
+                for p in self.placements
+            ],
+            "reason": self.reason,
+            "cards": len(self.placements),
+            "minimum": self.minimum,
+            "backend": self.backend,
+            "stats": self.stats.to_json(),
+        }
+
+
+# -- inputs -------------------------------------------------------------------------------------
+
+
+def _table_of(position: object) -> Table:
+    if isinstance(position, Table):
+        return position
+    table = getattr(position, "table", None)
+    if isinstance(table, Table):
+        return table
+    raise SolverError("a closure question needs a Table or a Position")
+
+
+def _cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, ...]:
+    if cards is None:
+        remaining = getattr(position, "remaining", None)
+        if remaining is None:
+            raise SolverError("give the cards to close with (a table alone has no remaining cards)")
+        cards = remaining
+    return tuple(sorted(as_code(c) for c in cards))
+
+
+def _check_bounds(bounds: Bounds | None, table: Table) -> Bounds | None:
+    if bounds is None:
+        return None
+    if len(bounds) != 4 or not all(isinstance(v, int) for v in bounds):
+        raise SolverError("bounds must be (min_x, min_y, max_x, max_y), four integers")
+    x0, y0, x1, y1 = bounds
+    if x0 > x1 or y0 > y1:
+        raise SolverError(f"empty play area {bounds}")
+    for x, y in table.cells:
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            raise SolverError(f"cell ({x}, {y}) of the table lies outside the play area {bounds}")
+    return x0, y0, x1, y1
+
+
+def _check_limits(max_cards: int | None, time_limit: float | None, nodes: int | None) -> None:
+    if max_cards is not None and (isinstance(max_cards, bool) or max_cards < 0):
+        raise SolverError(f"max_cards must be a non-negative integer, not {max_cards!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise SolverError(f"time_limit must be positive, not {time_limit!r}")
+    if nodes is not None and nodes < 1:
+        raise SolverError(f"node_limit must be positive, not {nodes!r}")
+
+
+def _inside(cell: Cell, bounds: Bounds | None) -> bool:
+    if bounds is None:
+        return True
+    return bounds[0] <= cell[0] <= bounds[2] and bounds[1] <= cell[1] <= bounds[3]
+
+
+# -- counting bounds ----------------------------------------------------------------------------
+
+
+def port_classes(cards: Iterable[int]) -> tuple[int, int, int, int, int, int, int]:
+    """How many of ``cards`` have 0..6 openings."""
+    out = [0] * 7
+    for c in cards:
+        out[(c & FULL).bit_count()] += 1
+    return (out[0], out[1], out[2], out[3], out[4], out[5], out[6])
+
+
+@cache
+def min_cards_for_exits(classes: tuple[int, ...], exits: int) -> int | None:
+    """The fewest cards (from ``classes[k]`` cards with ``k`` openings) whose openings add up to
+    at least ``exits`` with the parity of ``exits``; None when no choice does.
+
+    Valid lower bound: a card with ``k`` openings, ``m`` of them meeting exits, changes the
+    number of exits by ``k - 2m >= -k``; summing to ``-exits`` needs ``sum k >= exits`` and
+    ``sum k = exits (mod 2)``. The best sum of ``n`` cards with a given parity is the ``n``
+    largest, or that with one card swapped for an unused one of the other parity.
+    """
+    values = [k for k in range(len(classes) - 1, -1, -1) for _ in range(classes[k])]
+    if exits == 0:
+        return 0
+    total = len(values)
+    for n in range(1, total + 1):
+        used, unused = values[:n], values[n:]
+        best = sum(used)
+        if best < exits:
+            continue
+        if (best - exits) % 2 == 0:
+            return n
+        loss = min(
+            (v - w for v in set(used) for w in set(unused) if (v - w) % 2 and v > w),
+            default=None,
+        )
+        if loss is not None and best - loss >= exits:
+            return n
+    return None
+
+
+def _front_cells(table: Table) -> dict[Cell, int]:
+    return table._front  # type: ignore[return-value]
+
+
+def _needs(table: Table) -> int:
+    return sum((fv & 15).bit_count() for fv in table._front.values())
+
+
+def lower_bound(table: Table, cards: Sequence[int]) -> int | None:
+    """A lower bound on the cards any closure needs (None: no choice of ``cards`` can close)."""
+    exits = _needs(table)
+    need = min_cards_for_exits(port_classes(cards), exits)
+    if need is None:
+        return None
+    return max(need, (len(table._front) + 1) // 2)
+
+
+# -- options at a front cell ---------------------------------------------------------------------
+
+Option = tuple[int, int, int, int, int]  # delta, code, x, y, rotation
+_VALID: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _valid_rows(mask: int, sig: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    """Shapes of ``mask`` covering a front cell with local signature ``sig``:
+    ``(delta, a_dx, a_dy, rotation)`` each. The signature is the cell's packed front value and,
+    per side, the packed rim value of the neighbour (-1 when it may not be used)."""
+    key = (mask, sig)
+    found = _VALID.get(key)
+    if found is not None:
+        return found
+    fv = sig[0]
+    known, need = fv >> 4, fv & 15
+    rows: list[tuple[int, int, int, int]] = []
+    for t_open, side, o_open, _odx, _ody, adx, ady, rotation in shape_rows(mask):
+        if known >> side & 1 or (t_open ^ need) & known:
+            continue
+        ov = sig[1 + side]
+        if ov < 0:
+            continue
+        o_need, o_known = ov & 15, ov >> 4
+        if (o_open ^ o_need) & o_known:
+            continue
+        opened = (t_open & ~known).bit_count() + (o_open & ~o_known).bit_count()
+        rows.append((opened - need.bit_count() - o_need.bit_count(), adx, ady, rotation))
+    result = tuple(rows)
+    if len(_VALID) > 500_000:
+        _VALID.clear()
+    _VALID[key] = result
+    return result
+
+
+def _signature(table: Table, t: Cell, fv: int, bounds: Bounds | None) -> tuple[int, ...]:
+    rim = table._rim
+    tx, ty = t
+    out = [fv]
+    for dx, dy in STEP:
+        o = (tx + dx, ty + dy)
+        if bounds is not None and not _inside(o, bounds):
+            out.append(-1)
+        else:
+            out.append(rim.get(o, 0))
+    return tuple(out)
+
+
+def options_at(
+    table: Table, t: Cell, types: Iterable[int], bounds: Bounds | None = None
+) -> list[Option]:
+    """Every ``(delta, code, x, y, rotation)`` placing one of ``types`` over front cell ``t``."""
+    fv = table._front.get(t)
+    if fv is None or not _inside(t, bounds):
+        return []
+    sig = _signature(table, t, fv, bounds)
+    out: list[Option] = []
+    tx, ty = t
+    for code in types:
+        for delta, adx, ady, rotation in _valid_rows(code & FULL, sig):
+            out.append((delta, code, tx + adx, ty + ady, rotation))
+    return out
+
+
+def _describe_exit(t: Cell, fv: int) -> str:
+    need = fv & 15
+    for side in range(4):
+        if need >> side & 1:
+            dx, dy = STEP[side]
+            return f"the exit at ({t[0] + dx}, {t[1] + dy}) {SIDE_NAMES[opposite(side)]}"
+    return f"the exit into ({t[0]}, {t[1]})"
+
+
+def static_reason(
+    table: Table, cards: Sequence[int], bounds: Bounds | None = None, max_cards: int | None = None
+) -> str | None:
+    """A reason why no closure exists that needs no search, or None.
+
+    Checked: an exit into a one-cell hole; an exit facing a cell outside the play area; an exit
+    facing a cell no given card type can fill; the counting bounds; ``max_cards``.
+    """
+    types = sorted(set(cards))
+    for t, fv in sorted(table._front.items()):
+        where = _describe_exit(t, fv)
+        if fv >> 4 == 15:
+            return f"{where} runs into the one-cell hole {t}: no card can ever fill it"
+        if not _inside(t, bounds):
+            return f"{where} faces the cell {t}, outside the play area"
+        if not options_at(table, t, types, bounds):
+            return f"{where} faces the cell {t}, which none of the given card types can fill"
+    exits = table.exit_count
+    classes = port_classes(cards)
+    need = min_cards_for_exits(classes, exits)
+    if need is None:
+        openings = sum(k * n for k, n in enumerate(classes))
+        if openings < exits:
+            return (
+                f"the {len(cards)} cards have {openings} openings in all, fewer than the "
+                f"{exits} exits they would have to absorb"
+            )
+        return (
+            f"every card changes the exit count by its openings minus twice those it joins: "
+            f"no choice of the {len(cards)} cards has openings adding up to at least {exits} "
+            "with the parity of the exit count"
+        )
+    front = len(table._front)
+    if max_cards is not None:
+        if need > max_cards:
+            return f"at least {need} cards are needed to absorb {exits} exits (max {max_cards})"
+        if (front + 1) // 2 > max_cards:
+            return f"{front} cells face exits and a card covers at most two (max {max_cards})"
+    return None
+
+
+# -- the exact search ----------------------------------------------------------------------------
+
+
+class _Limit(Exception):
+    pass
+
+
+class _Exact:
+    """One exact search; ``run(budget)`` may be called with growing budgets (memo kept)."""
+
+    def __init__(
+        self,
+        table: Table,
+        cards: Sequence[int],
+        bounds: Bounds | None,
+        time_limit: float | None,
+        node_limit: int | None,
+    ) -> None:
+        self.root = table
+        self.counts: Counter[int] = Counter(cards)
+        self.bounds = bounds
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.fails: dict[frozenset[Placement], int] = {}
+        self.path: list[Placement] = []
+
+    def run(self, budget: int) -> tuple[Placement, ...] | None:
+        self.path = []
+        if self._dfs(self.root, budget, frozenset()):
+            return tuple(self.path)
+        return None
+
+    def _dfs(self, table: Table, budget: int, key: frozenset[Placement]) -> bool:
+        self.nodes += 1
+        if self.nodes & 255 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _Limit
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Limit
+        front = table._front
+        if not front:
+            return True
+        if budget <= 0:
+            return False
+        if self.fails.get(key, -1) >= budget:
+            return False
+        counts = self.counts
+        types = [c for c, n in counts.items() if n > 0]
+        bounds = self.bounds
+        # Counting bounds.
+        exits = 0
+        for fv in front.values():
+            exits += (fv & 15).bit_count()
+        if (len(front) + 1) // 2 > budget:
+            self.fails[key] = budget
+            return False
+        classes = [0] * 7
+        for c in types:
+            classes[(c & FULL).bit_count()] += min(counts[c], budget)
+        need = min_cards_for_exits(tuple(classes), exits)
+        if need is None or need > budget:
+            self.fails[key] = budget
+            return False
+        # The most constrained front cell.
+        best: list[Option] | None = None
+        best_size = 1 << 30
+        for t, fv in front.items():
+            if bounds is not None and not _inside(t, bounds):
+                self.fails[key] = budget
+                return False
+            sig = _signature(table, t, fv, bounds)
+            size = 0
+            for code in types:
+                size += len(_valid_rows(code & FULL, sig))
+            if size == 0:
+                self.fails[key] = budget
+                return False
+            if size < best_size:
+                best_size = size
+                best = options_at(table, t, types, bounds)
+        assert best is not None
+        best.sort()
+        for _delta, code, x, y, rotation in best:
+            p = Placement(code, x, y, rotation)
+            counts[code] -= 1
+            self.path.append(p)
+            ok = self._dfs(table._place(p), budget - 1, key | {p})
+            if ok:
+                counts[code] += 1
+                return True
+            self.path.pop()
+            counts[code] += 1
+        self.fails[key] = budget
+        return False
+
+
+def _certify(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...]:
+    """Replay placements through the engine; raise if any is illegal or exits remain."""
+    t = table
+    for p in placements:
+        t = t.place(p)
+    if t.exit_count:
+        raise IllegalActionError("internal error: a closure certificate leaves exits")
+    return tuple(placements)
+
+
+def _exact(
+    table: Table,
+    cards: tuple[int, ...],
+    *,
+    max_cards: int | None,
+    minimum: bool,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    node_limit: int | None,
+) -> Closure:
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+
+    def stats(nodes: int) -> SearchStats:
+        return SearchStats(nodes, time.perf_counter() - start)
+
+    if not table.exit_count:
+        return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
+    reason = static_reason(table, cards, bounds, budget)
+    if reason is not None:
+        return Closure("impossible", (), reason, "exact", stats(0), minimum)
+    search = _Exact(table, cards, bounds, time_limit, node_limit)
+    low = lower_bound(table, cards) or 1
+    try:
+        if minimum:
+            for b in range(low, budget + 1):
+                found = search.run(b)
+                if found is not None:
+                    why = (
+                        f"{b} cards close it; counting bounds rule out fewer"
+                        if b == low
+                        else f"{b} cards close it; an exhaustive search found none with {b - 1}"
+                    )
+                    return Closure(
+                        "closable", _certify(table, found), why, "exact", stats(search.nodes), True
+                    )
+        else:
+            found = search.run(budget)
+            if found is not None:
+                return Closure(
+                    "closable",
+                    _certify(table, found),
+                    f"closed with {len(found)} cards",
+                    "exact",
+                    stats(search.nodes),
+                )
+    except _Limit:
+        return Closure(
+            "unknown", (), _limit_reason(time_limit, node_limit), "exact", stats(search.nodes)
+        )
+    limit = "" if budget == len(cards) else f" with at most {budget} cards"
+    return Closure(
+        "impossible",
+        (),
+        f"an exhaustive search ({search.nodes} nodes) found no closure{limit}",
+        "exact",
+        stats(search.nodes),
+        minimum,
+    )
+
+
+def _limit_reason(time_limit: float | None, node_limit: int | None) -> str:
+    parts = []
+    if time_limit is not None:
+        parts.append(f"{time_limit:g} s")
+    if node_limit is not None:
+        parts.append(f"{node_limit} nodes")
+    return "the limit ran out (" + " / ".join(parts) + ") before an answer was proven"
+
+
+# -- the plain baseline ---------------------------------------------------------------------------
+
+
+def plain_search(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+) -> Closure:
+    """The baseline: depth-first over every remaining card type and every legal placement, in
+    any order, with no memo and no bound but the card budget. Complete, and slow."""
+    table = _table_of(position)
+    codes = _cards_of(position, cards)
+    _check_limits(max_cards, time_limit, node_limit)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    counts = Counter(codes)
+    budget = len(codes) if max_cards is None else min(max_cards, len(codes))
+    path: list[Placement] = []
+    nodes = 0
+
+    def dfs(t: Table, left: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes & 255 == 0 and deadline is not None and time.perf_counter() > deadline:
+            raise _Limit
+        if node_limit is not None and nodes > node_limit:
+            raise _Limit
+        if not t.exit_count:
+            return True
+        if left == 0:
+            return False
+        for code in sorted(counts):
+            if counts[code] <= 0:
+                continue
+            for p in legal_placements(t, code):
+                counts[code] -= 1
+                path.append(p)
+                if dfs(t._place(p), left - 1):
+                    counts[code] += 1
+                    return True
+                path.pop()
+                counts[code] += 1
+        return False
+
+    try:
+        found = dfs(table, budget)
+    except _Limit:
+        return Closure(
+            "unknown",
+            (),
+            _limit_reason(time_limit, node_limit),
+            "plain",
+            SearchStats(nodes, time.perf_counter() - start),
+        )
+    spent = SearchStats(nodes, time.perf_counter() - start)
+    if found:
+        return Closure("closable", _certify(table, path), "found by plain search", "plain", spent)
+    return Closure("impossible", (), f"plain search exhausted ({nodes} nodes)", "plain", spent)
+
+
+# -- public entry points --------------------------------------------------------------------------
+
+
+def can_close(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    backend: str = "auto",
+    bounds: Bounds | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+) -> Closure:
+    """Can ``position`` (a Position or a Table) be closed with some of ``cards``?
+
+    ``cards`` defaults to the position's remaining cards. ``max_cards`` caps how many may be
+    used; ``bounds`` = ``(min_x, min_y, max_x, max_y)`` limits the play area (inclusive).
+    ``backend`` is ``"auto"``, ``"exact"``, ``"cpsat"``, ``"z3"`` or ``"plain"``.
+    """
+    return _solve(position, cards, max_cards, backend, bounds, time_limit, node_limit, False)
+
+
+def min_cards_to_close(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    backend: str = "auto",
+    bounds: Bounds | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+) -> Closure:
+    """The fewest cards that close ``position``, with a certificate and ``minimum=True`` once
+    it is proven that fewer cannot. ``impossible`` when no closure exists (within
+    ``max_cards``)."""
+    return _solve(position, cards, max_cards, backend, bounds, time_limit, node_limit, True)
+
+
+def _solve(
+    position: object,
+    cards: Iterable[CardLike] | None,
+    max_cards: int | None,
+    backend: str,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    minimum: bool,
+) -> Closure:
+    if backend not in BACKENDS:
+        raise SolverError(f"unknown closure backend {backend!r} (one of {', '.join(BACKENDS)})")
+    table = _table_of(position)
+    codes = _cards_of(position, cards)
+    _check_limits(max_cards, time_limit, node_limit)
+    area = _check_bounds(bounds, table)
+    if backend == "plain":
+        if minimum or area is not None:
+            raise SolverError("the plain baseline answers only can_close on an unbounded table")
+        return plain_search(
+            table, codes, max_cards=max_cards, time_limit=time_limit, node_limit=node_limit
+        )
+    if backend == "cpsat":
+        from banditsolve.tunnels.closure_cpsat import solve_cpsat
+
+        return solve_cpsat(table, codes, max_cards, area, time_limit, minimum)
+    if backend == "z3":
+        from banditsolve.tunnels.closure_z3 import solve_z3
+
+        return solve_z3(table, codes, max_cards, area, time_limit, minimum)
+    # exact and auto: the exact search is complete for every case and the fastest on all the
+    # benchmark's sizes; "auto" falls back to CP-SAT for the time left when it gives up on a
+    # case that CP-SAT models completely (a small card budget).
+    start = time.perf_counter()
+    result = _exact(
+        table,
+        codes,
+        max_cards=max_cards,
+        minimum=minimum,
+        bounds=area,
+        time_limit=time_limit,
+        node_limit=node_limit,
+    )
+    if backend == "exact" or result.status != "unknown":
+        return result
+    budget = len(codes) if max_cards is None else min(max_cards, len(codes))
+    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    if budget <= 8 and (left is None or left > 0.5):
+        from banditsolve.tunnels.closure_cpsat import solve_cpsat
+
+        second = solve_cpsat(table, codes, max_cards, area, left, minimum)
+        if second.status != "unknown":
+            return second
+    return result

@@ -1,0 +1,119 @@
+"""Closure on OR-Tools CP-SAT (``can_close(..., backend="cpsat")``).
+
+The model of :mod:`banditsolve.tunnels.closure_model` (complete for the card budget: see there)
+with one Boolean per placement literal, ``add_at_most_one`` per cell, ``add_exactly_one`` per
+front cell, an equality of opening sums per pair of neighbouring cells, a count per card type
+and ``minimize(sum)`` for the minimum. One worker, a fixed seed and the time limit are set
+explicitly; a time-out is ``unknown``, never a verdict. ``ortools`` is imported only here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ortools.sat.python import cp_model
+
+from banditsolve.tunnels.closure import (
+    Bounds,
+    Closure,
+    SearchStats,
+    _certify,
+)
+from banditsolve.tunnels.closure_model import MAX_LITERALS, ClosureModel, build, order_placements
+from banditsolve.tunnels.geometry import Placement, opposite
+from banditsolve.tunnels.table import Table
+
+SEED = 0
+
+
+def model_of(m: ClosureModel, minimum: bool) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model and its placement literals (in candidate order)."""
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
+    front = set(m.front)
+    for cell, idx in m.covering.items():
+        lits = [xs[i] for i in idx]
+        if cell in front:
+            model.add_exactly_one(lits)
+        elif len(lits) > 1:
+            model.add_at_most_one(lits)
+    for t in m.front:
+        if t not in m.covering:
+            model.add_bool_or([])  # a front cell outside the region: nothing can cover it
+    for c, side, n in m.edges:
+        mine = [xs[i] for i in m.opening.get((c, side), ())]
+        theirs = [xs[i] for i in m.opening.get((n, opposite(side)), ())]
+        if mine or theirs:
+            model.add(sum(mine) == sum(theirs))
+    total = []
+    for count, idx in m.by_type.values():
+        lits = [xs[i] for i in idx]
+        total.extend(lits)
+        if len(lits) > count:
+            model.add(sum(lits) <= count)
+    model.add(sum(total) <= m.budget)
+    if minimum:
+        model.minimize(sum(total))
+    return model, xs
+
+
+def solve_cpsat(
+    table: Table,
+    cards: Sequence[int],
+    max_cards: int | None,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    minimum: bool,
+) -> Closure:
+    """Answer the closure question (or its minimum) with CP-SAT."""
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+    if not table.exit_count:
+        return Closure("closable", (), "the table has no exit", "cpsat", SearchStats(), True)
+    m = build(table, cards, budget, bounds)
+    if len(m.candidates) > MAX_LITERALS:
+        return Closure(
+            "unknown",
+            (),
+            f"the model would need {len(m.candidates)} placement literals (limit {MAX_LITERALS})",
+            "cpsat",
+            SearchStats(0, time.perf_counter() - start),
+        )
+    model, xs = model_of(m, minimum)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = SEED
+    if time_limit is not None:
+        left = time_limit - (time.perf_counter() - start)
+        solver.parameters.max_time_in_seconds = max(0.01, left)
+    status = solver.solve(model)
+    stats = SearchStats(
+        int(solver.num_branches), time.perf_counter() - start, float(solver.deterministic_time)
+    )
+    where = f"radius {m.radius}, {len(m.candidates)} literals"
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
+        ordered: tuple[Placement, ...] = order_placements(table, chosen)
+        proven = minimum and status == cp_model.OPTIMAL and len(ordered) == len(chosen)
+        why = f"CP-SAT found a closure ({where})"
+        if proven:
+            why = f"CP-SAT proved {len(ordered)} cards optimal ({where})"
+        return Closure("closable", _certify(table, ordered), why, "cpsat", stats, proven)
+    if status == cp_model.INFEASIBLE:
+        limit = "" if budget == len(cards) else f" with at most {budget} cards"
+        return Closure(
+            "impossible",
+            (),
+            f"CP-SAT proved the complete model infeasible{limit} ({where})",
+            "cpsat",
+            stats,
+            minimum,
+        )
+    return Closure(
+        "unknown",
+        (),
+        f"CP-SAT stopped with status {solver.status_name(status)} ({where})",
+        "cpsat",
+        stats,
+    )

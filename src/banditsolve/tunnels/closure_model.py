@@ -1,0 +1,195 @@
+"""The closure question as a finite model, shared by the CP-SAT and Z3 backends.
+
+The model lives on a finite set of empty cells, the *region*: the empty cells (inside the play
+area, if bounded) within distance ``r`` of a front cell, walking through empty cells only. With
+a budget of ``k`` cards and ``F`` front cells, one card covers at most two front cells, so at
+least ``ceil((F - 2) / 2)`` cards cover front cells other than those of any one connected group
+of new cards; that group therefore has at most ``s = k - ceil((F - 2) / 2)`` cards, each joined
+to the network through the group, and every cell it covers lies within ``2 s - 1`` steps of a
+front cell. With ``r = 2 s - 1`` the model holds every closure that uses at most ``k`` cards:
+an infeasible model proves that none exists (complete, not a heuristic bound).
+
+Variables: one Boolean per candidate placement (card type, anchor cell, rotation) whose two
+cells lie in the region and whose edges already match every card on the table and open onto no
+empty cell outside the region. Constraints: each region cell covered at most once; each front
+cell covered exactly once; per neighbouring region cells, the opening on one side equals the
+opening on the other (opening meets opening, wall meets wall, and an opening into an uncovered
+cell is ruled out); the count of each card type at most the cards given; the total at most
+``k``. A solution may hold a detached closed group of cards; :func:`order_placements` lays the
+cards in an order reachable from the network and drops such a group (it closes no exit).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from banditsolve.tunnels.cards import FULL
+from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement, normalise, orientation
+from banditsolve.tunnels.table import Table
+
+Bounds = tuple[int, int, int, int]
+
+#: Above this many placement literals a backend gives up (``unknown``) rather than build.
+MAX_LITERALS = 250_000
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One placement literal: the placement, its two cells and their open sides."""
+
+    placement: Placement
+    cells: tuple[Cell, Cell]
+    opens: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureModel:
+    """Region, candidates, and the index structures the backends turn into constraints."""
+
+    region: frozenset[Cell]
+    front: tuple[Cell, ...]
+    radius: int
+    candidates: tuple[Candidate, ...]
+    #: region cell -> indices of candidates covering it
+    covering: dict[Cell, tuple[int, ...]]
+    #: (cell, side) with the neighbour in the region -> candidates covering cell open on side
+    opening: dict[tuple[Cell, int], tuple[int, ...]]
+    #: (cell, side, neighbour) for every pair of neighbouring region cells, once each
+    edges: tuple[tuple[Cell, int, Cell], ...]
+    #: card code -> (count available, candidate indices)
+    by_type: dict[int, tuple[int, tuple[int, ...]]]
+    budget: int
+
+
+def region_radius(table: Table, budget: int) -> int:
+    """The distance from the front within which every closure of ``budget`` cards lies."""
+    front = len(table._front)
+    others = max(0, (front - 2 + 1) // 2)
+    return max(0, 2 * (budget - others) - 1)
+
+
+def build(
+    table: Table, cards: Sequence[int], budget: int, bounds: Bounds | None = None
+) -> ClosureModel:
+    """The finite model of closing ``table`` with at most ``budget`` of ``cards``."""
+    occupied = table._cells
+    front = tuple(sorted(table._front))
+    radius = region_radius(table, budget)
+
+    def allowed(c: Cell) -> bool:
+        if c in occupied:
+            return False
+        if bounds is None:
+            return True
+        return bounds[0] <= c[0] <= bounds[2] and bounds[1] <= c[1] <= bounds[3]
+
+    dist: dict[Cell, int] = {}
+    queue: deque[Cell] = deque()
+    for t in front:
+        if allowed(t):
+            dist[t] = 0
+            queue.append(t)
+    while queue:
+        c = queue.popleft()
+        d = dist[c]
+        if d >= radius:
+            continue
+        for dx, dy in STEP:
+            n = (c[0] + dx, c[1] + dy)
+            if n not in dist and allowed(n):
+                dist[n] = d + 1
+                queue.append(n)
+    region = frozenset(dist)
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    candidates: list[Candidate] = []
+    by_type_lists: dict[int, list[int]] = {code: [] for code in counts}
+    for code in sorted(counts):
+        mask = code & FULL
+        seen: set[Placement] = set()
+        for rotation in ROTATIONS:
+            o = orientation(mask, rotation)
+            for a in sorted(region):
+                b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
+                if b not in region:
+                    continue
+                p = normalise(code, a[0], a[1], rotation)
+                if p in seen:
+                    continue
+                seen.add(p)
+                if not _static_ok(occupied, region, a, b, o.open_a, o.open_b, o.b_side):
+                    continue
+                by_type_lists[code].append(len(candidates))
+                candidates.append(Candidate(p, (a, b), (o.open_a, o.open_b)))
+    covering: dict[Cell, list[int]] = {c: [] for c in region}
+    opening: dict[tuple[Cell, int], list[int]] = {}
+    for i, cand in enumerate(candidates):
+        for cell, open4 in zip(cand.cells, cand.opens, strict=True):
+            covering[cell].append(i)
+            for side in range(4):
+                if open4 >> side & 1:
+                    opening.setdefault((cell, side), []).append(i)
+    edges: list[tuple[Cell, int, Cell]] = []
+    for c in sorted(region):
+        for side in (1, 2):  # east and south: each pair once
+            dx, dy = STEP[side]
+            n = (c[0] + dx, c[1] + dy)
+            if n in region:
+                edges.append((c, side, n))
+    return ClosureModel(
+        region,
+        front,
+        radius,
+        tuple(candidates),
+        {c: tuple(v) for c, v in covering.items()},
+        {k: tuple(v) for k, v in opening.items()},
+        tuple(edges),
+        {code: (counts[code], tuple(v)) for code, v in by_type_lists.items()},
+        budget,
+    )
+
+
+def _static_ok(
+    occupied: object, region: frozenset[Cell], a: Cell, b: Cell, open_a: int, open_b: int,
+    b_side: int,
+) -> bool:
+    """Edges against laid cards match, and no opening faces an empty cell outside the region."""
+    cells: dict[Cell, int] = occupied  # type: ignore[assignment]
+    for cell, open4, inner in ((a, open_a, b_side), (b, open_b, (b_side + 2) & 3)):
+        for side in range(4):
+            if side == inner:
+                continue
+            dx, dy = STEP[side]
+            n = (cell[0] + dx, cell[1] + dy)
+            mine = open4 >> side & 1
+            v = cells.get(n)
+            if v is not None:
+                if mine != (v >> ((side + 2) & 3) & 1):
+                    return False
+            elif mine and n not in region:
+                return False
+    return True
+
+
+def order_placements(table: Table, chosen: Sequence[Placement]) -> tuple[Placement, ...]:
+    """The chosen placements in an order legal from ``table`` (breadth first from the network);
+    cards of a detached closed group are dropped. Every edge of the final layout must match."""
+    pending = list(chosen)
+    order: list[Placement] = []
+    current = table
+    progress = True
+    while pending and progress:
+        progress = False
+        rest: list[Placement] = []
+        for p in pending:
+            if current.is_legal(p):
+                current = current._place(p)
+                order.append(p)
+                progress = True
+            else:
+                rest.append(p)
+        pending = rest
+    return tuple(order)

@@ -1,0 +1,106 @@
+"""Closure on Z3 (``can_close(..., backend="z3")``), for small cases.
+
+The same complete model as the CP-SAT backend (:mod:`banditsolve.tunnels.closure_model`),
+written through the typed wrapper :mod:`banditsolve.z3typed`: one Boolean per placement literal,
+at most one per cell, exactly one per front cell, equal opening counts across each edge, a count
+per card type. The minimum is found by asking for at most ``n`` cards for ``n = 1, 2, ...`` (each
+"unsat" proves fewer cannot). A time-out is ``unknown``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from banditsolve import z3typed as z
+from banditsolve.tunnels.closure import Bounds, Closure, SearchStats, _certify, lower_bound
+from banditsolve.tunnels.closure_model import MAX_LITERALS, build, order_placements
+from banditsolve.tunnels.geometry import opposite
+from banditsolve.tunnels.table import Table
+
+
+def _at_most_one(lits: list[z.BoolExpr]) -> z.BoolExpr:
+    return z.count_true(lits) <= 1
+
+
+def solve_z3(
+    table: Table,
+    cards: Sequence[int],
+    max_cards: int | None,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    minimum: bool,
+) -> Closure:
+    """Answer the closure question (or its minimum) with Z3."""
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+    if not table.exit_count:
+        return Closure("closable", (), "the table has no exit", "z3", SearchStats(), True)
+    m = build(table, cards, budget, bounds)
+    if len(m.candidates) > MAX_LITERALS // 10:
+        return Closure(
+            "unknown",
+            (),
+            f"the model would need {len(m.candidates)} literals: too large for the Z3 backend",
+            "z3",
+            SearchStats(0, time.perf_counter() - start),
+        )
+    xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
+    timeout = None if time_limit is None else max(1, int(1000 * time_limit))
+    constraints: list[z.BoolExpr | bool] = []
+    front = set(m.front)
+    for t in m.front:
+        if t not in m.covering:
+            constraints.append(False)
+    for cell, idx in m.covering.items():
+        lits = [xs[i] for i in idx]
+        if cell in front:
+            constraints.append(z.count_true(lits).eq(1))
+        elif len(lits) > 1:
+            constraints.append(_at_most_one(lits))
+    for c, side, n in m.edges:
+        mine = [xs[i] for i in m.opening.get((c, side), ())]
+        theirs = [xs[i] for i in m.opening.get((n, opposite(side)), ())]
+        if mine or theirs:
+            constraints.append(z.count_true(mine).eq(z.count_true(theirs)))
+    for count, idx in m.by_type.values():
+        if len(idx) > count:
+            constraints.append(z.count_true([xs[i] for i in idx]) <= count)
+    total = z.count_true(xs)
+    where = f"radius {m.radius}, {len(m.candidates)} literals"
+    limits = [budget]
+    if minimum:
+        low = lower_bound(table, cards) or 1
+        limits = list(range(min(low, budget), budget + 1))
+    checks = 0
+    for most in limits:
+        trial = z.Solver(timeout_ms=timeout, seed=0)
+        trial.add(*constraints)
+        trial.add(total <= most)
+        result = trial.check()
+        checks += 1
+        stats = SearchStats(checks, time.perf_counter() - start)
+        if result == "unknown":
+            return Closure("unknown", (), f"Z3: {trial.reason_unknown()} ({where})", "z3", stats)
+        if result == "sat":
+            model = trial.model()
+            chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True)
+                      if model.bool_value(x)]
+            ordered = order_placements(table, chosen)
+            proven = minimum and len(ordered) == len(chosen)
+            why = f"Z3 found a closure ({where})"
+            if proven:
+                why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
+            return Closure("closable", _certify(table, ordered), why, "z3", stats, proven)
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            return Closure("unknown", (), f"Z3: the time limit ran out ({where})", "z3", stats)
+    limit = "" if budget == len(cards) else f" with at most {budget} cards"
+    return Closure(
+        "impossible",
+        (),
+        f"Z3 proved the complete model unsatisfiable{limit} ({where})",
+        "z3",
+        SearchStats(checks, time.perf_counter() - start),
+        minimum,
+    )
+
