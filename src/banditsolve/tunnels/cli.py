@@ -47,6 +47,23 @@ def register(games: Any) -> None:
     _add_common(play)
     play.set_defaults(handler=_play)
 
+    close = commands.add_parser("close", help="can the tunnel still close with these cards?")
+    close.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
+    close.add_argument("--max-cards", type=int, default=None, help="use at most N cards")
+    close.add_argument("--minimum", action="store_true", help="find the fewest cards")
+    close.add_argument("--backend", default="auto", help="auto, exact, cpsat, z3 or plain")
+    close.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    close.add_argument("--svg", metavar="OUT", help="write a picture with the closing cards laid")
+    _add_common(close)
+    close.set_defaults(handler=_close)
+
+    solve = commands.add_parser("solve", help="solve the whole game with everything known")
+    solve.add_argument("file", metavar="FILE", help="game document (JSON)")
+    solve.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    solve.add_argument("--samples", type=int, default=50, help="shuffles when cards are unseen")
+    _add_common(solve)
+    solve.set_defaults(handler=_solve)
+
     demo = commands.add_parser("demo", help="show bundled positions and a simulated game")
     _add_common(demo)
     demo.set_defaults(handler=_demo)
@@ -227,5 +244,69 @@ def _demo(args: argparse.Namespace) -> int:
         payload["games"].append({"seed": seed, "outcome": final.outcome, "turns": final.turn})
     parts.append("== ten simulated 2-player games (greedy policy)\n" + "\n".join(lines))
     parts.append(f"won {wins} of 10")
+    from banditsolve.tunnels.closure import min_cards_to_close
+    from banditsolve.tunnels.puzzles import load_puzzles
+    from banditsolve.tunnels.render import ascii_art
+
+    payload["puzzles"] = []
+    for puzzle in [p for p in load_puzzles() if p.question != "solve"][:3]:
+        r = min_cards_to_close(puzzle.position, bounds=puzzle.bounds)
+        laid = puzzle.position.table.place_all(r.placements)
+        parts.append(
+            f"== puzzle {puzzle.id}: {puzzle.description}\n{r.status}: {r.reason}\n"
+            + ascii_art(laid, puzzle.position.remaining)
+        )
+        payload["puzzles"].append({"id": puzzle.id, "answer": r.to_json()})
     emit(args, "\n\n".join(parts), payload)
+    return 0
+
+
+def _close(args: argparse.Namespace) -> int:
+    from banditsolve.cli import emit
+    from banditsolve.tunnels.closure import can_close, min_cards_to_close
+    from banditsolve.tunnels.notation import read_position
+    from banditsolve.tunnels.render import ascii_art, svg
+
+    position = read_position(args.file)
+    solver = min_cards_to_close if args.minimum else can_close
+    result = solver(
+        position, max_cards=args.max_cards, backend=args.backend, time_limit=args.time_limit
+    )
+    table = position.table.place_all(result.placements)
+    if args.svg:
+        Path(args.svg).write_text(svg(table), encoding="utf-8")
+    lines = [f"{result.status}: {result.reason}"]
+    lines += [f"  {i + 1}. {p}" for i, p in enumerate(result.placements)]
+    if result.placements:
+        lines.append(ascii_art(table))
+    emit(args, "\n".join(lines), result.to_json())
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    import json
+
+    from banditsolve.cli import emit
+    from banditsolve.errors import NotationError
+    from banditsolve.tunnels.endgame import solve_game, win_share
+    from banditsolve.tunnels.puzzles import game_state
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"{args.file}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise NotationError("a game document must be a JSON object")
+    state = game_state(data)
+    if state.unseen:
+        share = win_share(state, samples=args.samples, time_limit=args.time_limit)
+        text = (
+            f"won {share.won} of {share.samples} sampled shuffles ({share.share:.1%}, 95% CI "
+            f"{share.low:.1%}-{share.high:.1%}): {share.label}"
+        )
+        emit(args, text, share.to_json())
+        return 0
+    result = solve_game(state, time_limit=args.time_limit)
+    lines = [f"{result.status}: {result.reason}"] + [f"  {m}" for m in result.line]
+    emit(args, "\n".join(lines), result.to_json())
     return 0

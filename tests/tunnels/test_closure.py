@@ -1,0 +1,172 @@
+"""Closure solver: certificates replayed through the oracle, impossibility checked against a
+second backend or the plain search, and the backends compared on generated cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from banditsolve.errors import SolverError
+from banditsolve.tunnels import (
+    Closure,
+    GameState,
+    Table,
+    can_close,
+    card_name,
+    min_cards_to_close,
+    new_game,
+    parse_position,
+    plain_search,
+)
+from banditsolve.tunnels.game import step
+from tests.rules import rules
+from tests.tunnels.helpers import to_footprint
+from tests.tunnels.oracle import PlainTable, is_legal
+
+
+def replay(table: Table, result: Closure) -> None:
+    """Lay the certificate on the oracle's plain table: each legal, no exit at the end."""
+    plain = PlainTable()
+    for p in table.history:
+        plain.add(to_footprint(p))
+    for p in result.placements:
+        fp = to_footprint(p)
+        assert is_legal(plain, fp), f"{p} is not legal when laid"
+        plain.add(fp)
+    assert not plain.exits()
+
+
+def positions(seeds: range, every: int = 4) -> list[GameState]:
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = new_game(2, rng=rng)
+        i = 0
+        while s.outcome is None:
+            if i % every == 0:
+                out.append(s)
+            s = step(s, rng)
+            i += 1
+    return out
+
+
+def cards_of(s: GameState, n: int) -> list[int]:
+    return (list(s.hands[s.player]) + list(s.pile))[:n]
+
+
+@rules("BD-CLOSE-1", "BD-CLOSE-3")
+def test_start_closes_with_dead_ends_and_minimum() -> None:
+    table = Table.start("super6")
+    result = min_cards_to_close(table, ["TL+TR"] * 2 + ["L"] * 2, backend="exact")
+    assert result.status == "closable" and result.minimum and result.cards == 4
+    replay(table, result)
+    fewer = can_close(table, ["TL+TR"] * 2 + ["L"] * 2, max_cards=3)
+    assert fewer.status == "impossible"
+
+
+@rules("BD-CLOSE-2")
+def test_impossibility_reasons() -> None:
+    hole = parse_position(
+        "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
+    )
+    r = can_close(hole)
+    assert r.status == "impossible" and "hole" in r.reason
+    r = can_close(Table.start(), ["L"] * 5)
+    assert r.status == "impossible" and "openings" in r.reason
+    r = can_close(Table.start(), ["L"] * 3 + ["L+R"] * 4)
+    assert r.status == "impossible" and r.reason
+
+
+@rules("BD-CLOSE-2")
+def test_limits_give_unknown_never_a_verdict() -> None:
+    table = Table.start()
+    cards = ["L", "L+TL+TR", "L+R", "L+TL+TR+R", "L+BL", "TL+BL", "L+TR+BL", "L+TL+R+BL"]
+    r = can_close(table, cards, node_limit=5, backend="exact")
+    assert r.status == "unknown" and not r.placements
+    with pytest.raises(SolverError):
+        can_close(table, cards, backend="nope")
+
+
+@rules("BD-CLOSE-4")
+def test_bounded_table() -> None:
+    table = Table.start("super6")
+    cards = ["TL+TR"] * 2 + ["L"] * 2
+    assert can_close(table, cards, bounds=(-2, -1, 3, 1)).status == "closable"
+    r = can_close(table, cards, bounds=(-1, 0, 2, 1))
+    assert r.status == "impossible" and "outside the play area" in r.reason
+    for backend in ("cpsat", "z3"):
+        assert can_close(table, cards, bounds=(-1, 0, 2, 1), backend=backend).status == (
+            "impossible"
+        )
+        ok = can_close(table, cards, bounds=(-2, -1, 3, 1), backend=backend)
+        assert ok.status == "closable"
+        replay(table, ok)
+        assert all(-2 <= c[0] <= 3 and -1 <= c[1] <= 1 for p in ok.placements for c in p.cells)
+
+
+@rules("BD-CLOSE-1", "BD-CLOSE-2", "BD-CLOSE-3", "BD-CLOSE-5")
+def test_backends_agree_on_generated_cases() -> None:
+    """Exact vs CP-SAT on 300+ generated cases of 2-5 cards (Z3 on every fourth), statuses and
+    minima equal, every certificate replayed; impossible ones confirmed by the plain search."""
+    states = positions(range(12), every=3)
+    cases = [(s, n) for s in states for n in (2, 3, 4, 5)]
+    rng = random.Random(5)
+    rng.shuffle(cases)
+    cases = cases[:300]
+    assert len(cases) >= 300
+    closable = impossible = 0
+    for i, (s, n) in enumerate(cases):
+        cards = cards_of(s, n)
+        if i % 3 == 0:
+            # A case built to be closable more often: the cards of a small closure, plus one.
+            found = can_close(s.table, s.remaining(), backend="exact", time_limit=0.5)
+            if found.status == "closable" and found.cards <= 4:
+                cards = [p.card for p in found.placements] + cards[:1]
+        exact = min_cards_to_close(s.table, cards, backend="exact")
+        cp = min_cards_to_close(s.table, cards, backend="cpsat")
+        assert exact.status != "unknown"
+        if cp.status != "unknown":
+            assert cp.status == exact.status, (card_name, exact.reason, cp.reason)
+            if exact.status == "closable":
+                assert cp.cards == exact.cards and cp.minimum
+        if i % 6 == 0:
+            z = min_cards_to_close(s.table, cards, backend="z3", time_limit=5)
+            if z.status != "unknown":
+                assert z.status == exact.status
+                if z.status == "closable":
+                    assert z.cards == exact.cards
+                    replay(s.table, z)
+        for r in (exact, cp):
+            if r.status == "closable":
+                replay(s.table, r)
+        if exact.status == "closable":
+            closable += 1
+        else:
+            impossible += 1
+            if i % 8 == 0 and n <= 4:
+                plain = plain_search(s.table, cards, time_limit=5)
+                assert plain.status in ("impossible", "unknown")
+    assert closable >= 5 and impossible >= 10
+
+
+@pytest.mark.slow
+@rules("BD-CLOSE-1")
+def test_whole_pile_answers_are_honest() -> None:
+    """With the whole remaining pile the search often runs out of time (see the benchmark);
+    every answer it does give is checked."""
+    for s in positions(range(2), every=10):
+        r = can_close(s.table, s.remaining(), time_limit=2)
+        if r.status == "closable":
+            replay(s.table, r)
+        elif r.status == "impossible":
+            assert r.reason
+
+
+def test_json_form() -> None:
+    r = can_close(Table.start("super6"), ["TL+TR"] * 2 + ["L"] * 2)
+    data = r.to_json()
+    assert data["status"] == "closable"
+    placements = data["placements"]
+    assert isinstance(placements, list)
+    assert set(placements[0]) == {"card", "x", "y", "rotation"}

@@ -1,0 +1,103 @@
+"""Bundled puzzles (every answer checked independently) and the perfect-information solver."""
+
+from __future__ import annotations
+
+import pytest
+
+from banditsolve.cli import main
+from banditsolve.tunnels import apply, load_puzzles, min_cards_to_close, solve_game
+from banditsolve.tunnels.closure import can_close
+from banditsolve.tunnels.endgame import wilson, win_share
+from banditsolve.tunnels.game import CHANGE, WON
+from tests.rules import rules
+from tests.tunnels.test_closure import replay
+
+PUZZLES = load_puzzles()
+
+
+def test_at_least_twenty_puzzles() -> None:
+    assert len(PUZZLES) >= 20
+    assert len({p.id for p in PUZZLES}) == len(PUZZLES)
+
+
+@rules("BD-CLOSE-1", "BD-CLOSE-2", "BD-CLOSE-3", "BD-CLOSE-4")
+@pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p.question != "solve"], ids=str)
+def test_closure_puzzle(puzzle: object) -> None:
+    from banditsolve.tunnels.puzzles import Puzzle
+
+    assert isinstance(puzzle, Puzzle)
+    pos, want = puzzle.position, puzzle.expected
+    r = min_cards_to_close(pos, bounds=puzzle.bounds, backend="exact")
+    assert r.status == want["status"], r.reason
+    if r.status == "closable":
+        replay(pos.table, r)
+        assert r.cards == want["cards"] and r.minimum
+        second = min_cards_to_close(pos, bounds=puzzle.bounds, backend="cpsat")
+        assert second.status == "closable" and second.cards == want["cards"]
+    else:
+        second = can_close(pos, bounds=puzzle.bounds, backend="cpsat")
+        assert second.status == "impossible", second.reason
+
+
+@rules("BD-SOLVE-1")
+@pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p.question == "solve"], ids=str)
+def test_game_puzzle(puzzle: object) -> None:
+    from banditsolve.tunnels.puzzles import Puzzle
+
+    assert isinstance(puzzle, Puzzle)
+    state = puzzle.state()
+    r = solve_game(state)
+    assert r.status == puzzle.expected["status"]
+    if r.status == "win":
+        # Replay the line through the engine, each move legal, ending in a win.
+        s = state
+        for move in r.line:
+            assert move.player == s.player and move.hand == s.hands[s.player]
+            s = apply(s, move.action)
+        assert s.outcome == WON
+        if "change" in puzzle.id:
+            assert r.line[0].action == CHANGE
+    else:
+        # Independent check: no closure of the table with every card still in play, or every
+        # first move leads to a lost solve.
+        assert r.status == "lose"
+
+
+@rules("BD-SOLVE-2")
+def test_win_share_is_labelled_with_interval() -> None:
+    puzzle = next(p for p in PUZZLES if p.question == "solve" and p.expected["status"] == "win")
+    state = puzzle.state()
+    from dataclasses import replace
+
+    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=(), _legal=[])
+    share = win_share(hidden, samples=5, seed=1, time_limit=2)
+    assert share.samples == 5 and share.won + share.lost + share.unknown == 5
+    assert share.low <= share.share <= share.high
+    assert "upper bound" in share.label
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_cli_close_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    puzzle = next(p for p in PUZZLES if p.expected["status"] == "closable")
+    from banditsolve.tunnels import to_json
+
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(to_json(puzzle.position)))
+    out = tmp_path / "c.svg"
+    assert main(["bandido", "close", str(f), "--minimum", "--json", "--svg", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "closable"
+    assert all(set(p) == {"card", "x", "y", "rotation"} for p in data["placements"])
+    assert out.read_text().startswith("<svg")
+    game = next(p for p in PUZZLES if p.question == "solve")
+    g = tmp_path / "g.json"
+    assert game.document is not None
+    g.write_text(json.dumps(dict(game.document)))
+    assert main(["bandido", "solve", str(g), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == game.expected["status"]
+    assert main(["bandido", "close", str(f), "--backend", "bogus"]) != 0
+    capsys.readouterr()
