@@ -1,0 +1,124 @@
+"""Benchmark of the closure solver: positions from seeded simulated games at every stage, with
+3, 5, 7, 10 and 15 cards (the next cards in play: the hand, then the pile) and with the whole
+remaining pile. Times each backend and the plain depth-first baseline in the same run.
+
+Run ``python benchmarks/bench_closure.py [--quick]``; writes ``benchmarks/results/closure.md``
+and ``.json``. Times over the limit count as the limit (so ratios to the baseline are lower
+bounds where the baseline timed out).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from banditsolve.tunnels import new_game
+from banditsolve.tunnels.closure import can_close
+from banditsolve.tunnels.game import GameState, step
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SIZES: tuple[int | str, ...] = (3, 5, 7, 10, 15, "pile")
+
+
+def _positions(games: int, every: int) -> list[GameState]:
+    out = []
+    for seed in range(games):
+        rng = random.Random(1000 + seed)
+        s = new_game(2, rng=rng)
+        i = 0
+        while s.outcome is None:
+            if i % every == 2:
+                out.append(s)
+            s = step(s, rng)
+            i += 1
+    return out
+
+
+def run(quick: bool = False) -> dict[str, object]:
+    limit = 2.0 if quick else 10.0
+    positions = _positions(3 if quick else 6, 12 if quick else 8)
+    backends = {
+        3: ("exact", "cpsat", "z3", "plain"),
+        5: ("exact", "cpsat", "z3", "plain"),
+        7: ("exact", "cpsat", "plain"),
+        10: ("exact", "cpsat", "plain"),
+        15: ("exact", "cpsat"),
+        "pile": ("exact",),
+    }
+    rows: list[dict[str, object]] = []
+    for size in SIZES:
+        times: dict[str, list[float]] = {b: [] for b in backends[size]}
+        decided: dict[str, int] = dict.fromkeys(backends[size], 0)
+        statuses: dict[str, int] = {}
+        for s in positions:
+            if size == "pile":
+                cards = list(s.remaining())
+            else:
+                assert isinstance(size, int)
+                cards = (list(s.hands[s.player]) + list(s.pile))[:size]
+            for backend in backends[size]:
+                start = time.perf_counter()
+                r = can_close(s.table, cards, backend=backend, time_limit=limit)
+                spent = min(time.perf_counter() - start, limit)
+                times[backend].append(spent)
+                decided[backend] += r.status != "unknown"
+                if backend == "exact":
+                    statuses[r.status] = statuses.get(r.status, 0) + 1
+        n = len(positions)
+        for backend, ts in times.items():
+            base = times.get("plain")
+            ratio = None
+            if base and backend != "plain":
+                ratio = round(sum(base) / max(sum(ts), 1e-9), 1)
+            rows.append({
+                "cards": size,
+                "backend": backend,
+                "positions": n,
+                "decided_share": round(decided[backend] / n, 3),
+                "median_ms": round(1000 * statistics.median(ts), 2),
+                "worst_ms": round(1000 * max(ts), 1),
+                "total_s": round(sum(ts), 2),
+                "speedup_vs_plain": ratio,
+                "exact_statuses": statuses if backend == "exact" else None,
+            })
+    result: dict[str, object] = {
+        "quick": quick,
+        "time_limit_s": limit,
+        "python": platform.python_version(),
+        "rows": rows,
+    }
+    _write(result)
+    return result
+
+
+def _write(result: dict[str, object]) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "closure.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    lines = [
+        "# Closure solver benchmark",
+        "",
+        f"Limit {result['time_limit_s']} s per solve; quick mode: {result['quick']}. Times over",
+        "the limit count as the limit, so speed-ups over the plain search are lower bounds",
+        "where it timed out. Speed-up = total plain time / total backend time.",
+        "",
+        "| cards | backend | positions | decided | median ms | worst ms | speed-up vs plain |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    rows = result["rows"]
+    assert isinstance(rows, list)
+    for r in rows:
+        lines.append(
+            f"| {r['cards']} | {r['backend']} | {r['positions']} | "
+            f"{100 * r['decided_share']:.0f} % | {r['median_ms']} | {r['worst_ms']} | "
+            f"{r['speedup_vs_plain'] if r['speedup_vs_plain'] is not None else '-'} |"
+        )
+    (RESULTS / "closure.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
