@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-import os
-
 from hypothesis import HealthCheck, settings
+
+from tests.profiles import PROFILE
 
 # Profiles: a quick default for local runs, more examples under CI, long runs on request.
 settings.register_profile(
@@ -14,5 +14,4 @@ settings.register_profile(
 settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-_profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
-settings.load_profile(_profile)
+settings.load_profile(PROFILE)

@@ -16,6 +16,7 @@ from banditsolve.banditos.notation import from_json, parse_position, to_json
 from banditsolve.banditos.players import greedy_player, random_player
 from banditsolve.banditos.rules import Action, apply, chance_outcomes, legal_actions, sample_chance
 from banditsolve.banditos.state import Options, State, initial_state
+from tests.profiles import scaled
 from tests.rules import rules
 
 _CHECKED_DISTRIBUTIONS: set[tuple[object, ...]] = set()
@@ -53,7 +54,7 @@ def check_invariants(state: State) -> None:
 @rules("LB-TURN-1", "LB-TURN-2", "LB-TURN-3", "LB-TURN-4", "LB-TURN-7", "LB-WIN-1", "LB-WIN-2",
        "LB-END-1", "LB-NOTE-1")
 def test_thousands_of_random_games_keep_every_invariant() -> None:
-    _play_games(range(1000))
+    _play_games(range(scaled(1000, 3000)))
 
 
 @pytest.mark.slow

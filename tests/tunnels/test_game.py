@@ -38,6 +38,7 @@ from banditsolve.tunnels import (
     to_json,
     to_notation,
 )
+from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy
 from tests.tunnels.oracle import Footprint, is_legal
@@ -267,7 +268,7 @@ def test_options_are_validated() -> None:
 
 @rules("BD-TURN-1", "BD-END-3", "BD-NOTE-1", "BD-NOTE-2")
 def test_many_seeded_games_conserve_cards_and_stay_connected() -> None:
-    games = 400
+    games = scaled(400, 2000)
     outcomes: Counter[str] = Counter()
     for seed in range(games):
         rng = random.Random(seed)
