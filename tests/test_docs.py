@@ -19,7 +19,24 @@ def banditos_picture() -> str:
     return parse_position(BANDITOS_POSITION).svg()
 
 
-PICTURES: dict[str, Callable[[], str]] = {"los-banditos.svg": banditos_picture}
+#: The README's closing example: the start card, then the six cards of its closing certificate.
+BANDIDO_CLOSED = (
+    "bandido L+TL+TR+R+BR+BL@0,0,0 L@0,1,90 L+TL@1,-1,270 L+TL@0,-1,180 L@-1,0,180 TL@1,1,0 "
+    "TL@2,0,270 |"
+)
+
+
+def bandido_picture() -> str:
+    from banditsolve.tunnels import parse_position
+    from banditsolve.tunnels.render import svg
+
+    return svg(parse_position(BANDIDO_CLOSED).table, highlight_from=1)
+
+
+PICTURES: dict[str, Callable[[], str]] = {
+    "los-banditos.svg": banditos_picture,
+    "bandido-closed.svg": bandido_picture,
+}
 
 
 @pytest.mark.parametrize("name", sorted(PICTURES))

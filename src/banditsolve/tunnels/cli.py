@@ -274,7 +274,8 @@ def _close(args: argparse.Namespace) -> int:
     )
     table = position.table.place_all(result.placements)
     if args.svg:
-        Path(args.svg).write_text(svg(table), encoding="utf-8")
+        picture = svg(table, highlight_from=len(position.table.history))
+        Path(args.svg).write_text(picture, encoding="utf-8")
     lines = [f"{result.status}: {result.reason}"]
     lines += [f"  {i + 1}. {p}" for i, p in enumerate(result.placements)]
     if result.placements:

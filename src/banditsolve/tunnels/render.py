@@ -116,8 +116,17 @@ def _horizontal(table: Table, north: Cell, south: Cell) -> str:
     return "-^-" if table.open_sides(south) & 1 else "---"
 
 
-def svg(table: Table, remaining: Iterable[int] | None = None, size: int = 40) -> str:
-    """The table as an SVG document: cards, tunnels, dead ends, exits (red), coordinates."""
+def svg(
+    table: Table,
+    remaining: Iterable[int] | None = None,
+    size: int = 40,
+    highlight_from: int | None = None,
+) -> str:
+    """The table as an SVG document: cards, tunnels, dead ends, exits (red), coordinates.
+
+    ``highlight_from``: placements from this index of the history on (for example the cards of a
+    closing sequence) are drawn in green.
+    """
     if not table.history:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="40"></svg>'
     min_x, min_y, max_x, max_y = table.bounds()
@@ -155,6 +164,8 @@ def svg(table: Table, remaining: Iterable[int] | None = None, size: int = 40) ->
         width = abs(ax - bx) + size
         height = abs(ay - by) + size
         fill = "#e8b4a0" if (p.card & FULL).bit_count() >= 5 else "#d9c7a3"
+        if highlight_from is not None and index >= highlight_from:
+            fill = "#a8d5a2"
         out.append(
             f'<g><title>{escape(f"placement {index + 1}: {p}")}</title>'
             f'<rect x="{left + 1}" y="{top + 1}" width="{width - 2}" height="{height - 2}" '
