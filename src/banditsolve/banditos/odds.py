@@ -20,8 +20,9 @@ from math import factorial
 
 from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
 from banditsolve.banditos.dice import Die, format_dice
+from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import MAX_SIDE, State
-from banditsolve.errors import IllegalActionError, NotationError, SolverError
+from banditsolve.errors import NotationError, SolverError
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,16 +147,5 @@ def completion_odds(
 def completion_odds_at(state: State, slot: int, player: int | None = None) -> CompletionOdds:
     """The odds for a tile of ``state``: ``player``'s (default: the player to move) three dice
     on ``slot`` against the opponent's side filled from the bag."""
-    if slot not in (1, 2, 3, 4) or state.row[slot - 1] is None:
-        raise IllegalActionError(f"slot {slot!r} holds no tile")
-    tile = state.row[slot - 1]
-    assert tile is not None
-    who = state.to_move if player is None else player
-    if who not in (0, 1):
-        raise IllegalActionError(f"player {who!r} does not exist: players are 0 and 1")
-    mine = tile.side(who)
-    if len(mine) != MAX_SIDE:
-        raise IllegalActionError(
-            f"player {who}'s side of slot {slot} holds {len(mine)} dice: odds need a full side"
-        )
-    return completion_odds(mine, tile.side(1 - who), state.bag)
+    mine, theirs = full_side(state, slot, player, "comparison of odds")
+    return completion_odds(mine, theirs, state.bag)

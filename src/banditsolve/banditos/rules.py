@@ -147,6 +147,16 @@ def claim_verdict_at(
 
     ``proof`` overrides the state's proof option (``"strict"`` or ``"bag"``).
     """
+    mine, theirs = full_side(state, slot, player, "claim")
+    return claim_verdict(mine, theirs, state.availability(slot, proof), backend=backend
+    )
+
+
+def full_side(
+    state: State, slot: int, player: int | None, purpose: str
+) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
+    """``player``'s full side of the tile in ``slot`` (default: the player to move) and the
+    opponent's side; raises if the side does not hold three dice (``purpose`` names the use)."""
     tile = _tile(state, slot)
     who = state.to_move if player is None else player
     if who not in (0, 1):
@@ -154,11 +164,10 @@ def claim_verdict_at(
     mine = tile.side(who)
     if len(mine) != MAX_SIDE:
         raise IllegalActionError(
-            f"player {who} cannot claim slot {slot}: their side holds {_dice(len(mine))}, not 3"
+            f"player {who}'s side of slot {slot} holds {_dice(len(mine))}: a {purpose} needs "
+            "three"
         )
-    return claim_verdict(
-        mine, tile.side(1 - who), state.availability(slot, proof), backend=backend
-    )
+    return mine, tile.side(1 - who)
 
 
 def _dice(n: int) -> str:
