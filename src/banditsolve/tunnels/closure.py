@@ -22,7 +22,8 @@ The exact search (``backend="exact"``) is complete:
   or a cell no remaining type fits: dead exits only stay dead), and by two counting bounds: a card
   with ``k`` openings changes the number of exits by ``k - 2m`` (``m`` openings meeting exits), so
   the cards used must have at least as many openings as there are exits, with the same parity; and
-  a card covers at most two front cells.
+  a card covers at most two front cells, and two only when they are adjacent and one remaining
+  card type fits both (:func:`cover_bound`: front cells less a maximum matching).
 
 :func:`plain_search` is the baseline: a depth-first search over every card and every legal
 placement, without memo or bounds (complete but slow), used by the tests and the benchmark.
@@ -202,13 +203,29 @@ def _needs(table: Table) -> int:
     return sum((fv & 15).bit_count() for fv in table._front.values())
 
 
-def lower_bound(table: Table, cards: Sequence[int]) -> int | None:
+def lower_bound(
+    table: Table, cards: Sequence[int], bounds: Bounds | None = None
+) -> int | None:
     """A lower bound on the cards any closure needs (None: no choice of ``cards`` can close)."""
     exits = _needs(table)
     need = min_cards_for_exits(port_classes(cards), exits)
     if need is None:
         return None
-    return max(need, (len(table._front) + 1) // 2)
+    return max(need, (len(table._front) + 1) // 2, front_cover(table, cards, bounds))
+
+
+def front_cover(table: Table, cards: Iterable[int], bounds: Bounds | None = None) -> int:
+    """:func:`cover_bound` of the table's front cells with the card types of ``cards``."""
+    types = {c & FULL for c in cards}
+    pairs: dict[Cell, int] = {}
+    for t, fv in table._front.items():
+        sides = 0
+        if _inside(t, bounds):
+            sig = _signature(table, t, fv, bounds)
+            for mask in types:
+                sides |= _pair_sides(mask, sig)
+        pairs[t] = sides
+    return cover_bound(pairs)
 
 
 # -- options at a front cell ---------------------------------------------------------------------
@@ -244,6 +261,96 @@ def _valid_rows(mask: int, sig: tuple[int, ...]) -> tuple[tuple[int, int, int, i
         _VALID.clear()
     _VALID[key] = result
     return result
+
+
+_SIDES: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def _pair_sides(mask: int, sig: tuple[int, ...]) -> int:
+    """The 4-bit set of sides ``s`` of a front cell with signature ``sig`` such that a card of
+    port mask ``mask`` can cover the cell together with its neighbour on side ``s``."""
+    key = (mask, sig)
+    found = _SIDES.get(key)
+    if found is not None:
+        return found
+    fv = sig[0]
+    known, need = fv >> 4, fv & 15
+    out = 0
+    for t_open, side, o_open, _odx, _ody, _adx, _ady, _rotation in shape_rows(mask):
+        if known >> side & 1 or (t_open ^ need) & known:
+            continue
+        ov = sig[1 + side]
+        if ov < 0 or (o_open ^ (ov & 15)) & (ov >> 4):
+            continue
+        out |= 1 << side
+    if len(_SIDES) > 500_000:
+        _SIDES.clear()
+    _SIDES[key] = out
+    return out
+
+
+_SUMMARY: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
+
+
+def _summary(types: tuple[int, ...], sig: tuple[int, ...]) -> tuple[int, int]:
+    """``(options, pair sides)`` of a front cell with signature ``sig`` for card ``types``."""
+    key = (types, sig)
+    found = _SUMMARY.get(key)
+    if found is not None:
+        return found
+    size = 0
+    sides = 0
+    for code in types:
+        size += len(_valid_rows(code & FULL, sig))
+        sides |= _pair_sides(code & FULL, sig)
+    if len(_SUMMARY) > 500_000:
+        _SUMMARY.clear()
+    _SUMMARY[key] = size, sides
+    return size, sides
+
+
+def cover_bound(pairs: dict[Cell, int]) -> int:
+    """The fewest cards that cover every front cell: ``F - v`` where ``F`` front cells are the
+    keys of ``pairs`` and ``v`` is a maximum matching of the graph joining ``t`` to its neighbour
+    on each side in ``pairs[t]`` that is also a front cell (the pairs one card can cover).
+
+    Sound: in a closure every front cell is covered (an exit still faces it otherwise), each
+    by one card; a card covers two cells, so it covers two front cells only when they are
+    adjacent and it fits both, i.e. the cards covering two front cells form a matching of that
+    graph, and at least ``F - v`` distinct cards are needed. The graph is bipartite (cells by
+    the colour of ``x + y``), so augmenting paths from one colour give ``v`` exactly.
+    """
+    adj: dict[Cell, list[Cell]] = {}
+    for t, sides in pairs.items():
+        if (t[0] + t[1]) & 1 or not sides:
+            continue
+        nbrs = []
+        for side in range(4):
+            if sides >> side & 1:
+                dx, dy = STEP[side]
+                u = (t[0] + dx, t[1] + dy)
+                if u in pairs:
+                    nbrs.append(u)
+        if nbrs:
+            adj[t] = nbrs
+    match: dict[Cell, Cell] = {}
+
+    def augment(t: Cell, seen: set[Cell]) -> bool:
+        for u in adj[t]:
+            if u in seen:
+                continue
+            seen.add(u)
+            v = match.get(u)
+            if v is None or augment(v, seen):
+                match[u] = t
+                return True
+        return False
+
+    matched = 0
+    for t in adj:
+        if augment(t, set()):
+            matched += 1
+    return len(pairs) - matched
 
 
 def _signature(table: Table, t: Cell, fv: int, bounds: Bounds | None) -> tuple[int, ...]:
@@ -322,6 +429,12 @@ def static_reason(
             return f"at least {need} cards are needed to absorb {exits} exits (max {max_cards})"
         if (front + 1) // 2 > max_cards:
             return f"{front} cells face exits and a card covers at most two (max {max_cards})"
+        cover = front_cover(table, types, bounds)
+        if cover > max_cards:
+            return (
+                f"{front} cells face exits and a card covers two of them only when they are "
+                f"adjacent and one card fits both: at least {cover} cards (max {max_cards})"
+            )
     return None
 
 
@@ -392,21 +505,27 @@ class _Exact:
         # The most constrained front cell.
         best: list[Option] | None = None
         best_size = 1 << 30
+        pairs: dict[Cell, int] = {}
+        kinds = tuple(sorted(types))
         for t, fv in front.items():
             if bounds is not None and not _inside(t, bounds):
                 self.fails[key] = budget
                 return False
             sig = _signature(table, t, fv, bounds)
-            size = 0
-            for code in types:
-                size += len(_valid_rows(code & FULL, sig))
+            size, sides = _summary(kinds, sig)
             if size == 0:
                 self.fails[key] = budget
                 return False
+            pairs[t] = sides
             if size < best_size:
                 best_size = size
                 best = options_at(table, t, types, bounds)
         assert best is not None
+        # Covering bound (see cover_bound): every front cell needs a card of its own unless one
+        # card covers it with an adjacent front cell.
+        if len(front) > 1 and cover_bound(pairs) > budget:
+            self.fails[key] = budget
+            return False
         best.sort()
         for _delta, code, x, y, rotation in best:
             p = Placement(code, x, y, rotation)
@@ -454,7 +573,7 @@ def _exact(
     if reason is not None:
         return Closure("impossible", (), reason, "exact", stats(0), minimum)
     search = _Exact(table, cards, bounds, time_limit, node_limit)
-    low = lower_bound(table, cards) or 1
+    low = lower_bound(table, cards, bounds) or 1
     try:
         if minimum:
             for b in range(low, budget + 1):
