@@ -19,7 +19,10 @@ from banditsolve.tunnels import (
     parse_position,
     plain_search,
 )
+from banditsolve.tunnels.cards import as_code
+from banditsolve.tunnels.closure import cover_bound, front_cover
 from banditsolve.tunnels.game import step
+from banditsolve.tunnels.geometry import Placement
 from tests.rules import rules
 from tests.tunnels.helpers import to_footprint
 from tests.tunnels.oracle import PlainTable, is_legal
@@ -170,3 +173,72 @@ def test_json_form() -> None:
     placements = data["placements"]
     assert isinstance(placements, list)
     assert set(placements[0]) == {"card", "x", "y", "rotation"}
+
+
+# A table of three cards with six exits: ten cards without a dead end cannot close it (CP-SAT
+# proves it in about half a minute; the covering bound lets the exact search prove it at once).
+_SIX_EXITS = (
+    Placement(63, 0, 0, 0),
+    Placement(18, 2, -1, 90),
+    Placement(9, 1, 1, 90),
+)
+_TEN_CARDS = [
+    "L+TL+R", "L+TL+TR+R", "L+TL+BL", "L+TL+R+BR", "L+TL",
+    "L+TL+TR+R", "L+TL+BR", "TL+TR+BR", "L+R", "L+TL+TR+BL",
+]  # fmt: skip
+
+
+@rules("BD-CLOSE-2")
+def test_cover_bound_counts_front_cells() -> None:
+    # Two far-apart front cells need two cards whatever their openings.
+    pairs = {(0, 0): 0b0010, (1, 0): 0b1000, (5, 5): 0, (7, 7): 0b1111}
+    assert cover_bound(pairs) == 3
+    assert cover_bound({(0, 0): 0, (1, 0): 0}) == 2
+    table = Table.empty().place_all(_SIX_EXITS)
+    assert table.exit_count == 6
+    assert front_cover(table, [as_code(c) for c in _TEN_CARDS]) <= 6
+
+
+@rules("BD-CLOSE-2")
+def test_cover_bound_decides_a_former_unknown() -> None:
+    table = Table.empty().place_all(_SIX_EXITS)
+    r = can_close(table, _TEN_CARDS, backend="exact", time_limit=10)
+    assert r.status == "impossible"
+    for m in (5, 6, 7):
+        assert can_close(table, _TEN_CARDS, max_cards=m, backend="exact").status == "impossible"
+        cp = can_close(table, _TEN_CARDS, max_cards=m, backend="cpsat", time_limit=20)
+        assert cp.status == "impossible"
+
+
+@pytest.mark.slow
+@rules("BD-CLOSE-2")
+def test_cover_bound_former_unknown_confirmed_by_cpsat() -> None:
+    table = Table.empty().place_all(_SIX_EXITS)
+    cp = can_close(table, _TEN_CARDS, backend="cpsat", time_limit=120)
+    assert cp.status in ("impossible", "unknown")
+
+
+@rules("BD-CLOSE-2", "BD-CLOSE-3")
+def test_covering_bounds_agree_with_cpsat_on_generated_cases() -> None:
+    """The covering bound and the tight-budget filter are pruning rules: on generated cases
+    with many exits and a small card budget (where they bite), the exact search must agree
+    with CP-SAT, its certificates replay, and the bound never exceeds a proven minimum."""
+    states = [s for s in positions(range(20, 30), every=3) if s.table.exit_count >= 3]
+    rng = random.Random(11)
+    rng.shuffle(states)
+    checked = 0
+    for s in states[:40]:
+        cards = cards_of(s, 8)
+        for m in (3, 4):
+            exact = min_cards_to_close(s.table, cards, max_cards=m, backend="exact")
+            cp = min_cards_to_close(s.table, cards, max_cards=m, backend="cpsat", time_limit=10)
+            assert exact.status != "unknown"
+            if cp.status != "unknown":
+                checked += 1
+                assert cp.status == exact.status
+                if exact.status == "closable":
+                    assert cp.cards == exact.cards
+            if exact.status == "closable":
+                replay(s.table, exact)
+                assert front_cover(s.table, cards) <= exact.cards
+    assert checked >= 40

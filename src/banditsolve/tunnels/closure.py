@@ -23,7 +23,9 @@ The exact search (``backend="exact"``) is complete:
   with ``k`` openings changes the number of exits by ``k - 2m`` (``m`` openings meeting exits), so
   the cards used must have at least as many openings as there are exits, with the same parity; and
   a card covers at most two front cells, and two only when they are adjacent and one remaining
-  card type fits both (:func:`cover_bound`: front cells less a maximum matching).
+  card type fits both (:func:`cover_bound`: front cells less a maximum matching); when that
+  bound equals the budget, every card still laid covers a front cell, so only placements whose
+  openings face occupied cells or cells next to (or on) the front are kept.
 
 :func:`plain_search` is the baseline: a depth-first search over every card and every legal
 placement, without memo or bounds (complete but slow), used by the tests and the benchmark.
@@ -33,14 +35,22 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
 from banditsolve.errors import IllegalActionError, SolverError
 from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name
-from banditsolve.tunnels.geometry import SIDE_NAMES, STEP, Cell, Placement, opposite, shape_rows
+from banditsolve.tunnels.geometry import (
+    SIDE_NAMES,
+    STEP,
+    Cell,
+    Placement,
+    opposite,
+    orientation,
+    shape_rows,
+)
 from banditsolve.tunnels.table import Table, legal_placements
 
 Status = Literal["closable", "impossible", "unknown"]
@@ -504,6 +514,7 @@ class _Exact:
             return False
         # The most constrained front cell.
         best: list[Option] | None = None
+        best_cell: Cell | None = None
         best_size = 1 << 30
         pairs: dict[Cell, int] = {}
         kinds = tuple(sorted(types))
@@ -519,13 +530,36 @@ class _Exact:
             pairs[t] = sides
             if size < best_size:
                 best_size = size
+                best_cell = t
                 best = options_at(table, t, types, bounds)
         assert best is not None
         # Covering bound (see cover_bound): every front cell needs a card of its own unless one
         # card covers it with an adjacent front cell.
-        if len(front) > 1 and cover_bound(pairs) > budget:
+        cover = cover_bound(pairs) if len(front) > 1 else 1
+        if cover > budget:
             self.fails[key] = budget
             return False
+        if cover == budget:
+            # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed
+            # to cover the front cells, so every card still laid covers a front cell and all
+            # the cells they cover lie in the front cells or next to one (``near``). An opening
+            # of a card facing a cell empty when it is laid must face a card laid later, so
+            # that cell lies in ``near``: a placement opening onto an empty cell outside
+            # ``near`` cannot be part of the closure, and a front cell with no other option
+            # left cannot be covered at all.
+            near = set(front)
+            for tx, ty in front:
+                for dx, dy in STEP:
+                    near.add((tx + dx, ty + dy))
+            cells = table._cells
+            for t in front:
+                if t == best_cell:
+                    continue
+                found = options_at(table, t, types, bounds)
+                if not any(_stays_near(o, cells, near) for o in found):
+                    self.fails[key] = budget
+                    return False
+            best = [o for o in best if _stays_near(o, cells, near)]
         best.sort()
         for _delta, code, x, y, rotation in best:
             p = Placement(code, x, y, rotation)
@@ -539,6 +573,23 @@ class _Exact:
             counts[code] += 1
         self.fails[key] = budget
         return False
+
+
+def _stays_near(option: Option, cells: Mapping[Cell, int], near: set[Cell]) -> bool:
+    """True when every opening of ``option`` faces an occupied cell, its own other square or
+    a cell of ``near``."""
+    _delta, code, x, y, rotation = option
+    o = orientation(code & FULL, rotation)
+    a = (x, y)
+    b = (x + o.b_step[0], y + o.b_step[1])
+    for (cx, cy), open4 in ((a, o.open_a), (b, o.open_b)):
+        for side in range(4):
+            if open4 >> side & 1:
+                dx, dy = STEP[side]
+                n = (cx + dx, cy + dy)
+                if n not in near and n not in cells:
+                    return False
+    return True
 
 
 def _certify(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...]:
