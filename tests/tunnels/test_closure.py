@@ -20,7 +20,12 @@ from banditsolve.tunnels import (
     plain_search,
 )
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.closure import cover_bound, front_cover
+from banditsolve.tunnels.closure import (
+    colour_balance,
+    cover_bound,
+    front_cover,
+    min_cards_for_balance,
+)
 from banditsolve.tunnels.game import step
 from banditsolve.tunnels.geometry import Placement
 from tests.rules import rules
@@ -242,3 +247,20 @@ def test_covering_bounds_agree_with_cpsat_on_generated_cases() -> None:
                 replay(s.table, exact)
                 assert front_cover(s.table, cards) <= exact.cards
     assert checked >= 40
+
+
+@rules("BD-CLOSE-2")
+def test_colour_balance() -> None:
+    assert min_cards_for_balance((0, 0, 0), 2) is None
+    assert min_cards_for_balance((3, 0, 0), 2) == 2
+    assert min_cards_for_balance((0, 1, 1), 1) == 2
+    assert min_cards_for_balance((0, 0, 1), 2) is None
+    assert colour_balance(Table.start()) == 0
+    table = Table.start().place(Placement(3, 0, -1, 180))
+    assert colour_balance(table) == 2
+    # Every card has as many openings on each square: the balance of 2 cannot be met.
+    cards = ["L+R", "TL+TR", "L+BR", "TL+R", "BL+TR", "L+TL+TR+R", "L+TL+BR+R"]
+    r = can_close(table, cards, backend="exact")
+    assert r.status == "impossible" and "chessboard" in r.reason
+    cp = can_close(table, cards, backend="cpsat", time_limit=30)
+    assert cp.status in ("impossible", "unknown")

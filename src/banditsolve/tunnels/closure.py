@@ -23,7 +23,8 @@ The exact search (``backend="exact"``) is complete:
   with ``k`` openings changes the number of exits by ``k - 2m`` (``m`` openings meeting exits), so
   the cards used must have at least as many openings as there are exits, with the same parity; and
   a card covers at most two front cells, and two only when they are adjacent and one remaining
-  card type fits both (:func:`cover_bound`: front cells less a maximum matching); when that
+  card type fits both (:func:`cover_bound`: front cells less a maximum matching); the colour
+  balance (:func:`colour_balance`) must be met by the cards' signed skews; when the cover
   bound equals the budget, every card still laid covers a front cell, so only placements whose
   openings face occupied cells or cells next to (or on) the front are kept.
 
@@ -41,7 +42,14 @@ from functools import cache
 from typing import Literal
 
 from banditsolve.errors import IllegalActionError, SolverError
-from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name
+from banditsolve.tunnels.cards import (
+    FULL,
+    SQUARE_A_PORTS,
+    SQUARE_B_PORTS,
+    CardLike,
+    as_code,
+    card_name,
+)
 from banditsolve.tunnels.geometry import (
     SIDE_NAMES,
     STEP,
@@ -203,6 +211,51 @@ def min_cards_for_exits(classes: tuple[int, ...], exits: int) -> int | None:
         if loss is not None and best - loss >= exits:
             return n
     return None
+
+
+def _skew(code: int) -> int:
+    """``|a - b|``: the openings on a card's square A less those on square B, in size."""
+    mask = code & FULL
+    return abs((mask & SQUARE_A_PORTS).bit_count() - (mask & SQUARE_B_PORTS).bit_count())
+
+
+def colour_balance(table: Table) -> int:
+    """Exits into front cells with even ``x + y`` less exits into the others.
+
+    Colour the cells like a chessboard. Two facing openings lie on cells of opposite colours,
+    so on a table without exits the openings on even cells equal those on odd cells. On the
+    current table the openings that face cards pair up the same way, and an exit into an even
+    cell lies on an odd cell; so the cards a closure adds must carry ``colour_balance`` more
+    openings on even cells than on odd ones. A card's two squares have opposite colours, so a
+    card adds ``+-(a - b)`` (``a``, ``b`` its openings on square A and B) to that difference:
+    the ``|a - b|`` of the cards used, with signs, must add up to the balance.
+    """
+    out = 0
+    for (tx, ty), fv in table._front.items():
+        n = (fv & 15).bit_count()
+        out += -n if (tx + ty) & 1 else n
+    return out
+
+
+@cache
+def min_cards_for_balance(skews: tuple[int, int, int], balance: int) -> int | None:
+    """The fewest cards, from ``skews[i - 1]`` cards with ``|a - b| = i``, whose ``|a - b|``
+    with signs chosen freely add up to ``balance`` (see :func:`colour_balance`); None when none
+    do. An exact 0/1 knapsack over the cards, one at a time: ``best[v]`` is the fewest cards
+    seen so far whose signed skews add up to ``v``."""
+    if balance == 0:
+        return 0
+    best: dict[int, int] = {0: 0}
+    for i, count in enumerate(skews):
+        value = i + 1
+        for _ in range(count):
+            nxt = dict(best)
+            for total, used in best.items():
+                for v in (total + value, total - value):
+                    if nxt.get(v, 1 << 30) > used + 1:
+                        nxt[v] = used + 1
+            best = nxt
+    return best.get(balance)
 
 
 def _front_cells(table: Table) -> dict[Cell, int]:
@@ -433,6 +486,17 @@ def static_reason(
             f"no choice of the {len(cards)} cards has openings adding up to at least {exits} "
             "with the parity of the exit count"
         )
+    balance = colour_balance(table)
+    skew = [0, 0, 0, 0]
+    for c in cards:
+        skew[_skew(c)] += 1
+    if min_cards_for_balance((skew[1], skew[2], skew[3]), abs(balance)) is None:
+        return (
+            "colouring the cells like a chessboard, facing openings lie on opposite colours, so "
+            f"the cards added must carry {abs(balance)} more openings on one colour than on "
+            "the other, and no choice of the given cards (each adding plus or minus its "
+            "openings on one square less those on the other) does"
+        )
     front = len(table._front)
     if max_cards is not None:
         if need > max_cards:
@@ -500,8 +564,11 @@ class _Exact:
         bounds = self.bounds
         # Counting bounds.
         exits = 0
-        for fv in front.values():
-            exits += (fv & 15).bit_count()
+        balance = 0
+        for (tx, ty), fv in front.items():
+            n = (fv & 15).bit_count()
+            exits += n
+            balance += -n if (tx + ty) & 1 else n
         if (len(front) + 1) // 2 > budget:
             self.fails[key] = budget
             return False
@@ -512,6 +579,14 @@ class _Exact:
         if need is None or need > budget:
             self.fails[key] = budget
             return False
+        if balance:
+            skew = [0, 0, 0, 0]
+            for c in types:
+                skew[_skew(c)] += min(counts[c], budget)
+            need = min_cards_for_balance((skew[1], skew[2], skew[3]), abs(balance))
+            if need is None or need > budget:
+                self.fails[key] = budget
+                return False
         # The most constrained front cell.
         best: list[Option] | None = None
         best_cell: Cell | None = None
