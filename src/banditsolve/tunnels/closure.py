@@ -588,7 +588,6 @@ class _Exact:
                 self.fails[key] = budget
                 return False
         # The most constrained front cell.
-        best: list[Option] | None = None
         best_cell: Cell | None = None
         best_size = 1 << 30
         pairs: dict[Cell, int] = {}
@@ -606,8 +605,8 @@ class _Exact:
             if size < best_size:
                 best_size = size
                 best_cell = t
-                best = options_at(table, t, types, bounds)
-        assert best is not None
+        assert best_cell is not None
+        best = options_at(table, best_cell, types, bounds)
         # Covering bound (see cover_bound): every front cell needs a card of its own unless one
         # card covers it with an adjacent front cell.
         cover = cover_bound(pairs) if len(front) > 1 else 1
@@ -617,15 +616,20 @@ class _Exact:
         if cover == budget:
             # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed
             # to cover the front cells, so every card still laid covers a front cell and all
-            # the cells they cover lie in the front cells or next to one (``near``). An opening
+            # the cells they cover lie in the front cells or next to one (``near``; the
+            # neighbour must be one a card can cover together with the front cell). An opening
             # of a card facing a cell empty when it is laid must face a card laid later, so
             # that cell lies in ``near``: a placement opening onto an empty cell outside
             # ``near`` cannot be part of the closure, and a front cell with no other option
             # left cannot be covered at all.
+            # Sharper: the other cell of a card covering ``t`` lies on a side in ``pairs[t]``
+            # (a card fits there now; cells only fill up, so no other side can fit later).
             near = set(front)
-            for tx, ty in front:
-                for dx, dy in STEP:
-                    near.add((tx + dx, ty + dy))
+            for (tx, ty), sides in pairs.items():
+                for side in range(4):
+                    if sides >> side & 1:
+                        dx, dy = STEP[side]
+                        near.add((tx + dx, ty + dy))
             cells = table._cells
             for t in front:
                 if t == best_cell:
