@@ -41,12 +41,14 @@ def _positions(games: int, every: int) -> list[GameState]:
 
 def run(quick: bool = False) -> dict[str, object]:
     limit = 2.0 if quick else 10.0
-    positions = _positions(3 if quick else 6, 12 if quick else 8)
-    backends = {
+    positions = _positions(3 if quick else 4, 12 if quick else 10)
+    # The plain baseline and the models run where they can finish: the baseline times out on
+    # nearly everything from 10 cards, Z3 from 7 (their rows would only repeat the limit).
+    backends: dict[int | str, tuple[str, ...]] = {
         3: ("exact", "cpsat", "z3", "plain"),
         5: ("exact", "cpsat", "z3", "plain"),
         7: ("exact", "cpsat", "plain"),
-        10: ("exact", "cpsat", "plain"),
+        10: ("exact", "cpsat") if not quick else ("exact", "cpsat", "plain"),
         15: ("exact", "cpsat"),
         "pile": ("exact",),
     }
