@@ -28,6 +28,7 @@ from banditsolve.tunnels.closure import (
 )
 from banditsolve.tunnels.game import step
 from banditsolve.tunnels.geometry import Placement
+from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import to_footprint
 from tests.tunnels.oracle import PlainTable, is_legal
@@ -115,18 +116,20 @@ def test_bounded_table() -> None:
 
 @rules("BD-CLOSE-1", "BD-CLOSE-2", "BD-CLOSE-3", "BD-CLOSE-5")
 def test_backends_agree_on_generated_cases() -> None:
-    """Exact vs CP-SAT on 300+ generated cases of 2-5 cards (Z3 on every fourth), statuses and
-    minima equal, every certificate replayed; impossible ones confirmed by the plain search."""
+    """Exact vs CP-SAT on generated cases of 2-5 cards (150 by default, 300 under CI; Z3 on every
+    sixth), statuses and minima equal, every certificate replayed; impossible ones confirmed by
+    the plain search."""
     states = positions(range(12), every=3)
     cases = [(s, n) for s in states for n in (2, 3, 4, 5)]
     rng = random.Random(5)
     rng.shuffle(cases)
-    cases = cases[:300]
-    assert len(cases) >= 300
-    closable = impossible = 0
+    count = scaled(150, 300)
+    cases = cases[:count]
+    assert len(cases) == count
+    closable = impossible = compared = 0
     for i, (s, n) in enumerate(cases):
         cards = cards_of(s, n)
-        if i % 3 == 0:
+        if i % 2 == 0:
             # A case built to be closable more often: the cards of a small closure, plus one.
             found = can_close(s.table, s.remaining(), backend="exact", time_limit=0.5)
             if found.status == "closable" and found.cards <= 4:
@@ -135,6 +138,7 @@ def test_backends_agree_on_generated_cases() -> None:
         cp = min_cards_to_close(s.table, cards, backend="cpsat")
         assert exact.status != "unknown"
         if cp.status != "unknown":
+            compared += 1
             assert cp.status == exact.status, (card_name, exact.reason, cp.reason)
             if exact.status == "closable":
                 assert cp.cards == exact.cards and cp.minimum
@@ -156,6 +160,7 @@ def test_backends_agree_on_generated_cases() -> None:
                 plain = plain_search(s.table, cards, time_limit=5)
                 assert plain.status in ("impossible", "unknown")
     assert closable >= 5 and impossible >= 10
+    assert compared >= 0.9 * count  # CP-SAT answered nearly every case
 
 
 @pytest.mark.slow
@@ -207,11 +212,12 @@ def test_cover_bound_counts_front_cells() -> None:
 @rules("BD-CLOSE-2")
 def test_cover_bound_decides_a_former_unknown() -> None:
     table = Table.empty().place_all(_SIX_EXITS)
-    r = can_close(table, _TEN_CARDS, backend="exact", time_limit=10)
+    # Generous limits: these finish in about a second, but CI machines may be loaded.
+    r = can_close(table, _TEN_CARDS, backend="exact", time_limit=60)
     assert r.status == "impossible"
     for m in (5, 6, 7):
         assert can_close(table, _TEN_CARDS, max_cards=m, backend="exact").status == "impossible"
-        cp = can_close(table, _TEN_CARDS, max_cards=m, backend="cpsat", time_limit=20)
+        cp = can_close(table, _TEN_CARDS, max_cards=m, backend="cpsat", time_limit=120)
         assert cp.status == "impossible"
 
 

@@ -20,7 +20,12 @@ from banditsolve.tunnels.closure import (
     SearchStats,
     _certify,
 )
-from banditsolve.tunnels.closure_model import MAX_LITERALS, ClosureModel, build, order_placements
+from banditsolve.tunnels.closure_model import (
+    MAX_LITERALS,
+    ClosureModel,
+    order_placements,
+    prepare,
+)
 from banditsolve.tunnels.geometry import Placement, opposite
 from banditsolve.tunnels.table import Table
 
@@ -68,18 +73,10 @@ def solve_cpsat(
 ) -> Closure:
     """Answer the closure question (or its minimum) with CP-SAT."""
     start = time.perf_counter()
-    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
-    if not table.exit_count:
-        return Closure("closable", (), "the table has no exit", "cpsat", SearchStats(), True)
-    m = build(table, cards, budget, bounds)
-    if len(m.candidates) > MAX_LITERALS:
-        return Closure(
-            "unknown",
-            (),
-            f"the model would need {len(m.candidates)} placement literals (limit {MAX_LITERALS})",
-            "cpsat",
-            SearchStats(0, time.perf_counter() - start),
-        )
+    prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start)
+    if isinstance(prepared, Closure):
+        return prepared
+    budget, m = prepared
     model, xs = model_of(m, minimum)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1

@@ -21,15 +21,16 @@ cards in an order reachable from the network and drops such a group (it closes n
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from banditsolve.tunnels.cards import FULL
+from banditsolve.tunnels.closure import Bounds, Closure, SearchStats
 from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement, normalise, orientation
 from banditsolve.tunnels.table import Table
 
-Bounds = tuple[int, int, int, int]
 
 #: Above this many placement literals a backend gives up (``unknown``) rather than build.
 MAX_LITERALS = 250_000
@@ -193,3 +194,30 @@ def order_placements(table: Table, chosen: Sequence[Placement]) -> tuple[Placeme
                 rest.append(p)
         pending = rest
     return tuple(order)
+
+
+def prepare(
+    table: Table,
+    cards: Sequence[int],
+    max_cards: int | None,
+    bounds: Bounds | None,
+    backend: str,
+    literal_limit: int,
+    start: float,
+) -> tuple[int, ClosureModel] | Closure:
+    """The card budget and the model of a closure question for a solver backend, or the answer
+    at once: closable when no exit is left, unknown when the model would be too large."""
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+    if not table.exit_count:
+        return Closure("closable", (), "the table has no exit", backend, SearchStats(), True)
+    m = build(table, cards, budget, bounds)
+    if len(m.candidates) > literal_limit:
+        return Closure(
+            "unknown",
+            (),
+            f"the model would need {len(m.candidates)} placement literals, more than the "
+            f"{backend} backend takes ({literal_limit})",
+            backend,
+            SearchStats(0, time.perf_counter() - start),
+        )
+    return budget, m

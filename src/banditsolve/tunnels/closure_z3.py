@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from banditsolve import z3typed as z
 from banditsolve.tunnels.closure import Bounds, Closure, SearchStats, _certify, lower_bound
-from banditsolve.tunnels.closure_model import MAX_LITERALS, build, order_placements
+from banditsolve.tunnels.closure_model import MAX_LITERALS, order_placements, prepare
 from banditsolve.tunnels.geometry import opposite
 from banditsolve.tunnels.table import Table
 
@@ -33,18 +33,10 @@ def solve_z3(
 ) -> Closure:
     """Answer the closure question (or its minimum) with Z3."""
     start = time.perf_counter()
-    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
-    if not table.exit_count:
-        return Closure("closable", (), "the table has no exit", "z3", SearchStats(), True)
-    m = build(table, cards, budget, bounds)
-    if len(m.candidates) > MAX_LITERALS // 10:
-        return Closure(
-            "unknown",
-            (),
-            f"the model would need {len(m.candidates)} literals: too large for the Z3 backend",
-            "z3",
-            SearchStats(0, time.perf_counter() - start),
-        )
+    prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start)
+    if isinstance(prepared, Closure):
+        return prepared
+    budget, m = prepared
     xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
     timeout = None if time_limit is None else max(1, int(1000 * time_limit))
     constraints: list[z.BoolExpr | bool] = []
