@@ -54,7 +54,7 @@ def check_invariants(state: State) -> None:
 @rules("LB-TURN-1", "LB-TURN-2", "LB-TURN-3", "LB-TURN-4", "LB-TURN-7", "LB-WIN-1", "LB-WIN-2",
        "LB-END-1", "LB-NOTE-1")
 def test_thousands_of_random_games_keep_every_invariant() -> None:
-    _play_games(range(scaled(1000, 3000)))
+    _play_games(range(scaled(1000, 2000)))
 
 
 @pytest.mark.slow

@@ -268,7 +268,7 @@ def test_options_are_validated() -> None:
 
 @rules("BD-TURN-1", "BD-END-3", "BD-NOTE-1", "BD-NOTE-2")
 def test_many_seeded_games_conserve_cards_and_stay_connected() -> None:
-    games = scaled(400, 2000)
+    games = scaled(400, 1000)
     outcomes: Counter[str] = Counter()
     for seed in range(games):
         rng = random.Random(seed)

@@ -31,7 +31,6 @@ from banditsolve.tunnels.closure import Bounds, Closure, SearchStats
 from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement, normalise, orientation
 from banditsolve.tunnels.table import Table
 
-
 #: Above this many placement literals a backend gives up (``unknown``) rather than build.
 MAX_LITERALS = 250_000
 
