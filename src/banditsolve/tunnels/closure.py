@@ -705,27 +705,20 @@ def _exact(
     search = _Exact(table, cards, bounds, time_limit, node_limit)
     low = lower_bound(table, cards, bounds) or 1
     try:
-        if minimum:
-            for b in range(low, budget + 1):
-                found = search.run(b)
-                if found is not None:
-                    why = (
-                        f"{b} cards close it; counting bounds rule out fewer"
-                        if b == low
-                        else f"{b} cards close it; an exhaustive search found none with {b - 1}"
-                    )
-                    return Closure(
-                        "closable", _certify(table, found), why, "exact", stats(search.nodes), True
-                    )
-        else:
-            found = search.run(budget)
+        # Iterative deepening on the number of cards, for both questions: the shallowest
+        # closure is found long before a deep search would wander its way there, and the
+        # failures of each level stay memoised for the next. A closure found this way is also
+        # the minimum, since every smaller budget was searched exhaustively.
+        for b in range(low, budget + 1):
+            found = search.run(b)
             if found is not None:
+                why = (
+                    f"{b} cards close it; counting bounds rule out fewer"
+                    if b == low
+                    else f"{b} cards close it; an exhaustive search found none with {b - 1}"
+                )
                 return Closure(
-                    "closable",
-                    _certify(table, found),
-                    f"closed with {len(found)} cards",
-                    "exact",
-                    stats(search.nodes),
+                    "closable", _certify(table, found), why, "exact", stats(search.nodes), True
                 )
     except _Limit:
         return Closure(
