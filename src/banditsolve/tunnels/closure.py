@@ -266,9 +266,7 @@ def _needs(table: Table) -> int:
     return sum((fv & 15).bit_count() for fv in table._front.values())
 
 
-def lower_bound(
-    table: Table, cards: Sequence[int], bounds: Bounds | None = None
-) -> int | None:
+def lower_bound(table: Table, cards: Sequence[int], bounds: Bounds | None = None) -> int | None:
     """A lower bound on the cards any closure needs (None: no choice of ``cards`` can close)."""
     exits = _needs(table)
     need = min_cards_for_exits(port_classes(cards), exits)
@@ -519,8 +517,21 @@ class _Limit(Exception):
     pass
 
 
+#: The lower bound of a node from which no closure exists at all, whatever the budget.
+_NEVER = 1 << 20
+
+
 class _Exact:
-    """One exact search; ``run(budget)`` may be called with growing budgets (memo kept)."""
+    """One exact search; ``run(budget)`` may be called with growing budgets (memo kept).
+
+    The search works on a mutable copy of the table (laid and lifted again on the way back,
+    never copied) and keeps the exit count, the colour balance and the counts per class of the
+    remaining cards up to date as it goes. Each node returns a proven lower bound on the cards
+    any closure from it needs (``-1`` once a closure is found): the largest of its counting
+    bounds, or one more than the smallest bound among the children of its branching cell. The
+    memo keeps that bound per set of cards laid, so a later, larger budget skips every node
+    already known to need more, and a node that can never close is never searched twice.
+    """
 
     def __init__(
         self,
@@ -536,83 +547,170 @@ class _Exact:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.node_limit = node_limit
         self.nodes = 0
-        self.fails: dict[frozenset[Placement], int] = {}
+        self.lower: dict[frozenset[Placement], int] = {}
         self.path: list[Placement] = []
+        self.cells: dict[Cell, int] = {c: v & 15 for c, v in table._cells.items()}
+        self.rim: dict[Cell, int] = dict(table._rim)
+        self.front: dict[Cell, int] = dict(table._front)
+        self.exits = _needs(table)
+        self.balance = colour_balance(table)
+        self.classes = [0] * 7
+        self.skews = [0] * 4
+        for c in cards:
+            self.classes[(c & FULL).bit_count()] += 1
+            self.skews[_skew(c)] += 1
 
-    def run(self, budget: int) -> tuple[Placement, ...] | None:
+    def run(self, budget: int) -> tuple[Placement, ...] | int:
+        """The placements of a closure with at most ``budget`` cards, or a proven lower bound
+        (greater than ``budget``) on the cards any closure needs."""
         self.path = []
-        if self._dfs(self.root, budget, frozenset()):
+        found = self._dfs(budget, frozenset())
+        if found < 0:
             return tuple(self.path)
-        return None
+        return found
 
-    def _dfs(self, table: Table, budget: int, key: frozenset[Placement]) -> bool:
-        self.nodes += 1
-        if self.nodes & 255 == 0:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise _Limit
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Limit
-        front = table._front
-        if not front:
-            return True
-        if budget <= 0:
-            return False
-        if self.fails.get(key, -1) >= budget:
-            return False
-        counts = self.counts
-        types = [c for c, n in counts.items() if n > 0]
+    # -- the mutable board ------------------------------------------------------------------
+
+    def _lay(self, p: Placement) -> tuple[Cell, Cell, list[tuple[Cell, int]]]:
+        o = orientation(p.card & FULL, p.rotation)
+        a = (p.x, p.y)
+        b = (p.x + o.b_step[0], p.y + o.b_step[1])
+        cells, rim, front = self.cells, self.rim, self.front
+        undo: list[tuple[Cell, int]] = []
+        exits, balance = self.exits, self.balance
+        for cell in (a, b):
+            old = rim.pop(cell, -1)
+            undo.append((cell, old))
+            if old > 0 and old & 15:
+                del front[cell]
+                lost = (old & 15).bit_count()
+                exits -= lost
+                balance -= -lost if (cell[0] + cell[1]) & 1 else lost
+        cells[a] = o.open_a
+        cells[b] = o.open_b
+        for (cx, cy), open4 in ((a, o.open_a), (b, o.open_b)):
+            for side in range(4):
+                dx, dy = STEP[side]
+                n = (cx + dx, cy + dy)
+                if n in cells:
+                    continue
+                old = rim.get(n, -1)
+                undo.append((n, old))
+                bit = 1 << ((side + 2) & 3)
+                v = (old if old > 0 else 0) | (bit << 4)
+                if open4 >> side & 1:
+                    v |= bit
+                    exits += 1
+                    balance += -1 if (n[0] + n[1]) & 1 else 1
+                if v & 15:
+                    front[n] = v
+                rim[n] = v
+        self.exits, self.balance = exits, balance
+        return a, b, undo
+
+    def _lift(self, a: Cell, b: Cell, undo: list[tuple[Cell, int]]) -> None:
+        rim, front = self.rim, self.front
+        for cell, old in reversed(undo):
+            if old < 0:
+                rim.pop(cell, None)
+                front.pop(cell, None)
+            else:
+                rim[cell] = old
+                if old & 15:
+                    front[cell] = old
+                else:
+                    front.pop(cell, None)
+        del self.cells[a]
+        del self.cells[b]
+
+    def _signature(self, t: Cell, fv: int) -> tuple[int, ...]:
+        rim = self.rim
         bounds = self.bounds
-        # Counting bounds.
-        exits = 0
-        balance = 0
-        for (tx, ty), fv in front.items():
-            n = (fv & 15).bit_count()
-            exits += n
-            balance += -n if (tx + ty) & 1 else n
-        if (len(front) + 1) // 2 > budget:
-            self.fails[key] = budget
-            return False
-        classes = [0] * 7
-        for c in types:
-            classes[(c & FULL).bit_count()] += min(counts[c], budget)
-        need = min_cards_for_exits(tuple(classes), exits)
-        if need is None or need > budget:
-            self.fails[key] = budget
-            return False
-        if balance:
-            skew = [0, 0, 0, 0]
-            for c in types:
-                skew[_skew(c)] += min(counts[c], budget)
-            need = min_cards_for_balance((skew[1], skew[2], skew[3]), abs(balance))
-            if need is None or need > budget:
-                self.fails[key] = budget
-                return False
+        tx, ty = t
+        if bounds is None:
+            return (
+                fv,
+                rim.get((tx, ty - 1), 0),
+                rim.get((tx + 1, ty), 0),
+                rim.get((tx, ty + 1), 0),
+                rim.get((tx - 1, ty), 0),
+            )
+        out = [fv]
+        for dx, dy in STEP:
+            o = (tx + dx, ty + dy)
+            out.append(rim.get(o, 0) if _inside(o, bounds) else -1)
+        return tuple(out)
+
+    def _options(self, t: Cell, sig: tuple[int, ...], types: Iterable[int]) -> list[Option]:
+        tx, ty = t
+        out: list[Option] = []
+        for code in types:
+            for delta, adx, ady, rotation in _valid_rows(code & FULL, sig):
+                out.append((delta, code, tx + adx, ty + ady, rotation))
+        return out
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _expand(self, budget: int, key: frozenset[Placement]) -> tuple[int, int, list[Placement]]:
+        """One node: ``(result, low, children)``. ``result`` is -1 when the table is closed, or
+        a proven lower bound on the cards a closure needs when ``children`` is empty;
+        otherwise the bound proven by the options already ruled out (``_NEVER`` if none), with
+        ``low`` the node's counting bound and ``children`` the placements still to search."""
+        front = self.front
+        if not front:
+            return -1, 0, []
+        lower = self.lower
+        known = lower.get(key, 0)
+        if known > budget:
+            return known, known, []
+        # Counting bounds, each valid whatever the budget.
+        low = (len(front) + 1) // 2
+        need = min_cards_for_exits(tuple(self.classes), self.exits)
+        if need is None:
+            return self._closed(key, _NEVER)
+        low = max(low, need)
+        if self.balance:
+            skews = self.skews
+            need = min_cards_for_balance((skews[1], skews[2], skews[3]), abs(self.balance))
+            if need is None:
+                return self._closed(key, _NEVER)
+            low = max(low, need)
+        if low > budget:
+            return self._closed(key, low)
+        counts = self.counts
+        kinds = tuple(sorted(c for c, n in counts.items() if n > 0))
+        bounds = self.bounds
         # The most constrained front cell.
         best_cell: Cell | None = None
+        best_sig: tuple[int, ...] = ()
         best_size = 1 << 30
         pairs: dict[Cell, int] = {}
-        kinds = tuple(sorted(types))
+        sigs: dict[Cell, tuple[int, ...]] = {}
+        sizes: dict[Cell, int] = {}
         for t, fv in front.items():
             if bounds is not None and not _inside(t, bounds):
-                self.fails[key] = budget
-                return False
-            sig = _signature(table, t, fv, bounds)
+                return self._closed(key, _NEVER)
+            sig = self._signature(t, fv)
             size, sides = _summary(kinds, sig)
             if size == 0:
-                self.fails[key] = budget
-                return False
+                # Cells only fill up and cards only run out: this exit stays open for good.
+                return self._closed(key, _NEVER)
             pairs[t] = sides
+            sigs[t] = sig
+            sizes[t] = size
             if size < best_size:
                 best_size = size
                 best_cell = t
+                best_sig = sig
         assert best_cell is not None
-        best = options_at(table, best_cell, types, bounds)
         # Covering bound (see cover_bound): every front cell needs a card of its own unless one
         # card covers it with an adjacent front cell.
         cover = cover_bound(pairs) if len(front) > 1 else 1
-        if cover > budget:
-            self.fails[key] = budget
-            return False
+        if cover > low:
+            low = cover
+            if low > budget:
+                return self._closed(key, low)
+        result = _NEVER
         if cover == budget:
             # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed
             # to cover the front cells, so every card still laid covers a front cell and all
@@ -620,54 +718,164 @@ class _Exact:
             # neighbour must be one a card can cover together with the front cell). An opening
             # of a card facing a cell empty when it is laid must face a card laid later, so
             # that cell lies in ``near``: a placement opening onto an empty cell outside
-            # ``near`` cannot be part of the closure, and a front cell with no other option
-            # left cannot be covered at all.
+            # ``near`` cannot be part of a closure of ``budget`` cards, and a front cell with
+            # no other option left cannot be covered within the budget at all.
             # Sharper: the other cell of a card covering ``t`` lies on a side in ``pairs[t]``
             # (a card fits there now; cells only fill up, so no other side can fit later).
-            near = set(front)
-            for (tx, ty), sides in pairs.items():
+            # The branching cell is then the one with the fewest options kept. The options
+            # dropped may still serve a larger budget: the bound this node proves is then at
+            # most ``budget + 1``.
+            zone: dict[Cell, list[Cell]] = {}
+            for t, sides in pairs.items():
+                zone.setdefault(t, []).append(t)
+                tx, ty = t
                 for side in range(4):
                     if sides >> side & 1:
                         dx, dy = STEP[side]
-                        near.add((tx + dx, ty + dy))
-            cells = table._cells
-            for t in front:
-                if t == best_cell:
-                    continue
-                found = options_at(table, t, types, bounds)
-                if not any(_stays_near(o, cells, near) for o in found):
-                    self.fails[key] = budget
-                    return False
-            best = [o for o in best if _stays_near(o, cells, near)]
+                        zone.setdefault((tx + dx, ty + dy), []).append(t)
+            cells = self.cells
+            for _size, t in sorted((sizes[t], t) for t in front if t != best_cell):
+                if not any(_stays_near(o, cells, zone) for o in self._options(t, sigs[t], kinds)):
+                    return self._closed(key, budget + 1)
+            best = [
+                o for o in self._options(best_cell, best_sig, kinds) if _stays_near(o, cells, zone)
+            ]
+            result = budget + 1
+        else:
+            best = self._options(best_cell, best_sig, kinds)
         best.sort()
-        for _delta, code, x, y, rotation in best:
-            p = Placement(code, x, y, rotation)
-            counts[code] -= 1
-            self.path.append(p)
-            ok = self._dfs(table._place(p), budget - 1, key | {p})
-            if ok:
-                counts[code] += 1
-                return True
-            self.path.pop()
-            counts[code] += 1
-        self.fails[key] = budget
-        return False
+        classes = self.classes
+        cells = self.cells
+        exits = self.exits
+        children: list[Placement] = []
+        for delta, code, x, y, rotation in best:
+            mask = code & FULL
+            k = mask.bit_count()
+            # Forward check: bounds of the table after this placement, from its front cells
+            # and exit count alone, before laying it.
+            if exits + delta:
+                bdx, bdy, faced = _shape_info(mask, rotation)
+                after = set(front)
+                after.discard((x, y))
+                after.discard((x + bdx, y + bdy))
+                for dx, dy in faced:
+                    n = (x + dx, y + dy)
+                    if n not in cells:
+                        after.add(n)
+                classes[k] -= 1
+                child = min_cards_for_exits(tuple(classes), exits + delta)
+                classes[k] += 1
+                if child is None:
+                    continue  # a bound of _NEVER: result is unchanged
+                child = max(child, _quick_cover(after))
+                if child > budget - 1:
+                    if child + 1 < result:
+                        result = child + 1
+                    continue
+            children.append(Placement(code, x, y, rotation))
+        return result, low, children
+
+    def _closed(self, key: frozenset[Placement], bound: int) -> tuple[int, int, list[Placement]]:
+        self.lower[key] = bound
+        return bound, bound, []
+
+    def _push(self, p: Placement) -> tuple[Cell, Cell, list[tuple[Cell, int]], int, int]:
+        """Lay ``p`` on the board and take its card from the counts; the undo record."""
+        mask = p.card & FULL
+        self.counts[p.card] -= 1
+        self.classes[mask.bit_count()] -= 1
+        self.skews[_skew(mask)] -= 1
+        exits, balance = self.exits, self.balance
+        a, b, undo = self._lay(p)
+        self.path.append(p)
+        return a, b, undo, exits, balance
+
+    def _pop(
+        self, p: Placement, record: tuple[Cell, Cell, list[tuple[Cell, int]], int, int]
+    ) -> None:
+        a, b, undo, exits, balance = record
+        self._lift(a, b, undo)
+        self.exits, self.balance = exits, balance
+        mask = p.card & FULL
+        self.counts[p.card] += 1
+        self.classes[mask.bit_count()] += 1
+        self.skews[_skew(mask)] += 1
+        self.path.pop()
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 255 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _Limit
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Limit
+
+    def _dfs(self, budget: int, key: frozenset[Placement]) -> int:
+        self._tick()
+        result, low, children = self._expand(budget, key)
+        if result < 0:
+            return -1
+        for p in children:
+            record = self._push(p)
+            found = self._dfs(budget - 1, key | {p})
+            if found < 0:
+                return -1
+            self._pop(p, record)
+            if found + 1 < result:
+                result = found + 1
+        result = max(result, low, budget + 1)
+        self.lower[key] = result
+        return result
 
 
-def _stays_near(option: Option, cells: Mapping[Cell, int], near: set[Cell]) -> bool:
-    """True when every opening of ``option`` faces an occupied cell, its own other square or
-    a cell of ``near``."""
-    _delta, code, x, y, rotation = option
-    o = orientation(code & FULL, rotation)
-    a = (x, y)
-    b = (x + o.b_step[0], y + o.b_step[1])
-    for (cx, cy), open4 in ((a, o.open_a), (b, o.open_b)):
+@cache
+def _shape_info(mask: int, rotation: int) -> tuple[int, int, tuple[Cell, ...]]:
+    """``(bdx, bdy, faced)`` of a card laid with square A at the origin: square B's offset and
+    the cells its openings face."""
+    o = orientation(mask, rotation)
+    b = o.b_step
+    faced = []
+    for (cx, cy), open4 in (((0, 0), o.open_a), (b, o.open_b)):
         for side in range(4):
             if open4 >> side & 1:
                 dx, dy = STEP[side]
-                n = (cx + dx, cy + dy)
-                if n not in near and n not in cells:
-                    return False
+                faced.append((cx + dx, cy + dy))
+    return b[0], b[1], tuple(faced)
+
+
+def _quick_cover(front: set[Cell]) -> int:
+    """A weaker but cheap :func:`cover_bound`: front cells less an upper bound on any matching
+    of neighbouring front cells (the fewer, by colour, of the cells with a front neighbour)."""
+    even = odd = 0
+    for cx, cy in front:
+        if (
+            (cx, cy - 1) in front
+            or (cx + 1, cy) in front
+            or (cx, cy + 1) in front
+            or (cx - 1, cy) in front
+        ):
+            if (cx + cy) & 1:
+                odd += 1
+            else:
+                even += 1
+    return len(front) - min(even, odd)
+
+
+def _stays_near(option: Option, cells: Mapping[Cell, int], zone: dict[Cell, list[Cell]]) -> bool:
+    """True when every opening of ``option`` faces an occupied cell or a cell that a card
+    covering another front cell could cover: ``zone`` maps each cell to the front cells whose
+    covering card may lie on it."""
+    _delta, code, x, y, rotation = option
+    bdx, bdy, faced = _shape_info(code & FULL, rotation)
+    a = (x, y)
+    b = (x + bdx, y + bdy)
+    for dx, dy in faced:
+        n = (x + dx, y + dy)
+        if n in cells:
+            continue
+        owners = zone.get(n)
+        if owners is None or all(u == a or u == b for u in owners):
+            return False
     return True
 
 
@@ -707,19 +915,22 @@ def _exact(
     try:
         # Iterative deepening on the number of cards, for both questions: the shallowest
         # closure is found long before a deep search would wander its way there, and the
-        # failures of each level stay memoised for the next. A closure found this way is also
-        # the minimum, since every smaller budget was searched exhaustively.
-        for b in range(low, budget + 1):
+        # bounds proven at each level stay memoised for the next (a level the proven bound
+        # already rules out is skipped). A closure found this way is also the minimum, since
+        # every smaller budget was ruled out.
+        b = low
+        while b <= budget:
             found = search.run(b)
-            if found is not None:
+            if isinstance(found, tuple):
                 why = (
                     f"{b} cards close it; counting bounds rule out fewer"
                     if b == low
-                    else f"{b} cards close it; an exhaustive search found none with {b - 1}"
+                    else f"{b} cards close it; an exhaustive search proved that fewer cannot"
                 )
                 return Closure(
                     "closable", _certify(table, found), why, "exact", stats(search.nodes), True
                 )
+            b = max(b + 1, found)
     except _Limit:
         return Closure(
             "unknown", (), _limit_reason(time_limit, node_limit), "exact", stats(search.nodes)
