@@ -270,3 +270,75 @@ def test_colour_balance() -> None:
     assert r.status == "impossible" and "chessboard" in r.reason
     cp = can_close(table, cards, backend="cpsat", time_limit=30)
     assert cp.status in ("impossible", "unknown")
+
+
+@rules("BD-CLOSE-2", "BD-CLOSE-3")
+def test_exact_minimum_matches_cpsat_on_middle_sized_cases() -> None:
+    """The exact search prunes with proven lower bounds (stored per node and used to skip whole
+    levels of the deepening), a forward check before each card is laid and the tight-budget
+    filter: on cases of 6-8 cards with up to 5 laid, its answers and minima must equal
+    CP-SAT's."""
+    states = [s for s in positions(range(40, 60), every=3) if s.table.exit_count <= 7]
+    rng = random.Random(17)
+    rng.shuffle(states)
+    checked = closable = 0
+    for i, s in enumerate(states[: scaled(24, 60)]):
+        n = rng.choice((6, 7, 8))
+        cards = cards_of(s, n)
+        if i % 2 == 0:
+            # Closable more often: the cards of a closure of at most 5, then the next cards.
+            found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
+            if found.status == "closable":
+                cards = ([p.card for p in found.placements] + cards)[:n]
+        exact = min_cards_to_close(s.table, cards, max_cards=5, backend="exact", workers=1)
+        cp = min_cards_to_close(s.table, cards, max_cards=5, backend="cpsat", time_limit=20)
+        assert exact.status != "unknown"
+        if exact.status == "closable":
+            closable += 1
+            replay(s.table, exact)
+        if cp.status != "unknown":
+            checked += 1
+            assert cp.status == exact.status, (exact.reason, cp.reason)
+            if exact.status == "closable":
+                assert cp.cards == exact.cards
+    assert checked >= 0.8 * scaled(24, 60) and closable >= 3
+
+
+@rules("BD-CLOSE-1", "BD-CLOSE-3")
+def test_search_shared_among_processes_gives_the_same_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With every level of the deepening shared among two forked processes, the answers, the
+    minima and the certificates equal those of one process."""
+    import multiprocessing
+
+    import banditsolve.tunnels.closure as closure
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    states = positions(range(60, 66), every=5)
+    cases = [(s, n) for s in states for n in (5, 8)][: scaled(12, 30)]
+    serial = [
+        min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=1) for s, n in cases
+    ]
+    monkeypatch.setattr(closure, "SPLIT_AFTER", 0.0)
+    splits = []
+    split = closure._Exact.run_split
+
+    def counted(self: closure._Exact, budget: int, workers: int) -> object:
+        splits.append(budget)
+        return split(self, budget, workers)
+
+    monkeypatch.setattr(closure._Exact, "run_split", counted)
+    for (s, n), one in zip(cases, serial, strict=True):
+        shared = min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=2)
+        assert shared.status == one.status
+        assert shared.placements == one.placements
+        if shared.status == "closable":
+            replay(s.table, shared)
+    assert len(splits) >= len(cases)  # every search but those decided without one
+
+
+def test_workers_must_be_positive() -> None:
+    with pytest.raises(SolverError, match="workers"):
+        can_close(Table.start(), ["L"], workers=0)

@@ -34,6 +34,8 @@ placement, without memo or bounds (complete but slow), used by the tests and the
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -324,6 +326,27 @@ def _valid_rows(mask: int, sig: tuple[int, ...]) -> tuple[tuple[int, int, int, i
     return result
 
 
+_RELATIVE: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Option, ...]] = {}
+
+
+def _relative_options(kinds: tuple[int, ...], sig: tuple[int, ...]) -> tuple[Option, ...]:
+    """Every ``(delta, code, a_dx, a_dy, rotation)`` covering a front cell with signature
+    ``sig`` with one of the card ``kinds``, square A given relative to the cell."""
+    key = (kinds, sig)
+    found = _RELATIVE.get(key)
+    if found is not None:
+        return found
+    out = tuple(
+        (delta, code, adx, ady, rotation)
+        for code in kinds
+        for delta, adx, ady, rotation in _valid_rows(code & FULL, sig)
+    )
+    if len(_RELATIVE) > 200_000:
+        _RELATIVE.clear()
+    _RELATIVE[key] = out
+    return out
+
+
 _SIDES: dict[tuple[int, tuple[int, ...]], int] = {}
 
 
@@ -517,6 +540,10 @@ class _Limit(Exception):
     pass
 
 
+#: Seconds a level of the exact search must have taken before the next one is shared among
+#: processes (see :meth:`_Exact.run_split`).
+SPLIT_AFTER = 0.25
+
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 _NEVER = 1 << 20
 
@@ -641,15 +668,60 @@ class _Exact:
             out.append(rim.get(o, 0) if _inside(o, bounds) else -1)
         return tuple(out)
 
-    def _options(self, t: Cell, sig: tuple[int, ...], types: Iterable[int]) -> list[Option]:
+    def _options(self, t: Cell, sig: tuple[int, ...], kinds: tuple[int, ...]) -> list[Option]:
         tx, ty = t
-        out: list[Option] = []
-        for code in types:
-            for delta, adx, ady, rotation in _valid_rows(code & FULL, sig):
-                out.append((delta, code, tx + adx, ty + ady, rotation))
-        return out
+        return [
+            (delta, code, tx + adx, ty + ady, rotation)
+            for delta, code, adx, ady, rotation in _relative_options(kinds, sig)
+        ]
 
     # -- the search -------------------------------------------------------------------------
+
+    def run_split(self, budget: int, workers: int) -> tuple[Placement, ...] | int:
+        """:meth:`run` with the subtrees two cards below the root searched by ``workers``
+        forked processes (each inherits the board and the memo). The subtrees are taken in a
+        fixed order and the first closure in that order is returned, so the answer and the
+        certificate do not depend on timing. The bound returned is ``budget + 1``."""
+        global _SPLIT
+        self.path = []
+        jobs: list[tuple[Placement, ...]] = []
+        if self._collect(budget, frozenset(), 2, jobs):
+            return tuple(self.path)
+        if not jobs:
+            return budget + 1
+        import multiprocessing  # only here: forking is the exception, and the import costs
+
+        _SPLIT = self
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                for status, path, nodes in pool.imap(_split_job, [(j, budget) for j in jobs]):
+                    self.nodes += nodes
+                    if status == "closed":
+                        return path
+                    if status == "limit":
+                        raise _Limit
+        finally:
+            _SPLIT = None
+        return budget + 1
+
+    def _collect(
+        self, budget: int, key: frozenset[Placement], depth: int, jobs: list[tuple[Placement, ...]]
+    ) -> bool:
+        """Walk ``depth`` cards down from the node, appending the paths that reach that depth to
+        ``jobs``; True when a closure turns up on the way (in :attr:`path`)."""
+        self._tick()
+        result, _low, children = self._expand(budget, key)
+        if result < 0:
+            return True
+        for p in children:
+            record = self._push(p)
+            if depth > 1:
+                if self._collect(budget - 1, key | {p}, depth - 1, jobs):
+                    return True
+            else:
+                jobs.append(tuple(self.path))
+            self._pop(p, record)
+        return False
 
     def _expand(self, budget: int, key: frozenset[Placement]) -> tuple[int, int, list[Placement]]:
         """One node: ``(result, low, children)``. ``result`` is -1 when the table is closed, or
@@ -828,6 +900,42 @@ class _Exact:
         return result
 
 
+#: The search a forked worker of :meth:`_Exact.run_split` continues (set just before forking).
+_SPLIT: _Exact | None = None
+
+
+def _split_job(job: tuple[tuple[Placement, ...], int]) -> tuple[str, tuple[Placement, ...], int]:
+    """In a worker process: search the subtree below ``prefix`` with the budget left;
+    ``("closed", path, nodes)``, ``("open", (), nodes)`` or ``("limit", (), nodes)``."""
+    prefix, budget = job
+    search = _SPLIT
+    assert search is not None
+    before = search.nodes
+    search.path = []
+    records = [(p, search._push(p)) for p in prefix]
+    try:
+        found = search._dfs(budget - len(prefix), frozenset(prefix))
+    except _Limit:
+        return "limit", (), search.nodes - before
+    if found < 0:
+        return "closed", tuple(search.path), search.nodes - before
+    for p, record in reversed(records):
+        search._pop(p, record)
+    return "open", (), search.nodes - before
+
+
+def default_workers() -> int:
+    """How many processes the exact search may use: the machine's cores (at most 4) where
+    forking is safe (a "fork" start method, one thread, not a daemon process), else 1."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    if threading.active_count() != 1 or multiprocessing.current_process().daemon:
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 @cache
 def _shape_info(mask: int, rotation: int) -> tuple[int, int, tuple[Cell, ...]]:
     """``(bdx, bdy, faced)`` of a card laid with square A at the origin: square B's offset and
@@ -898,6 +1006,7 @@ def _exact(
     bounds: Bounds | None,
     time_limit: float | None,
     node_limit: int | None,
+    workers: int = 1,
 ) -> Closure:
     start = time.perf_counter()
     budget = len(cards) if max_cards is None else min(max_cards, len(cards))
@@ -918,9 +1027,18 @@ def _exact(
         # bounds proven at each level stay memoised for the next (a level the proven bound
         # already rules out is skipped). A closure found this way is also the minimum, since
         # every smaller budget was ruled out.
+        # A level is shared among ``workers`` processes once the previous one took long
+        # enough (SPLIT_AFTER seconds) to be worth the forks; never with a node limit, whose
+        # count must not depend on the machine.
         b = low
+        last = 0.0
         while b <= budget:
-            found = search.run(b)
+            level = time.perf_counter()
+            if workers > 1 and node_limit is None and last >= SPLIT_AFTER:
+                found = search.run_split(b, workers)
+            else:
+                found = search.run(b)
+            last = time.perf_counter() - level
             if isinstance(found, tuple):
                 why = (
                     f"{b} cards close it; counting bounds rule out fewer"
@@ -1030,14 +1148,19 @@ def can_close(
     bounds: Bounds | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     node_limit: int | None = None,
+    workers: int | None = None,
 ) -> Closure:
     """Can ``position`` (a Position or a Table) be closed with some of ``cards``?
 
     ``cards`` defaults to the position's remaining cards. ``max_cards`` caps how many may be
     used; ``bounds`` = ``(min_x, min_y, max_x, max_y)`` limits the play area (inclusive).
     ``backend`` is ``"auto"``, ``"exact"``, ``"cpsat"``, ``"z3"`` or ``"plain"``.
+    ``workers`` is how many processes a long exact search may share its work among (None:
+    :func:`default_workers`; 1: never fork). The answer does not depend on it.
     """
-    return _solve(position, cards, max_cards, backend, bounds, time_limit, node_limit, False)
+    return _solve(
+        position, cards, max_cards, backend, bounds, time_limit, node_limit, False, workers
+    )
 
 
 def min_cards_to_close(
@@ -1049,11 +1172,14 @@ def min_cards_to_close(
     bounds: Bounds | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     node_limit: int | None = None,
+    workers: int | None = None,
 ) -> Closure:
     """The fewest cards that close ``position``, with a certificate and ``minimum=True`` once
     it is proven that fewer cannot. ``impossible`` when no closure exists (within
-    ``max_cards``)."""
-    return _solve(position, cards, max_cards, backend, bounds, time_limit, node_limit, True)
+    ``max_cards``). Arguments as for :func:`can_close`."""
+    return _solve(
+        position, cards, max_cards, backend, bounds, time_limit, node_limit, True, workers
+    )
 
 
 def _solve(
@@ -1065,12 +1191,15 @@ def _solve(
     time_limit: float | None,
     node_limit: int | None,
     minimum: bool,
+    workers: int | None = None,
 ) -> Closure:
     if backend not in BACKENDS:
         raise SolverError(f"unknown closure backend {backend!r} (one of {', '.join(BACKENDS)})")
     table = _table_of(position)
     codes = _cards_of(position, cards)
     _check_limits(max_cards, time_limit, node_limit)
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise SolverError(f"workers must be a positive integer, not {workers!r}")
     area = _check_bounds(bounds, table)
     if backend == "plain":
         if minimum or area is not None:
@@ -1098,6 +1227,7 @@ def _solve(
         bounds=area,
         time_limit=time_limit,
         node_limit=node_limit,
+        workers=default_workers() if workers is None else workers,
     )
     if backend == "exact" or result.status != "unknown":
         return result
