@@ -342,3 +342,28 @@ def test_search_shared_among_processes_gives_the_same_answers(
 def test_workers_must_be_positive() -> None:
     with pytest.raises(SolverError, match="workers"):
         can_close(Table.start(), ["L"], workers=0)
+
+
+# The 10-card position the closure benchmark left undecided before the search kept proven
+# bounds and forward checks (four seeded games, position 15: three cards on the table, five
+# exits, one dead end among the ten cards). The earlier search answered "impossible" after
+# about 20 s.
+_BENCH_TABLE = (Placement(63, 0, 0, 0), Placement(54, 0, -1, 0), Placement(4, 2, -2, 180))
+_BENCH_CARDS = [
+    "L+TR+R", "TL+TR+BR", "L+TL+R+BR", "L", "L+TL",
+    "L+TL+BL", "TL+TR+BL", "L+TL+R", "L+BR+BL", "L+TR+BL",
+]  # fmt: skip
+
+
+@rules("BD-CLOSE-2")
+def test_former_benchmark_unknown_is_decided() -> None:
+    table = Table.empty().place_all(_BENCH_TABLE)
+    assert table.exit_count == 5
+    # A generous limit: about 6 s on two cores, but CI machines may be loaded.
+    r = can_close(table, _BENCH_CARDS, backend="exact", time_limit=120)
+    assert r.status == "impossible"
+    # Not a search that gives up: one more dead end makes it closable, with a certificate.
+    more = min_cards_to_close(table, [*_BENCH_CARDS, "L"], backend="exact", time_limit=60)
+    assert more.status == "closable"
+    replay(table, more)
+    assert sum(1 for p in more.placements if p.card == as_code("L")) == 2

@@ -105,3 +105,7 @@ def test_cli_close_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["status"] == game.expected["status"]
     assert main(["bandido", "close", str(f), "--backend", "bogus"]) != 0
     capsys.readouterr()
+    assert main(["bandido", "close", str(f), "--workers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "closable"
+    assert main(["bandido", "close", str(f), "--workers", "0"]) == 2
+    assert "workers must be a positive integer" in capsys.readouterr().err

@@ -53,6 +53,13 @@ def register(games: Any) -> None:
     close.add_argument("--minimum", action="store_true", help="find the fewest cards")
     close.add_argument("--backend", default="auto", help="auto, exact, cpsat, z3 or plain")
     close.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    close.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
+    )
     close.add_argument("--svg", metavar="OUT", help="write a picture with the closing cards laid")
     _add_common(close)
     close.set_defaults(handler=_close)
@@ -270,7 +277,11 @@ def _close(args: argparse.Namespace) -> int:
     position = read_position(args.file)
     solver = min_cards_to_close if args.minimum else can_close
     result = solver(
-        position, max_cards=args.max_cards, backend=args.backend, time_limit=args.time_limit
+        position,
+        max_cards=args.max_cards,
+        backend=args.backend,
+        time_limit=args.time_limit,
+        workers=args.workers,
     )
     table = position.table.place_all(result.placements)
     if args.svg:

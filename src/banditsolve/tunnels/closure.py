@@ -16,8 +16,12 @@ The exact search (``backend="exact"``) is complete:
   cards that are also there in the final table), so it may be laid first: exploring every way to
   cover that cell is exhaustive;
 - it works on card *types* with counts, never on individual cards;
-- it memoises failures on the set of cards added (which fixes the table and the remaining
-  multiset) with the budget that failed;
+- it lays and lifts cards on one mutable board (never copying the table) and keeps the exit
+  count, the colour balance and the remaining cards per class up to date as it goes;
+- every node returns a proven lower bound on the cards any closure from it needs (the largest of
+  its bounds below, or one more than the smallest bound of its branching cell's children); the
+  memo keeps that bound per set of cards added (which fixes the table and the remaining
+  multiset), and the deepening skips every budget below the root's proven bound;
 - it prunes a branch when a front cell has no option left (a hole, a cell outside the play area,
   or a cell no remaining type fits: dead exits only stay dead), and by two counting bounds: a card
   with ``k`` openings changes the number of exits by ``k - 2m`` (``m`` openings meeting exits), so
@@ -26,7 +30,13 @@ The exact search (``backend="exact"``) is complete:
   card type fits both (:func:`cover_bound`: front cells less a maximum matching); the colour
   balance (:func:`colour_balance`) must be met by the cards' signed skews; when the cover
   bound equals the budget, every card still laid covers a front cell, so only placements whose
-  openings face occupied cells or cells next to (or on) the front are kept.
+  openings face occupied cells or cells that a card covering *another* front cell can reach are
+  kept;
+- before laying a card it checks the child's exit count and a quick covering bound
+  (:func:`_quick_cover`), so most dead ends are never laid;
+- a level of the deepening that promises to be long (the previous one took ``SPLIT_AFTER``
+  seconds) is shared among forked processes (``workers``), each searching whole subtrees two
+  cards below the root in a fixed order, so the answer never depends on timing.
 
 :func:`plain_search` is the baseline: a depth-first search over every card and every legal
 placement, without memo or bounds (complete but slow), used by the tests and the benchmark.
