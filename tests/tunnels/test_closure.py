@@ -3,6 +3,7 @@ second backend or the plain search, and the backends compared on generated cases
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -367,3 +368,51 @@ def test_former_benchmark_unknown_is_decided() -> None:
     assert more.status == "closable"
     replay(table, more)
     assert sum(1 for p in more.placements if p.card == as_code("L")) == 2
+
+
+@rules("BD-CLOSE-1", "BD-CLOSE-3")
+def test_can_close_jumping_to_the_whole_budget_stays_honest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """can_close may skip the last levels of the deepening and search the whole budget at once
+    (here after every level): its status must equal min_cards_to_close's, its closure never has
+    fewer cards than the minimum, and it claims the minimum only when it has it."""
+    import banditsolve.tunnels.closure as closure
+
+    monkeypatch.setattr(closure, "JUMP_NODES", 1)
+    budgets: list[int] = []
+    run = closure._Exact.run
+
+    def spy(self: closure._Exact, budget: int) -> object:
+        budgets.append(budget)
+        return run(self, budget)
+
+    monkeypatch.setattr(closure._Exact, "run", spy)
+    states = [s for s in positions(range(70, 90), every=3) if s.table.exit_count <= 7]
+    rng = random.Random(23)
+    rng.shuffle(states)
+    jumped = closable = skips = 0
+    for i, s in enumerate(states[: scaled(30, 80)]):
+        n = rng.choice((6, 7, 8))
+        cards = cards_of(s, n)
+        if i % 2 == 0:
+            found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
+            if found.status == "closable":
+                cards = ([p.card for p in found.placements] + cards)[: n + 1]
+        budgets.clear()
+        fast = can_close(s.table, cards, backend="exact", workers=1)
+        skips += any(b - a > 1 for a, b in itertools.pairwise(budgets))
+        best = min_cards_to_close(s.table, cards, backend="exact", workers=1)
+        assert fast.status == best.status != "unknown"
+        if fast.status == "closable":
+            closable += 1
+            replay(s.table, fast)
+            assert fast.cards >= best.cards
+            if fast.minimum:
+                assert fast.cards == best.cards
+            else:
+                jumped += 1
+                assert f"at least {best.cards} are needed" in fast.reason or (
+                    "at least" in fast.reason
+                )
+    assert closable >= 5 and skips >= 3

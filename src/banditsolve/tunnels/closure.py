@@ -336,25 +336,57 @@ def _valid_rows(mask: int, sig: tuple[int, ...]) -> tuple[tuple[int, int, int, i
     return result
 
 
-_RELATIVE: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Option, ...]] = {}
+#: One row per placement of a card covering a front cell: ``(delta, a_dx, a_dy, rotation,
+#: other, faced)`` with square A, the other cell covered and the cells its openings face, all
+#: relative to the front cell.
+Row = tuple[int, int, int, int, Cell, tuple[Cell, ...]]
+_ROWS: dict[tuple[int, tuple[int, ...]], tuple[Row, ...]] = {}
 
 
-def _relative_options(kinds: tuple[int, ...], sig: tuple[int, ...]) -> tuple[Option, ...]:
-    """Every ``(delta, code, a_dx, a_dy, rotation)`` covering a front cell with signature
-    ``sig`` with one of the card ``kinds``, square A given relative to the cell."""
-    key = (kinds, sig)
-    found = _RELATIVE.get(key)
+def _rows(mask: int, sig: tuple[int, ...]) -> tuple[Row, ...]:
+    """:func:`_valid_rows` of ``mask`` at a front cell with signature ``sig``, each with its
+    footprint (the other cell it covers and the cells its openings face)."""
+    key = (mask, sig)
+    found = _ROWS.get(key)
     if found is not None:
         return found
-    out = tuple(
-        (delta, code, adx, ady, rotation)
-        for code in kinds
-        for delta, adx, ady, rotation in _valid_rows(code & FULL, sig)
-    )
-    if len(_RELATIVE) > 200_000:
-        _RELATIVE.clear()
-    _RELATIVE[key] = out
+    rows = []
+    for delta, adx, ady, rotation in _valid_rows(mask, sig):
+        bdx, bdy, faced = _shape_info(mask, rotation)
+        other = (adx, ady) if (adx, ady) != (0, 0) else (adx + bdx, ady + bdy)
+        rel = tuple((adx + fx, ady + fy) for fx, fy in faced)
+        rows.append((delta, adx, ady, rotation, other, rel))
+    out = tuple(rows)
+    if len(_ROWS) > 500_000:
+        _ROWS.clear()
+    _ROWS[key] = out
     return out
+
+
+def _fits_zone(
+    t: Cell,
+    other: Cell,
+    faced: tuple[Cell, ...],
+    cells: Mapping[Cell, int],
+    zone: dict[Cell, list[Cell]],
+) -> bool:
+    """True when a card covering front cell ``t`` and ``t + other`` with openings facing
+    ``t + faced`` opens only onto occupied cells or cells in the zone of another front cell."""
+    tx, ty = t
+    b = (tx + other[0], ty + other[1])
+    for fx, fy in faced:
+        n = (tx + fx, ty + fy)
+        if n in cells:
+            continue
+        owners = zone.get(n)
+        if owners is None:
+            return False
+        for u in owners:
+            if u != t and u != b:
+                break
+        else:
+            return False
+    return True
 
 
 _SIDES: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -554,6 +586,11 @@ class _Limit(Exception):
 #: processes (see :meth:`_Exact.run_split`).
 SPLIT_AFTER = 0.25
 
+#: can_close goes straight to the whole budget once a level of the deepening has cost this many
+#: nodes and at most JUMP_GAP levels are left (see :func:`_exact`).
+JUMP_NODES = 500
+JUMP_GAP = 2
+
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 _NEVER = 1 << 20
 
@@ -682,8 +719,34 @@ class _Exact:
         tx, ty = t
         return [
             (delta, code, tx + adx, ty + ady, rotation)
-            for delta, code, adx, ady, rotation in _relative_options(kinds, sig)
+            for code in kinds
+            for delta, adx, ady, rotation, _other, _faced in _rows(code & FULL, sig)
         ]
+
+    def _zone_options(
+        self,
+        t: Cell,
+        sig: tuple[int, ...],
+        kinds: tuple[int, ...],
+        zone: dict[Cell, list[Cell]],
+        first: bool,
+    ) -> list[Option]:
+        """The options at ``t`` that open only onto occupied cells or the zone of another front
+        cell (see the tight case of :meth:`_expand`); with ``first``, at most one."""
+        tx, ty = t
+        cells = self.cells
+        tested: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
+        out: list[Option] = []
+        for code in kinds:
+            for delta, adx, ady, rotation, other, faced in _rows(code & FULL, sig):
+                ok = tested.get((other, faced))
+                if ok is None:
+                    ok = tested[other, faced] = _fits_zone(t, other, faced, cells, zone)
+                if ok:
+                    out.append((delta, code, tx + adx, ty + ady, rotation))
+                    if first:
+                        return out
+        return out
 
     # -- the search -------------------------------------------------------------------------
 
@@ -795,18 +858,17 @@ class _Exact:
         result = _NEVER
         if cover == budget:
             # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed
-            # to cover the front cells, so every card still laid covers a front cell and all
-            # the cells they cover lie in the front cells or next to one (``near``; the
-            # neighbour must be one a card can cover together with the front cell). An opening
-            # of a card facing a cell empty when it is laid must face a card laid later, so
-            # that cell lies in ``near``: a placement opening onto an empty cell outside
-            # ``near`` cannot be part of a closure of ``budget`` cards, and a front cell with
-            # no other option left cannot be covered within the budget at all.
-            # Sharper: the other cell of a card covering ``t`` lies on a side in ``pairs[t]``
+            # to cover the front cells, so every card still laid covers a front cell, on the
+            # front cell and (if it covers another cell) a neighbour on a side in ``pairs[t]``
             # (a card fits there now; cells only fill up, so no other side can fit later).
-            # The branching cell is then the one with the fewest options kept. The options
-            # dropped may still serve a larger budget: the bound this node proves is then at
-            # most ``budget + 1``.
+            # ``zone`` maps each such cell to the front cells whose card may lie on it. An
+            # opening of a card facing a cell empty when it is laid must face a card laid later,
+            # which covers another front cell: a placement opening onto an empty cell outside
+            # the zone of the other front cells cannot be part of a closure of ``budget`` cards,
+            # and a front cell with no placement left cannot be covered within the budget. The
+            # placements dropped may still serve a larger budget: the bound this node proves is
+            # then at most ``budget + 1``. (Placements are tested once per footprint: the cells
+            # they cover and the cells their openings face.)
             zone: dict[Cell, list[Cell]] = {}
             for t, sides in pairs.items():
                 zone.setdefault(t, []).append(t)
@@ -815,13 +877,10 @@ class _Exact:
                     if sides >> side & 1:
                         dx, dy = STEP[side]
                         zone.setdefault((tx + dx, ty + dy), []).append(t)
-            cells = self.cells
             for _size, t in sorted((sizes[t], t) for t in front if t != best_cell):
-                if not any(_stays_near(o, cells, zone) for o in self._options(t, sigs[t], kinds)):
+                if not self._zone_options(t, sigs[t], kinds, zone, True):
                     return self._closed(key, budget + 1)
-            best = [
-                o for o in self._options(best_cell, best_sig, kinds) if _stays_near(o, cells, zone)
-            ]
+            best = self._zone_options(best_cell, best_sig, kinds, zone, False)
             result = budget + 1
         else:
             best = self._options(best_cell, best_sig, kinds)
@@ -979,24 +1038,6 @@ def _quick_cover(front: set[Cell]) -> int:
     return len(front) - min(even, odd)
 
 
-def _stays_near(option: Option, cells: Mapping[Cell, int], zone: dict[Cell, list[Cell]]) -> bool:
-    """True when every opening of ``option`` faces an occupied cell or a cell that a card
-    covering another front cell could cover: ``zone`` maps each cell to the front cells whose
-    covering card may lie on it."""
-    _delta, code, x, y, rotation = option
-    bdx, bdy, faced = _shape_info(code & FULL, rotation)
-    a = (x, y)
-    b = (x + bdx, y + bdy)
-    for dx, dy in faced:
-        n = (x + dx, y + dy)
-        if n in cells:
-            continue
-        owners = zone.get(n)
-        if owners is None or all(u == a or u == b for u in owners):
-            return False
-    return True
-
-
 def _certify(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...]:
     """Replay placements through the engine; raise if any is illegal or exits remain."""
     t = table
@@ -1036,29 +1077,48 @@ def _exact(
         # closure is found long before a deep search would wander its way there, and the
         # bounds proven at each level stay memoised for the next (a level the proven bound
         # already rules out is skipped). A closure found this way is also the minimum, since
-        # every smaller budget was ruled out.
+        # every smaller budget was ruled out. For can_close alone, once a level has cost
+        # JUMP_NODES nodes and at most JUMP_GAP levels remain, the search goes straight to the
+        # whole budget (the last level costs several times all those below it); the closure it
+        # finds is a proven minimum only when it has as few cards as the proven bound. Both
+        # choices depend on node counts, never on time, so the answer is the same everywhere.
         # A level is shared among ``workers`` processes once the previous one took long
         # enough (SPLIT_AFTER seconds) to be worth the forks; never with a node limit, whose
         # count must not depend on the machine.
-        b = low
+        b = floor = low
         last = 0.0
         while b <= budget:
             level = time.perf_counter()
+            before = search.nodes
             if workers > 1 and node_limit is None and last >= SPLIT_AFTER:
                 found = search.run_split(b, workers)
             else:
                 found = search.run(b)
             last = time.perf_counter() - level
             if isinstance(found, tuple):
-                why = (
-                    f"{b} cards close it; counting bounds rule out fewer"
-                    if b == low
-                    else f"{b} cards close it; an exhaustive search proved that fewer cannot"
-                )
+                n = len(found)
+                if n == low:
+                    why = f"{n} cards close it; counting bounds rule out fewer"
+                elif n == floor:
+                    why = f"{n} cards close it; an exhaustive search proved that fewer cannot"
+                else:
+                    why = f"{n} cards close it; at least {floor} are needed"
                 return Closure(
-                    "closable", _certify(table, found), why, "exact", stats(search.nodes), True
+                    "closable",
+                    _certify(table, found),
+                    why,
+                    "exact",
+                    stats(search.nodes),
+                    n == floor,
                 )
-            b = max(b + 1, found)
+            floor = max(b + 1, found)
+            b = floor
+            if (
+                not minimum
+                and b < budget <= b + JUMP_GAP - 1
+                and search.nodes - before >= JUMP_NODES
+            ):
+                b = budget
     except _Limit:
         return Closure(
             "unknown", (), _limit_reason(time_limit, node_limit), "exact", stats(search.nodes)
