@@ -65,6 +65,17 @@ def cards_of(s: GameState, n: int) -> list[int]:
     return (list(s.hands[s.player]) + list(s.pile))[:n]
 
 
+def leaning_closable(s: GameState, n: int) -> list[int]:
+    """``n`` cards that close the table more often than the next ``n``: the cards of a closure
+    of at most 5 from the whole remaining pile (when one is found within a second), then the
+    next cards in play."""
+    cards = cards_of(s, n)
+    found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
+    if found.status == "closable":
+        cards = ([p.card for p in found.placements] + cards)[:n]
+    return cards
+
+
 @rules("BD-CLOSE-1", "BD-CLOSE-3")
 def test_start_closes_with_dead_ends_and_minimum() -> None:
     table = Table.start("super6")
@@ -285,12 +296,7 @@ def test_exact_minimum_matches_cpsat_on_middle_sized_cases() -> None:
     checked = closable = 0
     for i, s in enumerate(states[: scaled(24, 60)]):
         n = rng.choice((6, 7, 8))
-        cards = cards_of(s, n)
-        if i % 2 == 0:
-            # Closable more often: the cards of a closure of at most 5, then the next cards.
-            found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
-            if found.status == "closable":
-                cards = ([p.card for p in found.placements] + cards)[:n]
+        cards = leaning_closable(s, n) if i % 2 == 0 else cards_of(s, n)
         exact = min_cards_to_close(s.table, cards, max_cards=5, backend="exact", workers=1)
         cp = min_cards_to_close(s.table, cards, max_cards=5, backend="cpsat", time_limit=20)
         assert exact.status != "unknown"
@@ -394,11 +400,7 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
     jumped = closable = skips = 0
     for i, s in enumerate(states[: scaled(30, 80)]):
         n = rng.choice((6, 7, 8))
-        cards = cards_of(s, n)
-        if i % 2 == 0:
-            found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
-            if found.status == "closable":
-                cards = ([p.card for p in found.placements] + cards)[: n + 1]
+        cards = leaning_closable(s, n) if i % 2 == 0 else cards_of(s, n)
         budgets.clear()
         fast = can_close(s.table, cards, backend="exact", workers=1)
         skips += any(b - a > 1 for a, b in itertools.pairwise(budgets))
