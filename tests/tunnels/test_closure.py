@@ -419,3 +419,50 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
                     "at least" in fast.reason
                 )
     assert closable >= 5 and skips >= 3
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"workers": "2"},
+        {"workers": 2.5},
+        {"max_cards": "2"},
+        {"max_cards": 2.5},
+        {"time_limit": "2"},
+        {"time_limit": True},
+        {"time_limit": float("nan")},
+        {"node_limit": True},
+        {"node_limit": 0},
+    ],
+)
+def test_limits_of_the_wrong_type_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(SolverError, match=next(iter(kwargs))):
+        can_close(Table.start(), ["L"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_cards_must_be_a_list_not_a_string() -> None:
+    with pytest.raises(SolverError, match="list of card names"):
+        can_close(Table.start(), "L+TL")
+
+
+def test_node_limit_only_where_it_means_something() -> None:
+    table = Table.start("super6")
+    cards = ["TL+TR"] * 2 + ["L"] * 2
+    for backend in ("cpsat", "z3"):
+        with pytest.raises(SolverError, match="node_limit"):
+            can_close(table, cards, backend=backend, node_limit=10)
+    # "auto" must not hand a node-limited search over to a solver that ignores the limit.
+    r = can_close(table, cards, node_limit=1, time_limit=None)
+    assert r.status == "unknown" and r.backend == "exact"
+    assert "node limit ran out (1 node)" in r.reason
+
+
+@rules("BD-CLOSE-2")
+def test_models_too_large_for_the_time_or_the_solver_are_unknown() -> None:
+    table = Table.start("super6")
+    deck = list(new_game(2, rng=random.Random(0)).remaining())
+    r = can_close(table, deck, backend="cpsat", time_limit=0.5)
+    assert r.status == "unknown" and "time limit" in r.reason
+    assert r.stats.seconds < 5  # stopped while building, not after the whole model
+    z = can_close(table, deck, backend="z3", time_limit=5)
+    assert z.status == "unknown" and "placement literals" in z.reason

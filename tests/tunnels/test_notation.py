@@ -163,3 +163,15 @@ def test_read_position_from_files_or_text(tmp_path: object) -> None:
     n.write_text("bandido super6@0,0,0 R@-2,0,0 | L TL+BL*2\n", encoding="utf-8")
     assert read_position(str(j)) == read_position(str(n)) == from_json(EXAMPLE)
     assert read_position("bandido super6@0,0,0 | L") == from_notation("bandido super6@0,0,0 | L")
+
+
+def test_a_missing_file_is_named_as_such(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from banditsolve.tunnels.notation import read_position
+
+    assert isinstance(tmp_path, Path)
+    with pytest.raises(NotationError, match="no such file"):
+        read_position(str(tmp_path / "nope.json"))
+    with pytest.raises(NotationError, match="directory"):
+        read_position(str(tmp_path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from banditsolve.cli import main
+from banditsolve.errors import SolverError
 from banditsolve.tunnels import apply, load_puzzles, min_cards_to_close, solve_game
 from banditsolve.tunnels.closure import can_close
 from banditsolve.tunnels.endgame import wilson, win_share
@@ -109,3 +110,43 @@ def test_cli_close_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["status"] == "closable"
     assert main(["bandido", "close", str(f), "--workers", "0"]) == 2
     assert "workers must be a positive integer" in capsys.readouterr().err
+
+
+@rules("BD-SOLVE-2")
+def test_win_share_counts_undecided_samples_as_won() -> None:
+    """With no time to decide anything, every sample is undecided, and the share (an upper
+    bound) must count them as won rather than lost; the time limit is for all samples."""
+    puzzle = next(p for p in PUZZLES if p.question == "solve" and p.expected["status"] == "lose")
+    state = puzzle.state()
+    from dataclasses import replace
+
+    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=(), _legal=[])
+    share = win_share(hidden, samples=200, seed=1, time_limit=1e-6)
+    assert share.unknown == 200 and share.won == 0
+    assert share.share == 1.0 and "undecided" in share.label
+    decided = win_share(hidden, samples=3, seed=1, time_limit=30)
+    assert decided.unknown == 0 and decided.share == decided.won / 3
+    with pytest.raises(SolverError):
+        win_share(hidden, samples=0)
+    with pytest.raises(SolverError):
+        solve_game(state, time_limit=0)
+
+
+def test_game_document_fields_are_checked(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from banditsolve.errors import NotationError
+    from banditsolve.tunnels.puzzles import game_state
+
+    assert isinstance(tmp_path, Path)
+    game = next(p for p in PUZZLES if p.question == "solve")
+    assert game.document is not None
+    base = dict(game.document)
+    for field, value in (("options", "x"), ("pile", "L"), ("unseen", "L")):
+        with pytest.raises(NotationError, match=field):
+            game_state(base | {field: value})
+    doc = tmp_path / "bad.json"
+    import json
+
+    doc.write_text(json.dumps(base | {"options": "x"}))
+    assert main(["bandido", "solve", str(doc)]) == 2

@@ -66,7 +66,12 @@ def register(games: Any) -> None:
 
     solve = commands.add_parser("solve", help="solve the whole game with everything known")
     solve.add_argument("file", metavar="FILE", help="game document (JSON)")
-    solve.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    solve.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        help="seconds in all, shared among the samples when cards are unseen (default 10)",
+    )
     solve.add_argument("--samples", type=int, default=50, help="shuffles when cards are unseen")
     _add_common(solve)
     solve.set_defaults(handler=_solve)
@@ -256,7 +261,10 @@ def _demo(args: argparse.Namespace) -> int:
     from banditsolve.tunnels.render import ascii_art
 
     payload["puzzles"] = []
-    for puzzle in [p for p in load_puzzles() if p.question != "solve"][:3]:
+    # One of each kind: a loop closure, a hole, a minimum that needs every card.
+    wanted = ("loop-1", "hole-1", "every-1")
+    shown = [p for p in load_puzzles() if p.id in wanted]
+    for puzzle in sorted(shown, key=lambda p: wanted.index(p.id)):
         r = min_cards_to_close(puzzle.position, bounds=puzzle.bounds)
         laid = puzzle.position.table.place_all(r.placements)
         parts.append(
@@ -312,9 +320,10 @@ def _solve(args: argparse.Namespace) -> int:
     state = game_state(data)
     if state.unseen:
         share = win_share(state, samples=args.samples, time_limit=args.time_limit)
+        undecided = f", {share.unknown} undecided" if share.unknown else ""
         text = (
-            f"won {share.won} of {share.samples} sampled shuffles ({share.share:.1%}, 95% CI "
-            f"{share.low:.1%}-{share.high:.1%}): {share.label}"
+            f"won {share.won} of {share.samples} sampled shuffles{undecided} "
+            f"({share.share:.1%}, 95% CI {share.low:.1%}-{share.high:.1%}): {share.label}"
         )
         emit(args, text, share.to_json())
         return 0

@@ -137,6 +137,11 @@ class Closure:
 # -- inputs -------------------------------------------------------------------------------------
 
 
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"2 cards"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _table_of(position: object) -> Table:
     if isinstance(position, Table):
         return position
@@ -152,6 +157,8 @@ def _cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, 
         if remaining is None:
             raise SolverError("give the cards to close with (a table alone has no remaining cards)")
         cards = remaining
+    if isinstance(cards, str):
+        raise SolverError(f"cards must be a list of card names, not the string {cards!r}")
     return tuple(sorted(as_code(c) for c in cards))
 
 
@@ -169,13 +176,24 @@ def _check_bounds(bounds: Bounds | None, table: Table) -> Bounds | None:
     return x0, y0, x1, y1
 
 
-def _check_limits(max_cards: int | None, time_limit: float | None, nodes: int | None) -> None:
-    if max_cards is not None and (isinstance(max_cards, bool) or max_cards < 0):
+def _count(value: object, least: int) -> bool:
+    """True for an int (not a bool) of at least ``least``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _check_limits(
+    max_cards: object, time_limit: object, nodes: object, workers: object = None
+) -> None:
+    if max_cards is not None and not _count(max_cards, 0):
         raise SolverError(f"max_cards must be a non-negative integer, not {max_cards!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise SolverError(f"time_limit must be positive, not {time_limit!r}")
-    if nodes is not None and nodes < 1:
-        raise SolverError(f"node_limit must be positive, not {nodes!r}")
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise SolverError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    if nodes is not None and not _count(nodes, 1):
+        raise SolverError(f"node_limit must be a positive integer, not {nodes!r}")
+    if workers is not None and not _count(workers, 1):
+        raise SolverError(f"workers must be a positive integer, not {workers!r}")
 
 
 def _inside(cell: Cell, bounds: Bounds | None) -> bool:
@@ -541,13 +559,13 @@ def static_reason(
         openings = sum(k * n for k, n in enumerate(classes))
         if openings < exits:
             return (
-                f"the {len(cards)} cards have {openings} openings in all, fewer than the "
-                f"{exits} exits they would have to absorb"
+                f"the {plural(len(cards), 'card')} have {plural(openings, 'opening')} in all, "
+                f"fewer than the {plural(exits, 'exit')} they would have to absorb"
             )
         return (
             f"every card changes the exit count by its openings minus twice those it joins: "
-            f"no choice of the {len(cards)} cards has openings adding up to at least {exits} "
-            "with the parity of the exit count"
+            f"no choice of the {plural(len(cards), 'card')} has openings adding up to at "
+            f"least {exits} with the parity of the exit count"
         )
     balance = colour_balance(table)
     skew = [0, 0, 0, 0]
@@ -563,7 +581,10 @@ def static_reason(
     front = len(table._front)
     if max_cards is not None:
         if need > max_cards:
-            return f"at least {need} cards are needed to absorb {exits} exits (max {max_cards})"
+            return (
+                f"at least {plural(need, 'card')} are needed to absorb "
+                f"{plural(exits, 'exit')} (max {max_cards})"
+            )
         if (front + 1) // 2 > max_cards:
             return f"{front} cells face exits and a card covers at most two (max {max_cards})"
         cover = front_cover(table, types, bounds)
@@ -1121,26 +1142,27 @@ def _exact(
                 b = budget
     except _Limit:
         return Closure(
-            "unknown", (), _limit_reason(time_limit, node_limit), "exact", stats(search.nodes)
+            "unknown",
+            (),
+            _limit_reason(time_limit, node_limit, search.nodes),
+            "exact",
+            stats(search.nodes),
         )
     limit = "" if budget == len(cards) else f" with at most {budget} cards"
     return Closure(
         "impossible",
         (),
-        f"an exhaustive search ({search.nodes} nodes) found no closure{limit}",
+        f"an exhaustive search ({plural(search.nodes, 'node')}) found no closure{limit}",
         "exact",
         stats(search.nodes),
         minimum,
     )
 
 
-def _limit_reason(time_limit: float | None, node_limit: int | None) -> str:
-    parts = []
-    if time_limit is not None:
-        parts.append(f"{time_limit:g} s")
-    if node_limit is not None:
-        parts.append(f"{node_limit} nodes")
-    return "the limit ran out (" + " / ".join(parts) + ") before an answer was proven"
+def _limit_reason(time_limit: float | None, node_limit: int | None, nodes: int) -> str:
+    if node_limit is not None and nodes > node_limit:
+        return f"the node limit ran out ({plural(node_limit, 'node')}) before an answer was proven"
+    return f"the time limit ran out ({time_limit or 0:g} s) before an answer was proven"
 
 
 # -- the plain baseline ---------------------------------------------------------------------------
@@ -1196,7 +1218,7 @@ def plain_search(
         return Closure(
             "unknown",
             (),
-            _limit_reason(time_limit, node_limit),
+            _limit_reason(time_limit, node_limit, nodes),
             "plain",
             SearchStats(nodes, time.perf_counter() - start),
         )
@@ -1267,9 +1289,7 @@ def _solve(
         raise SolverError(f"unknown closure backend {backend!r} (one of {', '.join(BACKENDS)})")
     table = _table_of(position)
     codes = _cards_of(position, cards)
-    _check_limits(max_cards, time_limit, node_limit)
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise SolverError(f"workers must be a positive integer, not {workers!r}")
+    _check_limits(max_cards, time_limit, node_limit, workers)
     area = _check_bounds(bounds, table)
     if backend == "plain":
         if minimum or area is not None:
@@ -1277,6 +1297,8 @@ def _solve(
         return plain_search(
             table, codes, max_cards=max_cards, time_limit=time_limit, node_limit=node_limit
         )
+    if backend in ("cpsat", "z3") and node_limit is not None:
+        raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
     if backend == "cpsat":
         from banditsolve.tunnels.closure_cpsat import solve_cpsat
 
@@ -1303,7 +1325,8 @@ def _solve(
         return result
     budget = len(codes) if max_cards is None else min(max_cards, len(codes))
     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-    if budget <= 8 and (left is None or left > 0.5):
+    # (Not when a node limit stopped it: the solver could not honour that limit.)
+    if budget <= 8 and node_limit is None and (left is None or left > 0.5):
         from banditsolve.tunnels.closure_cpsat import solve_cpsat
 
         second = solve_cpsat(table, codes, max_cards, area, left, minimum)

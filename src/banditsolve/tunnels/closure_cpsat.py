@@ -19,6 +19,7 @@ from banditsolve.tunnels.closure import (
     Closure,
     SearchStats,
     _certify,
+    plural,
 )
 from banditsolve.tunnels.closure_model import (
     MAX_LITERALS,
@@ -73,7 +74,8 @@ def solve_cpsat(
 ) -> Closure:
     """Answer the closure question (or its minimum) with CP-SAT."""
     start = time.perf_counter()
-    prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start)
+    deadline = None if time_limit is None else start + time_limit
+    prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start, deadline)
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
@@ -88,7 +90,7 @@ def solve_cpsat(
     stats = SearchStats(
         int(solver.num_branches), time.perf_counter() - start, float(solver.deterministic_time)
     )
-    where = f"radius {m.radius}, {len(m.candidates)} literals"
+    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
         ordered: tuple[Placement, ...] = order_placements(table, chosen)
@@ -110,7 +112,11 @@ def solve_cpsat(
     return Closure(
         "unknown",
         (),
-        f"CP-SAT stopped with status {solver.status_name(status)} ({where})",
+        (
+            f"CP-SAT: the time limit ran out ({time_limit:g} s) ({where})"
+            if status == cp_model.UNKNOWN and time_limit is not None
+            else f"CP-SAT stopped with status {solver.status_name(status)} ({where})"
+        ),
         "cpsat",
         stats,
     )

@@ -70,10 +70,21 @@ def region_radius(table: Table, budget: int) -> int:
     return max(0, 2 * (budget - others) - 1)
 
 
+class ModelTooLarge(Exception):
+    """Raised by :func:`build` when the model would exceed its literal limit or deadline."""
+
+
 def build(
-    table: Table, cards: Sequence[int], budget: int, bounds: Bounds | None = None
+    table: Table,
+    cards: Sequence[int],
+    budget: int,
+    bounds: Bounds | None = None,
+    literal_limit: int | None = None,
+    deadline: float | None = None,
 ) -> ClosureModel:
-    """The finite model of closing ``table`` with at most ``budget`` of ``cards``."""
+    """The finite model of closing ``table`` with at most ``budget`` of ``cards``; stops with
+    :class:`ModelTooLarge` as soon as it holds more than ``literal_limit`` candidates or the
+    clock passes ``deadline`` (a ``time.perf_counter`` value)."""
     occupied = table._cells
     front = tuple(sorted(table._front))
     radius = region_radius(table, budget)
@@ -124,6 +135,10 @@ def build(
                     continue
                 by_type_lists[code].append(len(candidates))
                 candidates.append(Candidate(p, (a, b), (o.open_a, o.open_b)))
+                if literal_limit is not None and len(candidates) > literal_limit:
+                    raise ModelTooLarge(str(literal_limit))
+            if deadline is not None and time.perf_counter() > deadline:
+                raise ModelTooLarge("the time limit ran out while the model was built")
     covering: dict[Cell, list[int]] = {c: [] for c in region}
     opening: dict[tuple[Cell, int], list[int]] = {}
     for i, cand in enumerate(candidates):
@@ -153,7 +168,12 @@ def build(
 
 
 def _static_ok(
-    occupied: object, region: frozenset[Cell], a: Cell, b: Cell, open_a: int, open_b: int,
+    occupied: object,
+    region: frozenset[Cell],
+    a: Cell,
+    b: Cell,
+    open_a: int,
+    open_b: int,
     b_side: int,
 ) -> bool:
     """Edges against laid cards match, and no opening faces an empty cell outside the region."""
@@ -203,20 +223,21 @@ def prepare(
     backend: str,
     literal_limit: int,
     start: float,
+    deadline: float | None = None,
 ) -> tuple[int, ClosureModel] | Closure:
     """The card budget and the model of a closure question for a solver backend, or the answer
     at once: closable when no exit is left, unknown when the model would be too large."""
     budget = len(cards) if max_cards is None else min(max_cards, len(cards))
     if not table.exit_count:
         return Closure("closable", (), "the table has no exit", backend, SearchStats(), True)
-    m = build(table, cards, budget, bounds)
-    if len(m.candidates) > literal_limit:
-        return Closure(
-            "unknown",
-            (),
-            f"the model would need {len(m.candidates)} placement literals, more than the "
-            f"{backend} backend takes ({literal_limit})",
-            backend,
-            SearchStats(0, time.perf_counter() - start),
-        )
+    try:
+        m = build(table, cards, budget, bounds, literal_limit, deadline)
+    except ModelTooLarge as exc:
+        why = str(exc)
+        if why.isdigit():
+            why = (
+                f"the model would need more than {why} placement literals, the most the "
+                f"{backend} backend takes"
+            )
+        return Closure("unknown", (), why, backend, SearchStats(0, time.perf_counter() - start))
     return budget, m

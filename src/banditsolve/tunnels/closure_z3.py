@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 from banditsolve import z3typed as z
-from banditsolve.tunnels.closure import Bounds, Closure, SearchStats, _certify, lower_bound
+from banditsolve.tunnels.closure import Bounds, Closure, SearchStats, _certify, lower_bound, plural
 from banditsolve.tunnels.closure_model import MAX_LITERALS, order_placements, prepare
 from banditsolve.tunnels.geometry import opposite
 from banditsolve.tunnels.table import Table
@@ -33,12 +33,12 @@ def solve_z3(
 ) -> Closure:
     """Answer the closure question (or its minimum) with Z3."""
     start = time.perf_counter()
-    prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start)
+    deadline = None if time_limit is None else start + time_limit
+    prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start, deadline)
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
     xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
-    timeout = None if time_limit is None else max(1, int(1000 * time_limit))
     constraints: list[z.BoolExpr | bool] = []
     front = set(m.front)
     for t in m.front:
@@ -59,13 +59,17 @@ def solve_z3(
         if len(idx) > count:
             constraints.append(z.count_true([xs[i] for i in idx]) <= count)
     total = z.count_true(xs)
-    where = f"radius {m.radius}, {len(m.candidates)} literals"
+    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     limits = [budget]
     if minimum:
         low = lower_bound(table, cards) or 1
         limits = list(range(min(low, budget), budget + 1))
     checks = 0
     for most in limits:
+        # Each check gets the time left, not the whole limit again.
+        timeout = None
+        if deadline is not None:
+            timeout = max(1, int(1000 * (deadline - time.perf_counter())))
         trial = z.Solver(timeout_ms=timeout, seed=0)
         trial.add(*constraints)
         trial.add(total <= most)
@@ -73,11 +77,15 @@ def solve_z3(
         checks += 1
         stats = SearchStats(checks, time.perf_counter() - start)
         if result == "unknown":
-            return Closure("unknown", (), f"Z3: {trial.reason_unknown()} ({where})", "z3", stats)
+            why = trial.reason_unknown()
+            if deadline is not None and time.perf_counter() >= deadline - 0.01:
+                why = f"the time limit ran out ({time_limit:g} s)"
+            return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
         if result == "sat":
             model = trial.model()
-            chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True)
-                      if model.bool_value(x)]
+            chosen = [
+                c.placement for c, x in zip(m.candidates, xs, strict=True) if model.bool_value(x)
+            ]
             ordered = order_placements(table, chosen)
             proven = minimum and len(ordered) == len(chosen)
             why = f"Z3 found a closure ({where})"
@@ -95,4 +103,3 @@ def solve_z3(
         SearchStats(checks, time.perf_counter() - start),
         minimum,
     )
-

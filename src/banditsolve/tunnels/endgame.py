@@ -23,7 +23,7 @@ from typing import Literal
 
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import card_name
-from banditsolve.tunnels.closure import _Limit, static_reason
+from banditsolve.tunnels.closure import _Limit, plural, static_reason
 from banditsolve.tunnels.game import WON, Action, GameState, _settle, apply, legal_actions
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.table import placements_with_delta
@@ -50,7 +50,10 @@ class Move:
         if isinstance(a, Placement):
             out["action"] = "place"
             out["placement"] = {
-                "card": card_name(a.card), "x": a.x, "y": a.y, "rotation": a.rotation
+                "card": card_name(a.card),
+                "x": a.x,
+                "y": a.y,
+                "rotation": a.rotation,
             }
         else:
             out["action"] = str(a)
@@ -95,6 +98,13 @@ def _ordered(state: GameState) -> list[Action]:
     return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
 
 
+def _check_time(time_limit: object) -> None:
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise SolverError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+
+
 def solve_game(
     state: GameState,
     *,
@@ -102,6 +112,11 @@ def solve_game(
     node_limit: int | None = None,
 ) -> GameSolution:
     """Solve a perfect-information state (the whole pile order known)."""
+    _check_time(time_limit)
+    if node_limit is not None and (
+        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
+    ):
+        raise SolverError(f"node_limit must be a positive integer, not {node_limit!r}")
     if state.unseen:
         raise SolverError(
             "the pile order is not known (unseen cards): use win_share to sample shuffles"
@@ -138,7 +153,10 @@ def solve_game(
         won = dfs(state)
     except _Limit:
         return GameSolution(
-            "unknown", (), "a limit ran out before an answer was proven", nodes,
+            "unknown",
+            (),
+            "a limit ran out before an answer was proven",
+            nodes,
             time.perf_counter() - start,
         )
     spent = time.perf_counter() - start
@@ -146,7 +164,7 @@ def solve_game(
         why = f"a winning line of {len(line)} turns"
         return GameSolution("win", tuple(line), why, nodes, spent)
     return GameSolution(
-        "lose", (), f"every line of play loses ({nodes} states searched)", nodes, spent
+        "lose", (), f"every line of play loses ({plural(nodes, 'state')} searched)", nodes, spent
     )
 
 
@@ -191,29 +209,42 @@ def win_share(
     *,
     samples: int = 100,
     seed: int = 0,
-    time_limit: float | None = 1.0,
+    time_limit: float | None = 10.0,
 ) -> WinShare:
     """The share of shuffles of ``state``'s unseen cards that perfect play still wins.
 
     Each sample puts the unseen cards in a random order (seeded) above the known pile and
-    solves the result with :func:`solve_game` (``time_limit`` each). Unknown samples are
-    counted apart and as not won in the share, whose interval is the 95 % Wilson interval.
+    solves the result with :func:`solve_game`. ``time_limit`` is for all the samples together:
+    each gets an equal part of the time left. A sample the solver cannot decide in its time is
+    counted apart and, so that the share stays an upper bound, as won; the interval is the
+    95 % Wilson interval of that share.
     """
-    if samples < 1:
-        raise SolverError("samples must be positive")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise SolverError(f"samples must be a positive integer, not {samples!r}")
+    _check_time(time_limit)
     rng = random.Random(seed)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     won = lost = unknown = 0
-    for _ in range(samples):
+    for i in range(samples):
         order = list(state.unseen)
         rng.shuffle(order)
         known = replace(state, unseen=(), pile=tuple(order) + state.pile, _legal=[])
-        result = solve_game(_settle(known), time_limit=time_limit)
+        part = None
+        if deadline is not None:
+            part = (deadline - time.perf_counter()) / (samples - i)
+        if part is not None and part <= 0:
+            unknown += 1
+            continue
+        result = solve_game(_settle(known), time_limit=part)
         if result.status == "win":
             won += 1
         elif result.status == "lose":
             lost += 1
         else:
             unknown += 1
-    low, high = wilson(won, samples)
-    return WinShare(won, lost, unknown, samples, won / samples, low, high)
-
+    bound = won + unknown
+    low, high = wilson(bound, samples)
+    label = "upper bound on the real chance (perfect information)"
+    if unknown:
+        label += f"; the {unknown} undecided sample{'s' if unknown != 1 else ''} counted as won"
+    return WinShare(won, lost, unknown, samples, bound / samples, low, high, label)

@@ -66,9 +66,7 @@ class Options:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
-                raise RuleOptionError(
-                    f"option {name}={value!r} is not one of {', '.join(allowed)}"
-                )
+                raise RuleOptionError(f"option {name}={value!r} is not one of {', '.join(allowed)}")
         if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int):
             raise RuleOptionError(f"option hand_size must be an integer, not {self.hand_size!r}")
         if not 1 <= self.hand_size <= 10:
@@ -266,9 +264,10 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return state._legal[0]
     actions: list[Action] = []
     for code in sorted(set(state.hands[state.player])):
-        found = sorted((p.y, p.x, p.rotation, p) for p in _playable_placements(
-            state.table, code, state.options
-        ))
+        found = sorted(
+            (p.y, p.x, p.rotation, p)
+            for p in _playable_placements(state.table, code, state.options)
+        )
         actions.extend(p for _, _, _, p in found)
     if state.changed:
         actions.append(PASS)
@@ -394,9 +393,7 @@ def apply(state: GameState, action: Action) -> GameState:
                 new, outcome=LOST, reason="an exit runs into a one-cell hole", to_draw=()
             )
         if options.dead_exit == "loses" and dead_exits(table, new.remaining()):
-            return replace(
-                new, outcome=LOST, reason="an exit can no longer be closed", to_draw=()
-            )
+            return replace(new, outcome=LOST, reason="an exit can no longer be closed", to_draw=())
         return _settle(new)
     if isinstance(action, Change):
         hand = state.hands[player]
@@ -415,9 +412,7 @@ def apply(state: GameState, action: Action) -> GameState:
         )
         return _settle(new)
     # Pass
-    return _settle(
-        replace(state, player=nxt, changed=False, turn=state.turn + 1, _legal=[])
-    )
+    return _settle(replace(state, player=nxt, changed=False, turn=state.turn + 1, _legal=[]))
 
 
 def _is_legal(state: GameState, action: Action) -> bool:

@@ -167,9 +167,7 @@ def from_json(document: str | Mapping[str, object], deck: Deck | None = None) ->
         if not isinstance(entry, Mapping):
             raise NotationError(f"placement {number}: must be an object")
         if set(entry) != _PLACEMENT_KEYS:
-            raise NotationError(
-                f"placement {number}: needs exactly the keys card, x, y, rotation"
-            )
+            raise NotationError(f"placement {number}: needs exactly the keys card, x, y, rotation")
         name = entry["card"]
         if not isinstance(name, str):
             raise NotationError(f"placement {number}: 'card' must be a card name")
@@ -210,9 +208,7 @@ def to_json_text(position: Position) -> str:
 def to_notation(position: Position) -> str:
     """The one-line notation of a position."""
     parts = [position.game]
-    parts.extend(
-        f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}" for p in position.table.history
-    )
+    parts.extend(f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}" for p in position.table.history)
     parts.append("|")
     counts = Counter(position.remaining)
     for code in sorted(counts):
@@ -280,6 +276,11 @@ def read_position(source: str, deck: Deck | None = None) -> Position:
         is_file = False
     if is_file:
         return parse_position(path.read_text(encoding="utf-8"), deck)
+    text = source.strip()
+    if text.endswith(".json") or (text and " " not in text and ("/" in text or "\\" in text)):
+        # Not notation (which starts with the game's name and holds spaces): a path.
+        what = "is a directory, not a file" if path.is_dir() else "no such file"
+        raise NotationError(f"{source}: {what}")
     return parse_position(source, deck)
 
 

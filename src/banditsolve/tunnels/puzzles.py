@@ -43,11 +43,15 @@ def game_state(data: Mapping[str, Any]) -> GameState:
     """A game state from a game document: a position document (``game``, ``placements``) with
     ``hands`` (card names per player), ``pile`` (top first; the order is known), optionally
     ``unseen`` (cards on top of the pile in unknown order), ``player`` and ``options``."""
-    position = from_json({k: data[k] for k in ("game", "placements") if k in data} | {
-        "remaining": []})
+    position = from_json(
+        {k: data[k] for k in ("game", "placements") if k in data} | {"remaining": []}
+    )
     hands = data.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
         raise NotationError("'hands' must be a list of lists of card names")
+    for name in ("pile", "unseen"):
+        if not isinstance(data.get(name, []), list):
+            raise NotationError(f"{name!r} must be a list of card names")
     try:
         codes = [[parse_card(c) for c in h] for h in hands]
         pile = [parse_card(c) for c in data.get("pile", [])]
@@ -57,7 +61,10 @@ def game_state(data: Mapping[str, Any]) -> GameState:
     player = data.get("player", 0)
     if not isinstance(player, int):
         raise NotationError("'player' must be an integer")
-    options = Options.from_mapping(dict(data.get("options", {})))
+    raw = data.get("options", {})
+    if not isinstance(raw, dict):
+        raise NotationError("'options' must be an object of rule option names and values")
+    options = Options.from_mapping(raw)
     return state_from(position.table, codes, pile, unseen=unseen, player=player, options=options)
 
 

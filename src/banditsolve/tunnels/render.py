@@ -20,9 +20,7 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-LEGEND = (
-    "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  (x east, y south)"
-)
+LEGEND = "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  (x east, y south)"
 
 
 def _marks(table: Table, remaining: Iterable[int] | None) -> dict[Cell, str]:
@@ -167,7 +165,7 @@ def svg(
         if highlight_from is not None and index >= highlight_from:
             fill = "#a8d5a2"
         out.append(
-            f'<g><title>{escape(f"placement {index + 1}: {p}")}</title>'
+            f"<g><title>{escape(f'placement {index + 1}: {p}')}</title>"
             f'<rect x="{left + 1}" y="{top + 1}" width="{width - 2}" height="{height - 2}" '
             f'rx="4" fill="{fill}" stroke="#6b4f2a" stroke-width="2"/>'
         )

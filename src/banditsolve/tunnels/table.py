@@ -87,9 +87,7 @@ class Table:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
-        return len(self.history) == len(other.history) and set(self.history) == set(
-            other.history
-        )
+        return len(self.history) == len(other.history) and set(self.history) == set(other.history)
 
     def __hash__(self) -> int:
         return hash(frozenset(self.history))
