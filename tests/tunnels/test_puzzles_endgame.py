@@ -110,6 +110,16 @@ def test_cli_close_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["status"] == "closable"
     assert main(["bandido", "close", str(f), "--workers", "0"]) == 2
     assert "workers must be a positive integer" in capsys.readouterr().err
+    bounded = next(p for p in PUZZLES if p.bounds is not None)
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(to_json(bounded.position)))
+    area = ",".join(str(v) for v in bounded.bounds or ())
+    assert main(["bandido", "close", str(b), f"--bounds={area}", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == bounded.expected["status"]
+    assert main(["bandido", "close", str(b), "--bounds", "1,2"]) == 2
+    assert "four integers" in capsys.readouterr().err
+    assert main(["bandido", "close", str(b), "--node-limit", "1", "--json"]) == 0
+    assert "node limit" in json.loads(capsys.readouterr().out)["reason"]
 
 
 @rules("BD-SOLVE-2")

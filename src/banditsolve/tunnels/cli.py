@@ -1,8 +1,10 @@
 """Command line for the tunnel games (``banditsolve bandido ...``).
 
 Commands: ``show FILE [--svg OUT]``, ``moves FILE CARD``, ``play --seed N --players K
-[--svg-dir DIR]`` and ``demo``; each takes ``--json``. FILE is a JSON position document, a file
-holding the one-line notation, or the notation itself.
+[--svg-dir DIR]``, ``close FILE [--max-cards N] [--minimum] [--backend B] [--bounds X0,Y0,X1,Y1]
+[--node-limit N] [--workers N] [--svg OUT]``, ``solve FILE [--samples N]`` and ``demo``; each
+takes ``--json``. FILE is a JSON position document, a file holding the one-line notation, or the
+notation itself (``solve`` reads a JSON game document).
 """
 
 from __future__ import annotations
@@ -49,10 +51,24 @@ def register(games: Any) -> None:
 
     close = commands.add_parser("close", help="can the tunnel still close with these cards?")
     close.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
-    close.add_argument("--max-cards", type=int, default=None, help="use at most N cards")
+    close.add_argument(
+        "--max-cards", type=int, default=None, metavar="N", help="use at most N cards"
+    )
     close.add_argument("--minimum", action="store_true", help="find the fewest cards")
     close.add_argument("--backend", default="auto", help="auto, exact, cpsat, z3 or plain")
     close.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    close.add_argument(
+        "--bounds",
+        metavar="X0,Y0,X1,Y1",
+        default=None,
+        help=(
+            "play area: cards only on cells with X0 <= x <= X1 and Y0 <= y <= Y1 "
+            "(write --bounds=-2,-3,3,1 when X0 is negative)"
+        ),
+    )
+    close.add_argument(
+        "--node-limit", type=int, default=None, metavar="N", help="stop the search after N nodes"
+    )
     close.add_argument(
         "--workers",
         type=int,
@@ -278,17 +294,29 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _close(args: argparse.Namespace) -> int:
     from banditsolve.cli import emit
+    from banditsolve.errors import SolverError
     from banditsolve.tunnels.closure import can_close, min_cards_to_close
     from banditsolve.tunnels.notation import read_position
     from banditsolve.tunnels.render import ascii_art, svg
 
     position = read_position(args.file)
     solver = min_cards_to_close if args.minimum else can_close
+    bounds = None
+    if args.bounds is not None:
+        try:
+            x0, y0, x1, y1 = (int(v) for v in args.bounds.split(","))
+        except ValueError:
+            raise SolverError(
+                f"--bounds takes four integers X0,Y0,X1,Y1, not {args.bounds!r}"
+            ) from None
+        bounds = (x0, y0, x1, y1)
     result = solver(
         position,
         max_cards=args.max_cards,
         backend=args.backend,
+        bounds=bounds,
         time_limit=args.time_limit,
+        node_limit=args.node_limit,
         workers=args.workers,
     )
     table = position.table.place_all(result.placements)

@@ -1152,7 +1152,7 @@ def _exact(
     return Closure(
         "impossible",
         (),
-        f"an exhaustive search ({plural(search.nodes, 'node')}) found no closure{limit}",
+        f"an exhaustive search found no closure{limit}",
         "exact",
         stats(search.nodes),
         minimum,
