@@ -23,7 +23,7 @@ from typing import Literal
 
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import card_name
-from banditsolve.tunnels.closure import _Limit, plural, static_reason
+from banditsolve.tunnels.closure import _check_limits, _Limit, plural, static_reason
 from banditsolve.tunnels.game import WON, Action, GameState, _settle, apply, legal_actions
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.table import placements_with_delta
@@ -98,13 +98,6 @@ def _ordered(state: GameState) -> list[Action]:
     return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
 
 
-def _check_time(time_limit: object) -> None:
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise SolverError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-
-
 def solve_game(
     state: GameState,
     *,
@@ -112,11 +105,7 @@ def solve_game(
     node_limit: int | None = None,
 ) -> GameSolution:
     """Solve a perfect-information state (the whole pile order known)."""
-    _check_time(time_limit)
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
-    ):
-        raise SolverError(f"node_limit must be a positive integer, not {node_limit!r}")
+    _check_limits(None, time_limit, node_limit)
     if state.unseen:
         raise SolverError(
             "the pile order is not known (unseen cards): use win_share to sample shuffles"
@@ -221,7 +210,7 @@ def win_share(
     """
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise SolverError(f"samples must be a positive integer, not {samples!r}")
-    _check_time(time_limit)
+    _check_limits(None, time_limit, None)
     rng = random.Random(seed)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     won = lost = unknown = 0
