@@ -466,3 +466,13 @@ def test_models_too_large_for_the_time_or_the_solver_are_unknown() -> None:
     assert r.stats.seconds < 5  # stopped while building, not after the whole model
     z = can_close(table, deck, backend="z3", time_limit=5)
     assert z.status == "unknown" and "placement literals" in z.reason
+
+
+def test_minimum_is_claimed_only_for_closures() -> None:
+    table = Table.start("super6")
+    cards = ["TL+TR"] * 2 + ["L"] * 2
+    for backend in ("exact", "cpsat", "z3"):
+        for solve in (can_close, min_cards_to_close):
+            r = solve(table, cards, max_cards=3, backend=backend)
+            assert r.status == "impossible" and not r.minimum
+    assert min_cards_to_close(table, cards).minimum

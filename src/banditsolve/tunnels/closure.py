@@ -102,8 +102,8 @@ class Closure:
     """The answer to "can this table be closed with these cards?".
 
     ``placements`` (when closable) lists the cards laid, in a legal order, leaving no exit.
-    ``minimum`` is True when the answer is also proven to use the fewest cards possible (from
-    :func:`min_cards_to_close`); ``reason`` says why in words.
+    ``minimum`` is True only for a closable answer proven to use the fewest cards possible
+    (never for impossible or unknown ones); ``reason`` says why in words.
     """
 
     status: Status
@@ -1090,7 +1090,7 @@ def _exact(
         return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
     reason = static_reason(table, cards, bounds, budget)
     if reason is not None:
-        return Closure("impossible", (), reason, "exact", stats(0), minimum)
+        return Closure("impossible", (), reason, "exact", stats(0))
     search = _Exact(table, cards, bounds, time_limit, node_limit)
     low = lower_bound(table, cards, bounds) or 1
     try:
@@ -1155,7 +1155,6 @@ def _exact(
         f"an exhaustive search found no closure{limit}",
         "exact",
         stats(search.nodes),
-        minimum,
     )
 
 

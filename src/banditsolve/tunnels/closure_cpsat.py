@@ -107,7 +107,6 @@ def solve_cpsat(
             f"CP-SAT proved the complete model infeasible{limit} ({where})",
             "cpsat",
             stats,
-            minimum,
         )
     return Closure(
         "unknown",

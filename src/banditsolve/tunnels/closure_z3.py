@@ -101,5 +101,4 @@ def solve_z3(
         f"Z3 proved the complete model unsatisfiable{limit} ({where})",
         "z3",
         SearchStats(checks, time.perf_counter() - start),
-        minimum,
     )
