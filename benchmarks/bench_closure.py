@@ -12,15 +12,13 @@ from __future__ import annotations
 import json
 import os
 import platform
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from banditsolve.tunnels import new_game
 from banditsolve.tunnels.closure import can_close, default_workers
-from banditsolve.tunnels.game import GameState, step
+from banditsolve.tunnels.game import GameState, simulate
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SIZES: tuple[int | str, ...] = (3, 5, 7, 10, 15, "pile")
@@ -29,14 +27,8 @@ SIZES: tuple[int | str, ...] = (3, 5, 7, 10, 15, "pile")
 def _positions(games: int, every: int) -> list[GameState]:
     out = []
     for seed in range(games):
-        rng = random.Random(1000 + seed)
-        s = new_game(2, rng=rng)
-        i = 0
-        while s.outcome is None:
-            if i % every == 2:
-                out.append(s)
-            s = step(s, rng)
-            i += 1
+        states = simulate(2, 1000 + seed)[:-1]
+        out += states[2::every]
     return out
 
 

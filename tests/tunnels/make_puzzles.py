@@ -8,14 +8,13 @@ the plain search).
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
-from banditsolve.tunnels import card_name, new_game, to_json
+from banditsolve.tunnels import card_name, to_json
 from banditsolve.tunnels.closure import can_close, min_cards_to_close
 from banditsolve.tunnels.endgame import solve_game
-from banditsolve.tunnels.game import GameState, state_from, step
+from banditsolve.tunnels.game import GameState, simulate, state_from
 from banditsolve.tunnels.notation import Position, parse_position
 
 OUT = Path(__file__).resolve().parents[2] / "src/banditsolve/tunnels/data/puzzles.json"
@@ -25,13 +24,8 @@ FINAL: dict[int, GameState] = {}
 
 
 def states(seed: int) -> list[GameState]:
-    rng = random.Random(seed)
-    s = new_game(2, rng=rng)
-    out = []
-    while s.outcome is None:
-        out.append(s)
-        s = step(s, rng)
-    FINAL[seed] = s
+    *out, final = simulate(2, seed)
+    FINAL[seed] = final
     return out
 
 

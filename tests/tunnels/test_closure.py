@@ -27,7 +27,7 @@ from banditsolve.tunnels.closure import (
     front_cover,
     min_cards_for_balance,
 )
-from banditsolve.tunnels.game import step
+from banditsolve.tunnels.game import simulate
 from banditsolve.tunnels.geometry import Placement
 from tests.profiles import scaled
 from tests.rules import rules
@@ -48,17 +48,8 @@ def replay(table: Table, result: Closure) -> None:
 
 
 def positions(seeds: range, every: int = 4) -> list[GameState]:
-    out = []
-    for seed in seeds:
-        rng = random.Random(seed)
-        s = new_game(2, rng=rng)
-        i = 0
-        while s.outcome is None:
-            if i % every == 0:
-                out.append(s)
-            s = step(s, rng)
-            i += 1
-    return out
+    """Every ``every``-th state of the seeded simulated games, from the deal, unfinished."""
+    return [s for seed in seeds for s in simulate(2, seed)[:-1][::every]]
 
 
 def cards_of(s: GameState, n: int) -> list[int]:

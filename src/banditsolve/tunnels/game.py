@@ -511,11 +511,23 @@ def play_game(
     deck: Deck | None = None,
 ) -> GameState:
     """A whole simulated game: a seeded shuffle, then ``policy`` for every player."""
+    return simulate(players, seed, options, policy, deck)[-1]
+
+
+def simulate(
+    players: int = 2,
+    seed: int | None = None,
+    options: Options | None = None,
+    policy: Policy = greedy_policy,
+    deck: Deck | None = None,
+) -> list[GameState]:
+    """Every state of :func:`play_game`'s game in order, from the deal to the finished game
+    (the last one)."""
     rng = random.Random(seed)
-    state = new_game(players, options, deck=deck, rng=rng)
-    while state.outcome is None:
-        state = step(state, rng, policy)
-    return state
+    states = [new_game(players, options, deck=deck, rng=rng)]
+    while states[-1].outcome is None:
+        states.append(step(states[-1], rng, policy))
+    return states
 
 
 def state_from(
