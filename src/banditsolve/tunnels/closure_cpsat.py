@@ -74,8 +74,7 @@ def solve_cpsat(
 ) -> Closure:
     """Answer the closure question (or its minimum) with CP-SAT."""
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start, deadline)
+    prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start, time_limit)
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared

@@ -71,7 +71,12 @@ def region_radius(table: Table, budget: int) -> int:
 
 
 class ModelTooLarge(Exception):
-    """Raised by :func:`build` when the model would exceed its literal limit or deadline."""
+    """Raised by :func:`build` when the model would exceed its literal limit (``literals``
+    set to it) or its deadline (``literals`` None)."""
+
+    def __init__(self, literals: int | None) -> None:
+        super().__init__(literals)
+        self.literals = literals
 
 
 def build(
@@ -136,9 +141,9 @@ def build(
                 by_type_lists[code].append(len(candidates))
                 candidates.append(Candidate(p, (a, b), (o.open_a, o.open_b)))
                 if literal_limit is not None and len(candidates) > literal_limit:
-                    raise ModelTooLarge(str(literal_limit))
+                    raise ModelTooLarge(literal_limit)
             if deadline is not None and time.perf_counter() > deadline:
-                raise ModelTooLarge("the time limit ran out while the model was built")
+                raise ModelTooLarge(None)
     covering: dict[Cell, list[int]] = {c: [] for c in region}
     opening: dict[tuple[Cell, int], list[int]] = {}
     for i, cand in enumerate(candidates):
@@ -223,21 +228,23 @@ def prepare(
     backend: str,
     literal_limit: int,
     start: float,
-    deadline: float | None = None,
+    time_limit: float | None = None,
 ) -> tuple[int, ClosureModel] | Closure:
     """The card budget and the model of a closure question for a solver backend, or the answer
-    at once: closable when no exit is left, unknown when the model would be too large."""
+    at once: closable when no exit is left, unknown when the model would be too large or the
+    time limit (counted from ``start``) runs out while it is built."""
     budget = len(cards) if max_cards is None else min(max_cards, len(cards))
     if not table.exit_count:
         return Closure("closable", (), "the table has no exit", backend, SearchStats(), True)
+    deadline = None if time_limit is None else start + time_limit
     try:
         m = build(table, cards, budget, bounds, literal_limit, deadline)
     except ModelTooLarge as exc:
-        why = str(exc)
-        if why.isdigit():
+        why = "the time limit ran out while the model was built"
+        if exc.literals is not None:
             why = (
-                f"the model would need more than {why} placement literals, the most the "
-                f"{backend} backend takes"
+                f"the model would need more than {exc.literals} placement literals, the most "
+                f"the {backend} backend takes"
             )
         return Closure("unknown", (), why, backend, SearchStats(0, time.perf_counter() - start))
     return budget, m

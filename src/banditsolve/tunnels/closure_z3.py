@@ -33,11 +33,11 @@ def solve_z3(
 ) -> Closure:
     """Answer the closure question (or its minimum) with Z3."""
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start, deadline)
+    prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start, time_limit)
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
+    deadline = None if time_limit is None else start + time_limit
     xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
     constraints: list[z.BoolExpr | bool] = []
     front = set(m.front)
