@@ -312,7 +312,7 @@ def front_cover(table: Table, cards: Iterable[int], bounds: Bounds | None = None
     for t, fv in table._front.items():
         sides = 0
         if _inside(t, bounds):
-            sig = _signature(table, t, fv, bounds)
+            sig = _signature(table._rim, t, fv, bounds)
             for mask in types:
                 sides |= _pair_sides(mask, sig)
         pairs[t] = sides
@@ -497,17 +497,33 @@ def cover_bound(pairs: dict[Cell, int]) -> int:
     return len(pairs) - matched
 
 
-def _signature(table: Table, t: Cell, fv: int, bounds: Bounds | None) -> tuple[int, ...]:
-    rim = table._rim
+def _signature(rim: Mapping[Cell, int], t: Cell, fv: int, bounds: Bounds | None) -> tuple[int, ...]:
+    """Front cell ``t``'s packed front value, then per side the rim value of its neighbour
+    (0 when none, -1 when outside the play area): all a placement over ``t`` depends on."""
     tx, ty = t
+    if bounds is None:
+        return (
+            fv,
+            rim.get((tx, ty - 1), 0),
+            rim.get((tx + 1, ty), 0),
+            rim.get((tx, ty + 1), 0),
+            rim.get((tx - 1, ty), 0),
+        )
     out = [fv]
     for dx, dy in STEP:
         o = (tx + dx, ty + dy)
-        if bounds is not None and not _inside(o, bounds):
-            out.append(-1)
-        else:
-            out.append(rim.get(o, 0))
+        out.append(rim.get(o, 0) if _inside(o, bounds) else -1)
     return tuple(out)
+
+
+def _placements(t: Cell, sig: tuple[int, ...], types: Iterable[int]) -> list[Option]:
+    """Every option placing one of ``types`` over front cell ``t`` with signature ``sig``."""
+    tx, ty = t
+    return [
+        (delta, code, tx + adx, ty + ady, rotation)
+        for code in types
+        for delta, adx, ady, rotation, _other, _faced in _rows(code & FULL, sig)
+    ]
 
 
 def options_at(
@@ -517,13 +533,7 @@ def options_at(
     fv = table._front.get(t)
     if fv is None or not _inside(t, bounds):
         return []
-    sig = _signature(table, t, fv, bounds)
-    out: list[Option] = []
-    tx, ty = t
-    for code in types:
-        for delta, adx, ady, rotation in _valid_rows(code & FULL, sig):
-            out.append((delta, code, tx + adx, ty + ady, rotation))
-    return out
+    return _placements(t, _signature(table._rim, t, fv, bounds), types)
 
 
 def _describe_exit(t: Cell, fv: int) -> str:
@@ -718,32 +728,6 @@ class _Exact:
         del self.cells[a]
         del self.cells[b]
 
-    def _signature(self, t: Cell, fv: int) -> tuple[int, ...]:
-        rim = self.rim
-        bounds = self.bounds
-        tx, ty = t
-        if bounds is None:
-            return (
-                fv,
-                rim.get((tx, ty - 1), 0),
-                rim.get((tx + 1, ty), 0),
-                rim.get((tx, ty + 1), 0),
-                rim.get((tx - 1, ty), 0),
-            )
-        out = [fv]
-        for dx, dy in STEP:
-            o = (tx + dx, ty + dy)
-            out.append(rim.get(o, 0) if _inside(o, bounds) else -1)
-        return tuple(out)
-
-    def _options(self, t: Cell, sig: tuple[int, ...], kinds: tuple[int, ...]) -> list[Option]:
-        tx, ty = t
-        return [
-            (delta, code, tx + adx, ty + ady, rotation)
-            for code in kinds
-            for delta, adx, ady, rotation, _other, _faced in _rows(code & FULL, sig)
-        ]
-
     def _zone_options(
         self,
         t: Cell,
@@ -856,7 +840,7 @@ class _Exact:
         for t, fv in front.items():
             if bounds is not None and not _inside(t, bounds):
                 return self._closed(key, _NEVER)
-            sig = self._signature(t, fv)
+            sig = _signature(self.rim, t, fv, bounds)
             size, sides = _summary(kinds, sig)
             if size == 0:
                 # Cells only fill up and cards only run out: this exit stays open for good.
@@ -904,7 +888,7 @@ class _Exact:
             best = self._zone_options(best_cell, best_sig, kinds, zone, False)
             result = budget + 1
         else:
-            best = self._options(best_cell, best_sig, kinds)
+            best = _placements(best_cell, best_sig, kinds)
         best.sort()
         classes = self.classes
         cells = self.cells
