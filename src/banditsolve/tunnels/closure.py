@@ -288,17 +288,9 @@ def min_cards_for_balance(skews: tuple[int, int, int], balance: int) -> int | No
     return best.get(balance)
 
 
-def _front_cells(table: Table) -> dict[Cell, int]:
-    return table._front  # type: ignore[return-value]
-
-
-def _needs(table: Table) -> int:
-    return sum((fv & 15).bit_count() for fv in table._front.values())
-
-
 def lower_bound(table: Table, cards: Sequence[int], bounds: Bounds | None = None) -> int | None:
     """A lower bound on the cards any closure needs (None: no choice of ``cards`` can close)."""
-    exits = _needs(table)
+    exits = table.exit_count
     need = min_cards_for_exits(port_classes(cards), exits)
     if need is None:
         return None
@@ -646,7 +638,6 @@ class _Exact:
         time_limit: float | None,
         node_limit: int | None,
     ) -> None:
-        self.root = table
         self.counts: Counter[int] = Counter(cards)
         self.bounds = bounds
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -657,7 +648,7 @@ class _Exact:
         self.cells: dict[Cell, int] = {c: v & 15 for c, v in table._cells.items()}
         self.rim: dict[Cell, int] = dict(table._rim)
         self.front: dict[Cell, int] = dict(table._front)
-        self.exits = _needs(table)
+        self.exits = table.exit_count
         self.balance = colour_balance(table)
         self.classes = [0] * 7
         self.skews = [0] * 4
