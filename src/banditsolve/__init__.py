@@ -1,8 +1,16 @@
 """banditsolve: exact rules engines and solvers for bandit-themed tabletop games.
 
-Games live in their own subpackages (``banditsolve.banditos``, ``banditsolve.tunnels``);
-importing this package imports none of them, nor any solver library.
+>>> import banditsolve
+>>> banditsolve.games()
+('banditos', 'bandido')
+>>> banditsolve.load_game("los-banditos").title
+'Los Banditos'
+
+Games live in their own subpackages and load on first use; importing this package imports none
+of them, nor any solver library.
 """
+
+from typing import Any
 
 from banditsolve.errors import (
     BanditsolveError,
@@ -13,7 +21,22 @@ from banditsolve.errors import (
     SolverError,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+
+def games() -> tuple[str, ...]:
+    """The names of the registered games (nothing is imported)."""
+    from banditsolve.core.registry import games as _games
+
+    return _games()
+
+
+def load_game(name: str) -> Any:
+    """The game object registered as ``name`` or one of its aliases."""
+    from banditsolve.core.registry import load_game as _load
+
+    return _load(name)
+
 
 __all__ = [
     "BanditsolveError",
@@ -23,4 +46,6 @@ __all__ = [
     "RuleOptionError",
     "SolverError",
     "__version__",
+    "games",
+    "load_game",
 ]

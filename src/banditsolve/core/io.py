@@ -1,0 +1,228 @@
+"""Reading user input safely: text, bytes or a file; JSON with depth and size guards.
+
+Every reader of every game goes through :func:`read_text` and :func:`load_json`, so that the same
+bad input gets the same clear one-line error everywhere: a :class:`NotationError` that names what
+was wrong and where, quoting at most a short excerpt of the input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from banditsolve.core.text import excerpt
+from banditsolve.errors import NotationError
+
+#: The largest input read, in bytes (a position is a few hundred bytes; a game a few KB).
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+#: The deepest JSON nesting accepted (the deepest real document nests 5 levels).
+MAX_JSON_DEPTH = 20
+#: The most digits accepted in one JSON number.
+MAX_NUMBER_DIGITS = 30
+
+
+def decode(data: bytes, where: str = "input") -> str:
+    """UTF-8 bytes as text; a byte-order mark or invalid UTF-8 is refused with its offset."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise NotationError(f"{where} starts with a UTF-8 byte-order mark; save it without one")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise NotationError(f"{where} is UTF-16 text; banditsolve reads UTF-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotationError(f"{where} is not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def _meant_as_path(text: str) -> bool:
+    """A string that is not a file but can only be meant as a file name: one word (every game's
+    notation has spaces), or ending in ``.json`` / ``.txt``."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith(("{", "[")):
+        return False
+    return len(stripped.split()) == 1 or stripped.endswith((".json", ".txt"))
+
+
+def read_text(source: object, what: str = "position") -> tuple[str, str]:
+    """``(text, where)`` from ``source``: text, UTF-8 bytes, or a path (``str`` or ``PathLike``).
+
+    A ``str`` that names an existing file is read from the file; a ``str`` that can only be
+    meant as a file name (one word, or ending in ``.json``) but names none is refused as a
+    missing file. ``where`` names the source for error messages. Empty input is refused.
+    """
+    where = what
+    if isinstance(source, bytes | bytearray):
+        if len(source) > MAX_INPUT_BYTES:
+            raise NotationError(f"{what} is {len(source)} bytes, more than {MAX_INPUT_BYTES}")
+        text = decode(bytes(source), what)
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _is_file(source)):
+        path = Path(os.fspath(source))
+        where = str(path) if len(str(path)) <= 80 else excerpt(str(path), 80)
+        text = _read_file(path, where)
+    elif isinstance(source, str):
+        if _meant_as_path(source):
+            stripped = source.strip()
+            if _is_dir(stripped):
+                raise NotationError(f"{excerpt(stripped, 60)} is a directory, not a {what} file")
+            raise NotationError(
+                f"no such file: {excerpt(stripped, 60)} (and it is not a {what} in the notation)"
+            )
+        if len(source) > MAX_INPUT_BYTES:
+            raise NotationError(f"{what} is {len(source)} characters, more than {MAX_INPUT_BYTES}")
+        text = source
+    else:
+        raise NotationError(f"a {what} must be text, bytes or a path, not {type(source).__name__}")
+    if not text.strip():
+        raise NotationError(f"{where} is empty" if where != what else f"empty {what}")
+    return text, where
+
+
+def _is_file(text: str) -> bool:
+    if not text or len(text) > 4096 or "\n" in text or "\0" in text:
+        return False
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(text: str) -> bool:
+    try:
+        return Path(text).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def _read_file(path: Path, where: str) -> str:
+    try:
+        if path.is_dir():
+            raise NotationError(f"{where} is a directory, not a file")
+        size = path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise NotationError(f"{where} is {size} bytes, more than {MAX_INPUT_BYTES}")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise NotationError(f"{where}: no such file") from None
+    except PermissionError:
+        raise NotationError(f"{where}: permission denied") from None
+    except OSError as exc:
+        raise NotationError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    return decode(data, where)
+
+
+def _reject_constant(name: str) -> Any:
+    raise NotationError(f"JSON number {name} is not allowed")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise NotationError(
+            f"JSON number {excerpt(text, 20)} has more than {MAX_NUMBER_DIGITS} digits"
+        )
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_DIGITS + 10:
+        raise NotationError(f"JSON number {excerpt(text, 20)} is too long")
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotationError(f"JSON number {excerpt(text, 20)} is out of range")
+    return value
+
+
+def _depth(text: str) -> int:
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_JSON_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def load_json(text: str, where: str = "JSON") -> Any:
+    """Parse JSON text with guards: nesting deeper than :data:`MAX_JSON_DEPTH`, numbers longer
+    than :data:`MAX_NUMBER_DIGITS` digits, NaN and Infinity are refused; a syntax error names its
+    line and column."""
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_reject_constant,
+        )
+    except json.JSONDecodeError as exc:
+        raise NotationError(
+            f"{where}: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:  # pragma: no cover - guarded by _depth
+        raise NotationError(f"{where}: JSON nested too deeply") from None
+
+
+def expect_object(doc: object, where: str) -> dict[str, Any]:
+    """``doc`` as a JSON object, or a :class:`NotationError` saying what it was instead."""
+    if not isinstance(doc, dict):
+        raise NotationError(f"{where} must be a JSON object, not {json_type(doc)}")
+    return doc
+
+
+def check_keys(
+    doc: dict[str, Any], where: str, *, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> None:
+    """Refuse missing required keys and unknown keys, naming them."""
+    missing = [k for k in required if k not in doc]
+    if missing:
+        raise NotationError(f"{where}: missing field {', '.join(repr(k) for k in missing)}")
+    allowed = set(required) | set(optional)
+    unknown = sorted(k for k in doc if k not in allowed)
+    if unknown:
+        names = ", ".join(excerpt(str(k), 20) for k in unknown[:3])
+        raise NotationError(
+            f"{where}: unknown field {names} (fields are {', '.join(sorted(allowed))})"
+        )
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def expect_int(value: object, where: str, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high`` (booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotationError(f"{where} must be a whole number, not {json_type(value)}")
+    if not low <= value <= high:
+        shown = value if abs(value) < 10**12 else f"a {len(str(abs(value)))}-digit number"
+        raise NotationError(f"{where} must be between {low} and {high}, not {shown}")
+    return value

@@ -1,0 +1,134 @@
+"""Time and node budgets for every solver: one way to state limits, one exception, one reason.
+
+>>> limits = Limits(time_limit=2, node_limit=1000)
+>>> limits.to_json()
+{'time_limit': 2.0, 'node_limit': 1000}
+>>> budget = Budget(Limits(node_limit=3))
+>>> for _ in range(3):
+...     budget.tick()
+>>> try:
+...     budget.tick()
+... except LimitReached as exc:
+...     print(exc.reason)
+the node limit ran out (3 nodes) before an answer was proven
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from banditsolve.core.text import plural
+from banditsolve.errors import SolverError
+
+#: The largest node limit accepted (beyond it a limit means nothing on this hardware).
+MAX_NODE_LIMIT = 10**12
+#: The largest time limit accepted, in seconds (a week).
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+
+
+def check_time_limit(value: object, name: str = "time limit") -> float | None:
+    """``value`` as a time limit in seconds, or ``None`` for no limit; refuses anything else."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SolverError(f"the {name} must be a number of seconds, not {short_repr(value)}")
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise SolverError(f"the {name} must be a positive finite number of seconds, not {value!r}")
+    if seconds > MAX_TIME_LIMIT:
+        raise SolverError(f"the {name} of {seconds:g} s is more than a week")
+    return seconds
+
+
+def check_node_limit(value: object, name: str = "node limit") -> int | None:
+    """``value`` as a node limit, or ``None`` for no limit; refuses anything else."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SolverError(f"the {name} must be a whole number of nodes, not {short_repr(value)}")
+    if not 1 <= value <= MAX_NODE_LIMIT:
+        raise SolverError(f"the {name} must be between 1 and {MAX_NODE_LIMIT:.0e}, not {value}")
+    return value
+
+
+def short_repr(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a solver may spend: seconds of wall time and search nodes (``None``: no limit)."""
+
+    time_limit: float | None = None
+    node_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
+        object.__setattr__(self, "node_limit", check_node_limit(self.node_limit))
+
+    def to_json(self) -> dict[str, float | int | None]:
+        return {"time_limit": self.time_limit, "node_limit": self.node_limit}
+
+    def reason(self, kind: str) -> str:
+        """The one reason text for a limit of ``kind`` (``"time"`` or ``"nodes"``) that ran
+        out."""
+        if kind == "nodes":
+            return (
+                f"the node limit ran out ({plural(self.node_limit or 0, 'node')}) "
+                "before an answer was proven"
+            )
+        return f"the time limit ran out ({self.time_limit or 0:g} s) before an answer was proven"
+
+
+class LimitReached(Exception):
+    """A budget ran out. Solvers catch it and answer *unknown* with :attr:`reason`.
+
+    It is deliberately not a :class:`~banditsolve.errors.BanditsolveError`: it is control flow
+    inside a solver, never an error for the user.
+    """
+
+    def __init__(self, kind: str, limits: Limits) -> None:
+        self.kind = kind
+        self.limits = limits
+        self.reason = limits.reason(kind)
+        super().__init__(self.reason)
+
+
+class Budget:
+    """A running budget: :meth:`tick` per node, checks the clock every ``check_every`` ticks."""
+
+    __slots__ = ("limits", "nodes", "start", "deadline", "_node_limit", "_every", "_next_check")
+
+    def __init__(self, limits: Limits, *, check_every: int = 256) -> None:
+        self.limits = limits
+        self.nodes = 0
+        self.start = time.perf_counter()
+        self.deadline = None if limits.time_limit is None else self.start + limits.time_limit
+        self._node_limit = limits.node_limit
+        self._every = check_every
+        self._next_check = check_every
+
+    def tick(self, n: int = 1) -> None:
+        """Count ``n`` nodes; raise :class:`LimitReached` when a limit is passed."""
+        self.nodes += n
+        if self._node_limit is not None and self.nodes > self._node_limit:
+            raise LimitReached("nodes", self.limits)
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + self._every
+            self.check_time()
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise LimitReached("time", self.limits)
+
+    def time_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.perf_counter())
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,174 @@
+"""The game contract: what every registered game offers, whatever its rules.
+
+A game is one object (a :class:`Game`) whose methods take and return immutable states. It is
+shaped after OpenSpiel's game/state split and pgx's pure step: the state is a value, every
+method is a pure function of its arguments, and chance is an explicit player whose outcomes are
+listed with exact probabilities.
+
+Conventions every game follows (the contract suite in ``tests/contract.py`` checks them):
+
+- :meth:`Game.current_player` is a player number ``0..n-1``, :data:`CHANCE` at a chance node,
+  or :data:`TERMINAL` once the game is over.
+- :meth:`Game.legal_actions` returns a tuple in a fixed, documented order; at a chance node it
+  lists the chance outcomes (in the order of :meth:`Game.chance_outcomes`); at a terminal state
+  it is empty.
+- :meth:`Game.apply` returns a new state; an illegal action raises
+  :class:`~banditsolve.errors.IllegalActionError` and the input is unchanged.
+- :meth:`Game.chance_outcomes` lists ``(action, probability)`` pairs with :class:`Fraction`
+  probabilities summing to exactly 1; called at a state that is not a chance node it raises
+  :class:`~banditsolve.errors.IllegalActionError`.
+- :meth:`Game.outcome` is ``None`` until the game is over, then an :class:`Outcome`.
+- Text forms round-trip: ``parse_action(s, action_text(s, a)) == a`` for every legal ``a``;
+  ``from_notation(to_notation(s)) == s`` and ``from_json(to_json(s)) == s`` for every state the
+  game can reach.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from os import PathLike
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+#: :meth:`Game.current_player` at a chance node.
+CHANCE = -1
+#: :meth:`Game.current_player` once the game is over.
+TERMINAL = -2
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+#: A policy picks an action for the player to move; it may use ``rng`` and nothing else random.
+Policy = Callable[[S, random.Random], A]
+
+#: What the readers accept: text (notation or JSON), bytes (UTF-8), or a path to a file.
+Source = str | bytes | PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended, the same shape for every game.
+
+    - ``winners``: the players who won (all of them after a cooperative win, none after a
+      cooperative loss, several after a shared first place).
+    - ``returns``: one number per player: 1.0 split equally among the winners, 0.0 for the
+      others (so a two-player game's returns sum to 1; a cooperative win gives every player 1).
+    - ``reason``: why the game ended, in words (``"player 0 reached 10 points"``).
+    - ``scores``: the final scores where the game has them, else ``()``.
+    """
+
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    reason: str
+    scores: tuple[int, ...] = ()
+
+    @staticmethod
+    def win(
+        winners: tuple[int, ...],
+        players: int,
+        reason: str,
+        *,
+        scores: tuple[int, ...] = (),
+        cooperative: bool = False,
+    ) -> Outcome:
+        """An outcome in which ``winners`` won (``cooperative``: each winner gets 1.0)."""
+        share = 1.0 if cooperative or not winners else 1.0 / len(winners)
+        returns = tuple(share if p in winners else 0.0 for p in range(players))
+        return Outcome(tuple(sorted(winners)), returns, reason, scores)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "returns": list(self.returns),
+            "reason": self.reason,
+            "scores": list(self.scores),
+        }
+
+
+@runtime_checkable
+class Game(Protocol[S, A]):
+    """The contract of one game. See the module notes for the conventions."""
+
+    #: The registry name (``"banditos"``, ``"bandido"``, ...).
+    name: str
+    #: The game's printed title (``"Los Banditos"``).
+    title: str
+    #: The seed files whose rules the game follows (``("000", "001")``).
+    seeds: tuple[str, ...]
+    #: Allowed player counts, smallest and largest.
+    min_players: int
+    max_players: int
+
+    # -- states ---------------------------------------------------------------------------------
+    def new_game(
+        self,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        *,
+        seed: int | None = None,
+    ) -> S:
+        """A new game. ``options`` are the game's rule options by name (validated: an unknown
+        name or value raises :class:`~banditsolve.errors.RuleOptionError`). With ``seed`` a
+        game may settle its hidden set-up at once (a shuffled deck); without, set-up is a
+        sequence of chance nodes."""
+        ...
+
+    def option_names(self) -> Mapping[str, tuple[str, ...]]:
+        """Each rule option's name and its allowed values as text (the first is the default)."""
+        ...
+
+    def current_player(self, state: S) -> int: ...
+
+    def legal_actions(self, state: S) -> tuple[A, ...]: ...
+
+    def apply(self, state: S, action: A) -> S: ...
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, Fraction], ...]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def players(self, state: S) -> int:
+        """The number of players in this game."""
+        ...
+
+    # -- text forms -----------------------------------------------------------------------------
+    def action_text(self, state: S, action: A) -> str: ...
+
+    def parse_action(self, state: S, text: str) -> A: ...
+
+    def to_notation(self, state: S) -> str: ...
+
+    def from_notation(self, text: str) -> S: ...
+
+    def to_json(self, state: S) -> dict[str, Any]: ...
+
+    def from_json(self, document: Any) -> S: ...
+
+    def read_state(self, source: Source) -> S:
+        """A state from the notation, JSON text, bytes, or a file holding either."""
+        ...
+
+    # -- pictures -------------------------------------------------------------------------------
+    def ascii(self, state: S) -> str: ...
+
+    def svg(self, state: S) -> str: ...
+
+    # -- players --------------------------------------------------------------------------------
+    def policies(self) -> Mapping[str, Policy[S, A]]:
+        """The built-in policies by name; ``"random"`` is always one of them."""
+        ...
+
+
+def is_chance(game: Game[S, A], state: S) -> bool:
+    return game.current_player(state) == CHANCE
+
+
+def is_terminal(game: Game[S, A], state: S) -> bool:
+    return game.current_player(state) == TERMINAL
+
+
+def probability_text(p: Fraction) -> str:
+    """A probability as the text the JSON forms use: ``"1/6"`` (exact)."""
+    return str(p)
