@@ -29,3 +29,11 @@ class DataError(BanditsolveError):
 
 class SolverError(BanditsolveError):
     """A solver was asked something it cannot answer (unknown backend, bad limits)."""
+
+
+class InternalError(RuntimeError):
+    """A bug in banditsolve itself (an invariant broke), never the caller's fault.
+
+    Deliberately not a :class:`ValueError`: callers that catch bad-input errors must not swallow
+    it. The command line reports it as a bug, with a hint to file an issue.
+    """
