@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from banditsolve.banditos.game import play
+from banditsolve.banditos.playing import play
 from banditsolve.banditos.notation import (
     format_position,
     from_json,

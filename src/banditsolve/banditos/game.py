@@ -1,0 +1,128 @@
+"""Los Banditos on the game contract (:class:`banditsolve.core.Game`).
+
+>>> from banditsolve import load_game
+>>> game = load_game("banditos")
+>>> state = game.new_game()
+>>> game.current_player(state) == CHANCE
+True
+>>> [str(p) for _, p in game.chance_outcomes(state)]
+['2/5', '3/10', '3/10']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from banditsolve.banditos import notation, rules
+from banditsolve.banditos.players import PLAYERS
+from banditsolve.banditos.rules import Action
+from banditsolve.banditos.state import PROOF_OPTIONS, Options, State, initial_state
+from banditsolve.core.io import load_json, read_text
+from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
+from banditsolve.errors import RuleOptionError
+
+
+class LosBanditos:
+    """The Los Banditos game object: two players, chance for tiles and dice."""
+
+    name = "banditos"
+    title = "Los Banditos"
+    seeds = ("000", "001")
+    min_players = 2
+    max_players = 2
+
+    def option_names(self) -> Mapping[str, tuple[str, ...]]:
+        return {"proof": PROOF_OPTIONS}
+
+    def options(self, values: Mapping[str, object] | None) -> Options:
+        """Rule options from ``name -> value`` (text values accepted, as from the command
+        line)."""
+        values = dict(values or {})
+        unknown = sorted(set(values) - set(self.option_names()))
+        if unknown:
+            raise RuleOptionError(
+                f"unknown Los Banditos rule option {unknown[0]!r} "
+                f"(options are {', '.join(self.option_names())})"
+            )
+        return Options(**values)  # type: ignore[arg-type]
+
+    def new_game(
+        self,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        *,
+        seed: int | None = None,
+    ) -> State:
+        if players not in (None, 2):
+            raise RuleOptionError(f"Los Banditos is played by 2 players, not {players!r}")
+        return initial_state(self.options(options))
+
+    def players(self, state: State) -> int:
+        return 2
+
+    def current_player(self, state: State) -> int:
+        if state.is_terminal:
+            return TERMINAL
+        if state.is_chance:
+            return CHANCE
+        return state.to_move
+
+    def legal_actions(self, state: State) -> tuple[Action, ...]:
+        return tuple(rules.legal_actions(state))
+
+    def apply(self, state: State, action: Action) -> State:
+        return rules.apply(state, action)
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
+        return tuple(rules.chance_outcomes(state))
+
+    def outcome(self, state: State) -> Outcome | None:
+        winner = state.winner
+        if winner is None:
+            return None
+        scores = state.scores
+        return Outcome.win(
+            (winner,), 2, f"player {winner} reached {scores[winner]} points", scores=scores
+        )
+
+    def action_text(self, state: State, action: Action) -> str:
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def to_notation(self, state: State) -> str:
+        return notation.format_position(state)
+
+    def from_notation(self, text: str) -> State:
+        return notation.parse_position(text)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return notation.to_json(state)
+
+    def from_json(self, document: Any) -> State:
+        if isinstance(document, str):
+            document = load_json(document, "JSON position")
+        return notation.from_json(document)
+
+    def read_state(self, source: Source) -> State:
+        text, _ = read_text(source, "position")
+        return notation.read_position(text)
+
+    def ascii(self, state: State) -> str:
+        return state.ascii()
+
+    def svg(self, state: State) -> str:
+        return state.svg()
+
+    def policies(self) -> Mapping[str, Policy[State, Action]]:
+        return PLAYERS
+
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        return rules.sample_chance(state, rng)
+
+
+GAME = LosBanditos()
