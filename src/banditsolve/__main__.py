@@ -1,3 +1,5 @@
+"""``python -m banditsolve``: the command line."""
+
 import sys
 
 from banditsolve.cli import main

@@ -1,223 +1,239 @@
-"""Command line for Los Banditos (``banditsolve banditos ...``).
-
-A POSITION argument is the one-line notation, or a file holding it or its JSON form.
+"""Los Banditos' own questions on the command line: ``claim``, ``odds`` and ``best``, and the
+game's demo (the shared verbs ``show``, ``moves``, ``apply``, ``play`` come from
+:mod:`banditsolve.cli.verbs`). Solver modules are imported only when a command runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-from importlib import import_module
+import inspect
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from banditsolve.cli import emit
-from banditsolve.errors import IllegalActionError, NotationError
+from banditsolve.cli.common import (
+    Commands,
+    DemoItem,
+    add_limits,
+    add_query,
+    add_seed,
+    emit_answer,
+    read_position,
+    write_svg,
+)
 
-
-def read_position_arg(text: str) -> Any:
-    """A position from the command line: a file (notation or JSON) or the notation itself."""
-    from banditsolve.banditos.notation import read_position
-
-    if os.path.isfile(text):
-        with open(text, encoding="utf-8") as handle:
-            content = handle.read()
-        try:
-            return read_position(content)
-        except NotationError as exc:
-            raise NotationError(f"{text}: {exc}") from None
-    if os.path.isdir(text):
-        raise NotationError(f"{text} is a directory, not a position file")
-    if not text.strip().startswith("{") and len(text.split()) == 1:
-        # Every position in the notation has spaces; one word can only be meant as a file.
-        raise NotationError(f"no such file: {text} (and it is not a position in the notation)")
-    return read_position(text)
-
-
-def _options(proof: str | None) -> Any:
-    from banditsolve.banditos.state import Options
-
-    return Options() if proof is None else Options(proof=proof)  # type: ignore[arg-type]
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    from banditsolve.banditos.notation import to_json
-
-    state = read_position_arg(args.position)
-    if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(state.svg())
-    emit(args, state.ascii(), to_json(state))
-    return 0
-
-
-def cmd_moves(args: argparse.Namespace) -> int:
-    from banditsolve.banditos.rules import chance_outcomes, legal_actions
-
-    state = read_position_arg(args.position)
-    if state.is_chance:
-        outcomes = chance_outcomes(state)
-        text = "\n".join(f"{action}  p={p}" for action, p in outcomes)
-        payload: Any = {
-            "chance": True,
-            "outcomes": [
-                {"action": str(action), "probability": str(p)} for action, p in outcomes
-            ],
-        }
-    else:
-        actions = legal_actions(state)
-        text = "\n".join(str(a) for a in actions) or (
-            f"(no legal action: the game is over, player {state.winner} won)"
-        )
-        payload = {"chance": False, "actions": [str(a) for a in actions], "winner": state.winner}
-    emit(args, text, payload)
-    return 0
-
-
-def cmd_apply(args: argparse.Namespace) -> int:
-    from banditsolve.banditos.notation import to_json
-    from banditsolve.banditos.rules import apply, parse_action
-
-    state = read_position_arg(args.position)
-    for number, text in enumerate(args.actions, start=1):
-        try:
-            state = apply(state, parse_action(text))
-        except NotationError as exc:
-            raise NotationError(f"action {number} ({text!r}): {exc}") from None
-        except IllegalActionError as exc:
-            raise IllegalActionError(f"action {number} ({text!r}): {exc}") from None
-    emit(args, f"{state.notation()}\n\n{state.ascii()}", to_json(state))
-    return 0
-
-
-def cmd_claim(args: argparse.Namespace) -> int:
-    from banditsolve.banditos.rules import claim_verdict_at
-
-    state = read_position_arg(args.position)
-    verdict = claim_verdict_at(
-        state, args.tile, player=args.player, proof=args.proof, backend=args.backend
-    )
-    proof = args.proof or state.options.proof
-    payload = {"tile": args.tile, "proof": proof, **verdict.to_json()}
-    emit(args, f"slot {args.tile} ({proof} proof, {verdict.backend}): {verdict.explain()}", payload)
-    return 0
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    from banditsolve.banditos.game import play
-    from banditsolve.banditos.players import PLAYERS
-
-    names = args.players.split(",")
-    if len(names) != 2 or any(n not in PLAYERS for n in names):
-        raise NotationError(
-            f"--players takes two of {', '.join(PLAYERS)} separated by a comma, got "
-            f"{args.players!r}"
-        )
-    players = (PLAYERS[names[0]], PLAYERS[names[1]])
-    steps = list(play(players, seed=args.seed, options=_options(args.proof)))
-    final = steps[-1].state
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "seed": args.seed,
-                    "players": names,
-                    "steps": [
-                        {"actor": s.actor, "action": str(s.action), "position": s.state.notation()}
-                        for s in steps
-                    ],
-                    "winner": final.winner,
-                    "scores": list(final.scores),
-                },
-                indent=2,
-            )
-        )
-        return 0
-    for number, step in enumerate(steps, start=1):
-        who = "chance" if step.actor == "chance" else f"P{step.actor}"
-        print(f"{number:4d}. {who:>6}: {step.action}")
-    print()
-    print(final.ascii())
-    return 0
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    from banditsolve.banditos import notation
-    from banditsolve.banditos.rules import claim_verdict_at
-    from banditsolve.banditos.state import ProofOption
-
-    print("== Los Banditos: is this claim provably safe? ==\n")
-    state = notation.parse_position(DEMO_POSITION)
-    print(state.notation())
-    print(state.ascii())
-    proofs: tuple[ProofOption, ...] = ("strict", "bag")
-    for slot in (1, 3, 4):
-        for proof in proofs:
-            verdict = claim_verdict_at(state, slot, proof=proof)
-            print(f"slot {slot}, {proof:6} proof: {verdict.explain()}")
-    print()
-    import_module("banditsolve.banditos.solver_cli").demo_solvers()
-    return 0
-
-
-#: Slot 1 is safe only if the opponent is limited to the bag (no green die is left there);
-#: slot 3 cannot be beaten; slot 4 falls to a colour three-of-a-kind.
+#: The README's position: slot 1's straight 4-5-6 looks strong but falls to a green 4 under the
+#: strict proof; it is safe under the bag proof (every green die is on a tile).
 DEMO_POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
 
-
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+_TILE_HELP = "the tile's slot, 1 to 4"
 
 
-def register(games: Any) -> None:
-    parser: argparse.ArgumentParser = games.add_parser(
-        "banditos",
-        help="Los Banditos: the dice duel",
-        description="Los Banditos. POSITION is the one-line notation, or a file holding it or "
-        "its JSON form.",
+def register(commands: Commands) -> None:
+    """Add ``claim``, ``odds`` and ``best`` to ``banditsolve banditos``."""
+    claim = add_query(commands, "claim", "is a claim on a tile provably safe? (0 safe, 1 unsafe)")
+    claim.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help=_TILE_HELP)
+    claim.add_argument(
+        "--proof",
+        choices=("strict", "bag"),
+        help="strict: the opponent may get any die not on this tile; bag: only dice in the bag "
+        "(default: the position's proof option)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-
-    show = commands.add_parser("show", help="draw a position")
-    show.add_argument("position", metavar="POSITION")
-    show.add_argument("--svg", metavar="OUT", help="also write an SVG picture to OUT")
-    _add_common(show)
-    show.set_defaults(handler=cmd_show)
-
-    moves = commands.add_parser("moves", help="list the legal actions (or chance outcomes)")
-    moves.add_argument("position", metavar="POSITION")
-    _add_common(moves)
-    moves.set_defaults(handler=cmd_moves)
-
-    apply_p = commands.add_parser("apply", help="apply actions and print the new position")
-    apply_p.add_argument("position", metavar="POSITION")
-    apply_p.add_argument("actions", nargs="+", metavar="ACTION", help="e.g. 'place r5 2'")
-    _add_common(apply_p)
-    apply_p.set_defaults(handler=cmd_apply)
-
-    claim = commands.add_parser("claim", help="is a claim on a tile provably safe?")
-    claim.add_argument("position", metavar="POSITION")
-    claim.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help="slot 1-4")
     claim.add_argument(
         "--backend",
         choices=("exact", "cpsat", "z3"),
         default="exact",
         help="exact closed form (default), an OR-Tools CP-SAT model or a Z3 model",
     )
-    claim.add_argument("--proof", choices=("strict", "bag"), help="override the proof option")
     claim.add_argument("--player", type=int, choices=(0, 1), help="claimant (default: to move)")
-    _add_common(claim)
     claim.set_defaults(handler=cmd_claim)
 
-    play = commands.add_parser("play", help="play a whole game between built-in players")
-    play.add_argument("--seed", type=int, required=True)
-    play.add_argument("--players", default="greedy,greedy", help="two of: greedy, random")
-    play.add_argument("--proof", choices=("strict", "bag"))
-    _add_common(play)
-    play.set_defaults(handler=cmd_play)
+    odds = add_query(
+        commands, "odds", "exact odds that the opponent's side, filled from the bag, beats yours"
+    )
+    odds.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help=_TILE_HELP)
+    odds.add_argument(
+        "--player", type=int, choices=(0, 1), help="whose full side (default: to move)"
+    )
+    odds.set_defaults(handler=cmd_odds)
 
-    demo = commands.add_parser("demo", help="solve bundled positions and draw them")
-    demo.set_defaults(handler=cmd_demo)
+    best = add_query(
+        commands,
+        "best",
+        "best play this turn and the chance of winning (0 exact, 3 an estimate)",
+    )
+    add_limits(best, time_limit=30.0, node_limit=50_000)
+    best.add_argument(
+        "--samples",
+        type=int,
+        default=100,
+        help="Monte Carlo playouts for the best candidates (default 100)",
+    )
+    best.add_argument("--method", choices=("auto", "exact", "monte-carlo"), default="auto")
+    add_seed(best, "seed of the Monte Carlo playouts (default 0)")
+    best.set_defaults(handler=cmd_best)
 
-    import_module("banditsolve.banditos.solver_cli").register_solver_commands(commands)
+
+# -- answers (the results' to_answer() where it exists) ---------------------------------------
+
+
+def claim_answer(verdict: Any) -> Any:
+    if hasattr(verdict, "to_answer"):
+        return verdict.to_answer()
+    from banditsolve.core.answer import Answer
+
+    doc = verdict.to_json()
+    return Answer(
+        game="banditos",
+        question="claim",
+        status="yes" if verdict.safe else "no",
+        answer="safe" if verdict.safe else "unsafe",
+        reason=verdict.explain(),
+        certificate=None if verdict.safe else doc["witness"],
+        details=doc,
+    )
+
+
+def odds_answer(odds: Any) -> Any:
+    if hasattr(odds, "to_answer"):
+        return odds.to_answer()
+    from banditsolve.core.answer import Answer
+
+    return Answer(
+        game="banditos",
+        question="odds",
+        status="yes",
+        answer="exact",
+        reason=odds.explain(),
+        details=odds.to_json(),
+    )
+
+
+def best_answer(result: Any, limits: dict[str, Any]) -> Any:
+    if hasattr(result, "to_answer"):
+        return result.to_answer()
+    from banditsolve.core.answer import Answer
+
+    exact = result.method == "exact" and result.complete
+    return Answer(
+        game="banditos",
+        question="best",
+        status="yes" if exact else "unknown",
+        answer="best turn" if exact else "estimate",
+        reason=result.explain().splitlines()[0],
+        certificate=[str(a) for a in result.actions] if exact else None,
+        limits=limits,
+        stats={"nodes": result.nodes, "elapsed_seconds": result.elapsed},
+        details=result.to_json(),
+    )
+
+
+def solve_best(state: Any, *, time_limit: float | None, node_limit: int | None,
+               samples: int = 100, method: str = "auto", seed: int = 0) -> Any:
+    """``best_turn`` with the agreed limit names (older versions called it ``limit_seconds``)."""
+    from banditsolve.banditos import best_turn
+
+    params = inspect.signature(best_turn).parameters
+    key = "time_limit" if "time_limit" in params else "limit_seconds"
+    kwargs: dict[str, Any] = {key: time_limit, "node_limit": node_limit, "samples": samples,
+                              "method": method, "seed": seed}
+    return best_turn(state, **kwargs)
+
+
+# -- handlers -------------------------------------------------------------------------------
+
+
+def claim_text(state: Any, tile: int, proof: str | None, verdict: Any) -> str:
+    used = proof or state.options.proof
+    return f"slot {tile} ({used} proof, {verdict.backend}): {verdict.explain()}"
+
+
+def cmd_claim(args: argparse.Namespace) -> int:
+    from banditsolve.banditos import claim_verdict_at
+
+    state = read_position(args)
+    verdict = claim_verdict_at(
+        state, args.tile, player=args.player, proof=args.proof, backend=args.backend
+    )
+    text = claim_text(state, args.tile, args.proof, verdict)
+    return emit_answer(args, claim_answer(verdict), text)
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from banditsolve.banditos import completion_odds_at
+
+    state = read_position(args)
+    odds = completion_odds_at(state, args.tile, args.player)
+    return emit_answer(args, odds_answer(odds), odds.explain())
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    if args.samples < 1 or args.samples > 10**7:
+        from banditsolve.errors import SolverError
+
+        raise SolverError(f"--samples must be from 1 to 10000000, not {args.samples}")
+    state = read_position(args)
+    result = solve_best(
+        state,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+        samples=args.samples,
+        method=args.method,
+        seed=args.seed,
+    )
+    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+    return emit_answer(args, best_answer(result, limits), result.explain())
+
+
+# -- demo -----------------------------------------------------------------------------------
+
+
+def demo(out_dir: Path) -> Iterator[DemoItem]:
+    """The strongest answers once each: an unsafe claim that looks safe, with the opponent's
+    beating dice; a claim safe only under the bag proof; exact odds; an exact endgame."""
+    from banditsolve.banditos import claim_verdict_at, completion_odds_at
+    from banditsolve.banditos.puzzles import puzzle_by_id
+    from banditsolve.core.registry import load_game
+
+    game = load_game("banditos")
+
+    state = game.from_notation(DEMO_POSITION)
+    verdict = claim_verdict_at(state, 1, proof="strict")
+    yield DemoItem(
+        "a strong-looking claim that is unsafe (banditos claim POSITION 1)",
+        f"{DEMO_POSITION}\n{game.ascii(state)}\n{claim_text(state, 1, 'strict', verdict)}",
+        claim_answer(verdict),
+        write_svg(out_dir / "claim-unsafe.svg", game.svg(state)),
+    )
+
+    puzzle = puzzle_by_id("claim-sixes-need-bag")
+    state = puzzle.state()
+    strict = claim_verdict_at(state, 1, proof="strict")
+    bag = claim_verdict_at(state, 1, proof="bag")
+    yield DemoItem(
+        "a claim safe only when the opponent is limited to the bag (--proof bag)",
+        f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n"
+        f"{claim_text(state, 1, 'strict', strict)}\n{claim_text(state, 1, 'bag', bag)}",
+        claim_answer(bag),
+        write_svg(out_dir / "claim-bag.svg", game.svg(state)),
+    )
+
+    puzzle = puzzle_by_id("odds-third-one")
+    state = puzzle.state()
+    odds = completion_odds_at(state, 1)
+    yield DemoItem(
+        "exact odds from the bag (banditos odds POSITION 1)",
+        f"{puzzle.position}\n{puzzle.description}\n{odds.explain()}",
+        odds_answer(odds),
+        write_svg(out_dir / "odds.svg", game.svg(state)),
+    )
+
+    puzzle = puzzle_by_id("best-give-up-to-win")
+    state = puzzle.state()
+    result = solve_best(state, time_limit=30.0, node_limit=50_000)
+    yield DemoItem(
+        "an endgame solved exactly (banditos best POSITION)",
+        f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{result.explain()}",
+        best_answer(result, {"time_limit": 30.0, "node_limit": 50_000}),
+        write_svg(out_dir / "best.svg", game.svg(state)),
+    )

@@ -1,174 +1,277 @@
-"""Command line for the tunnel games (``banditsolve bandido ...``).
+"""The tunnel games' own questions on the command line (``banditsolve bandido ...``): ``close``,
+``solve`` and ``placements``, and the game's demo. The shared verbs ``show``, ``moves``,
+``apply``, ``play`` come from :mod:`banditsolve.cli.verbs`.
 
-Commands: ``show FILE [--svg OUT]``, ``moves FILE CARD``, ``play --seed N --players K
-[--svg-dir DIR]``, ``close FILE [--max-cards N] [--minimum] [--backend B] [--bounds X0,Y0,X1,Y1]
-[--node-limit N] [--workers N] [--svg OUT]``, ``solve FILE [--samples N]`` and ``demo``; each
-takes ``--json``. FILE is a JSON position document, a file holding the one-line notation, or the
-notation itself (``solve`` reads a JSON game document).
+This module is the adapter of every tunnel game (Bandido today, Bandida later): the handlers
+use ``args.game`` to find the game object, so a second registry entry pointing here gets the
+same questions.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from banditsolve.cli.common import (
+    Commands,
+    DemoItem,
+    add_command,
+    add_limits,
+    add_position,
+    add_query,
+    add_seed,
+    add_svg,
+    count,
+    emit,
+    emit_answer,
+    load,
+    write_svg,
+)
 
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-
-def register(games: Any) -> None:
-    parser: argparse.ArgumentParser = games.add_parser("bandido", help="Bandido: the tunnel game")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-
-    show = commands.add_parser("show", help="draw a position and list its exits")
-    show.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
-    show.add_argument("--svg", metavar="OUT", help="also write an SVG picture to OUT")
-    _add_common(show)
-    show.set_defaults(handler=_show)
-
-    moves = commands.add_parser("moves", help="legal placements of a card in a position")
-    moves.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
-    moves.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
-    _add_common(moves)
-    moves.set_defaults(handler=_moves)
-
-    play = commands.add_parser("play", help="simulate a whole game with the built-in policy")
-    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    play.add_argument("--players", type=int, default=2, help="1 to 4 players (default 2)")
-    play.add_argument("--svg-dir", metavar="DIR", help="write one SVG picture per turn to DIR")
-    play.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="rule option, e.g. pile_out=end, hole=illegal, super_side=super5",
+def register(commands: Commands) -> None:
+    """Add ``close``, ``solve`` and ``placements``."""
+    close = add_query(
+        commands,
+        "close",
+        "can the tunnel still close with these cards? (0 closable, 1 impossible, 3 unknown)",
     )
-    _add_common(play)
-    play.set_defaults(handler=_play)
-
-    close = commands.add_parser("close", help="can the tunnel still close with these cards?")
-    close.add_argument("file", metavar="FILE", help="position: JSON file, notation file or text")
     close.add_argument(
-        "--max-cards", type=int, default=None, metavar="N", help="use at most N cards"
+        "--max-cards", type=count(0, 10_000, "--max-cards"), default=None, metavar="N",
+        help="use at most N cards",
     )
     close.add_argument("--minimum", action="store_true", help="find the fewest cards")
-    close.add_argument("--backend", default="auto", help="auto, exact, cpsat, z3 or plain")
-    close.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    close.add_argument(
+        "--backend",
+        choices=("auto", "exact", "cpsat", "z3", "plain"),
+        default="auto",
+        help="auto (default), exact, cpsat (OR-Tools), z3 or plain (the unpruned baseline)",
+    )
+    add_limits(close, time_limit=10.0, node_limit=None)
     close.add_argument(
         "--bounds",
         metavar="X0,Y0,X1,Y1",
         default=None,
-        help=(
-            "play area: cards only on cells with X0 <= x <= X1 and Y0 <= y <= Y1 "
-            "(write --bounds=-2,-3,3,1 when X0 is negative)"
-        ),
-    )
-    close.add_argument(
-        "--node-limit", type=int, default=None, metavar="N", help="stop the search after N nodes"
+        help="play area: cards only on cells with X0 <= x <= X1 and Y0 <= y <= Y1 "
+        "(write --bounds=-2,-3,3,1 when X0 is negative)",
     )
     close.add_argument(
         "--workers",
-        type=int,
+        type=count(1, 256, "--workers"),
         default=None,
         metavar="N",
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
-    close.add_argument("--svg", metavar="OUT", help="write a picture with the closing cards laid")
-    _add_common(close)
-    close.set_defaults(handler=_close)
+    add_svg(close, "write a picture with the closing cards laid to OUT")
+    close.set_defaults(handler=cmd_close)
 
-    solve = commands.add_parser("solve", help="solve the whole game with everything known")
-    solve.add_argument("file", metavar="FILE", help="game document (JSON)")
+    solve = add_query(
+        commands,
+        "solve",
+        "solve the rest of the game with everything known (0 a winning line, 1 lost, 3 unknown)",
+        description="Solve the rest of the game with every card known. POSITION is a game "
+        "state: notation, JSON text (a game document with hands and pile, optionally "
+        "'unseen' cards on top of the pile in unknown order), or a file holding either. With "
+        "unseen cards it samples shuffles and answers the share it can still win.",
+    )
+    add_limits(
+        solve,
+        time_limit=10.0,
+        node_limit=None,
+        time_help="seconds in all, shared among the samples when cards are unseen (default 10)",
+    )
     solve.add_argument(
-        "--time-limit",
-        type=float,
-        default=10.0,
-        help="seconds in all, shared among the samples when cards are unseen (default 10)",
+        "--samples", type=count(1, 100_000, "--samples"), default=50,
+        help="shuffles when cards are unseen (default 50)",
     )
-    solve.add_argument("--samples", type=int, default=50, help="shuffles when cards are unseen")
-    _add_common(solve)
-    solve.set_defaults(handler=_solve)
+    add_seed(solve, "seed of the sampled shuffles (default 0)")
+    solve.set_defaults(handler=cmd_solve)
 
-    demo = commands.add_parser("demo", help="show bundled positions and a simulated game")
-    _add_common(demo)
-    demo.set_defaults(handler=_demo)
-
-
-def _position_payload(position: Any) -> dict[str, Any]:
-    from banditsolve.tunnels.notation import to_json, to_notation
-    from banditsolve.tunnels.table import dead_exits
-
-    table = position.table
-    return {
-        "position": to_json(position),
-        "notation": to_notation(position),
-        "exits": [{"x": e.x, "y": e.y, "side": "NESW"[e.side]} for e in sorted(table.exits)],
-        "dead_exits": [
-            {"x": d.exit.x, "y": d.exit.y, "side": "NESW"[d.exit.side], "reason": d.reason}
-            for d in dead_exits(table, position.remaining)
-        ],
-    }
-
-
-def _describe(position: Any) -> str:
-    from banditsolve.tunnels.render import ascii_art
-    from banditsolve.tunnels.table import dead_exits
-
-    table = position.table
-    dead = dead_exits(table, position.remaining)
-    lines = [ascii_art(table, position.remaining)]
-    lines.append(
-        f"{len(table.history)} cards down, {len(position.remaining)} remaining, "
-        f"{table.exit_count} exits: " + ", ".join(str(e) for e in sorted(table.exits))
+    placements = add_command(
+        commands, "placements", "every legal placement of one card in a position"
     )
-    if dead:
-        lines.append(
-            "dead: " + ", ".join(f"{d.exit} ({d.reason})" for d in dead) + " -- the game is lost"
-        )
-    elif not table.exit_count:
-        lines.append("no exit is left: the bandit is caught")
+    add_position(placements)
+    placements.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
+    placements.set_defaults(handler=cmd_placements)
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def read_table_position(source: str) -> Any:
+    """A table position (cards laid, cards left) from notation, JSON text or a file."""
+    from banditsolve.core.io import read_text
+    from banditsolve.errors import NotationError
+    from banditsolve.tunnels import parse_position
+
+    text, where = read_text(source, "position")
+    try:
+        return parse_position(text)
+    except NotationError as exc:
+        if where == "position":
+            raise
+        raise NotationError(f"{where}: {exc}") from None
+
+
+def read_game_state(args: argparse.Namespace) -> Any:
+    """A whole game state for ``solve``: the game's ``read_state``, or a game document."""
+    from banditsolve.core.io import expect_object, load_json, read_text
+    from banditsolve.tunnels import game_state
+
+    text, where = read_text(args.position, "game state")
+    if text.lstrip().startswith("{"):
+        doc = expect_object(load_json(text, where), where)
+        if "hands" in doc:
+            return game_state(doc)
+    return load(args).read_state(text)
+
+
+# -- answers (the results' to_answer() where it exists) ---------------------------------------
+
+
+def closure_answer(result: Any, limits: dict[str, Any]) -> Any:
+    if hasattr(result, "to_answer"):
+        return result.to_answer()
+    from banditsolve.core.answer import Answer
+
+    doc = result.to_json()
+    status = {"closable": "yes", "impossible": "no"}.get(result.status, "unknown")
+    return Answer(
+        game="bandido",
+        question="close",
+        status=status,  # type: ignore[arg-type]
+        answer=result.status,
+        reason=result.reason,
+        certificate=[str(p) for p in result.placements] if status == "yes" else None,
+        limits=limits,
+        stats=doc["stats"],
+        details={"cards": doc["cards"], "minimum": doc["minimum"], "backend": doc["backend"]},
+    )
+
+
+def solution_answer(result: Any, limits: dict[str, Any]) -> Any:
+    if hasattr(result, "to_answer"):
+        return result.to_answer()
+    from banditsolve.core.answer import Answer
+
+    status = {"win": "yes", "lose": "no"}.get(result.status, "unknown")
+    return Answer(
+        game="bandido",
+        question="solve",
+        status=status,  # type: ignore[arg-type]
+        answer=result.status,
+        reason=result.reason,
+        certificate=[str(m) for m in result.line] if status == "yes" else None,
+        limits=limits,
+        stats={"nodes": result.nodes, "seconds": round(result.seconds, 6)},
+    )
+
+
+def share_answer(share: Any, limits: dict[str, Any]) -> Any:
+    if hasattr(share, "to_answer"):
+        return share.to_answer()
+    from banditsolve.core.answer import Answer
+
+    return Answer(
+        game="bandido",
+        question="win-share",
+        status="unknown",
+        answer="estimate",
+        reason=share_text(share),
+        limits=limits,
+        details=share.to_json(),
+    )
+
+
+def share_text(share: Any) -> str:
+    undecided = f", {share.unknown} undecided" if share.unknown else ""
+    return (
+        f"won {share.won} of {share.samples} sampled shuffles{undecided} "
+        f"({share.share:.1%}, 95% CI {share.low:.1%}-{share.high:.1%}): {share.label}"
+    )
+
+
+# -- handlers -------------------------------------------------------------------------------
+
+
+def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
+    from banditsolve.errors import SolverError
+
+    if text is None:
+        return None
+    parts = text.split(",")
+    if len(parts) != 4 or any(len(p.strip()) > 12 for p in parts):
+        raise SolverError(f"--bounds takes four integers X0,Y0,X1,Y1, not {text[:40]!r}")
+    try:
+        x0, y0, x1, y1 = (int(v) for v in parts)
+    except ValueError:
+        raise SolverError(f"--bounds takes four integers X0,Y0,X1,Y1, not {text[:40]!r}") from None
+    return (x0, y0, x1, y1)
+
+
+def closure_text(position: Any, result: Any) -> str:
+    from banditsolve.tunnels import ascii_art
+
+    lines = [f"{result.status}: {result.reason}"]
+    lines += [f"  {i + 1}. {p}" for i, p in enumerate(result.placements)]
+    if result.placements:
+        lines.append(ascii_art(position.table.place_all(result.placements)))
     return "\n".join(lines)
 
 
-def _show(args: argparse.Namespace) -> int:
-    from banditsolve.cli import emit
-    from banditsolve.tunnels.notation import read_position
-    from banditsolve.tunnels.render import svg
+def cmd_close(args: argparse.Namespace) -> int:
+    from banditsolve.tunnels import can_close, min_cards_to_close, svg
 
-    position = read_position(args.file)
+    position = read_table_position(args.position)
+    solver = min_cards_to_close if args.minimum else can_close
+    result = solver(
+        position,
+        max_cards=args.max_cards,
+        backend=args.backend,
+        bounds=parse_bounds(args.bounds),
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+        workers=args.workers,
+    )
     if args.svg:
-        Path(args.svg).write_text(svg(position.table, position.remaining), encoding="utf-8")
-    emit(args, _describe(position), _position_payload(position))
-    return 0
+        table = position.table.place_all(result.placements)
+        write_svg(args.svg, svg(table, highlight_from=len(position.table.history)))
+    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+    return emit_answer(args, closure_answer(result, limits), closure_text(position, result))
 
 
-def _moves(args: argparse.Namespace) -> int:
-    from banditsolve.cli import emit
-    from banditsolve.tunnels.cards import card_name, parse_card
-    from banditsolve.tunnels.notation import read_position
-    from banditsolve.tunnels.table import creates_hole, placements_with_delta
+def cmd_solve(args: argparse.Namespace) -> int:
+    from banditsolve.tunnels import solve_game, win_share
 
-    position = read_position(args.file)
+    state = read_game_state(args)
+    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+    if getattr(state, "unseen", ()):
+        share = win_share(state, samples=args.samples, time_limit=args.time_limit, seed=args.seed)
+        return emit_answer(args, share_answer(share, limits), share_text(share))
+    result = solve_game(state, time_limit=args.time_limit)
+    lines = [f"{result.status}: {result.reason}"] + [f"  {m}" for m in result.line]
+    return emit_answer(args, solution_answer(result, limits), "\n".join(lines))
+
+
+def cmd_placements(args: argparse.Namespace) -> int:
+    from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
+
+    position = read_table_position(args.position)
     code = parse_card(args.card)
-    found = placements_with_delta(position.table, code)
     rows = []
-    for p, delta in found:
-        hole = creates_hole(position.table, p)
+    for p, delta in placements_with_delta(position.table, code):
         rows.append(
             {
-                "x": p.x,
-                "y": p.y,
-                "rotation": p.rotation,
+                "placement": str(p),
                 "exits_after": position.table.exit_count + delta,
-                "hole": hole,
+                "hole": creates_hole(position.table, p),
             }
         )
-    text = [f"{len(found)} legal placements of {card_name(code)}:"]
+    text = [f"{len(rows)} legal placements of {card_name(code)}:"]
     text += [
-        f"  ({r['x']}, {r['y']}) rot {r['rotation']}: {r['exits_after']} exits after"
+        f"  {r['placement']}: {r['exits_after']} exits after"
         + ("  [walls an exit into a hole]" if r["hole"] else "")
         for r in rows
     ]
@@ -176,186 +279,62 @@ def _moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_options(items: list[str]) -> Any:
-    from banditsolve.errors import RuleOptionError
-    from banditsolve.tunnels.game import Options
+# -- demo -----------------------------------------------------------------------------------
 
-    values: dict[str, object] = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq:
-            raise RuleOptionError(f"option {item!r} is not of the form NAME=VALUE")
-        values[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
-    return Options.from_mapping(values)
+#: The README's start: six exits and seven cards; the fewest that close it are six.
+DEMO_CLOSABLE = "bandido L+TL+TR+R+BR+BL@0,0,0 | L*2 TL*2 L+TL TL+BL R+BR"
+#: The leaflet's warning: an exit walled into a one-cell hole can never be closed.
+DEMO_HOLE = "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
 
 
-def _play(args: argparse.Namespace) -> int:
-    import random
-
-    from banditsolve.cli import emit
-    from banditsolve.tunnels.cards import card_name
-    from banditsolve.tunnels.game import new_game, playout
-    from banditsolve.tunnels.geometry import Placement
-    from banditsolve.tunnels.render import svg
-
-    options = _parse_options(args.option)
-    rng = random.Random(args.seed)
-    state = new_game(args.players, options, rng=rng)
-    svg_dir = Path(args.svg_dir) if args.svg_dir else None
-    if svg_dir is not None:
-        svg_dir.mkdir(parents=True, exist_ok=True)
-        (svg_dir / "turn_000.svg").write_text(svg(state.table), encoding="utf-8")
-    lines = [f"Bandido, {args.players} player(s), seed {args.seed}, options {options.to_dict()}"]
-    turns = []
-    for before, action, after in playout(state, rng):
-        hand = " ".join(card_name(c) for c in before.hands[before.player])
-        entry = {
-            "turn": before.turn + 1,
-            "player": before.player,
-            "hand": [card_name(c) for c in before.hands[before.player]],
-            "action": str(action),
-            "exits": after.table.exit_count,
-            "pile": after.pile_size,
-        }
-        turns.append(entry)
-        lines.append(
-            f"turn {before.turn + 1:>3}  player {before.player}  hand [{hand}]  -> {action}  "
-            f"| exits {after.table.exit_count}, pile {after.pile_size}"
-        )
-        if svg_dir is not None and isinstance(action, Placement):
-            name = f"turn_{len(after.table.history) - 1:03d}.svg"
-            (svg_dir / name).write_text(svg(after.table), encoding="utf-8")
-        state = after
-    lines.append(f"result: {state.outcome} ({state.reason}) after {state.turn} turns")
-    payload = {
-        "players": args.players,
-        "seed": args.seed,
-        "options": options.to_dict(),
-        "turns": turns,
-        "outcome": state.outcome,
-        "reason": state.reason,
-        "cards_down": len(state.table.history),
-    }
-    emit(args, "\n".join(lines), payload)
-    return 0
-
-
-#: Bundled positions for the demo: the leaflet's one-cell hole and a small open network.
-DEMO_POSITIONS = {
-    "one-cell hole (the leaflet's warning)": (
-        "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
-    ),
-    "five-exit start": "bandido TL+TR+R+BR+BL@0,0,0",
-}
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from banditsolve.cli import emit
-    from banditsolve.tunnels.game import play_game
-    from banditsolve.tunnels.notation import parse_position
-
-    parts = []
-    payload: dict[str, Any] = {"positions": {}, "games": []}
-    for title, text in DEMO_POSITIONS.items():
-        position = parse_position(text)
-        parts.append(f"== {title}\n{text}\n{_describe(position)}")
-        payload["positions"][title] = _position_payload(position)
-    wins = 0
-    lines = []
-    for seed in range(10):
-        final = play_game(2, seed)
-        wins += final.outcome == "won"
-        lines.append(
-            f"  seed {seed}: {final.outcome} after {final.turn} turns, "
-            f"{len(final.table.history)} cards down ({final.reason})"
-        )
-        payload["games"].append({"seed": seed, "outcome": final.outcome, "turns": final.turn})
-    parts.append("== ten simulated 2-player games (greedy policy)\n" + "\n".join(lines))
-    parts.append(f"won {wins} of 10")
-    from banditsolve.tunnels.closure import min_cards_to_close
-    from banditsolve.tunnels.puzzles import load_puzzles
-    from banditsolve.tunnels.render import ascii_art
-
-    payload["puzzles"] = []
-    # One of each kind: a loop closure, a hole, a minimum that needs every card.
-    wanted = ("loop-1", "hole-1", "every-1")
-    shown = [p for p in load_puzzles() if p.id in wanted]
-    for puzzle in sorted(shown, key=lambda p: wanted.index(p.id)):
-        r = min_cards_to_close(puzzle.position, bounds=puzzle.bounds)
-        laid = puzzle.position.table.place_all(r.placements)
-        parts.append(
-            f"== puzzle {puzzle.id}: {puzzle.description}\n{r.status}: {r.reason}\n"
-            + ascii_art(laid, puzzle.position.remaining)
-        )
-        payload["puzzles"].append({"id": puzzle.id, "answer": r.to_json()})
-    emit(args, "\n\n".join(parts), payload)
-    return 0
-
-
-def _close(args: argparse.Namespace) -> int:
-    from banditsolve.cli import emit
-    from banditsolve.errors import SolverError
-    from banditsolve.tunnels.closure import can_close, min_cards_to_close
-    from banditsolve.tunnels.notation import read_position
-    from banditsolve.tunnels.render import ascii_art, svg
-
-    position = read_position(args.file)
-    solver = min_cards_to_close if args.minimum else can_close
-    bounds = None
-    if args.bounds is not None:
-        try:
-            x0, y0, x1, y1 = (int(v) for v in args.bounds.split(","))
-        except ValueError:
-            raise SolverError(
-                f"--bounds takes four integers X0,Y0,X1,Y1, not {args.bounds!r}"
-            ) from None
-        bounds = (x0, y0, x1, y1)
-    result = solver(
-        position,
-        max_cards=args.max_cards,
-        backend=args.backend,
-        bounds=bounds,
-        time_limit=args.time_limit,
-        node_limit=args.node_limit,
-        workers=args.workers,
+def demo(out_dir: Path) -> Iterator[DemoItem]:
+    """A closable tunnel with its certificate and picture, an impossible one with its reason,
+    and a perfect-information solve of a bundled endgame."""
+    from banditsolve.tunnels import (
+        can_close,
+        game_state,
+        load_puzzles,
+        min_cards_to_close,
+        solve_game,
+        svg,
     )
-    table = position.table.place_all(result.placements)
-    if args.svg:
-        picture = svg(table, highlight_from=len(position.table.history))
-        Path(args.svg).write_text(picture, encoding="utf-8")
-    lines = [f"{result.status}: {result.reason}"]
-    lines += [f"  {i + 1}. {p}" for i, p in enumerate(result.placements)]
-    if result.placements:
-        lines.append(ascii_art(table))
-    emit(args, "\n".join(lines), result.to_json())
-    return 0
 
+    limits = {"time_limit": 10.0, "node_limit": None}
+    position = read_table_position(DEMO_CLOSABLE)
+    result = min_cards_to_close(position, time_limit=10.0)
+    laid = position.table.place_all(result.placements)
+    yield DemoItem(
+        "a tunnel closed with the fewest cards (bandido close POSITION --minimum)",
+        f"{DEMO_CLOSABLE}\n{closure_text(position, result)}",
+        closure_answer(result, limits),
+        write_svg(out_dir / "closable.svg", svg(laid, highlight_from=len(position.table.history))),
+    )
 
-def _solve(args: argparse.Namespace) -> int:
-    import json
+    position = read_table_position(DEMO_HOLE)
+    result = can_close(position, time_limit=10.0)
+    from banditsolve.tunnels import ascii_art
 
-    from banditsolve.cli import emit
-    from banditsolve.errors import NotationError
-    from banditsolve.tunnels.endgame import solve_game, win_share
-    from banditsolve.tunnels.puzzles import game_state
+    yield DemoItem(
+        "a tunnel that can never close (bandido close POSITION)",
+        f"{DEMO_HOLE}\n{ascii_art(position.table, position.remaining)}\n"
+        f"{result.status}: {result.reason}",
+        closure_answer(result, limits),
+        write_svg(out_dir / "impossible.svg", svg(position.table, position.remaining)),
+    )
 
-    try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise NotationError(f"{args.file}: not valid JSON ({exc.msg})") from exc
-    if not isinstance(data, dict):
-        raise NotationError("a game document must be a JSON object")
-    state = game_state(data)
-    if state.unseen:
-        share = win_share(state, samples=args.samples, time_limit=args.time_limit)
-        undecided = f", {share.unknown} undecided" if share.unknown else ""
-        text = (
-            f"won {share.won} of {share.samples} sampled shuffles{undecided} "
-            f"({share.share:.1%}, 95% CI {share.low:.1%}-{share.high:.1%}): {share.label}"
+    puzzle = next(
+        (p for p in load_puzzles() if getattr(p, "question", "") == "solve"
+         and p.document is not None and p.expected.get("status") == "win"),
+        None,
+    )
+    if puzzle is not None:
+        assert puzzle.document is not None
+        state = game_state(dict(puzzle.document))
+        solution = solve_game(state, time_limit=10.0)
+        lines = [f"{solution.status}: {solution.reason}"] + [f"  {m}" for m in solution.line]
+        yield DemoItem(
+            f"an endgame solved with every card known: {puzzle.id} (bandido solve POSITION)",
+            f"{puzzle.description}\n" + "\n".join(lines),
+            solution_answer(solution, limits),
+            write_svg(out_dir / "solve.svg", svg(state.table)),
         )
-        emit(args, text, share.to_json())
-        return 0
-    result = solve_game(state, time_limit=args.time_limit)
-    lines = [f"{result.status}: {result.reason}"] + [f"  {m}" for m in result.line]
-    emit(args, "\n".join(lines), result.to_json())
-    return 0

@@ -1,0 +1,153 @@
+"""The ``banditsolve`` command line: ``banditsolve games``, ``banditsolve demo`` and
+``banditsolve GAME VERB ...`` for every registered game.
+
+Every game has the shared verbs (``show``, ``moves``, ``apply``, ``play``, ``demo``, from
+:mod:`banditsolve.cli.verbs`) and adds its own questions through its registry entry's
+``cli_module`` (the interface is described in :mod:`banditsolve.cli.common`). Only the game a
+command names is imported, and solver libraries load only when a solver runs, so
+``banditsolve --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from banditsolve import __version__
+from banditsolve.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_STATUS_HELP,
+    Handler,
+    Parser,
+    add_command,
+    emit,
+    fail,
+    one_line,
+)
+from banditsolve.errors import BanditsolveError
+
+__all__ = ["build_parser", "main"]
+
+#: Commands that are not games.
+TOP_COMMANDS = ("games", "demo")
+
+
+def _selected(argv: Sequence[str]) -> str | None:
+    """The first word of ``argv`` that is not an option (the game or top-level command)."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse.ArgumentParser:
+    """The parser. Each game's verbs are built when ``all_games`` is true or the game is
+    ``game`` (a name or alias); the others appear only in the top-level help (nothing of them is
+    imported)."""
+    from banditsolve.cli.verbs import add_out, cmd_demo_all, register_shared
+    from banditsolve.core.registry import entries
+
+    parser = Parser(
+        prog="banditsolve",
+        description="Rules engines and solvers for bandit-themed tabletop games. "
+        "`banditsolve games` lists the games; `banditsolve GAME --help` lists a game's commands.",
+        epilog=EXIT_STATUS_HELP,
+    )
+    parser.add_argument("--version", action="version", version=f"banditsolve {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="GAME|COMMAND", parser_class=Parser)
+    commands.required = True
+
+    listing = add_command(commands, "games", "list the registered games")
+    listing.set_defaults(handler=cmd_games)
+    demo = add_command(commands, "demo", "every game's demo in turn")
+    add_out(demo)
+    demo.set_defaults(handler=cmd_demo_all)
+
+    key = None if game is None else game.strip().lower()
+    for e in entries():
+        selected = all_games or key in (e.name, *e.aliases)
+        sub = commands.add_parser(
+            e.name,
+            aliases=list(e.aliases),
+            help=f"{e.title}: {e.summary}",
+            description=f"{e.title}: {e.summary}. POSITION is the one-line notation, JSON text, "
+            "or a file holding either.",
+            epilog=EXIT_STATUS_HELP,
+        )
+        sub.set_defaults(game=e.name)
+        if not selected:
+            continue
+        verbs = sub.add_subparsers(dest="verb", metavar="COMMAND", parser_class=Parser)
+        verbs.required = True
+        register_shared(verbs)
+        importlib.import_module(e.cli_module).register(verbs)
+    return parser
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from banditsolve.core.registry import entries
+
+    rows = [
+        {"name": e.name, "title": e.title, "aliases": list(e.aliases), "summary": e.summary}
+        for e in entries()
+    ]
+    width = max(len(r["name"]) for r in rows)
+    text = "\n".join(
+        f"{e.name:<{width}}  {e.title}: {e.summary} (aliases: {', '.join(e.aliases) or 'none'})"
+        for e in entries()
+    )
+    emit(args, text, rows)
+    return 0
+
+
+def _check_game(word: str | None) -> None:
+    """Refuse an unknown game with the registry's message (not argparse's list of aliases)."""
+    from banditsolve.core.registry import entry
+
+    if word is None or word in TOP_COMMANDS:
+        return
+    try:
+        entry(word)
+    except BanditsolveError as exc:
+        fail(f"{exc} (or the commands {', '.join(TOP_COMMANDS)})")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``banditsolve ARGV...`` and return the exit status (never raises for bad input)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        word = _selected(args_list)
+        _check_game(word)
+        parser = build_parser(word, all_games=False)
+        args = parser.parse_args(args_list)
+        handler: Handler = args.handler
+        return handler(args)
+    except SystemExit as exc:  # argparse: --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except BanditsolveError as exc:
+        return _error(exc)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except OSError as exc:
+        return _error(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
+    except RecursionError:
+        return _error("the input is nested too deeply to read")
+    except MemoryError:
+        return _error("the input is too large to hold in memory")
+    except UnicodeError as exc:
+        return _error(f"the input is not valid text ({exc.__class__.__name__})")
+
+
+def _error(message: object) -> int:
+    print(f"banditsolve: error: {one_line(message)}", file=sys.stderr)
+    return EXIT_BAD_INPUT

@@ -1,0 +1,366 @@
+"""What every command of ``banditsolve`` shares, and the interface a game's command line follows.
+
+The shared pieces
+=================
+- :class:`Parser`: argparse with usage errors as one line ``banditsolve: error: ...`` (exit 2).
+- One flag set, added by the ``add_*`` functions so that every game spells them the same way:
+  ``POSITION`` (:func:`add_position`), ``--json`` (:func:`add_json`), ``--svg OUT``
+  (:func:`add_svg`), ``--seed N`` (:func:`add_seed`, default 0), ``--time-limit SECONDS`` and
+  ``--node-limit N`` (:func:`add_limits`), ``--option K=V`` (:func:`add_options`), ``--players K``
+  (:func:`add_players`, a count).
+- :func:`read_position` reads ``POSITION`` (the notation, JSON text, or a file holding either)
+  with the game's ``read_state``; :func:`emit` prints text or JSON; :func:`emit_answer` prints a
+  :class:`~banditsolve.core.answer.Answer` and returns its exit status.
+- Exit status (:data:`EXIT_STATUS_HELP`, in every ``--help``): 0 yes, 1 proven no, 3 unknown
+  within the limits, 2 bad input or usage.
+
+The interface of a game's command-line module
+=============================================
+A game's registry entry (:class:`banditsolve.core.registry.GameEntry`) names its ``cli_module``.
+That module is imported only when a command names the game (or for ``banditsolve demo``), so it
+must import nothing heavy at module level: import the game's rules and solvers inside the
+handlers. It defines two functions::
+
+    def register(commands: Commands) -> None:
+        '''Add the game's own questions (the shared verbs are already there).'''
+        claim = add_query(commands, "claim", "is a claim on a tile provably safe?")
+        claim.add_argument("tile", metavar="TILE", type=int)
+        add_limits(claim, time_limit=10.0, node_limit=None)   # if the solver takes limits
+        claim.set_defaults(handler=cmd_claim)
+
+    def demo(out_dir: Path) -> Iterator[DemoItem]:
+        '''The game's strongest answers, once each, with the pictures written to out_dir.'''
+        yield DemoItem("an unsafe-looking claim", text, answer=answer,
+                       svg=write_svg(out_dir / "claim.svg", game.svg(state)))
+
+A handler takes the parsed ``argparse.Namespace`` and returns the exit status::
+
+    def cmd_claim(args: argparse.Namespace) -> int:
+        state = read_position(args)                 # POSITION through game.read_state
+        verdict = ...                               # the game's solver
+        return emit_answer(args, verdict.to_answer(), text=verdict.explain())
+
+``add_query`` gives the parser ``POSITION``, ``--json`` and the exit-status epilog. Errors are
+raised, never printed: any :class:`~banditsolve.errors.BanditsolveError` becomes one line on
+stderr with exit status 2 (so is an ``OSError`` from writing a picture). ``args.game`` is the
+registered name of the game (whatever alias the user typed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
+
+if TYPE_CHECKING:
+    from banditsolve.core.answer import Answer
+
+#: A command's handler: the parsed arguments in, the exit status out.
+Handler = Callable[[argparse.Namespace], int]
+#: What ``register`` receives: the game's sub-command table (``add_subparsers()``'s result).
+Commands = Any
+
+EXIT_YES = 0
+EXIT_NO = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNKNOWN = 3
+
+EXIT_STATUS_HELP = """\
+exit status (the same for every query command):
+  0  yes: safe, closable, a winning line, an exact answer
+  1  proven no: unsafe, impossible, lost
+  3  unknown: a limit (--time-limit, --node-limit) ran out before an answer was proven
+  2  bad input or usage (one line on stderr: "banditsolve: error: ...")"""
+
+#: The longest error line printed (an error quotes at most a short excerpt of the input).
+MAX_ERROR_LINE = 400
+#: The most digits accepted in a number on the command line.
+MAX_DIGITS = 20
+
+
+def one_line(message: object) -> str:
+    """``message`` as one line of at most :data:`MAX_ERROR_LINE` characters."""
+    text = " ".join(str(message).split())
+    if len(text) > MAX_ERROR_LINE:
+        text = text[: MAX_ERROR_LINE - 3] + "..."
+    return text
+
+
+def fail(message: object) -> NoReturn:
+    """Print ``banditsolve: error: MESSAGE`` and exit with status 2."""
+    print(f"banditsolve: error: {one_line(message)}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors in one line on stderr, exit status 2, like every other error of the tool."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        fail(f"{message} (see '{self.prog} --help')")
+
+
+# -- argument types ----------------------------------------------------------------------------
+
+
+def _number_text(text: str, what: str) -> str:
+    stripped = text.strip()
+    if len(stripped.lstrip("+-")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{what} {stripped[:12]!r}... has too many digits")
+    return stripped
+
+
+def integer(text: str, what: str = "a whole number") -> int:
+    stripped = _number_text(text, what)
+    try:
+        return int(stripped)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, not {text[:30]!r}") from None
+
+
+def count(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high`` (``None``: no upper bound)."""
+
+    def parse(text: str) -> int:
+        value = integer(text, what)
+        if value < low or (high is not None and value > high):
+            span = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{what} must be {span}, not {value}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argument type: a positive, finite number of seconds (at most a week)."""
+    from banditsolve.core.limits import check_time_limit
+    from banditsolve.errors import SolverError
+
+    stripped = _number_text(text, "the time limit")
+    try:
+        value = float(stripped)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"the time limit must be a number of seconds, not {text[:30]!r}"
+        ) from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"the time limit must be a finite number of seconds, not {stripped!r}"
+        )
+    try:
+        checked = check_time_limit(value)
+    except SolverError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert checked is not None
+    return checked
+
+
+def nodes(text: str) -> int:
+    """An argument type: a node limit (a whole number from 1 to 10^12)."""
+    from banditsolve.core.limits import check_node_limit
+    from banditsolve.errors import SolverError
+
+    value = integer(text, "a whole number of nodes")
+    try:
+        checked = check_node_limit(value)
+    except SolverError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert checked is not None
+    return checked
+
+
+#: An argument type for ``--seed``: a whole number from 0 to 2**64 - 1.
+seed_number = count(0, 2**64 - 1, "the seed")
+
+
+# -- the shared flags -------------------------------------------------------------------------
+
+
+def add_position(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "position",
+        metavar="POSITION",
+        help="the one-line notation, JSON text, or a file holding either",
+    )
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def add_svg(
+    parser: argparse.ArgumentParser, help: str = "also write an SVG picture to OUT"
+) -> None:
+    parser.add_argument("--svg", metavar="OUT", help=help)
+
+
+def add_seed(parser: argparse.ArgumentParser, help: str = "random seed (default 0)") -> None:
+    parser.add_argument("--seed", type=seed_number, default=0, metavar="N", help=help)
+
+
+def add_limits(
+    parser: argparse.ArgumentParser,
+    *,
+    time_limit: float | None,
+    node_limit: int | None,
+    time_help: str = "",
+) -> None:
+    """``--time-limit SECONDS`` and ``--node-limit N`` with the solver's defaults."""
+    default = "none" if time_limit is None else f"{time_limit:g} s"
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=time_limit,
+        metavar="SECONDS",
+        help=time_help or f"wall-clock limit (default {default}); past it the answer is unknown",
+    )
+    shown = "none" if node_limit is None else f"{node_limit}"
+    parser.add_argument(
+        "--node-limit",
+        type=nodes,
+        default=node_limit,
+        metavar="N",
+        help=f"search nodes the solver may visit (default {shown})",
+    )
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="a rule option (repeatable); `banditsolve GAME play --help` lists them",
+    )
+
+
+def add_players(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=count(1, 99, "the number of players"),
+        default=None,
+        metavar="K",
+        help="how many players (default: the game's smallest count)",
+    )
+
+
+def add_command(
+    commands: Commands, name: str, help: str, *, description: str | None = None
+) -> argparse.ArgumentParser:
+    """A sub-command with ``--json`` and the exit-status epilog."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help, description=description or help, epilog=EXIT_STATUS_HELP
+    )
+    add_json(parser)
+    return parser
+
+
+def add_query(
+    commands: Commands, name: str, help: str, *, description: str | None = None
+) -> argparse.ArgumentParser:
+    """A question about a position: ``NAME POSITION ... [--json]``, answered with exit status
+    0/1/3."""
+    parser = add_command(commands, name, help, description=description)
+    add_position(parser)
+    return parser
+
+
+# -- reading and printing --------------------------------------------------------------------
+
+
+def load(args: argparse.Namespace) -> Any:
+    """The game object the command names."""
+    from banditsolve.core.registry import load_game
+
+    return load_game(args.game)
+
+
+def read_position(args: argparse.Namespace, attribute: str = "position") -> Any:
+    """``POSITION`` as the game's state, through ``game.read_state``."""
+    return load(args).read_state(getattr(args, attribute))
+
+
+def parse_options(items: Sequence[str], game: Any) -> dict[str, object]:
+    """``--option K=V`` items as a mapping, checked against ``game.option_names()``."""
+    known: dict[str, tuple[str, ...]] = dict(game.option_names())
+    values: dict[str, object] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or not name:
+            raise RuleOptionError(f"option {item[:40]!r} is not of the form K=V")
+        if name not in known:
+            listed = ", ".join(known) or "none"
+            raise RuleOptionError(
+                f"unknown {game.title} rule option {name[:40]!r} (options: {listed})"
+            )
+        allowed = known[name]
+        if allowed and value not in allowed:
+            raise RuleOptionError(
+                f"option {name} takes one of {', '.join(allowed)}, not {value[:40]!r}"
+            )
+        if name in values:
+            raise RuleOptionError(f"option {name} is given twice")
+        values[name] = int(value) if value.isdigit() and len(value) <= MAX_DIGITS else value
+    return values
+
+
+def to_json_text(payload: Any) -> str:
+    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def emit(args: argparse.Namespace, text: str, payload: Any) -> None:
+    """Print ``payload`` as JSON when ``--json`` was given, else ``text``."""
+    print(to_json_text(payload) if getattr(args, "json", False) else text)
+
+
+def emit_answer(args: argparse.Namespace, answer: Answer, text: str | None = None) -> int:
+    """Print ``answer`` (``text``, or ``answer.to_json()`` with ``--json``) and return its exit
+    status: 0 yes, 1 no, 3 unknown."""
+    emit(args, text if text is not None else f"{answer.answer}: {answer.reason}", answer.to_json())
+    return answer.exit_code
+
+
+def write_svg(path: str | os.PathLike[str], picture: str) -> str:
+    """Write ``picture`` to ``path`` (making its folder); returns the path as text."""
+    target = Path(path)
+    try:
+        if target.is_dir():
+            raise NotationError(f"{str(target)[:60]} is a directory: give a file name for the SVG")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        raise BanditsolveError(
+            f"cannot write {str(target)[:60]}: {exc.strerror or exc.__class__.__name__}"
+        ) from None
+    return str(target)
+
+
+@dataclass(frozen=True)
+class DemoItem:
+    """One answer of a game's demo: a title, the text to show, the answer, the picture path."""
+
+    title: str
+    text: str
+    answer: Answer | None = None
+    svg: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "text": self.text,
+            "answer": None if self.answer is None else self.answer.to_json(),
+            "svg": self.svg,
+        }

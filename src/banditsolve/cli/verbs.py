@@ -1,0 +1,260 @@
+"""The verbs every game shares, written once over the game contract
+(:class:`banditsolve.core.protocol.Game`): ``show``, ``moves``, ``apply``, ``play`` and ``demo``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from banditsolve.cli.common import (
+    Commands,
+    DemoItem,
+    add_command,
+    add_options,
+    add_players,
+    add_position,
+    add_seed,
+    add_svg,
+    emit,
+    load,
+    parse_options,
+    read_position,
+    to_json_text,
+    write_svg,
+)
+from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError
+
+
+def register_shared(commands: Commands) -> None:
+    """Add ``show``, ``moves``, ``apply``, ``play`` and ``demo`` to a game's sub-commands."""
+    show = add_command(commands, "show", "draw a position")
+    add_position(show)
+    add_svg(show)
+    show.set_defaults(handler=cmd_show)
+
+    moves = add_command(
+        commands, "moves", "list the legal actions in order (at a chance node, with probabilities)"
+    )
+    add_position(moves)
+    moves.set_defaults(handler=cmd_moves)
+
+    apply = add_command(commands, "apply", "apply actions in turn and print the new position")
+    add_position(apply)
+    apply.add_argument(
+        "actions", nargs="+", metavar="ACTION", help="an action as `moves` prints it"
+    )
+    add_svg(apply, "also write an SVG picture of the new position to OUT")
+    apply.set_defaults(handler=cmd_apply)
+
+    play = add_command(commands, "play", "play a whole game with the built-in policies")
+    add_seed(play)
+    add_players(play)
+    add_options(play)
+    play.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a built-in policy: once for every player, or once per player (default: random)",
+    )
+    play.add_argument("--svg-dir", metavar="DIR", help="write a picture of every step to DIR")
+    play.set_defaults(handler=cmd_play)
+
+    demo = add_command(commands, "demo", "the game's strongest answers, each with a picture")
+    add_out(demo)
+    demo.set_defaults(handler=cmd_demo)
+
+
+def add_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out", metavar="DIR", help="write the pictures to DIR (default: a new temporary folder)"
+    )
+
+
+# -- show, moves, apply ---------------------------------------------------------------------
+
+
+def state_payload(game: Any, state: Any) -> dict[str, Any]:
+    outcome = game.outcome(state)
+    return {
+        "game": game.name,
+        "notation": game.to_notation(state),
+        "state": game.to_json(state),
+        "current_player": game.current_player(state),
+        "outcome": None if outcome is None else outcome.to_json(),
+    }
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    game = load(args)
+    state = read_position(args)
+    if args.svg:
+        write_svg(args.svg, game.svg(state))
+    emit(args, game.ascii(state), state_payload(game, state))
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    from banditsolve.core.protocol import CHANCE
+
+    game = load(args)
+    state = read_position(args)
+    player = game.current_player(state)
+    payload: dict[str, Any] = {"game": game.name, "current_player": player}
+    if player == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        texts = [game.action_text(state, a) for a, _ in outcomes]
+        payload |= {"actions": texts, "probabilities": [str(p) for _, p in outcomes]}
+        text = "\n".join(f"{t}  p={p}" for t, (_, p) in zip(texts, outcomes, strict=True))
+    else:
+        texts = [game.action_text(state, a) for a in game.legal_actions(state)]
+        payload |= {"actions": texts, "probabilities": None}
+        text = "\n".join(texts)
+    outcome = game.outcome(state)
+    payload["outcome"] = None if outcome is None else outcome.to_json()
+    if not texts:
+        text = "(no legal action: the game is over"
+        text += f": {outcome.reason})" if outcome is not None else ")"
+    emit(args, text, payload)
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    game = load(args)
+    state = read_position(args)
+    for number, text in enumerate(args.actions, start=1):
+        try:
+            state = game.apply(state, game.parse_action(state, text))
+        except BanditsolveError as exc:
+            kind = IllegalActionError if isinstance(exc, IllegalActionError) else NotationError
+            raise kind(f"action {number} ({text[:40]!r}): {exc} (nothing was applied)") from None
+    if args.svg:
+        write_svg(args.svg, game.svg(state))
+    emit(args, f"{game.to_notation(state)}\n\n{game.ascii(state)}", state_payload(game, state))
+    return 0
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from banditsolve.core.play import resolve_policies, simulate
+    from banditsolve.core.protocol import CHANCE
+
+    game = load(args)
+    options = parse_options(args.option, game)
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        span = (
+            f"{game.min_players}"
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players}"
+        )
+        raise BanditsolveError(f"{game.title} is played by {span} players, not {players}")
+    names = args.policy or ["random"]
+    policies = resolve_policies(game, names, players)
+    start, steps = simulate(game, seed=args.seed, players=players, options=options,
+                            policies=policies)
+    svg_dir = Path(args.svg_dir) if args.svg_dir else None
+    pictures: list[str] = []
+    if svg_dir is not None:
+        pictures.append(write_svg(svg_dir / "step-000.svg", game.svg(start)))
+    rows = []
+    lines = [
+        f"{game.title}, {players} players, seed {args.seed}, policies {', '.join(names)}"
+        + (f", options {', '.join(args.option)}" if args.option else "")
+    ]
+    before = start
+    for number, step in enumerate(steps, start=1):
+        action = game.action_text(before, step.action)
+        who = "chance" if step.actor == CHANCE else f"P{step.actor}"
+        rows.append({"actor": step.actor, "action": action,
+                     "notation": game.to_notation(step.state)})
+        lines.append(f"{number:4d}. {who:>6}: {action}")
+        if svg_dir is not None:
+            pictures.append(write_svg(svg_dir / f"step-{number:03d}.svg", game.svg(step.state)))
+        before = step.state
+    outcome = game.outcome(before)
+    lines += ["", game.ascii(before), ""]
+    if outcome is not None:
+        lines.append(f"result: {outcome.reason} (after {len(steps)} steps)")
+    if svg_dir is not None:
+        lines.append(f"pictures: {len(pictures)} in {svg_dir}")
+    payload = {
+        "game": game.name,
+        "seed": args.seed,
+        "players": players,
+        "options": options,
+        "policies": names,
+        "start": game.to_notation(start),
+        "steps": rows,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "pictures": pictures,
+    }
+    emit(args, "\n".join(lines), payload)
+    return 0
+
+
+# -- demo ------------------------------------------------------------------------------------
+
+
+def demo_items(game_name: str, out_dir: Path) -> list[DemoItem]:
+    """A game's demo answers (its cli module's ``demo``)."""
+    from banditsolve.core.registry import entry
+
+    module = importlib.import_module(entry(game_name).cli_module)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return list(module.demo(out_dir))
+
+
+def demo_text(title: str, items: list[DemoItem]) -> str:
+    parts = []
+    for item in items:
+        block = [f"== {title}: {item.title}", item.text.rstrip()]
+        if item.answer is not None:
+            block.append(f"exit status {item.answer.exit_code} ({item.answer.status})")
+        if item.svg:
+            block.append(f"picture: {item.svg}")
+        parts.append("\n".join(block))
+    return "\n\n".join(parts)
+
+
+def out_dir(args: argparse.Namespace) -> Path:
+    if getattr(args, "out", None):
+        return Path(args.out)
+    return Path(tempfile.mkdtemp(prefix="banditsolve-demo-"))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    game = load(args)
+    folder = out_dir(args)
+    items = demo_items(game.name, folder)
+    if args.json:
+        print(to_json_text({"game": game.name, "out": str(folder),
+                            "items": [i.to_json() for i in items]}))
+    else:
+        print(demo_text(game.title, items))
+    return 0
+
+
+def cmd_demo_all(args: argparse.Namespace) -> int:
+    """``banditsolve demo``: every registered game's demo in turn."""
+    from banditsolve.core.registry import entries
+
+    folder = out_dir(args)
+    docs = []
+    texts = []
+    for e in entries():
+        items = demo_items(e.name, folder / e.name)
+        docs.append({"game": e.name, "out": str(folder / e.name),
+                     "items": [i.to_json() for i in items]})
+        texts.append(demo_text(e.title, items))
+    if args.json:
+        print(to_json_text({"out": str(folder), "games": docs}))
+    else:
+        print("\n\n".join(texts))
+    return 0
