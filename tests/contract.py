@@ -1,0 +1,541 @@
+"""The game contract as checks: one generic suite that every registered game must pass.
+
+Shaped after OpenSpiel's random-simulation test and pgx's API test: random legal games are
+played through the protocol only (``current_player``, ``legal_actions``, ``apply``,
+``chance_outcomes``), and every state they visit is checked:
+
+- the player to act is a player number, :data:`CHANCE` or :data:`TERMINAL`, and
+  :data:`TERMINAL` exactly when ``outcome`` is not ``None``;
+- ``legal_actions`` is a tuple in a fixed order (twice the same), without repeats, empty exactly
+  at the end, and at a chance node the outcomes of ``chance_outcomes`` in their order;
+- chance probabilities are :class:`Fraction`, positive, and sum to exactly 1;
+  ``chance_outcomes`` elsewhere raises :class:`IllegalActionError`;
+- ``apply`` is pure: its input keeps its notation and JSON and equals a re-read copy, and the
+  copy gives the same next state;
+- an action that is legal somewhere else but not here (or a chance outcome at a player node,
+  or a player action at a chance node, or anything at the end) raises
+  :class:`IllegalActionError` and changes nothing;
+- the notation and the JSON round-trip, also as JSON text, and ``read_state`` reads the
+  notation, the JSON text, their bytes and a file holding either;
+- every legal action's text reads back to the action;
+- a finished game has a typed :class:`Outcome` with consistent winners and returns;
+- the pictures draw (ASCII text; SVG that parses as ``<svg>``);
+- every built-in policy (``"random"`` always among them) picks a legal action.
+
+Each check is a function ``check_*(ctx, state)`` (per state) or ``check_*(game)`` (per game);
+:func:`check_game` runs them all. ``tests/test_contract.py`` runs them over the registry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import banditsolve
+from banditsolve.core.play import sample_chance, simulate
+from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
+from banditsolve.errors import IllegalActionError, RuleOptionError
+from tests.strategies.games import Trace, play, player_counts
+
+#: How many actions from elsewhere each illegal-action check tries per state.
+ILLEGAL_TRIES = 3
+
+
+def load(name: str) -> Any:
+    """The registered game ``name``."""
+    return banditsolve.load_game(name)
+
+
+def _show(game: Any, state: Any) -> str:
+    """A state for a failure message (its notation, cut short), whatever goes wrong."""
+    try:
+        text = str(game.to_notation(state))
+    except Exception as exc:  # noqa: BLE001 - only for messages
+        return f"<notation failed: {type(exc).__name__}>"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _json_text(doc: object) -> str:
+    return json.dumps(doc, sort_keys=True, allow_nan=False)
+
+
+def assert_clear_message(exc: BaseException, limit: int = 300) -> None:
+    """A user-facing error: one non-empty line, shorter than ``limit`` characters."""
+    text = str(exc)
+    assert text.strip(), f"{type(exc).__name__} with an empty message"
+    assert "\n" not in text, f"{type(exc).__name__} message is more than one line: {text[:200]!r}"
+    assert len(text) < limit, f"{type(exc).__name__} message of {len(text)} characters"
+
+
+def _contains(items: Sequence[Any], item: Any) -> bool:
+    return any(item == x for x in items)
+
+
+@dataclass
+class Context:
+    """What the per-state checks share: the game, a scratch directory, and the actions seen
+    in other states (to try as illegal ones here)."""
+
+    game: Any
+    tmp: Path
+    player_actions: list[Any] = field(default_factory=list)
+    chance_actions: list[Any] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    def learn(self, state: Any) -> None:
+        """Remember the actions of ``state`` (a few per state) for later illegal tries."""
+        game = self.game
+        actor = game.current_player(state)
+        if actor == TERMINAL:
+            return
+        pool = self.chance_actions if actor == CHANCE else self.player_actions
+        for action in game.legal_actions(state)[:4]:
+            if len(pool) < 400 and not _contains(pool, action):
+                pool.append(action)
+
+
+@contextmanager
+def context(game: Any) -> Iterator[Context]:
+    with tempfile.TemporaryDirectory(prefix="contract-") as tmp:
+        yield Context(game, Path(tmp))
+
+
+# -- per-state checks ---------------------------------------------------------------------------
+
+
+def check_current_player(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    players = game.players(state)
+    assert type(players) is int and game.min_players <= players <= game.max_players, (
+        f"players(state) is {players!r}, not a count in {game.min_players}..{game.max_players}"
+    )
+    actor = game.current_player(state)
+    assert type(actor) is int, f"current_player is {type(actor).__name__}, not int"
+    assert actor in (CHANCE, TERMINAL) or 0 <= actor < players, (
+        f"current_player {actor} is no player of {players}, nor CHANCE nor TERMINAL"
+    )
+    ended = game.outcome(state) is not None
+    assert ended == (actor == TERMINAL), (
+        f"current_player is {actor} but outcome is {'set' if ended else 'None'}"
+    )
+
+
+def check_legal_actions(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    actions = game.legal_actions(state)
+    assert isinstance(actions, tuple), f"legal_actions is a {type(actions).__name__}, not tuple"
+    again = game.legal_actions(state)
+    assert again == actions, "legal_actions gave two different answers for one state"
+    for i, a in enumerate(actions):
+        assert not _contains(actions[:i], a), f"legal_actions lists {a!r} twice"
+    actor = game.current_player(state)
+    if actor == TERMINAL:
+        assert actions == (), f"a finished game has legal actions {actions[:3]!r}"
+    else:
+        assert actions, "a game that is not over has no legal action"
+    if actor == CHANCE:
+        listed = tuple(a for a, _ in game.chance_outcomes(state))
+        assert actions == listed, "at a chance node legal_actions differs from chance_outcomes"
+
+
+def check_chance_outcomes(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    if game.current_player(state) != CHANCE:
+        with pytest.raises(IllegalActionError):
+            game.chance_outcomes(state)
+        return
+    outcomes = game.chance_outcomes(state)
+    assert isinstance(outcomes, tuple), f"chance_outcomes is a {type(outcomes).__name__}"
+    assert outcomes, "a chance node with no outcome"
+    total = Fraction(0)
+    for pair in outcomes:
+        assert isinstance(pair, tuple) and len(pair) == 2, f"{pair!r} is not (action, p)"
+        action, p = pair
+        assert type(p) is Fraction, f"probability of {action!r} is {type(p).__name__}"
+        assert p > 0, f"probability of {action!r} is {p}"
+        total += p
+    assert total == 1, f"chance probabilities sum to {total}, not 1"
+    actions = [a for a, _ in outcomes]
+    for i, a in enumerate(actions):
+        assert not _contains(actions[:i], a), f"chance outcome {a!r} listed twice"
+
+
+def check_outcome(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    outcome = game.outcome(state)
+    if game.current_player(state) != TERMINAL:
+        assert outcome is None, f"outcome {outcome!r} before the end"
+        return
+    assert isinstance(outcome, Outcome), f"outcome is a {type(outcome).__name__}, not Outcome"
+    players = game.players(state)
+    assert isinstance(outcome.winners, tuple) and isinstance(outcome.returns, tuple)
+    assert len(outcome.returns) == players, (
+        f"{len(outcome.returns)} returns for {players} players"
+    )
+    assert all(type(w) is int and 0 <= w < players for w in outcome.winners), (
+        f"winners {outcome.winners} are not players of {players}"
+    )
+    assert len(set(outcome.winners)) == len(outcome.winners), f"winners {outcome.winners} repeat"
+    for p, r in enumerate(outcome.returns):
+        assert isinstance(r, float | int) and math.isfinite(r), f"return {r!r} of player {p}"
+        if p in outcome.winners:
+            assert r > 0, f"winner {p} has return {r}"
+        else:
+            assert r == 0, f"player {p} did not win but has return {r}"
+    if outcome.winners:
+        best = max(outcome.returns)
+        assert all(outcome.returns[w] == best for w in outcome.winners)
+    assert isinstance(outcome.reason, str) and outcome.reason.strip(), "outcome without reason"
+    assert "\n" not in outcome.reason, "outcome reason is more than one line"
+    assert isinstance(outcome.scores, tuple) and len(outcome.scores) in (0, players), (
+        f"scores {outcome.scores!r} for {players} players"
+    )
+    assert all(type(s) is int for s in outcome.scores), f"scores {outcome.scores!r}"
+    json.dumps(outcome.to_json(), allow_nan=False)
+
+
+def check_notation(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    text = game.to_notation(state)
+    assert isinstance(text, str) and text.strip(), "empty notation"
+    assert "\n" not in text and "\r" not in text, "the notation is more than one line"
+    back = game.from_notation(text)
+    assert back == state, f"from_notation(to_notation(s)) != s for {text!r}"
+    assert game.to_notation(back) == text, "the notation is not stable through a round trip"
+
+
+def check_json(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    doc = game.to_json(state)
+    assert isinstance(doc, dict), f"to_json is a {type(doc).__name__}, not a dict"
+    text = _json_text(doc)  # plain JSON: no NaN, no Python objects
+    assert game.from_json(doc) == state, "from_json(to_json(s)) != s"
+    assert game.from_json(json.loads(text)) == state, "from_json after json.dumps/loads != s"
+    assert _json_text(game.to_json(game.from_json(doc))) == text, "JSON is not stable"
+    assert _json_text(doc) == text, "from_json changed the document it was given"
+
+
+def check_read_state(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    notation = game.to_notation(state)
+    doc_text = json.dumps(game.to_json(state), allow_nan=False)
+    for label, text in (("notation", notation), ("JSON text", doc_text)):
+        assert game.read_state(text) == state, f"read_state of the {label}"
+        assert game.read_state(text.encode("utf-8")) == state, f"read_state of the {label} bytes"
+        path = ctx.tmp / ("position.json" if label == "JSON text" else "position.txt")
+        path.write_text(text + "\n", encoding="utf-8")
+        assert game.read_state(path) == state, f"read_state of a Path to the {label}"
+        assert game.read_state(str(path)) == state, f"read_state of a file name ({label})"
+
+
+def check_action_texts(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    for action in game.legal_actions(state):
+        text = game.action_text(state, action)
+        assert isinstance(text, str) and text.strip(), f"action_text of {action!r} is {text!r}"
+        assert "\n" not in text, f"action_text of {action!r} is more than one line"
+        back = game.parse_action(state, text)
+        assert back == action, f"parse_action(action_text({action!r})) gave {back!r}"
+
+
+def check_pictures(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    art = game.ascii(state)
+    assert isinstance(art, str) and art.strip(), "empty ASCII picture"
+    picture = game.svg(state)
+    assert isinstance(picture, str), f"svg is a {type(picture).__name__}"
+    root = ET.fromstring(picture)
+    assert root.tag.rsplit("}", 1)[-1] == "svg", f"the SVG's root is <{root.tag}>"
+
+
+def _snapshot(game: Any, state: Any) -> tuple[str, str]:
+    return game.to_notation(state), _json_text(game.to_json(state))
+
+
+def check_apply_pure(ctx: Context, state: Any, actions: Iterable[Any] | None = None) -> None:
+    """``apply`` leaves its input as it was and depends on nothing the notation leaves out."""
+    game = ctx.game
+    if game.current_player(state) == TERMINAL:
+        return
+    legal = game.legal_actions(state)
+    chosen = list(actions) if actions is not None else [legal[0], legal[-1]]
+    before = _snapshot(game, state)
+    copy = game.from_notation(before[0])
+    for action in chosen:
+        after = game.apply(state, action)
+        assert _snapshot(game, state) == before, f"apply({action!r}) changed its input"
+        assert state == copy, f"apply({action!r}) left its input unequal to a re-read copy"
+        again = game.apply(copy, action)
+        assert again == after, f"apply({action!r}) on a re-read copy gave another state"
+
+
+def illegal_candidates(ctx: Context, state: Any) -> list[Any]:
+    """Actions from elsewhere that are not legal in ``state``."""
+    game = ctx.game
+    actor = game.current_player(state)
+    legal = game.legal_actions(state)
+    if actor == TERMINAL:
+        pool = ctx.player_actions[:ILLEGAL_TRIES] + ctx.chance_actions[:ILLEGAL_TRIES]
+    elif actor == CHANCE:
+        pool = ctx.rng.sample(ctx.player_actions, min(ILLEGAL_TRIES, len(ctx.player_actions)))
+    else:
+        others = ctx.rng.sample(
+            ctx.player_actions, min(4 * ILLEGAL_TRIES, len(ctx.player_actions))
+        )
+        chance = ctx.rng.sample(ctx.chance_actions, min(2, len(ctx.chance_actions)))
+        pool = [a for a in others if not _contains(legal, a)][:ILLEGAL_TRIES] + chance
+    return [a for a in pool if not _contains(legal, a)]
+
+
+def check_illegal_actions(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    before = _snapshot(game, state)
+    copy = game.from_notation(before[0])
+    for action in illegal_candidates(ctx, state):
+        with pytest.raises(IllegalActionError):
+            game.apply(state, action)
+        assert _snapshot(game, state) == before, f"refused {action!r} but changed the state"
+        assert state == copy, f"refused {action!r} but the state no longer equals its copy"
+
+
+def check_policies(ctx: Context, state: Any) -> None:
+    game = ctx.game
+    policies = game.policies()
+    assert "random" in policies, f"policies are {sorted(policies)}, without 'random'"
+    if game.current_player(state) in (CHANCE, TERMINAL):
+        return
+    legal = game.legal_actions(state)
+    for name, policy in policies.items():
+        action = policy(state, random.Random(7))
+        assert _contains(legal, action), f"policy {name!r} chose {action!r}, not a legal action"
+
+
+#: Every per-state check by name (the order they run in).
+STATE_CHECKS: dict[str, Callable[[Context, Any], None]] = {
+    "current_player": check_current_player,
+    "legal_actions": check_legal_actions,
+    "chance_outcomes": check_chance_outcomes,
+    "outcome": check_outcome,
+    "notation": check_notation,
+    "json": check_json,
+    "read_state": check_read_state,
+    "action_texts": check_action_texts,
+    "pictures": check_pictures,
+    "apply_pure": check_apply_pure,
+    "illegal_actions": check_illegal_actions,
+    "policies": check_policies,
+}
+
+#: Checks too slow for every state: run on every ``SPARSE[name]``-th state of a game (and at
+#: its first and last).
+SPARSE: dict[str, int] = {"policies": 5, "read_state": 3, "pictures": 2}
+
+
+def check_state(ctx: Context, state: Any, names: Iterable[str] | None = None) -> None:
+    """Every per-state check (or those named) at ``state``."""
+    ctx.learn(state)
+    for name in names if names is not None else STATE_CHECKS:
+        run_check(ctx, name, state)
+
+
+def run_check(ctx: Context, name: str, state: Any, where: str = "") -> None:
+    """One check, with the game and state named in the failure."""
+    try:
+        STATE_CHECKS[name](ctx, state)
+    except AssertionError as exc:
+        raise AssertionError(
+            f"{ctx.game.name} {name}{where} at {_show(ctx.game, state)!r}: {exc}"
+        ) from exc
+
+
+def check_traces(ctx: Context, traces: Sequence[Trace], name: str) -> int:
+    """Run check ``name`` over the states of ``traces``; the number of states checked."""
+    for trace in traces:
+        for visit in trace.visits:
+            ctx.learn(visit.state)
+    every = SPARSE.get(name, 1)
+    checked = 0
+    for trace in traces:
+        last = len(trace.visits) - 1
+        for i, visit in enumerate(trace.visits):
+            if every > 1 and i % every and i != last:
+                continue
+            where = f" (seed {trace.seed}, step {i})"
+            if name == "apply_pure" and visit.action is not None:
+                try:
+                    check_apply_pure(ctx, visit.state, [visit.action])
+                except AssertionError as exc:
+                    raise AssertionError(
+                        f"{ctx.game.name} apply_pure{where} at "
+                        f"{_show(ctx.game, visit.state)!r}: {exc}"
+                    ) from exc
+            else:
+                run_check(ctx, name, visit.state, where)
+            checked += 1
+    return checked
+
+
+# -- per-game checks ----------------------------------------------------------------------------
+
+
+def check_attributes(game: Any) -> None:
+    assert game.name in banditsolve.games(), f"{game.name!r} is not a registered name"
+    assert load(game.name) is game, "load_game does not give this object back"
+    assert isinstance(game.title, str) and game.title.strip()
+    assert isinstance(game.seeds, tuple) and all(isinstance(s, str) for s in game.seeds)
+    assert type(game.min_players) is int and type(game.max_players) is int
+    assert 1 <= game.min_players <= game.max_players <= 12
+
+
+def check_player_counts(game: Any) -> None:
+    for players in player_counts(game):
+        state = game.new_game(players, seed=1)
+        assert game.players(state) == players, f"new_game({players}) has {game.players(state)}"
+    for bad in (
+        game.min_players - 1,
+        game.max_players + 1,
+        0,
+        -1,
+        10**100,
+        10**5000,
+        float(game.min_players),
+        str(game.min_players),
+        True,
+        [game.min_players],
+    ):
+        with pytest.raises(RuleOptionError) as caught:
+            game.new_game(bad, seed=1)
+        assert_clear_message(caught.value)
+
+
+def option_values(game: Any) -> list[tuple[str, str]]:
+    """Every ``(option, value)`` pair that ``option_names()`` allows."""
+    names = game.option_names()
+    pairs: list[tuple[str, str]] = []
+    for name, values in names.items():
+        assert isinstance(name, str) and name, f"option name {name!r}"
+        assert isinstance(values, tuple) and values, f"option {name!r} has no values"
+        assert all(isinstance(v, str) for v in values), f"option {name!r} values {values!r}"
+        pairs.extend((name, v) for v in values)
+    return pairs
+
+
+def check_options(game: Any) -> None:
+    """Every listed option value is accepted (and the game it sets up is playable); unknown
+    names and values are refused with :class:`RuleOptionError`."""
+    with context(game) as ctx:
+        for name, value in option_values(game):
+            trace = play(game, 3, options={name: value})
+            for visit in trace.visits[:: max(1, len(trace.visits) // 10)]:
+                check_state(ctx, visit.state, ("current_player", "notation", "json"))
+            check_state(ctx, trace.last, ("outcome", "notation", "json"))
+    for bad in ({"no-such-option": "x"}, {"": ""}, {"no_such_option": True}, {"x" * 5000: "y"}):
+        with pytest.raises(RuleOptionError) as caught:
+            game.new_game(None, bad, seed=1)
+        assert_clear_message(caught.value)
+    bad_values: tuple[object, ...] = ("no-such-value", "", " ", "x" * 5000, None, 10**5000)
+    for key in game.option_names():
+        for bad_value in (*bad_values, 1.5, ["x"]):
+            with pytest.raises(RuleOptionError) as caught:
+                game.new_game(None, {key: bad_value}, seed=1)
+            assert_clear_message(caught.value)
+
+
+def check_deterministic(game: Any, seeds: Iterable[int] = (0, 1, 2)) -> None:
+    """The same seed gives the same game (``new_game`` and ``core.play.simulate``)."""
+    for seed in seeds:
+        assert game.new_game(None, None, seed=seed) == game.new_game(None, None, seed=seed)
+        first, steps = simulate(game, seed=seed)
+        first2, steps2 = simulate(game, seed=seed)
+        assert first == first2
+        assert [game.to_notation(s.state) for s in steps] == [
+            game.to_notation(s.state) for s in steps2
+        ], f"seed {seed} gave two different games"
+
+
+def chance_nodes(game: Any, traces: Sequence[Trace], count: int) -> list[Any]:
+    """Up to ``count`` distinct chance nodes of ``traces``, those with most outcomes first."""
+    seen: dict[str, Any] = {}
+    for trace in traces:
+        for visit in trace.visits:
+            if visit.actor == CHANCE:
+                seen.setdefault(game.to_notation(visit.state), visit.state)
+    nodes = sorted(seen.values(), key=lambda s: -len(game.chance_outcomes(s)))
+    return nodes[:count]
+
+
+def chi_square(counts: Sequence[int], probabilities: Sequence[Fraction]) -> tuple[float, int]:
+    """Pearson's statistic and its degrees of freedom, cells of expected count below 5 pooled."""
+    n = sum(counts)
+    cells: list[tuple[float, int]] = []
+    pooled_e, pooled_o = 0.0, 0
+    for o, p in zip(counts, probabilities, strict=True):
+        e = float(p) * n
+        if e < 5:
+            pooled_e += e
+            pooled_o += o
+        else:
+            cells.append((e, o))
+    if pooled_e > 0:
+        cells.append((pooled_e, pooled_o))
+    stat = sum((o - e) ** 2 / e for e, o in cells)
+    return stat, max(len(cells) - 1, 0)
+
+
+def chi_square_bound(df: int) -> float:
+    """A generous bound: the mean plus six standard deviations, plus 10."""
+    return df + 6 * math.sqrt(2 * df) + 10
+
+
+def check_sampling(
+    game: Any,
+    state: Any,
+    draw: Callable[[Any, random.Random], Any],
+    samples: int,
+    seed: int = 12345,
+) -> None:
+    """``samples`` draws of ``draw`` at chance node ``state`` follow the listed probabilities."""
+    outcomes = game.chance_outcomes(state)
+    actions = [a for a, _ in outcomes]
+    counts = [0] * len(outcomes)
+    rng = random.Random(seed)
+    for _ in range(samples):
+        action = draw(state, rng)
+        for i, a in enumerate(actions):
+            if a == action:
+                counts[i] += 1
+                break
+        else:
+            raise AssertionError(f"sampled {action!r}, not a listed chance outcome")
+    stat, df = chi_square(counts, [p for _, p in outcomes])
+    assert stat <= chi_square_bound(df), (
+        f"{game.name}: sampled frequencies far from the probabilities at "
+        f"{_show(game, state)!r} (chi-square {stat:.1f} on {df} degrees of freedom)"
+    )
+
+
+def check_game(game: Any, *, seeds: Iterable[int] = range(20)) -> None:
+    """The whole contract for ``game``: per-game checks, then every per-state check at every
+    state of random games at ``seeds``, then sampling at a few chance nodes."""
+    check_attributes(game)
+    check_player_counts(game)
+    check_options(game)
+    check_deterministic(game)
+    counts = player_counts(game)
+    traces = [play(game, s, players=counts[s % len(counts)]) for s in seeds]
+    with context(game) as ctx:
+        for name in STATE_CHECKS:
+            check_traces(ctx, traces, name)
+    for node in chance_nodes(game, traces, 3):
+        check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), 2000)

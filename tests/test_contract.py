@@ -1,0 +1,225 @@
+"""The contract suite over every registered game (``banditsolve.games()``).
+
+A game registered later is covered with no change here. Random games are played once per game
+(seeds ``0..N``, N scaled by the profile) and shared by the per-state checks; each check is its
+own test, so a failure names the game and the check.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from banditsolve.core.play import sample_chance
+from banditsolve.core.protocol import CHANCE, TERMINAL
+from banditsolve.errors import IllegalActionError
+from tests import contract
+from tests.profiles import scaled
+from tests.strategies.games import Trace, names, play, player_counts, seeded_games
+
+GAMES = names()
+#: Random games per game for the per-state checks.
+GAME_COUNT = scaled(25, 200, 1000)
+#: Draws per chance node in the sampling test.
+SAMPLES = scaled(3000, 20000)
+
+
+@functools.cache
+def traces(name: str) -> tuple[Trace, ...]:
+    return tuple(seeded_games(contract.load(name), GAME_COUNT))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_attributes(name: str) -> None:
+    contract.check_attributes(contract.load(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_player_counts(name: str) -> None:
+    contract.check_player_counts(contract.load(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options(name: str) -> None:
+    contract.check_options(contract.load(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seeded_games_are_deterministic(name: str) -> None:
+    contract.check_deterministic(contract.load(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_end(name: str) -> None:
+    game = contract.load(name)
+    ends = [t.last for t in traces(name)]
+    assert ends and all(game.current_player(s) == TERMINAL for s in ends)
+    # Random games take different courses: not every game is the same.
+    assert len({game.to_notation(s) for s in ends}) > 1 or len(ends) == 1
+
+
+@pytest.mark.parametrize("check", list(contract.STATE_CHECKS))
+@pytest.mark.parametrize("name", GAMES)
+def test_every_visited_state(name: str, check: str) -> None:
+    game = contract.load(name)
+    with contract.context(game) as ctx:
+        checked = contract.check_traces(ctx, traces(name), check)
+    assert checked >= GAME_COUNT
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chance_is_explicit(name: str) -> None:
+    """Some random game meets a chance node (every registered game has chance)."""
+    game = contract.load(name)
+    assert contract.chance_nodes(game, traces(name), 1), f"{name}: no chance node reached"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sample_chance_follows_the_probabilities(name: str) -> None:
+    game = contract.load(name)
+    nodes = contract.chance_nodes(game, traces(name), 3)
+    assert nodes
+    for node in nodes:
+        contract.check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), SAMPLES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_own_sampler_follows_the_probabilities(name: str) -> None:
+    """A game's own fast ``sample_chance(state, rng)``, where it has one."""
+    game = contract.load(name)
+    own = getattr(game, "sample_chance", None)
+    if own is None:
+        return
+    for node in contract.chance_nodes(game, traces(name), 3):
+        contract.check_sampling(game, node, own, SAMPLES, seed=99)
+
+
+def test_chi_square_catches_a_biased_sampler() -> None:
+    """The sampling check is not vacuous: a sampler that ignores the probabilities fails."""
+    game = contract.load(GAMES[0])
+    nodes = [
+        n
+        for n in contract.chance_nodes(game, traces(GAMES[0]), 20)
+        if len({p for _, p in game.chance_outcomes(n)}) > 1
+    ]
+    assert nodes, "no chance node with unequal probabilities"
+
+    def uniform(state: Any, rng: random.Random) -> Any:
+        actions = [a for a, _ in game.chance_outcomes(state)]
+        return actions[rng.randrange(len(actions))]
+
+    with pytest.raises(AssertionError, match="chi-square"):
+        contract.check_sampling(game, nodes[0], uniform, 20000)
+
+
+def test_chi_square_statistic() -> None:
+    from fractions import Fraction
+
+    stat, df = contract.chi_square([50, 50], [Fraction(1, 2), Fraction(1, 2)])
+    assert (stat, df) == (0.0, 1)
+    stat, df = contract.chi_square([100, 0, 0], [Fraction(1, 3)] * 3)
+    assert df == 2 and stat == pytest.approx(200.0)
+    assert stat > contract.chi_square_bound(df)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_check_game_runs_whole(name: str) -> None:
+    """The one-call suite that a new game's own tests can use (few seeds here)."""
+    contract.check_game(contract.load(name), seeds=range(100, 103))
+
+
+# -- a hypothesis state machine per game -----------------------------------------------------
+
+
+def machine(name: str) -> type[RuleBasedStateMachine]:
+    """A state machine that plays ``name`` with hypothesis choosing every action and checks
+    the whole per-state contract after each one."""
+
+    class ContractMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.game = contract.load(name)
+            self._tmp = contract.context(self.game)
+            self.ctx = self._tmp.__enter__()
+            # Actions from other games, so that "legal elsewhere" has something to offer.
+            for trace in traces(name)[:3]:
+                for visit in trace.visits:
+                    self.ctx.learn(visit.state)
+            self.state: Any = None
+
+        def teardown(self) -> None:
+            self._tmp.__exit__(None, None, None)
+
+        @initialize(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 11))
+        def start(self, seed: int, which: int) -> None:
+            counts = player_counts(self.game)
+            self.state = self.game.new_game(counts[which % len(counts)], seed=seed)
+
+        @rule(choice=st.integers(0, 10**6))
+        def act(self, choice: int) -> None:
+            game = self.game
+            if game.current_player(self.state) == TERMINAL:
+                self.state = game.new_game(None, seed=choice)
+                return
+            actions = game.legal_actions(self.state)
+            action = actions[choice % len(actions)]
+            contract.check_apply_pure(self.ctx, self.state, [action])
+            self.state = game.apply(self.state, action)
+
+        @rule(seed=st.integers(0, 2**32 - 1))
+        def chance(self, seed: int) -> None:
+            if self.game.current_player(self.state) == CHANCE:
+                action = sample_chance(self.game, self.state, random.Random(seed))
+                self.state = self.game.apply(self.state, action)
+
+        @rule(choice=st.integers(0, 10**6))
+        def illegal(self, choice: int) -> None:
+            game = self.game
+            pool = self.ctx.player_actions + self.ctx.chance_actions
+            if not pool:
+                return
+            action = pool[choice % len(pool)]
+            if contract._contains(game.legal_actions(self.state), action):
+                return
+            before = contract._snapshot(game, self.state)
+            with pytest.raises(IllegalActionError):
+                game.apply(self.state, action)
+            assert contract._snapshot(game, self.state) == before
+
+        @invariant()
+        def contract_holds(self) -> None:
+            if self.state is not None:
+                contract.check_state(self.ctx, self.state)
+
+    ContractMachine.__name__ = ContractMachine.__qualname__ = f"ContractMachine_{name}"
+    return ContractMachine
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_machine(name: str) -> None:
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(
+        machine(name),
+        settings=settings(
+            max_examples=scaled(8, 40, 200), stateful_step_count=scaled(30, 60, 100), deadline=None
+        ),
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_many_more_random_games(name: str) -> None:
+    game = contract.load(name)
+    counts = player_counts(game)
+    with contract.context(game) as ctx:
+        for seed in range(10_000, 10_000 + scaled(500, 2000, 10_000)):
+            trace = play(game, seed, players=counts[seed % len(counts)])
+            for visit in trace.visits:
+                contract.check_state(ctx, visit.state)
