@@ -173,3 +173,20 @@ def test_missing_edition_is_a_library_error(tmp_path: Path) -> None:
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(DataError):
         load_deck(bad)
+
+
+@rules("BD-DECK-2", "BD-DECK-3")
+def test_check_counts_refuses_surplus_copies_and_a_second_super_card() -> None:
+    deck = load_deck()
+    ell = parse_card("L")
+    deck.check_counts([ell] * 3, "here")
+    with pytest.raises(NotationError, match=r"here: 4 copies of L, but the bandido deck has 3"):
+        deck.check_counts([ell] * 4, "here")
+    deck.check_counts([ell] * 4, "here", hypothetical=True)
+    for side in ("super6", "super5"):
+        with pytest.raises(NotationError, match="super card .* only at the start of the table"):
+            deck.check_counts([ell, parse_card(side)], "pile", hypothetical=True)
+    with pytest.raises(NotationError, match="not a card of the bandido deck"):
+        deck.check_counts([parse_card("L:ladder")], "hand 1")
+    with pytest.raises(NotationError, match="not a card code"):
+        deck.check_counts(["L"], "hand 1")  # type: ignore[list-item]

@@ -194,3 +194,16 @@ def test_table_is_an_immutable_value() -> None:
     assert after != start and hash(after) == hash(Table.start().place(p))
     with pytest.raises(AttributeError):
         after.history = ()  # type: ignore[misc]
+
+
+def test_one_edge_rule_agrees_with_the_open_and_touching_sides() -> None:
+    from banditsolve.tunnels.table import FITS, fits, rim_add
+
+    for rim in range(256):
+        for open4 in range(16):
+            touch, need = rim >> 4, rim & 15
+            expected = all(
+                (open4 >> s & 1) == (need >> s & 1) for s in range(4) if touch >> s & 1
+            )
+            assert fits(open4, rim) == expected == bool(FITS[rim] >> open4 & 1)
+    assert rim_add(0, 2, True) == 0b0100_0100 and rim_add(0, 2, False) == 0b0100_0000

@@ -28,7 +28,12 @@ PORT_BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(PORTS)}
 #: Ports on square A (west square in the reference frame) and on square B.
 SQUARE_A_PORTS = PORT_BIT["L"] | PORT_BIT["TL"] | PORT_BIT["BL"]
 SQUARE_B_PORTS = PORT_BIT["TR"] | PORT_BIT["R"] | PORT_BIT["BR"]
-FULL = 0b111111
+#: The port bits of a card code (bits 0-5): every port open.
+PORT_MASK = 0b111111
+#: The older name of :data:`PORT_MASK` (the super card's 6-exit side has every port open).
+FULL = PORT_MASK
+#: A card code's kind index starts at this bit.
+KIND_SHIFT = 6
 
 #: Card kinds, as data: plain tunnels, and the special cards of Bandida (for a later issue).
 KINDS: tuple[str, ...] = (
@@ -51,9 +56,9 @@ ALIASES: dict[str, int] = {"super6": SUPER6, "super5": SUPER5}
 
 
 def half_turn(mask: int) -> int:
-    """The port mask of a card turned half round in its own frame."""
-    mask &= FULL
-    return ((mask << 3) | (mask >> 3)) & FULL
+    """The port mask of a card turned half round in its own frame (a 3-bit rotation)."""
+    mask &= PORT_MASK
+    return ((mask << 3) | (mask >> 3)) & PORT_MASK
 
 
 def _port_tuple(mask: int) -> tuple[int, ...]:
@@ -68,7 +73,7 @@ def canonical(mask: int) -> int:
     (so ``L`` is preferred over ``R``), except that of two five-port masks the one without
     ``L`` is canonical (the super card's 5-exit side is ``TL+TR+R+BR+BL``).
     """
-    mask &= FULL
+    mask &= PORT_MASK
     other = half_turn(mask)
     if mask.bit_count() == 5 and (mask ^ other) & 1:
         return mask if not mask & 1 else other
@@ -77,12 +82,12 @@ def canonical(mask: int) -> int:
 
 def is_symmetric(mask: int) -> bool:
     """True when a half turn leaves the port set unchanged."""
-    return half_turn(mask) == mask & FULL
+    return half_turn(mask) == mask & PORT_MASK
 
 
 def is_dead_end(mask: int) -> bool:
     """True when every opening is on one square (the other square shows the flashlight)."""
-    mask &= FULL
+    mask &= PORT_MASK
     return bool(mask) and (not mask & SQUARE_A_PORTS or not mask & SQUARE_B_PORTS)
 
 
@@ -93,18 +98,28 @@ def port_names(mask: int) -> str:
 
 def card_mask(code: int) -> int:
     """The port mask of a card code."""
-    return code & FULL
+    return code & PORT_MASK
+
+
+def kind_index(code: int) -> int:
+    """The kind index of a card code (0 for a plain tunnel card)."""
+    return code >> KIND_SHIFT
+
+
+def with_kind(mask: int, kind: int) -> int:
+    """The card code of port mask ``mask`` and kind index ``kind``."""
+    return (mask & PORT_MASK) | (kind << KIND_SHIFT)
 
 
 def card_kind(code: int) -> str:
     """The kind of a card code (``"tunnel"`` for plain cards)."""
-    return KINDS[code >> 6]
+    return KINDS[code >> KIND_SHIFT]
 
 
 def card_name(code: int) -> str:
     """The canonical name of a card code: its ports, and ``:kind`` for special cards."""
-    name = port_names(canonical(code & FULL))
-    kind = code >> 6
+    name = port_names(canonical(code & PORT_MASK))
+    kind = code >> KIND_SHIFT
     return name if kind == 0 else f"{name}:{KINDS[kind]}"
 
 
@@ -113,8 +128,12 @@ def parse_card(text: str) -> int:
 
     Returns the canonical card code. Ports may come in any order; each at most once.
     """
-    raw = parse_ports(text)
-    return canonical(raw & FULL) | (raw & ~FULL)
+    return canonical_code(parse_ports(text))
+
+
+def canonical_code(raw: int) -> int:
+    """A card code with its port mask made canonical (the kind kept)."""
+    return canonical(raw & PORT_MASK) | (raw & ~PORT_MASK)
 
 
 def parse_ports(text: str) -> int:
@@ -127,12 +146,12 @@ def parse_ports(text: str) -> int:
     raw = text.strip()
     if raw in ALIASES:
         return ALIASES[raw]
-    ports, sep, kind = raw.partition(":")
-    kind_index = 0
+    ports, sep, kind_name = raw.partition(":")
+    kind = 0
     if sep:
-        if kind not in KIND_INDEX:
-            raise NotationError(f"unknown card kind {kind!r} in card name {text!r}")
-        kind_index = KIND_INDEX[kind]
+        if kind_name not in KIND_INDEX:
+            raise NotationError(f"unknown card kind {kind_name!r} in card name {text!r}")
+        kind = KIND_INDEX[kind_name]
     mask = 0
     for token in ports.split("+"):
         bit = PORT_BIT.get(token)
@@ -143,7 +162,7 @@ def parse_ports(text: str) -> int:
         if mask & bit:
             raise NotationError(f"port {token} repeated in card name {text!r}")
         mask |= bit
-    return mask | (kind_index << 6)
+    return with_kind(mask, kind)
 
 
 CardLike = int | str
@@ -153,11 +172,16 @@ def as_code(card: CardLike) -> int:
     """A card code from a code or a name, normalised to the canonical mask."""
     if isinstance(card, str):
         return parse_card(card)
-    if isinstance(card, bool) or not isinstance(card, int) or card < 0 or card >> 6 >= len(KINDS):
-        raise NotationError(f"not a card code: {card!r}")
-    if not card & FULL:
+    if (
+        isinstance(card, bool)
+        or not isinstance(card, int)
+        or card < 0
+        or card >> KIND_SHIFT >= len(KINDS)
+    ):
+        raise NotationError(f"not a card code: {card!r:.40}")
+    if not card & PORT_MASK:
         raise NotationError("a card needs at least one opening")
-    return canonical(card & FULL) | (card & ~FULL)
+    return canonical_code(card)
 
 
 def all_tunnel_types() -> tuple[int, ...]:
@@ -191,6 +215,39 @@ class Deck:
         """How many copies of ``card`` the deck has."""
         code = as_code(card)
         return dict(self.counts).get(code, 0)
+
+    def check_counts(
+        self, codes: Iterable[int], where: str, *, hypothetical: bool = False
+    ) -> None:
+        """Refuse a multiset of cards the real game cannot hold at once (the table after its
+        start card, the hands and the pile): a card that is not in this deck, a super card
+        side (the one super card lies at the start of the table, nowhere else), or more
+        copies of a card than the deck has unless ``hypothetical``. Raises
+        :class:`NotationError` naming the card and the counts, prefixed with ``where``."""
+        counts = dict(self.counts)
+        supers = {code: name for name, code in self.super_sides}
+        seen: Counter[int] = Counter()
+        for code in codes:
+            if isinstance(code, bool) or not isinstance(code, int):
+                raise NotationError(f"{where}: not a card code: {code!r:.40}")
+            seen[code] += 1
+        for code, n in sorted(seen.items()):
+            if code in supers:
+                raise NotationError(
+                    f"{where}: the super card ({supers[code]}) lies only at the start of the"
+                    f" table; the {self.edition} game has one super card"
+                )
+            have = counts.get(code)
+            if have is None:
+                raise NotationError(
+                    f"{where}: {card_name(code)} is not a card of the {self.edition} deck"
+                )
+            if n > have and not hypothetical:
+                raise NotationError(
+                    f"{where}: {n} copies of {card_name(code)}, but the {self.edition} deck"
+                    f" has {have}; a puzzle with more cards than the deck must say it is"
+                    " hypothetical"
+                )
 
     def super_card(self, side: str) -> int:
         """The code of the super card's named side (``super6`` or ``super5``)."""
@@ -252,9 +309,9 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
             code = parse_card(card)
         except NotationError as exc:
             raise DataError(f"{where}: cards[{i}]: {exc}") from exc
-        if code >> 6:
+        if kind_index(code):
             raise DataError(f"{where}: cards[{i}]: give the kind in 'kind', not in the name")
-        code |= KIND_INDEX[str(kind)] << 6
+        code = with_kind(code, KIND_INDEX[str(kind)])
         if code in counter:
             raise DataError(f"{where}: cards[{i}] ({card}): card listed twice")
         counter[code] = count

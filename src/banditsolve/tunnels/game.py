@@ -21,11 +21,11 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 
 from banditsolve.errors import DataError, IllegalActionError, RuleOptionError
-from banditsolve.tunnels.cards import FULL, Deck, card_name, load_deck
+from banditsolve.tunnels.cards import PORT_MASK, Deck, card_name, load_deck
 from banditsolve.tunnels.geometry import Placement, normalise
 from banditsolve.tunnels.table import (
     Table,
-    _candidates,
+    candidates,
     creates_hole,
     dead_exits,
 )
@@ -238,7 +238,7 @@ def new_game(
 
 
 def _playable_placements(table: Table, code: int, options: Options) -> Iterator[Placement]:
-    for x, y, r, _ in _candidates(table, code & FULL):
+    for x, y, r, _ in candidates(table, code & PORT_MASK):
         p = Placement(code, x, y, r)
         if options.hole == "illegal" and creates_hole(table, p):
             continue
@@ -375,7 +375,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if isinstance(action, Placement):
         hands = list(state.hands)
         hands[player] = _remove_one(hands[player], action.card)
-        table = state.table._place(action)
+        table = state.table.place(action, check=False)
         new = replace(
             state,
             table=table,
@@ -462,7 +462,7 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
     exits = table.exit_count
     found: list[tuple[int, int, int, int, int]] = []
     for code in set(state.hands[state.player]):
-        for x, y, r, delta in _candidates(table, code & FULL):
+        for x, y, r, delta in candidates(table, code & PORT_MASK):
             found.append((delta, code, y, x, r))
     found.sort()
     best: list[Placement] = []

@@ -15,12 +15,21 @@ from functools import cache
 from typing import NamedTuple
 
 from banditsolve.errors import NotationError
-from banditsolve.tunnels.cards import FULL, PORTS, canonical, card_name, half_turn, is_symmetric
+from banditsolve.tunnels.cards import (
+    PORT_MASK,
+    PORTS,
+    canonical,
+    card_name,
+    half_turn,
+    is_symmetric,
+)
 
 Cell = tuple[int, int]
 
 N, E, S, W = 0, 1, 2, 3
 SIDE_NAMES = ("N", "E", "S", "W")
+#: A 4-bit set of sides (bit ``d`` for side ``d``): every side.
+SIDE_MASK = 0b1111
 #: Unit step of each side.
 STEP: tuple[Cell, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 ROTATIONS = (0, 90, 180, 270)
@@ -31,18 +40,18 @@ PORT_PLACE: tuple[tuple[int, int], ...] = ((0, W), (0, N), (1, N), (1, E), (1, S
 
 def opposite(side: int) -> int:
     """The side facing ``side`` across an edge."""
-    return (side + 2) & 3
+    return (side + 2) % 4
 
 
 def turn_side(side: int, quarters: int) -> int:
     """``side`` turned ``quarters`` quarter turns clockwise."""
-    return (side + quarters) & 3
+    return (side + quarters) % 4
 
 
 def turn_open(open4: int, quarters: int) -> int:
     """A 4-bit open mask turned ``quarters`` quarter turns clockwise."""
-    q = quarters & 3
-    return ((open4 << q) | (open4 >> (4 - q))) & 15
+    q = quarters % 4
+    return ((open4 << q) | (open4 >> (4 - q))) & SIDE_MASK
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +83,7 @@ def orientation(mask: int, rotation: int) -> Orientation:
             opens[square] |= 1 << absolute
     b_side = turn_side(E, q)
     return Orientation(
-        mask & FULL,
+        mask & PORT_MASK,
         rotation,
         STEP[b_side],
         b_side,
@@ -106,15 +115,19 @@ class Placement(NamedTuple):
     @property
     def cells(self) -> tuple[Cell, Cell]:
         """Cells of square A and square B."""
-        o = orientation(self.card & FULL, self.rotation)
+        o = orientation(self.card & PORT_MASK, self.rotation)
         return (self.x, self.y), (self.x + o.b_step[0], self.y + o.b_step[1])
 
     def open_sides(self) -> tuple[int, int]:
         """Open masks (N, E, S, W bits) of square A and square B."""
-        o = orientation(self.card & FULL, self.rotation)
+        o = orientation(self.card & PORT_MASK, self.rotation)
         return o.open_a, o.open_b
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        """In words: ``NAME at (x, y) rot R``."""
         return f"{self.name} at ({self.x}, {self.y}) rot {self.rotation}"
 
 
@@ -122,8 +135,8 @@ def normalise(card: int, x: int, y: int, rotation: int) -> Placement:
     """The normal form of laying card ``card`` (any of its two names' masks) with A at (x, y)."""
     if rotation not in ROTATIONS:
         raise NotationError(f"rotation must be one of 0, 90, 180, 270, not {rotation!r}")
-    mask = card & FULL
-    kind = card & ~FULL
+    mask = card & PORT_MASK
+    kind = card & ~PORT_MASK
     canon = canonical(mask)
     if canon != mask:
         # The same physical card named from its other end: square B becomes square A.

@@ -27,9 +27,8 @@ from pathlib import Path
 
 from banditsolve.errors import BanditsolveError, NotationError
 from banditsolve.tunnels.cards import (
-    FULL,
     Deck,
-    canonical,
+    canonical_code,
     card_name,
     load_deck,
     parse_card,
@@ -103,7 +102,7 @@ def build_position(
             raw = parse_ports(name)
         except NotationError as exc:
             raise NotationError(f"{where}: {exc}") from exc
-        code = canonical(raw & FULL) | (raw & ~FULL)
+        code = canonical_code(raw)
         if abs(x) > MAX_COORD or abs(y) > MAX_COORD:
             raise NotationError(f"{where}: coordinates beyond ±{MAX_COORD}")
         if rotation not in ROTATIONS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from banditsolve.tunnels.cards import FULL
+from banditsolve.tunnels.cards import PORT_MASK
 from banditsolve.tunnels.geometry import STEP, Cell
 from banditsolve.tunnels.table import Table, dead_exits
 
@@ -33,7 +33,7 @@ def _marks(table: Table, remaining: Iterable[int] | None) -> dict[Cell, str]:
 
 def _is_super(table: Table, cell: Cell) -> bool:
     index = table.owner(cell)
-    return index is not None and (table.history[index].card & FULL).bit_count() >= 5
+    return index is not None and (table.history[index].card & PORT_MASK).bit_count() >= 5
 
 
 def ascii_art(table: Table, remaining: Iterable[int] | None = None, legend: bool = True) -> str:
@@ -161,7 +161,7 @@ def svg(
         left, top = min(ax, bx), min(ay, by)
         width = abs(ax - bx) + size
         height = abs(ay - by) + size
-        fill = "#e8b4a0" if (p.card & FULL).bit_count() >= 5 else "#d9c7a3"
+        fill = "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
         if highlight_from is not None and index >= highlight_from:
             fill = "#a8d5a2"
         out.append(

@@ -1,9 +1,26 @@
 """The table: an immutable value holding the laid cards, their open sides and the exits.
 
 An *exit* is an opening that faces an empty cell. The table keeps, for every empty cell that
-some exit faces (a *front* cell), which of its sides touch a card and which of those carry an
-opening into it. This front is updated locally on each placement, never recomputed from scratch,
-and legal placements are searched only on front cells.
+touches a card (the *rim*), which of its sides touch a card and which of those carry an
+opening into it; the rim cells with an opening running in are the *front*. Rim and front are
+updated locally on each placement, never recomputed from scratch, and legal placements are
+searched only on front cells.
+
+The one edge-matching rule of the game lives in :func:`fits`: a card's square may cover an
+empty cell when every side of the cell that touches a card gets an opening exactly where the
+touching card has one (opening meets opening, wall meets wall). :meth:`Table.placement_error`,
+:func:`candidates`, :func:`can_fill` and the closure solvers all ask it (the hot loops through
+the tables :data:`FITS` and :data:`EXIT_CHANGE`, built from it once).
+
+Packed values (named masks below):
+
+- a *cell value* (:attr:`Table.packed`): bits 0-3 the open sides (:data:`OPEN_MASK`), bits 4-5
+  the side facing the card's other square (:data:`PARTNER_SHIFT`), :data:`FLASH_BIT` on a square
+  without any port of its card, and from :data:`INDEX_SHIFT` up the index of the placement in
+  :attr:`Table.history`;
+- a *rim value* (:attr:`Table.rim`, :attr:`Table.front_rim`): bits 0-3 the sides from which an
+  opening runs into the empty cell (:func:`rim_open`), bits 4-7 the sides that touch a card
+  (:func:`rim_touch`, from :data:`RIM_TOUCH_SHIFT`).
 """
 
 from __future__ import annotations
@@ -13,25 +30,89 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from banditsolve.errors import IllegalActionError
-from banditsolve.tunnels.cards import FULL, CardLike, as_code, card_name, parse_ports
+from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, card_name, parse_ports
 from banditsolve.tunnels.geometry import (
+    SIDE_MASK,
     SIDE_NAMES,
     STEP,
     Cell,
+    Orientation,
     Placement,
     normalise,
     opposite,
     orientation,
-    shape_rows,
     shapes,
 )
 
-# A cell's packed value: bits 0-3 open sides, bits 4-5 the side facing the card's other square,
-# bit 6 set on a square without any port of its card (a flashlight square), bits 7+ the index
-# of the placement in the history.
-_PARTNER_SHIFT = 4
-_FLASH_BIT = 1 << 6
-_INDEX_SHIFT = 7
+#: Cell value: the open sides of an occupied cell.
+OPEN_MASK = SIDE_MASK
+#: Cell value: the side facing the card's other square sits at this bit (2 bits).
+PARTNER_SHIFT = 4
+#: Cell value: set on the port-less square of a dead-end card (the flashlight).
+FLASH_BIT = 1 << 6
+#: Cell value: the placement's index in the history starts at this bit.
+INDEX_SHIFT = 7
+#: Rim value: the touching sides start at this bit (the open sides are bits 0-3).
+RIM_TOUCH_SHIFT = 4
+#: Rim value: every side touches a card.
+RIM_WALLED = SIDE_MASK << RIM_TOUCH_SHIFT
+
+# Former private names (kept for the solvers until they use the public ones).
+_PARTNER_SHIFT = PARTNER_SHIFT
+_FLASH_BIT = FLASH_BIT
+_INDEX_SHIFT = INDEX_SHIFT
+
+
+def rim_open(rim: int) -> int:
+    """The sides of an empty cell from which an opening runs into it."""
+    return rim & SIDE_MASK
+
+
+def rim_touch(rim: int) -> int:
+    """The sides of an empty cell that touch a card."""
+    return rim >> RIM_TOUCH_SHIFT
+
+
+def rim_add(rim: int, side: int, opening: bool) -> int:
+    """The rim value of an empty cell after a card comes to touch its side ``side``, with an
+    opening towards the cell or a wall."""
+    bit = 1 << side
+    return rim | bit << RIM_TOUCH_SHIFT | (bit if opening else 0)
+
+
+def mismatched_sides(open4: int, rim: int) -> int:
+    """The sides where a square with open sides ``open4`` laid on an empty cell with rim value
+    ``rim`` breaks the edge rule: an opening against a wall or a wall against an opening."""
+    return (open4 ^ rim) & rim >> RIM_TOUCH_SHIFT
+
+
+def fits(open4: int, rim: int) -> bool:
+    """The edge-matching rule: a square with open sides ``open4`` may cover an empty cell with
+    rim value ``rim`` (every touching side: opening meets opening, wall meets wall)."""
+    return not mismatched_sides(open4, rim)
+
+
+def exit_change(open4: int, rim: int) -> int:
+    """The change in the number of exits when a square with open sides ``open4`` covers an
+    empty cell with rim value ``rim`` (its openings onto free sides are new exits; the
+    openings running into the cell are closed). The side towards the card's own other square
+    never has an opening, so a card's change is the sum over its two squares."""
+    return (open4 & ~rim_touch(rim) & SIDE_MASK).bit_count() - rim_open(rim).bit_count()
+
+
+def is_hole(rim: int) -> bool:
+    """True for an empty cell walled in on all four sides with an exit running into it."""
+    return rim & RIM_WALLED == RIM_WALLED and bool(rim_open(rim))
+
+
+#: ``FITS[rim] >> open4 & 1`` is :func:`fits` (``open4`` 0..15, ``rim`` 0..255), for hot loops.
+FITS: tuple[int, ...] = tuple(
+    sum(1 << open4 for open4 in range(16) if fits(open4, rim)) for rim in range(256)
+)
+#: ``EXIT_CHANGE[open4 << 8 | rim]`` is :func:`exit_change`, for hot loops.
+EXIT_CHANGE: tuple[int, ...] = tuple(
+    exit_change(open4, rim) for open4 in range(16) for rim in range(256)
+)
 
 
 class Exit(NamedTuple):
@@ -64,11 +145,15 @@ class Table:
 
     Equality and hashing compare the set of (normalised) placements, so two tables that hold
     the same cards the same way are equal whatever order the cards were laid in.
+
+    ``packed`` maps occupied cells to their cell values, ``rim`` the empty cells touching a
+    card to their rim values, ``front_rim`` the rim cells an exit runs into (see the module
+    notes for the packing). These mappings are shared, never change, and must not be changed.
     """
 
-    _cells: Mapping[Cell, int]
-    _rim: Mapping[Cell, int]
-    _front: Mapping[Cell, int]
+    packed: Mapping[Cell, int]
+    rim: Mapping[Cell, int]
+    front_rim: Mapping[Cell, int]
     history: tuple[Placement, ...]
 
     @staticmethod
@@ -81,6 +166,19 @@ class Table:
         """A table holding only the super card (or any first card) at ``(x, y)``."""
         raw = parse_ports(super_card) if isinstance(super_card, str) else as_code(super_card)
         return Table.empty().place(normalise(raw, x, y, rotation))
+
+    # Former private names of the packed mappings (kept for the solvers for now).
+    @property
+    def _cells(self) -> Mapping[Cell, int]:
+        return self.packed
+
+    @property
+    def _rim(self) -> Mapping[Cell, int]:
+        return self.rim
+
+    @property
+    def _front(self) -> Mapping[Cell, int]:
+        return self.front_rim
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -98,62 +196,55 @@ class Table:
     @property
     def cells(self) -> dict[Cell, int]:
         """Occupied cells mapped to their open sides (bit ``d`` for side ``d``: N, E, S, W)."""
-        return {c: v & 15 for c, v in self._cells.items()}
+        return {c: v & OPEN_MASK for c, v in self.packed.items()}
 
     def is_occupied(self, cell: Cell) -> bool:
         """True when a card covers ``cell``."""
-        return cell in self._cells
+        return cell in self.packed
 
     def open_sides(self, cell: Cell) -> int:
         """Open mask of an occupied cell (0 for an empty cell)."""
-        return self._cells.get(cell, 0) & 15
+        return self.packed.get(cell, 0) & OPEN_MASK
 
     def owner(self, cell: Cell) -> int | None:
         """Index in :attr:`history` of the placement covering ``cell``, or None."""
-        v = self._cells.get(cell)
-        return None if v is None else v >> _INDEX_SHIFT
+        v = self.packed.get(cell)
+        return None if v is None else v >> INDEX_SHIFT
 
     def partner_side(self, cell: Cell) -> int | None:
         """Side of an occupied cell that faces the other square of its card."""
-        v = self._cells.get(cell)
-        return None if v is None else (v >> _PARTNER_SHIFT) & 3
+        v = self.packed.get(cell)
+        return None if v is None else (v >> PARTNER_SHIFT) & 3
 
     def is_flashlight(self, cell: Cell) -> bool:
         """True on the port-less square of a dead-end card."""
-        return bool(self._cells.get(cell, 0) & _FLASH_BIT)
+        return bool(self.packed.get(cell, 0) & FLASH_BIT)
 
     @property
     def exits(self) -> frozenset[Exit]:
         """Every opening that faces an empty cell."""
-        out: list[Exit] = []
-        for (tx, ty), fv in self._front.items():
-            need = fv & 15
-            for side in range(4):
-                if need >> side & 1:
-                    dx, dy = STEP[side]
-                    out.append(Exit(tx + dx, ty + dy, opposite(side)))
-        return frozenset(out)
+        return frozenset(e for t, fv in self.front_rim.items() for e in _exits_into(t, fv))
 
     @property
     def exit_count(self) -> int:
         """Number of exits."""
-        return sum((fv & 15).bit_count() for fv in self._front.values())
+        return sum(rim_open(fv).bit_count() for fv in self.front_rim.values())
 
     @property
     def front(self) -> dict[Cell, tuple[int, int]]:
         """Empty cells faced by exits: ``cell -> (touching sides, sides with an opening in)``."""
-        return {c: (fv >> 4, fv & 15) for c, fv in self._front.items()}
+        return {c: (rim_touch(fv), rim_open(fv)) for c, fv in self.front_rim.items()}
 
     def holes(self) -> tuple[Cell, ...]:
         """Empty cells walled in on all four sides by cards, with an exit running into them."""
-        return tuple(sorted(c for c, fv in self._front.items() if fv >> 4 == 15))
+        return tuple(sorted(c for c, fv in self.front_rim.items() if is_hole(fv)))
 
     def bounds(self) -> tuple[int, int, int, int]:
         """``(min_x, min_y, max_x, max_y)`` of occupied cells (``(0, 0, 0, 0)`` when empty)."""
-        if not self._cells:
+        if not self.packed:
             return 0, 0, 0, 0
-        xs = [c[0] for c in self._cells]
-        ys = [c[1] for c in self._cells]
+        xs = [c[0] for c in self.packed]
+        ys = [c[1] for c in self.packed]
         return min(xs), min(ys), max(xs), max(ys)
 
     def cards(self) -> tuple[int, ...]:
@@ -173,38 +264,34 @@ class Table:
     # -- placing ------------------------------------------------------------------------------
 
     def placement_error(self, placement: Placement) -> str | None:
-        """Why ``placement`` may not be laid here, or None when it is legal."""
-        cells = self._cells
-        o = orientation(placement.card & FULL, placement.rotation)
+        """Why ``placement`` may not be laid here, or None when it is legal.
+
+        Legal: both cells empty, every touching edge matching (:func:`fits`) and, unless the
+        table is empty, at least one opening joining an exit.
+        """
+        cells = self.packed
+        o = orientation(placement.card & PORT_MASK, placement.rotation)
         a = (placement.x, placement.y)
         b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
         for cell in (a, b):
             v = cells.get(cell)
             if v is not None:
-                return f"cell {cell} is already covered by placement {(v >> _INDEX_SHIFT) + 1}"
+                return f"cell {cell} is already covered by placement {(v >> INDEX_SHIFT) + 1}"
         if not cells:
             return None
         joined = False
-        for square, cell, open4, inner in ((0, a, o.open_a, o.b_side), (1, b, o.open_b, -1)):
-            if inner < 0:
-                inner = opposite(o.b_side)
-            for side in range(4):
-                if side == inner:
-                    continue
+        for square, cell, open4 in ((0, a, o.open_a), (1, b, o.open_b)):
+            rim = self.rim.get(cell, 0)
+            wrong = mismatched_sides(open4, rim)
+            if wrong:
+                side = (wrong & -wrong).bit_length() - 1
                 dx, dy = STEP[side]
-                v = cells.get((cell[0] + dx, cell[1] + dy))
-                if v is None:
-                    continue
-                mine = open4 >> side & 1
-                theirs = v >> opposite(side) & 1
+                other = (cells[cell[0] + dx, cell[1] + dy] >> INDEX_SHIFT) + 1
                 port = o.port_at[square][side]
-                other = (v >> _INDEX_SHIFT) + 1
-                if mine and not theirs:
+                if open4 >> side & 1:
                     return f"opening {port} faces the wall of placement {other}"
-                if theirs and not mine:
-                    return f"the wall at {port} faces an opening of placement {other}"
-                if mine:
-                    joined = True
+                return f"the wall at {port} faces an opening of placement {other}"
+            joined = joined or bool(open4 & rim_open(rim))
         if not joined:
             return "no opening joins an exit of the tunnel network"
         return None
@@ -213,49 +300,43 @@ class Table:
         """True when ``placement`` may be laid on this table."""
         return self.placement_error(placement) is None
 
-    def place(self, placement: Placement) -> Table:
-        """The table after laying ``placement``; :class:`IllegalActionError` if it is illegal."""
-        p = normalise(placement.card, placement.x, placement.y, placement.rotation)
-        error = self.placement_error(p)
-        if error is not None:
-            raise IllegalActionError(f"placement {len(self.history) + 1} ({p}): {error}")
-        return self._place(p)
+    def place(self, placement: Placement, *, check: bool = True) -> Table:
+        """The table after laying ``placement``; :class:`IllegalActionError` if it is illegal.
 
-    def _place(self, p: Placement) -> Table:
-        """Lay a normalised, legal placement (no checks)."""
-        o = orientation(p.card & FULL, p.rotation)
+        With ``check=False`` the placement must already be normalised and legal (the solvers'
+        fast path: nothing is checked).
+        """
+        p = placement
+        if check:
+            p = normalise(placement.card, placement.x, placement.y, placement.rotation)
+            error = self.placement_error(p)
+            if error is not None:
+                raise IllegalActionError(
+                    f"placement {len(self.history) + 1} ({p.describe()}): {error}"
+                )
+        o = orientation(p.card & PORT_MASK, p.rotation)
         a = (p.x, p.y)
         b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-        index = len(self.history) << _INDEX_SHIFT
-        cells = dict(self._cells)
-        rim = dict(self._rim)
-        front = dict(self._front)
-        va = o.open_a | (o.b_side << _PARTNER_SHIFT) | index
-        vb = o.open_b | (opposite(o.b_side) << _PARTNER_SHIFT) | index
-        if not o.open_a:
-            va |= _FLASH_BIT
-        if not o.open_b:
-            vb |= _FLASH_BIT
-        cells[a] = va
-        cells[b] = vb
+        index = len(self.history) << INDEX_SHIFT
+        cells = dict(self.packed)
+        rim = dict(self.rim)
+        front = dict(self.front_rim)
+        va = o.open_a | (o.b_side << PARTNER_SHIFT) | index
+        vb = o.open_b | (opposite(o.b_side) << PARTNER_SHIFT) | index
+        cells[a] = va if o.open_a else va | FLASH_BIT
+        cells[b] = vb if o.open_b else vb | FLASH_BIT
         for cell in (a, b):
             rim.pop(cell, None)
             front.pop(cell, None)
-        for cell, open4 in ((a, o.open_a), (b, o.open_b)):
-            cx, cy = cell
-            for side in range(4):
-                dx, dy = STEP[side]
-                n = (cx + dx, cy + dy)
-                if n in cells:
-                    continue
-                bit = 1 << ((side + 2) & 3)
-                v = rim.get(n, 0) | (bit << 4)
-                if open4 >> side & 1:
-                    v |= bit
-                rim[n] = v
-                if v & 15:
-                    front[n] = v
+        for n, v in _touched(self, o, a, b):
+            rim[n] = v
+            if v & SIDE_MASK:
+                front[n] = v
         return Table(cells, rim, front, (*self.history, p))
+
+    def _place(self, p: Placement) -> Table:
+        """Former private name of ``place(p, check=False)``."""
+        return self.place(p, check=False)
 
     def place_all(self, placements: Iterable[Placement]) -> Table:
         """Lay placements in order; an error names the placement by its number (1 = first)."""
@@ -265,32 +346,95 @@ class Table:
         return table
 
 
-def _candidates(table: Table, mask: int) -> Iterator[tuple[int, int, int, int]]:
+def _exits_into(t: Cell, fv: int) -> Iterator[Exit]:
+    tx, ty = t
+    need = rim_open(fv)
+    for side in range(4):
+        if need >> side & 1:
+            dx, dy = STEP[side]
+            yield Exit(tx + dx, ty + dy, opposite(side))
+
+
+def _touched(table: Table, o: Orientation, a: Cell, b: Cell) -> Iterator[tuple[Cell, int]]:
+    """The rim cells a card laid with orientation ``o`` on the empty cells ``a`` and ``b``
+    touches, each with its new rim value (the one rim update of the game)."""
+    cells = table.packed
+    rim = table.rim
+    for (cx, cy), open4, partner in ((a, o.open_a, b), (b, o.open_b, a)):
+        for side in range(4):
+            dx, dy = STEP[side]
+            n = (cx + dx, cy + dy)
+            if n == partner or n in cells:
+                continue
+            yield n, rim_add(rim.get(n, 0), opposite(side), bool(open4 >> side & 1))
+
+
+class Cover(NamedTuple):
+    """One way a card covers a given front cell ``t`` whose own edges fit (see :func:`covers`):
+    the other cell lies at ``(other_dx, other_dy)`` from ``t`` and gets the open sides
+    ``other_open``, which fit a rim value ``ov`` there when ``other_fits >> ov & 1``;
+    ``t_change`` is :func:`exit_change` on ``t``; square A lies at ``(a_dx, a_dy)`` from ``t``,
+    laid at ``rotation``; ``side`` is the side of ``t`` the other cell lies on."""
+
+    other_dx: int
+    other_dy: int
+    other_fits: int
+    other_open: int
+    t_change: int
+    a_dx: int
+    a_dy: int
+    rotation: int
+    side: int
+
+
+_COVERS: dict[int, tuple[Cover, ...]] = {}
+
+
+def covers(mask: int, rim: int) -> tuple[Cover, ...]:
+    """The shapes of a card with canonical port mask ``mask`` that may cover an empty cell
+    with rim value ``rim`` as far as that cell goes: the other cell free (its side does not
+    touch a card) and every edge of the cell fitting (:func:`fits`). Cached."""
+    key = mask << 8 | rim
+    found = _COVERS.get(key)
+    if found is None:
+        touch = rim_touch(rim)
+        found = tuple(
+            Cover(
+                *STEP[s.side],
+                sum(1 << ov for ov in range(256) if fits(s.o_open, ov)),
+                s.o_open,
+                exit_change(s.t_open, rim),
+                *s.a_step,
+                s.rotation,
+                s.side,
+            )
+            for s in shapes(mask)
+            if not touch >> s.side & 1 and fits(s.t_open, rim)
+        )
+        _COVERS[key] = found
+    return found
+
+
+def candidates(table: Table, mask: int) -> Iterator[tuple[int, int, int, int]]:
     """Yield ``(x, y, rotation, exit_delta)`` of every legal placement of port mask ``mask``.
 
-    ``mask`` must be canonical. Each placement is yielded once. ``exit_delta`` is the change in
-    the number of exits the placement makes.
+    ``mask`` must be canonical. Each placement is yielded once (a card covering two front
+    cells is found from the smaller one). ``exit_delta`` is the change in the number of exits
+    the placement makes.
     """
-    rim = table._rim
-    front = table._front
-    for t, fv in front.items():
-        known = fv >> 4
-        need = fv & 15
+    rim = table.rim
+    for t, fv in table.front_rim.items():
         tx, ty = t
-        closed_t = need.bit_count()
-        for t_open, side, o_open, odx, ody, adx, ady, rotation in shape_rows(mask):
-            if known >> side & 1 or (t_open ^ need) & known:
-                continue
+        for odx, ody, o_fits, o_open, t_change, adx, ady, rotation, _ in covers(mask, fv):
             o = (tx + odx, ty + ody)
             ov = rim.get(o, 0)
-            o_need = ov & 15
-            if o_need and o < t:
-                continue  # found when the loop reaches ``o``
-            o_known = ov >> 4
-            if (o_open ^ o_need) & o_known:
+            if not o_fits >> ov & 1 or (ov & SIDE_MASK and o < t):
                 continue
-            opened = (t_open & ~known).bit_count() + (o_open & ~o_known).bit_count()
-            yield tx + adx, ty + ady, rotation, opened - closed_t - o_need.bit_count()
+            yield tx + adx, ty + ady, rotation, t_change + EXIT_CHANGE[o_open << 8 | ov]
+
+
+#: Former private name of :func:`candidates`.
+_candidates = candidates
 
 
 def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
@@ -300,7 +444,7 @@ def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
     and at least one opening joining an exit. Each physical placement appears once, normalised.
     """
     code = as_code(card)
-    found = [Placement(code, x, y, r) for x, y, r, _ in _candidates(table, code & FULL)]
+    found = [Placement(code, x, y, r) for x, y, r, _ in candidates(table, code & PORT_MASK)]
     found.sort(key=_order)
     return tuple(found)
 
@@ -312,57 +456,35 @@ def _order(p: Placement) -> tuple[int, int, int]:
 def placements_with_delta(table: Table, card: CardLike) -> list[tuple[Placement, int]]:
     """Legal placements of ``card`` with the change in the number of exits each makes."""
     code = as_code(card)
-    found = sorted((y, x, r, d) for x, y, r, d in _candidates(table, code & FULL))
+    found = sorted((y, x, r, d) for x, y, r, d in candidates(table, code & PORT_MASK))
     return [(Placement(code, x, y, r), d) for y, x, r, d in found]
 
 
 def has_legal_placement(table: Table, card: CardLike) -> bool:
     """True when ``card`` can be laid somewhere."""
     code = as_code(card)
-    return next(_candidates(table, code & FULL), None) is not None
+    return next(candidates(table, code & PORT_MASK), None) is not None
 
 
 def creates_hole(table: Table, placement: Placement) -> bool:
     """True when laying ``placement`` walls an exit into a one-cell hole."""
-    o = orientation(placement.card & FULL, placement.rotation)
+    o = orientation(placement.card & PORT_MASK, placement.rotation)
     a = (placement.x, placement.y)
     b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-    cells = table._cells
-    rim = table._rim
-    for cell, open4, inner in ((a, o.open_a, o.b_side), (b, o.open_b, (o.b_side + 2) & 3)):
-        cx, cy = cell
-        for side in range(4):
-            if side == inner:
-                continue
-            dx, dy = STEP[side]
-            n = (cx + dx, cy + dy)
-            if n in cells:
-                continue
-            bit = 1 << ((side + 2) & 3)
-            v = rim.get(n, 0) | (bit << 4)
-            if open4 >> side & 1:
-                v |= bit
-            if v >> 4 == 15 and v & 15:
-                return True
-    return False
+    return any(is_hole(v) for _, v in _touched(table, o, a, b))
 
 
 def can_fill(table: Table, cell: Cell, cards: Iterable[int]) -> bool:
-    """True when some card of ``cards`` could be laid now covering the empty front ``cell``."""
-    if cell in table._cells:
+    """True when some card of ``cards`` could be laid now covering the empty ``cell``."""
+    if cell in table.packed:
         return False
-    fv = table._rim.get(cell, 0)
-    known, need = fv >> 4, fv & 15
+    rim = table.rim
+    fv = rim.get(cell, 0)
+    cx, cy = cell
     for code in set(cards):
-        for s in shapes(code & FULL):
-            if known >> s.side & 1 or (s.t_open ^ need) & known:
-                continue
-            dx, dy = STEP[s.side]
-            o = (cell[0] + dx, cell[1] + dy)
-            ov = table._rim.get(o, 0)
-            if (s.o_open ^ (ov & 15)) & (ov >> 4):
-                continue
-            return True
+        for c in covers(code & PORT_MASK, fv):
+            if c.other_fits >> rim.get((cx + c.other_dx, cy + c.other_dy), 0) & 1:
+                return True
     return False
 
 
@@ -373,20 +495,16 @@ def dead_exits(table: Table, remaining: Iterable[int] | None = None) -> tuple[De
     ``"unfillable"``: no card of ``remaining`` (the cards still to come) fits the faced cell now;
     since cells only fill up, none ever will. Without ``remaining`` only holes are reported.
     """
-    pool = None if remaining is None else {c & FULL for c in remaining}
+    pool = None if remaining is None else {c & PORT_MASK for c in remaining}
     out: list[DeadExit] = []
-    for t, fv in table._front.items():
-        if fv >> 4 == 15:
+    for t, fv in table.front_rim.items():
+        if rim_touch(fv) == SIDE_MASK:
             reason = "hole"
         elif pool is not None and not can_fill(table, t, pool):
             reason = "unfillable"
         else:
             continue
-        need = fv & 15
-        for side in range(4):
-            if need >> side & 1:
-                dx, dy = STEP[side]
-                out.append(DeadExit(Exit(t[0] + dx, t[1] + dy, opposite(side)), reason))
+        out.extend(DeadExit(e, reason) for e in _exits_into(t, fv))
     return tuple(sorted(out))
 
 
