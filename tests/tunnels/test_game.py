@@ -354,3 +354,15 @@ GameMachine.TestCase.settings = settings(
     max_examples=10, stateful_step_count=40, deadline=None
 )
 TestGameMachine = rules("BD-SETUP-2", "BD-TURN-3", "BD-NOTE-2")(GameMachine.TestCase)
+
+
+def test_states_made_by_replace_share_no_legal_action_memo() -> None:
+    from dataclasses import replace
+
+    state = fixed_game(["L", "L", "L"])
+    first = legal_actions(state)
+    other = replace(state, hands=((parse_card("L+R"),),))
+    assert legal_actions(other) != first
+    cards = {a.card for a in legal_actions(other) if isinstance(a, Placement)}
+    assert cards == {parse_card("L+R")}
+    assert legal_actions(state) == first

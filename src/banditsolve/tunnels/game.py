@@ -154,9 +154,9 @@ class GameState:
     outcome: str | None = None
     reason: str = ""
     turn: int = 0
-    _legal: list[tuple[Action, ...]] = field(
-        default_factory=list, compare=False, repr=False, hash=False
-    )
+    # Compatibility only: the former legal-action memo, unused and never read. Old callers of
+    # ``replace(state, ..., _legal=[])`` keep working until they drop the argument.
+    _legal: object = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def players(self) -> int:
@@ -260,8 +260,6 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     if state.is_chance:
         return tuple(a for a, _ in chance_outcomes(state))
-    if state._legal:
-        return state._legal[0]
     actions: list[Action] = []
     for code in sorted(set(state.hands[state.player])):
         found = sorted(
@@ -273,9 +271,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         actions.append(PASS)
     elif not actions:
         actions.append(CHANGE if state.pile_size else PASS)
-    result = tuple(actions)
-    state._legal.append(result)
-    return result
+    return tuple(actions)
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Draw, Fraction]]:
@@ -314,7 +310,7 @@ def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int,
     hands = list(state.hands)
     hands[who] = _insert_sorted(hands[who], code)
     return replace(
-        state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:], _legal=[]
+        state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:]
     )
 
 
@@ -332,14 +328,14 @@ def _settle(state: GameState) -> GameState:
         options = state.options
         table = state.table
         if options.pile_out == "end" and not state.pile_size:
-            return replace(state, outcome=LOST, reason="the draw pile is empty", _legal=[])
+            return replace(state, outcome=LOST, reason="the draw pile is empty")
         hand = state.hands[state.player]
         if _fits(table, hand, options):
             return state
         remaining = state.remaining()
         if not _fits(table, remaining, options):
             reason = "no card still in play fits anywhere" if remaining else "every card is down"
-            return replace(state, outcome=LOST, reason=reason, _legal=[])
+            return replace(state, outcome=LOST, reason=reason)
         if state.changed:
             # After a hand change that allows a placement, nothing fits: the turn ends.
             state = replace(
@@ -347,8 +343,7 @@ def _settle(state: GameState) -> GameState:
                 player=(state.player + 1) % state.players,
                 changed=False,
                 turn=state.turn + 1,
-                _legal=[],
-            )
+                )
             continue
         return state
     return state
@@ -384,7 +379,6 @@ def apply(state: GameState, action: Action) -> GameState:
             to_draw=(player,) if state.pile_size else (),
             changed=False,
             turn=state.turn + 1,
-            _legal=[],
         )
         if not table.exit_count:
             return replace(new, outcome=WON, reason="no exit is left", to_draw=())
@@ -408,16 +402,13 @@ def apply(state: GameState, action: Action) -> GameState:
             player=player if stays else nxt,
             changed=stays,
             turn=state.turn if stays else state.turn + 1,
-            _legal=[],
         )
         return _settle(new)
     # Pass
-    return _settle(replace(state, player=nxt, changed=False, turn=state.turn + 1, _legal=[]))
+    return _settle(replace(state, player=nxt, changed=False, turn=state.turn + 1))
 
 
 def _is_legal(state: GameState, action: Action) -> bool:
-    if state._legal:
-        return action in state._legal[0]
     if isinstance(action, Placement):
         return (
             action.card in state.hands[state.player]
