@@ -3,79 +3,105 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from banditsolve.banditos.notation import parse_position, to_json
-from banditsolve.cli import main
+from tests.cli_runner import run
 from tests.rules import rules
 
 POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @rules("LB-NOTE-1")
-def test_show_reads_notation_and_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "banditos", "show", POSITION)
-    assert code == 0 and "straight 4-5-6" in out
+def test_show_reads_notation_json_and_files(tmp_path: Path) -> None:
+    result = run("banditos", "show", POSITION)
+    assert result.code == 0 and "straight 4-5-6" in result.out
+    document = json.dumps(to_json(parse_position(POSITION)))
     as_json = tmp_path / "pos.json"
-    as_json.write_text(json.dumps(to_json(parse_position(POSITION))))
-    code, out, _ = run(capsys, "banditos", "show", str(as_json), "--json")
-    assert code == 0 and json.loads(out)["notation"] == parse_position(POSITION).notation()
+    as_json.write_text(document)
+    for source in (str(as_json), document):
+        shown = json.loads(run("banditos", "show", source, "--json").out)
+        assert shown["notation"] == parse_position(POSITION).notation()
+        assert shown["game"] == "banditos" and shown["current_player"] == 0
+        assert shown["outcome"] is None and shown["state"] == json.loads(document)
     svg = tmp_path / "pos.svg"
-    code, _, _ = run(capsys, "banditos", "show", POSITION, "--svg", str(svg))
-    assert code == 0 and svg.read_text().startswith("<svg")
+    assert run("banditos", "show", POSITION, "--svg", str(svg)).code == 0
+    assert svg.read_text().startswith("<svg")
 
 
 @rules("LB-CLAIM-2", "LB-OPT-1")
-def test_claim_command(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "banditos", "claim", POSITION, "1", "--json")
-    verdict = json.loads(out)
-    assert code == 0 and verdict["safe"] is False and verdict["witness"] == ["g4"]
-    code, out, _ = run(capsys, "banditos", "claim", POSITION, "1", "--proof", "bag", "--json")
-    assert json.loads(out)["safe"] is True
-    code, out, _ = run(capsys, "banditos", "claim", POSITION, "3")
-    assert code == 0 and out.startswith("slot 3") and "safe" in out
+def test_claim_answers_and_exit_codes() -> None:
+    unsafe = run("banditos", "claim", POSITION, "1", "--json")
+    doc = json.loads(unsafe.out)
+    assert unsafe.code == 1
+    assert (doc["question"], doc["status"], doc["answer"]) == ("claim", "no", "unsafe")
+    assert doc["certificate"] == ["g4"]
+    safe = run("banditos", "claim", POSITION, "1", "--proof", "bag", "--json")
+    assert safe.code == 0 and json.loads(safe.out)["answer"] == "safe"
+    text = run("banditos", "claim", POSITION, "3")
+    assert text.code == 0 and text.out.startswith("slot 3 (strict proof, exact): safe")
+
+
+@rules("LB-CLAIM-2")
+def test_claim_backends_agree() -> None:
+    for backend in ("cpsat", "z3"):
+        assert run("banditos", "claim", POSITION, "1", "--backend", backend).code == 1
+        assert run("banditos", "claim", POSITION, "1", "--proof", "bag",
+                   "--backend", backend).code == 0
 
 
 @rules("LB-NOTE-2")
-def test_moves_and_apply(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "banditos", "moves", POSITION, "--json")
-    actions = json.loads(out)["actions"]
-    assert code == 0 and "claim 3" in actions and "roll" in actions and "claim 1" not in actions
-    code, out, _ = run(capsys, "banditos", "apply", POSITION, "claim 3", "--json")
-    assert code == 0 and json.loads(out)["scores"] == [4, 3]
-    code, out, _ = run(capsys, "banditos", "moves", "-/-/-/- 1111222333 -:- 0A")
-    assert "reveal 1  p=2/5" in out
+def test_moves_and_apply() -> None:
+    doc = json.loads(run("banditos", "moves", POSITION, "--json").out)
+    assert doc["actions"] == ["claim 3", "give 1", "give 2", "give 3", "give 4", "roll"]
+    assert doc["probabilities"] is None and doc["current_player"] == 0
+    applied = run("banditos", "apply", POSITION, "claim 3", "--json")
+    assert applied.code == 0 and json.loads(applied.out)["state"]["scores"] == [4, 3]
+    chance = run("banditos", "moves", "-/-/-/- 1111222333 -:- 0A")
+    assert chance.lines == ["reveal 1  p=2/5", "reveal 2  p=3/10", "reveal 3  p=3/10"]
+    doc = json.loads(run("banditos", "moves", "-/-/-/- 1111222333 -:- 0A", "--json").out)
+    assert doc["current_player"] == -1 and doc["probabilities"] == ["2/5", "3/10", "3/10"]
 
 
-def test_messages_name_the_problem(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    _, _, err = run(capsys, "banditos", "show", "no-such-file.json")
-    assert "no such file: no-such-file.json" in err
-    _, _, err = run(capsys, "banditos", "show", str(tmp_path))
-    assert "is a directory" in err
-    _, _, err = run(capsys, "banditos", "apply", POSITION, "roll", "place k1 1")
-    assert "action 2 ('place k1 1')" in err
-    code, out, _ = run(capsys, "banditos", "moves", "1::/2::/1::/1:: 3 3322:1 0a", "--json")
-    assert json.loads(out) == {"chance": False, "actions": [], "winner": 0}
+def test_messages_name_the_problem(tmp_path: Path) -> None:
+    assert "no such file: 'no-such-file.json'" in run("banditos", "show", "no-such-file.json").err
+    assert "is a directory" in run("banditos", "show", str(tmp_path)).err
+    err = run("banditos", "apply", POSITION, "roll", "place k1 1").err
+    assert "action 2 ('place k1 1')" in err and "nothing was applied" in err
+    over = run("banditos", "moves", "1::/2::/1::/1:: 3 3322:1 0a", "--json")
+    doc = json.loads(over.out)
+    assert doc["actions"] == [] and doc["outcome"]["winners"] == [0]
+    assert "game is over" in run("banditos", "moves", "1::/2::/1::/1:: 3 3322:1 0a").out
 
 
-def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    _, first, _ = run(capsys, "banditos", "play", "--seed", "7", "--json")
-    _, second, _ = run(capsys, "banditos", "play", "--seed", "7", "--json")
-    game = json.loads(first)
-    assert first == second
-    assert game["winner"] in (0, 1) and max(game["scores"]) >= 10
-    replay = parse_position(game["steps"][-1]["position"])
-    assert replay.winner == game["winner"]
+def test_play_is_reproducible(tmp_path: Path) -> None:
+    first = run("banditos", "play", "--seed", "7", "--policy", "greedy", "--json")
+    second = run("banditos", "play", "--seed", "7", "--policy", "greedy", "--json")
+    game = json.loads(first.out)
+    assert first == second and first.code == 0
+    outcome = game["outcome"]
+    assert outcome["winners"] in ([0], [1]) and max(outcome["scores"]) >= 10
+    replay = parse_position(game["steps"][-1]["notation"])
+    assert replay.winner == outcome["winners"][0]
+    mixed = run("banditos", "play", "--seed", "3", "--policy", "greedy", "--policy", "random",
+                "--option", "proof=bag", "--svg-dir", str(tmp_path), "--json")
+    doc = json.loads(mixed.out)
+    assert doc["policies"] == ["greedy", "random"] and doc["options"] == {"proof": "bag"}
+    assert len(list(tmp_path.glob("step-*.svg"))) == len(doc["steps"]) + 1
+    assert run("banditos", "play").code == 0
+
+
+def test_demo_shows_each_answer_once(tmp_path: Path) -> None:
+    result = run("banditos", "demo", "--out", str(tmp_path))
+    assert result.code == 0
+    assert result.out.count("unsafe: adding g4 to [g5 g6]") == 1
+    assert "safe: no completion of [r6 r6]" in result.out
+    assert "above 1/6" in result.out and "wins with probability 1" in result.out
+    pictures = [line.split(": ", 1)[1] for line in result.lines if line.startswith("picture: ")]
+    assert len(pictures) == 4 == len(set(pictures))
+    assert all(Path(p).read_text().startswith("<svg") for p in pictures)
 
 
 @pytest.mark.parametrize(
@@ -85,38 +111,20 @@ def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
         ["banditos", "claim", POSITION, "2"],  # only two dice on player 0's side
         ["banditos", "apply", POSITION, "place r5 1"],  # nothing rolled
         ["banditos", "apply", POSITION, "fly away"],
-        ["banditos", "play", "--seed", "1", "--players", "greedy,wizard"],
+        ["banditos", "play", "--seed", "1", "--policy", "greedy", "--policy", "wizard"],
         ["banditos", "show", "no-such-file.json"],
         ["banditos", "claim", POSITION, "9"],
+        ["banditos", "claim", POSITION, "1", "--proof", "x"],
         ["banditos", "odds", POSITION, "0"],
+        ["banditos", "best", POSITION, "--time-limit", "nan"],
+        ["banditos", "best", POSITION, "--node-limit", "-5"],
+        ["banditos", "best", POSITION, "--limit", "5"],
         ["banditos"],
         ["wizardry"],
     ],
 )
-def test_errors_are_one_line_and_exit_2(
-    capsys: pytest.CaptureFixture[str], args: list[str]
-) -> None:
-    try:
-        code, out, err = run(capsys, *args)
-    except SystemExit as exit_:  # argparse's usage errors
-        out, err = capsys.readouterr()
-        code = int(exit_.code or 0)
-    assert code == 2
-    assert out == ""
-    assert err.startswith("banditsolve") and ": error: " in err and err.count("\n") == 1
-    assert "Traceback" not in err
-
-
-def test_console_script_and_light_imports() -> None:
-    script = Path(sys.executable).parent / "banditsolve"
-    result = subprocess.run(
-        [str(script), "banditos", "show", "x y"], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    probe = (
-        "import sys, banditsolve, banditsolve.banditos, banditsolve.cli;"
-        "banditsolve.cli.build_parser();"
-        "print(any(m.split('.')[0] in ('ortools', 'z3') for m in sys.modules))"
-    )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert result.stdout.strip() == "False", result.stderr
+def test_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    result = run(*args)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("banditsolve: error: ") and result.err.count("\n") == 1

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from banditsolve import __version__
 from banditsolve.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
     EXIT_STATUS_HELP,
     Handler,
     Parser,
@@ -27,7 +28,7 @@ from banditsolve.cli.common import (
     fail,
     one_line,
 )
-from banditsolve.errors import BanditsolveError
+from banditsolve.errors import BanditsolveError, InternalError
 
 __all__ = ["build_parser", "main"]
 
@@ -105,14 +106,15 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_game(word: str | None) -> None:
-    """Refuse an unknown game with the registry's message (not argparse's list of aliases)."""
+def _game_name(word: str | None) -> str | None:
+    """The registered name of the game ``word`` names (any alias, any case); an unknown game is
+    refused with the registry's message (not argparse's list of aliases)."""
     from banditsolve.core.registry import entry
 
     if word is None or word in TOP_COMMANDS:
-        return
+        return None
     try:
-        entry(word)
+        return entry(word).name
     except BanditsolveError as exc:
         fail(f"{exc} (or the commands {', '.join(TOP_COMMANDS)})")
 
@@ -122,8 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         word = _selected(args_list)
-        _check_game(word)
-        parser = build_parser(word, all_games=False)
+        name = _game_name(word)
+        if name is not None:
+            args_list[args_list.index(str(word))] = name
+        parser = build_parser(name, all_games=False)
         args = parser.parse_args(args_list)
         handler: Handler = args.handler
         return handler(args)
@@ -146,6 +150,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error("the input is too large to hold in memory")
     except UnicodeError as exc:
         return _error(f"the input is not valid text ({exc.__class__.__name__})")
+    except ValueError as exc:  # a reader that let a bare ValueError through: still bad input
+        return _error(exc)
+    except InternalError as exc:
+        print(
+            f"banditsolve: internal error: {one_line(exc)} (a bug in banditsolve: please report "
+            "it with the command that caused it)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 def _error(message: object) -> int:

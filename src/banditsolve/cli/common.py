@@ -72,6 +72,8 @@ EXIT_YES = 0
 EXIT_NO = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNKNOWN = 3
+#: A bug in banditsolve itself (:class:`~banditsolve.errors.InternalError`), never bad input.
+EXIT_INTERNAL = 70
 
 EXIT_STATUS_HELP = """\
 exit status (the same for every query command):
@@ -283,8 +285,12 @@ def add_query(
 def load(args: argparse.Namespace) -> Any:
     """The game object the command names."""
     from banditsolve.core.registry import load_game
+    from banditsolve.errors import InternalError
 
-    return load_game(args.game)
+    try:
+        return load_game(args.game)
+    except (ImportError, AttributeError) as exc:
+        raise InternalError(f"the game {args.game!r} is registered but cannot load: {exc}") from exc
 
 
 def read_position(args: argparse.Namespace, attribute: str = "position") -> Any:

@@ -230,7 +230,9 @@ def out_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    game = load(args)
+    from banditsolve.core.registry import entry
+
+    game = entry(args.game)
     folder = out_dir(args)
     items = demo_items(game.name, folder)
     if args.json:

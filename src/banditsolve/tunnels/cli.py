@@ -131,6 +131,13 @@ def read_game_state(args: argparse.Namespace) -> Any:
 # -- answers (the results' to_answer() where it exists) ---------------------------------------
 
 
+def placement_text(p: Any) -> str:
+    """A placement in the notation ``NAME@x,y,r`` (what ``parse_action`` reads back)."""
+    from banditsolve.tunnels import card_name
+
+    return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
+
+
 def closure_answer(result: Any, limits: dict[str, Any]) -> Any:
     if hasattr(result, "to_answer"):
         return result.to_answer()
@@ -144,7 +151,7 @@ def closure_answer(result: Any, limits: dict[str, Any]) -> Any:
         status=status,  # type: ignore[arg-type]
         answer=result.status,
         reason=result.reason,
-        certificate=[str(p) for p in result.placements] if status == "yes" else None,
+        certificate=[placement_text(p) for p in result.placements] if status == "yes" else None,
         limits=limits,
         stats=doc["stats"],
         details={"cards": doc["cards"], "minimum": doc["minimum"], "backend": doc["backend"]},
@@ -211,13 +218,13 @@ def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
     return (x0, y0, x1, y1)
 
 
-def closure_text(position: Any, result: Any) -> str:
+def closure_text(position: Any, result: Any, *, legend: bool = True) -> str:
     from banditsolve.tunnels import ascii_art
 
     lines = [f"{result.status}: {result.reason}"]
-    lines += [f"  {i + 1}. {p}" for i, p in enumerate(result.placements)]
+    lines += [f"  {i + 1}. {placement_text(p)}" for i, p in enumerate(result.placements)]
     if result.placements:
-        lines.append(ascii_art(position.table.place_all(result.placements)))
+        lines.append(ascii_art(position.table.place_all(result.placements), legend=legend))
     return "\n".join(lines)
 
 
@@ -264,7 +271,7 @@ def cmd_placements(args: argparse.Namespace) -> int:
     for p, delta in placements_with_delta(position.table, code):
         rows.append(
             {
-                "placement": str(p),
+                "placement": placement_text(p),
                 "exits_after": position.table.exit_count + delta,
                 "hole": creates_hole(position.table, p),
             }
@@ -316,7 +323,7 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
 
     yield DemoItem(
         "a tunnel that can never close (bandido close POSITION)",
-        f"{DEMO_HOLE}\n{ascii_art(position.table, position.remaining)}\n"
+        f"{DEMO_HOLE}\n{ascii_art(position.table, position.remaining, legend=False)}\n"
         f"{result.status}: {result.reason}",
         closure_answer(result, limits),
         write_svg(out_dir / "impossible.svg", svg(position.table, position.remaining)),

@@ -1,0 +1,248 @@
+"""The one command line over every registered game: the same verbs and flags, the exit codes,
+the answer shape, one-line errors, light imports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from banditsolve.core.registry import entries
+from tests.cli_runner import run
+
+SHARED_VERBS = ("show", "moves", "apply", "play", "demo")
+GAMES = [e.name for e in entries()]
+ANSWER_KEYS = {"game", "question", "status", "answer", "reason", "certificate", "limits", "stats"}
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _flags(parser: argparse.ArgumentParser) -> dict[str, tuple[object, ...]]:
+    """Each option and positional with what a user sees of it: metavar, default, nargs."""
+    out: dict[str, tuple[object, ...]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        key = action.option_strings[0] if action.option_strings else action.dest
+        out[key] = (action.metavar, action.default, action.nargs, action.type is None)
+    return out
+
+
+def game_commands(name: str) -> dict[str, argparse.ArgumentParser]:
+    from banditsolve.cli import build_parser
+
+    return _subcommands(_subcommands(build_parser(name, all_games=False))[name])
+
+
+def test_every_game_offers_the_shared_verbs_with_the_same_flags() -> None:
+    reference = {verb: _flags(game_commands(GAMES[0])[verb]) for verb in SHARED_VERBS}
+    assert set(reference["play"]) >= {"--seed", "--players", "--option", "--policy", "--json"}
+    assert set(reference["show"]) == {"position", "--svg", "--json"}
+    for name in GAMES:
+        commands = game_commands(name)
+        for verb in SHARED_VERBS:
+            assert _flags(commands[verb]) == reference[verb], (name, verb)
+
+
+def test_game_questions_use_the_shared_flag_names() -> None:
+    banned = {"--limit", "--nodes", "--file"}
+    for name in GAMES:
+        for verb, parser in game_commands(name).items():
+            flags = _flags(parser)
+            assert not banned & set(flags), (name, verb)
+            if verb not in SHARED_VERBS and verb != "placements":
+                assert "position" in flags and "--json" in flags, (name, verb)
+            if "--seed" in flags:
+                assert flags["--seed"][1] == 0, (name, verb)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["banditos", "--help"], ["bandido", "claim"]])
+def test_help_lists_the_exit_codes(argv: list[str]) -> None:
+    if argv[-1] == "claim":
+        argv = ["bandido", "close", "--help"]
+    result = run(*argv)
+    assert result.code == 0
+    assert "exit status" in result.out
+    for line in ("0  yes", "1  proven no", "3  unknown", "2  bad input or usage"):
+        assert line in result.out
+
+
+def test_games_lists_names_aliases_and_summaries() -> None:
+    result = run("games", "--json")
+    rows = json.loads(result.out)
+    assert result.code == 0 and [r["name"] for r in rows] == GAMES
+    assert "los-banditos" in rows[0]["aliases"]
+    assert "banditos" in run("games").out
+
+
+def test_aliases_reach_the_same_game() -> None:
+    position = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
+    a = run("banditos", "claim", position, "1", "--json")
+    b = run("LB", "claim", position, "1", "--json")
+    assert a == b and a.code == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["wizardry"],
+        ["wizardry", "show", "x"],
+        ["banditos"],
+        ["banditos", "conjure"],
+        ["bandido", "conjure"],
+        ["banditos", "play", "--seed", "-1"],
+        ["banditos", "play", "--seed", "9" * 50],
+        ["banditos", "play", "--players", "3"],
+        ["banditos", "play", "--option", "nosuch=1"],
+        ["banditos", "play", "--option", "proof=maybe"],
+        ["banditos", "play", "--option", "proof"],
+        ["banditos", "play", "--policy", "wizard"],
+        ["bandido", "close", "bandido super6@0,0,0", "--time-limit", "nan"],
+        ["bandido", "close", "bandido super6@0,0,0", "--time-limit", "inf"],
+        ["bandido", "close", "bandido super6@0,0,0", "--time-limit", "-1"],
+        ["bandido", "close", "bandido super6@0,0,0", "--time-limit", "0"],
+        ["bandido", "close", "bandido super6@0,0,0", "--time-limit", "1" + "0" * 400],
+        ["bandido", "close", "bandido super6@0,0,0", "--node-limit", "0"],
+        ["bandido", "close", "bandido super6@0,0,0", "--node-limit", "9" * 5000],
+        ["banditos", "best", "x y", "--time-limit", "1e999"],
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(argv: list[str]) -> None:
+    result = run(*argv)
+    assert result.code == 2, result
+    assert result.out == ""
+    assert result.err.startswith("banditsolve: error: ") and result.err.count("\n") == 1
+    assert len(result.err) < 500
+
+
+def test_unknown_game_is_named_as_a_game() -> None:
+    err = run("nosuchgame", "show", "x").err
+    assert "unknown game 'nosuchgame'" in err and "banditos" in err
+
+
+def _loadable(name: str) -> bool:
+    from banditsolve import load_game
+
+    try:
+        load_game(name)
+    except (ImportError, AttributeError):  # a game still being written
+        return False
+    return True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_files_are_one_line_and_exit_2(game: str, tmp_path: Path) -> None:
+    if not _loadable(game):
+        pytest.skip(f"{game} cannot load yet")
+    cases = {
+        "bom.txt": b"\xef\xbb\xbfbandido L@0,0,0",
+        "latin1.txt": b"caf\xe9 1 2",
+        "empty.txt": b"",
+        "blank.txt": b"  \n",
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "long.json": b'{"x": ' + b"9" * 5000 + b"}",
+    }
+    paths = []
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(str(tmp_path / name))
+    paths += [str(tmp_path), str(tmp_path / "missing.json")]
+    for path in paths:
+        result = run(game, "show", path)
+        assert result.code == 2, (path, result)
+        assert result.err.startswith("banditsolve: error: ") and result.err.count("\n") == 1
+        assert "Traceback" not in result.err
+
+
+def test_last_line_of_defence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected RecursionError, MemoryError or UnicodeError still ends in one line."""
+    import banditsolve.cli.verbs as verbs
+
+    for error in (RecursionError("deep"), MemoryError(), UnicodeError("bad")):
+
+        def boom(args: argparse.Namespace, error: BaseException = error) -> int:
+            raise error
+
+        monkeypatch.setattr(verbs, "read_position", boom)
+        result = run("banditos", "show", "x y")
+        assert result.code == 2 and result.err.count("\n") == 1
+        assert result.err.startswith("banditsolve: error: ")
+
+
+def test_query_json_is_the_answer_shape() -> None:
+    position = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
+    queries = [
+        ["banditos", "claim", position, "1"],
+        ["banditos", "odds", position, "1"],
+        ["bandido", "close", "bandido super6@0,0,0 | L*2 TL*2 L+TL TL+BL R+BR", "--minimum"],
+        ["bandido", "close", "bandido super6@0,0,0 | L", "--max-cards", "1"],
+    ]
+    for argv in queries:
+        result = run(*argv, "--json")
+        doc = json.loads(result.out)
+        assert ANSWER_KEYS <= set(doc) <= ANSWER_KEYS | {"details"}, argv
+        assert doc["game"] == argv[0]
+        assert result.code == {"yes": 0, "no": 1, "unknown": 3}[doc["status"]]
+
+
+def _modules_after(code: str) -> list[str]:
+    probe = (
+        "import contextlib, io, sys\n"
+        f"{code}\n"
+        "heavy = ('ortools', 'z3', 'banditsolve.banditos', 'banditsolve.tunnels')\n"
+        "print(sorted({m for m in sys.modules if m.startswith(heavy)}))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    found: list[str] = json.loads(result.stdout.strip().replace("'", '"'))
+    return found
+
+
+def test_import_and_help_stay_light() -> None:
+    assert _modules_after("import banditsolve") == []
+    help_only = (
+        "from banditsolve.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--help'])"
+    )
+    assert _modules_after(help_only) == []
+    # Every game's commands built: their cli modules load, no solver library.
+    loaded = _modules_after("import banditsolve.cli\nbanditsolve.cli.build_parser()")
+    assert not [m for m in loaded if m.startswith(("ortools", "z3"))]
+    assert not [m for m in loaded if m.startswith("banditsolve.tunnels.closure")]
+
+
+def test_console_script_exits_2_without_a_traceback() -> None:
+    script = Path(sys.executable).parent / "banditsolve"
+    result = subprocess.run(
+        [str(script), "banditos", "show", "x y"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_demo_of_every_game_writes_its_pictures(tmp_path: Path) -> None:
+    result = run("demo", "--out", str(tmp_path), "--json")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    assert [g["game"] for g in doc["games"]] == GAMES
+    for game in doc["games"]:
+        assert game["items"]
+        for item in game["items"]:
+            assert item["svg"] and Path(item["svg"]).read_text().startswith("<svg")
+            assert item["answer"] is None or ANSWER_KEYS <= set(item["answer"])
+    text = run("demo", "--out", str(tmp_path)).out
+    lines = [line for line in text.splitlines() if line.strip()]
+    repeated = {line for line in lines if lines.count(line) > 1 and not line.startswith(
+        ("slot", "  ", "score", "Los Banditos |", "exit status"))}
+    assert not repeated, repeated
