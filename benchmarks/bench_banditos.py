@@ -33,9 +33,10 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from banditsolve.banditos.claim import claim_is_safe, claim_verdict  # noqa: E402
+from banditsolve.banditos.claim import claim_is_safe  # noqa: E402
 from banditsolve.banditos.combos import rank, rank_codes  # noqa: E402
 from banditsolve.banditos.dice import ALL_DICE, DICE_PER_COLOUR, Die, colour_counts  # noqa: E402
+from banditsolve.banditos.solvers.claims import claim_verdict  # noqa: E402
 
 Case = tuple[tuple[Die, ...], tuple[Die, ...], tuple[int, int, int, int]]
 SCARCITY = [(0, 0), (0, 1), (0, 2), (1, 3), (0, 6), (3, 6), (6, 6)]
@@ -110,13 +111,13 @@ def _summary(times: list[float]) -> dict[str, float]:
 
 
 def bench_claims(quick: bool) -> dict[str, Any]:
-    from banditsolve.banditos import cpsat
+    from banditsolve.banditos.solvers import cpsat
 
     count = 150 if quick else 1500
     cases = generate_cases(count)
     # Warm up the solver libraries (imports, first model) outside the timings.
     for backend in ("cpsat", "z3"):
-        claim_verdict(*cases[0], backend=backend)  # type: ignore[arg-type]
+        claim_verdict(*cases[0], backend=backend)
 
     exact_t, exact_a = _time_per_case(
         lambda c: claim_verdict(*c, backend="exact").safe, cases, repeat=20
@@ -156,7 +157,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
     brute_median = statistics.median(brute_t)
     table: dict[str, Any] = {}
     for name, times in methods.items():
-        summary = _summary(times)
+        summary: dict[str, Any] = dict(_summary(times))
         summary["brute_over_method"] = brute_median / statistics.median(times)
         by_count = {}
         ratio_by_count = {}
@@ -194,8 +195,8 @@ def bench_claims(quick: bool) -> dict[str, Any]:
 
 def bench_endgames(quick: bool) -> dict[str, Any]:
     try:
-        from banditsolve.banditos.endgame import best_turn
         from banditsolve.banditos.puzzles import load_puzzles
+        from banditsolve.banditos.solvers.endgame import best_turn
     except ImportError as exc:  # pragma: no cover - while the solver is being written
         return {"skipped": str(exc)}
     rows = []
@@ -207,7 +208,7 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
         result = None
         for _ in range(1 if quick else 3):
             start = time.perf_counter()
-            result = best_turn(state, limit_seconds=60.0)
+            result = best_turn(state, time_limit=60.0)
             times.append(time.perf_counter() - start)
         assert result is not None
         rows.append(

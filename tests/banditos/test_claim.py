@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import given
 
-from banditsolve.banditos.claim import claim_verdict
+from banditsolve.banditos import claim_verdict
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
 from banditsolve.errors import BanditsolveError, NotationError, SolverError
@@ -101,5 +101,5 @@ def test_bad_claims_raise_library_errors() -> None:
 def test_availability_forms_agree() -> None:
     mine, theirs = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
     forms: list[object] = [(0, 1, 0, 0), {"g": 1}, [0, 1, 0, 0]]
-    verdicts = {claim_verdict(mine, theirs, f).safe for f in forms}  # type: ignore[arg-type]
+    verdicts = {claim_verdict(mine, theirs, f).safe for f in forms}
     assert verdicts == {False}

@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 
 from banditsolve.banditos.dice import Die
-from banditsolve.banditos.endgame import best_turn
 from banditsolve.banditos.notation import parse_position
 from banditsolve.banditos.rules import Claim, Place, Roll, apply
+from banditsolve.banditos.solvers.endgame import best_turn
 from banditsolve.banditos.state import State
 from banditsolve.errors import SolverError
 from tests.banditos.test_puzzles import plain_expectimax
@@ -68,7 +68,7 @@ def test_node_limit_falls_back_to_an_estimate() -> None:
 
 def test_time_limit_marks_best_so_far() -> None:
     state = parse_position("3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2")
-    result = best_turn(state, limit_seconds=0.3, samples=10_000)
+    result = best_turn(state, time_limit=0.3, samples=10_000)
     assert not result.complete
     assert result.method == "monte-carlo"
     assert result.elapsed < 30
@@ -79,6 +79,6 @@ def test_bad_requests() -> None:
     with pytest.raises(SolverError):
         best_turn(parse_position("1:k6k6:r1/-/-/- - 3321:32211 0r"))
     with pytest.raises(SolverError):
-        best_turn(parse_position(LAST_TILE), limit_seconds=0)
+        best_turn(parse_position(LAST_TILE), time_limit=0)
     with pytest.raises(SolverError):
         best_turn(parse_position(LAST_TILE), samples=0)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, colour_counts
-from banditsolve.banditos.playing import play
 from banditsolve.banditos.notation import from_json, parse_position, to_json
 from banditsolve.banditos.players import greedy_player, random_player
+from banditsolve.banditos.playing import play
 from banditsolve.banditos.rules import Action, apply, chance_outcomes, legal_actions, sample_chance
 from banditsolve.banditos.state import Options, State, initial_state
 from tests.profiles import scaled

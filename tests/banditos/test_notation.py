@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from banditsolve.banditos.playing import play
 from banditsolve.banditos.notation import (
     format_position,
     from_json,
@@ -19,6 +18,7 @@ from banditsolve.banditos.notation import (
     to_json,
 )
 from banditsolve.banditos.players import greedy_player, random_player
+from banditsolve.banditos.playing import play
 from banditsolve.banditos.state import State, initial_state
 from banditsolve.errors import BanditsolveError, NotationError
 from tests.rules import rules

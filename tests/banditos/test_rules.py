@@ -20,10 +20,10 @@ from banditsolve.banditos.rules import (
     apply,
     apply_all,
     chance_outcomes,
-    claim_verdict_at,
     legal_actions,
     parse_action,
 )
+from banditsolve.banditos.solvers.claims import claim_verdict_at
 from banditsolve.banditos.state import Options, initial_state
 from banditsolve.errors import IllegalActionError, NotationError
 from tests.rules import rules

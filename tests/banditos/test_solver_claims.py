@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from banditsolve.banditos.claim import Backend, ClaimVerdict, claim_verdict
+from banditsolve.banditos.claim import Backend, ClaimVerdict
 from banditsolve.banditos.dice import ALL_DICE, Die, parse_dice
 from banditsolve.banditos.notation import parse_position
-from banditsolve.banditos.rules import claim_verdict_at
+from banditsolve.banditos.solvers.claims import claim_verdict, claim_verdict_at
 from banditsolve.banditos.state import ProofOption
 from banditsolve.errors import SolverError
 from tests.banditos.reference import brute_force_safe, physical, reference_key
@@ -188,17 +188,17 @@ def test_impossible_completion_is_safe(backend: Backend) -> None:
 
 
 def test_bad_limits_are_solver_errors() -> None:
-    from banditsolve.banditos import cpsat, z3model
+    from banditsolve.banditos.solvers import cpsat, z3model
 
     mine, theirs = parse_dice("k1g2b4"), parse_dice("r6")
     with pytest.raises(SolverError):
         cpsat.solve_claim(mine, theirs, (1, 1, 1, 1), time_limit=0)
     with pytest.raises(SolverError):
-        z3model.solve_claim(mine, theirs, (1, 1, 1, 1), timeout_ms=0)
+        z3model.solve_claim(mine, theirs, (1, 1, 1, 1), time_limit=0)
 
 
 def test_cpsat_reports_its_statistics() -> None:
-    from banditsolve.banditos import cpsat
+    from banditsolve.banditos.solvers import cpsat
 
     verdict, stats = cpsat.solve_claim(parse_dice("k1g2b4"), parse_dice("r6"), (1, 1, 1, 1))
     assert not verdict.safe

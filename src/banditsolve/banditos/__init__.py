@@ -7,13 +7,19 @@ The rules are in ``specs/los-banditos.md``. Quick tour::
     >>> verdict.safe, [str(d) for d in verdict.witness or ()]
     (False, ['g4'])
 
-Solver backends (``backend="cpsat"`` / ``"z3"``) load their libraries only when used.
+The rules (dice, combinations, state, actions, notation) load at once; the solvers
+(:mod:`banditsolve.banditos.solvers`) load on first use, and the solver backends
+(``backend="cpsat"`` / ``"z3"``) load their libraries only when asked for.
 """
 
-from banditsolve.banditos.claim import ClaimVerdict, best_completion, claim_verdict
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from banditsolve.banditos.claim import ClaimVerdict, best_completion
 from banditsolve.banditos.combos import Category, Rank, describe, rank
 from banditsolve.banditos.dice import ALL_DICE, Colour, Die, format_dice, parse_dice
-from banditsolve.banditos.endgame import BestTurn, best_turn
 from banditsolve.banditos.notation import (
     format_position,
     from_json,
@@ -21,7 +27,6 @@ from banditsolve.banditos.notation import (
     read_position,
     to_json,
 )
-from banditsolve.banditos.odds import CompletionOdds, completion_odds, completion_odds_at
 from banditsolve.banditos.rules import (
     Action,
     Claim,
@@ -34,7 +39,6 @@ from banditsolve.banditos.rules import (
     apply,
     apply_all,
     chance_outcomes,
-    claim_verdict_at,
     is_legal,
     legal_actions,
     parse_action,
@@ -42,8 +46,46 @@ from banditsolve.banditos.rules import (
 )
 from banditsolve.banditos.state import Options, Slot, State, initial_state
 
+if TYPE_CHECKING:
+    from banditsolve.banditos.game import GAME, LosBanditos
+    from banditsolve.banditos.solvers.claims import claim_verdict, claim_verdict_at
+    from banditsolve.banditos.solvers.endgame import BestTurn, best_turn
+    from banditsolve.banditos.solvers.odds import (
+        CompletionOdds,
+        completion_odds,
+        completion_odds_at,
+    )
+
+#: Names loaded on first use, and the module that defines each.
+_WHERE = {
+    "GAME": "banditsolve.banditos.game",
+    "LosBanditos": "banditsolve.banditos.game",
+    "claim_verdict": "banditsolve.banditos.solvers.claims",
+    "claim_verdict_at": "banditsolve.banditos.solvers.claims",
+    "BestTurn": "banditsolve.banditos.solvers.endgame",
+    "best_turn": "banditsolve.banditos.solvers.endgame",
+    "CompletionOdds": "banditsolve.banditos.solvers.odds",
+    "completion_odds": "banditsolve.banditos.solvers.odds",
+    "completion_odds_at": "banditsolve.banditos.solvers.odds",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'banditsolve.banditos' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
     "ALL_DICE",
+    "GAME",
     "Action",
     "BestTurn",
     "Category",
@@ -55,6 +97,7 @@ __all__ = [
     "Drawn",
     "EndTurn",
     "GiveUp",
+    "LosBanditos",
     "Options",
     "Place",
     "Rank",

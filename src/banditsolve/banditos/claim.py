@@ -1,12 +1,15 @@
-"""Is a claim provably safe? (rules LB-CLAIM-*)
+"""Is a claim provably safe? The rule and its exact closed form (rules LB-CLAIM-*).
 
 A claim on a tile is safe when no way of completing the opponent's side of that tile, with the
 dice the opponent could still get, ranks above the claimant's three dice. Ties go to the side that
 was completed first, which is always the claimant's, so only a strictly better combination beats a
 claim.
 
-``claim_verdict`` answers that exactly and without a solver: the opponent's best completion has a
-closed form, because die values are free and only colours are ever scarce.
+The opponent's best completion has a closed form (:func:`best_completion`), because die values
+are free and only colours are ever scarce: :func:`exact_verdict` answers the question exactly
+and without a solver, and :func:`claim_is_safe` is its fast path for ``legal_actions`` and the
+searches. The solver backends (CP-SAT, Z3) and the dispatch between them live in
+:mod:`banditsolve.banditos.solvers.claims`; this module imports none of them.
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ from banditsolve.banditos.dice import (
     Die,
     colour_counts,
     format_dice,
+    parse_dice,
 )
-from banditsolve.errors import NotationError, SolverError
+from banditsolve.core.answer import Answer
+from banditsolve.core.io import json_type
+from banditsolve.core.limits import short_repr
+from banditsolve.errors import NotationError
 
 Backend = Literal["exact", "cpsat", "z3"]
 BACKENDS: tuple[Backend, ...] = ("exact", "cpsat", "z3")
@@ -78,32 +85,116 @@ class ClaimVerdict:
             "backend": self.backend,
         }
 
+    def to_answer(self) -> Answer:
+        """The shared answer shape: yes/``"safe"`` (no certificate), or no/``"unsafe"`` with the
+        opponent's beating dice as the certificate (a counterexample)."""
+        return Answer(
+            game="banditos",
+            question="claim",
+            status="yes" if self.safe else "no",
+            answer="safe" if self.safe else "unsafe",
+            reason=self.explain(),
+            certificate=None if self.witness is None else [str(d) for d in self.witness],
+            details=self.to_json(),
+        )
 
-def normalise_availability(
-    available: Mapping[Colour, int] | Mapping[str, int] | Sequence[int],
-) -> Availability:
+
+def claim_dice(dice: object, what: str) -> tuple[Die, ...]:
+    """``dice`` (a sequence of :class:`Die`, or their text such as ``"k4 r5 b6"``) as a tuple;
+    anything else is refused with a :class:`NotationError` naming ``what``."""
+    if type(dice) is tuple:  # the hot path: a tuple of dice
+        for die in dice:
+            if type(die) is not Die:
+                break
+        else:
+            return dice
+    if isinstance(dice, str):
+        return parse_dice(dice)
+    if isinstance(dice, Mapping) or not isinstance(dice, Sequence):
+        raise NotationError(f"{what} must be dice (a list of Die, or text like 'r5 g3'), "
+                            f"not {json_type(dice)}")
+    out = tuple(dice)
+    for die in out:
+        if not isinstance(die, Die):
+            raise NotationError(f"{what}: {short_repr(die)} is not a die")
+    return out
+
+
+def normalise_availability(available: object) -> Availability:
     """Accept ``{Colour.RED: 2, ...}``, ``{"r": 2, ...}`` or a sequence of four counts (k g r b)."""
     if (
         type(available) is tuple
         and len(available) == 4
-        and all(type(n) is int and n >= 0 for n in available)
+        and all(type(n) is int and 0 <= n <= DICE_PER_COLOUR for n in available)
     ):
         return available  # already normalised: the hot path
-    counts = [0, 0, 0, 0]
+    counts: list[object] = [0, 0, 0, 0]
     if isinstance(available, Mapping):
         for key, value in available.items():
-            colour = Colour.parse(key) if isinstance(key, str) else Colour(key)
+            if isinstance(key, str):
+                colour = Colour.parse(key)
+            elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 4:
+                colour = Colour(key)
+            else:
+                raise NotationError(
+                    f"availability: {short_repr(key)} is not a colour (k g r b, or 0-3)"
+                )
             counts[colour] = value
-    else:
+    elif isinstance(available, Sequence) and not isinstance(available, str):
         if len(available) != 4:
             raise NotationError(
                 f"availability needs four counts (black, green, red, blue), got {len(available)}"
             )
         counts = list(available)
+    else:
+        raise NotationError(
+            "availability must be four counts (k g r b) or a mapping colour -> count, "
+            f"not {json_type(available)}"
+        )
+    out: list[int] = []
     for colour, value in zip(COLOURS, counts, strict=True):
-        if not isinstance(value, int) or value < 0:
-            raise NotationError(f"availability of {colour.name.lower()} must be a count >= 0")
-    return (counts[0], counts[1], counts[2], counts[3])
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 0 <= value <= DICE_PER_COLOUR
+        ):
+            raise NotationError(
+                f"availability of {colour.name.lower()} must be a count from 0 to "
+                f"{DICE_PER_COLOUR}, not {short_repr(value)}"
+            )
+        out.append(value)
+    return (out[0], out[1], out[2], out[3])
+
+
+def check_claim(
+    mine: object, theirs: object, available: object
+) -> tuple[tuple[Die, ...], tuple[Die, ...], Availability]:
+    """Validate a claim question: three dice of your own, at most two of the opponent's, and an
+    availability the dice on this tile leave possible. Returns them normalised."""
+    mine_t = claim_dice(mine, "your dice")
+    theirs_t = claim_dice(theirs, "the opponent's dice")
+    if len(mine_t) != 3:
+        raise NotationError(f"a claim needs exactly three dice of your own, got {len(mine_t)}")
+    if len(theirs_t) > 2:
+        raise NotationError(
+            f"the opponent's side holds at most two dice when you claim, got {len(theirs_t)}"
+        )
+    avail = normalise_availability(available)
+    shown = colour_counts(mine_t + theirs_t)
+    for colour in COLOURS:
+        if shown[colour] + avail[colour] <= DICE_PER_COLOUR:
+            continue
+        if shown[colour] > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{shown[colour]} {colour.name.lower()} dice lie on this tile, but the game has "
+                f"only {DICE_PER_COLOUR}"
+            )
+        if shown[colour] + avail[colour] > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{shown[colour]} {colour.name.lower()} dice lie on this tile, so the opponent "
+                f"can get at most {DICE_PER_COLOUR - shown[colour]} more, not {avail[colour]}"
+            )
+    return mine_t, theirs_t, avail
 
 
 def _take(avail: list[int], value: int, need: int, prefer: int = -1) -> list[int] | None:
@@ -161,7 +252,10 @@ def best_completion(theirs: Sequence[int], avail: Availability) -> tuple[int, ..
     return tuple(_take(a, hi, 1) or ())  # a plain pair (colour pair impossible)
 
 
-def _exact(mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability) -> ClaimVerdict:
+def exact_verdict(
+    mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability
+) -> ClaimVerdict:
+    """The verdict from the closed form, on arguments already checked (:func:`check_claim`)."""
     m = rank_codes(mine[0].code, mine[1].code, mine[2].code)
     codes = tuple(d.code for d in theirs)
     best = best_completion(codes, avail)
@@ -181,45 +275,3 @@ def claim_is_safe(mine_rank: Rank, theirs: Sequence[int], avail: Availability) -
         return True
     full = tuple(theirs) + best
     return rank_codes(full[0], full[1], full[2]) <= mine_rank
-
-
-def claim_verdict(
-    mine: Sequence[Die],
-    theirs: Sequence[Die],
-    available: Mapping[Colour, int] | Mapping[str, int] | Sequence[int],
-    *,
-    backend: Backend = "exact",
-) -> ClaimVerdict:
-    """Is a claim with ``mine`` (three dice) safe against ``theirs`` (zero to two dice)?
-
-    ``available`` gives, per colour, how many dice the opponent could still get to complete the
-    side. Values are free: any die may show any value. ``backend`` picks the method; all three
-    give the same verdict (witnesses may differ, each beats the claim).
-    """
-    mine_t = tuple(mine)
-    theirs_t = tuple(theirs)
-    if len(mine_t) != 3:
-        raise NotationError(f"a claim needs exactly three dice of your own, got {len(mine_t)}")
-    if len(theirs_t) > 2:
-        raise NotationError(
-            f"the opponent's side holds at most two dice when you claim, got {len(theirs_t)}"
-        )
-    avail = normalise_availability(available)
-    shown = colour_counts(mine_t + theirs_t)
-    for colour in COLOURS:
-        if shown[colour] + avail[colour] > DICE_PER_COLOUR:
-            raise NotationError(
-                f"{shown[colour]} {colour.name.lower()} dice lie on this tile, so the opponent "
-                f"can get at most {DICE_PER_COLOUR - shown[colour]} more, not {avail[colour]}"
-            )
-    if backend == "exact":
-        return _exact(mine_t, theirs_t, avail)
-    if backend == "cpsat":
-        from banditsolve.banditos.cpsat import claim_verdict_cpsat
-
-        return claim_verdict_cpsat(mine_t, theirs_t, avail)
-    if backend == "z3":
-        from banditsolve.banditos.z3model import claim_verdict_z3
-
-        return claim_verdict_z3(mine_t, theirs_t, avail)
-    raise SolverError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")

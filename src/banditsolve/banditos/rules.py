@@ -8,21 +8,19 @@ with its exact probability, and ``sample_chance`` draws one with a seeded random
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
-from banditsolve.banditos.claim import Backend, ClaimVerdict, claim_verdict
+from banditsolve.banditos.claim import claim_is_safe, exact_verdict, normalise_availability
 from banditsolve.banditos.combos import rank
-from banditsolve.banditos.dice import ALL_DICE, COLOURS, Colour, Die, colour_counts, parse_dice
-from banditsolve.banditos.state import (
-    MAX_SIDE,
-    TILE_VALUES,
-    ProofOption,
-    Slot,
-    State,
-)
+from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
+from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State
+from banditsolve.core.limits import short_repr
+from banditsolve.core.text import plural
 from banditsolve.errors import IllegalActionError, NotationError
 
 # -- actions -------------------------------------------------------------------------------------
@@ -135,32 +133,20 @@ def parse_action(text: str) -> Action:
 # -- claims --------------------------------------------------------------------------------------
 
 
-def claim_verdict_at(
-    state: State,
-    slot: int,
-    *,
-    player: int | None = None,
-    proof: ProofOption | None = None,
-    backend: Backend = "exact",
-) -> ClaimVerdict:
-    """The claim verdict for ``player`` (default: the player to move) on the tile in ``slot``.
-
-    ``proof`` overrides the state's proof option (``"strict"`` or ``"bag"``).
-    """
-    mine, theirs = full_side(state, slot, player, "claim")
-    return claim_verdict(mine, theirs, state.availability(slot, proof), backend=backend
-    )
-
-
 def full_side(
-    state: State, slot: int, player: int | None, purpose: str
+    state: State, slot: object, player: object, purpose: str
 ) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
     """``player``'s full side of the tile in ``slot`` (default: the player to move) and the
     opponent's side; raises if the side does not hold three dice (``purpose`` names the use)."""
     tile = _tile(state, slot)
-    who = state.to_move if player is None else player
-    if who not in (0, 1):
-        raise IllegalActionError(f"player {who!r} does not exist: players are 0 and 1")
+    if player is None:
+        who = state.to_move
+    elif isinstance(player, int) and not isinstance(player, bool) and player in (0, 1):
+        who = player
+    else:
+        raise IllegalActionError(
+            f"player {short_repr(player)} does not exist: players are 0 and 1"
+        )
     mine = tile.side(who)
     if len(mine) != MAX_SIDE:
         raise IllegalActionError(
@@ -171,12 +157,14 @@ def full_side(
 
 
 def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
+    return plural(n, "die", "dice")
 
 
-def _tile(state: State, slot: int) -> Slot:
-    if slot not in (1, 2, 3, 4):
-        raise IllegalActionError(f"slot {slot!r} does not exist: slots are numbered 1 to 4")
+def _tile(state: State, slot: object) -> Slot:
+    if isinstance(slot, bool) or not isinstance(slot, int) or slot not in (1, 2, 3, 4):
+        raise IllegalActionError(
+            f"slot {short_repr(slot)} does not exist: slots are numbered 1 to 4"
+        )
     tile = state.row[slot - 1]
     if tile is None:
         raise IllegalActionError(f"slot {slot} holds no tile")
@@ -187,19 +175,20 @@ def _tile(state: State, slot: int) -> Slot:
 
 
 @lru_cache(maxsize=8192)
-def _draw_distribution(
+def _draw_weights(
     bag: tuple[int, int, int, int], count: int
-) -> tuple[tuple[Drawn, Fraction], ...]:
+) -> tuple[tuple[Drawn, ...], tuple[int, ...], int]:
+    """The draws of ``count`` dice from ``bag`` in sorted order, their integer weights summed
+    cumulatively, and the common denominator."""
     total = sum(bag)
     if count == 1:
-        return tuple(
-            (Drawn((die,)), Fraction(bag[die.colour], total * 6))
-            for die in ALL_DICE
-            if bag[die.colour]
-        )
+        dice = tuple(die for die in ALL_DICE if bag[die.colour])
+        weights = [bag[die.colour] for die in dice]
+        draws = tuple(Drawn((die,)) for die in dice)
+        return draws, tuple(accumulate(weights)), total * 6
     # Ordered draws of two colours without replacement, each value 1/6: integer weights over the
     # common denominator total * (total - 1) * 36, merged into unordered outcomes.
-    weights: dict[tuple[int, int], int] = {}
+    pairs: dict[tuple[int, int], int] = {}
     for c1 in range(4):
         for c2 in range(4):
             weight = bag[c1] * (bag[c2] - (c1 == c2))
@@ -209,11 +198,20 @@ def _draw_distribution(
                 for v2 in range(6):
                     a, b = c1 * 6 + v1, c2 * 6 + v2
                     key = (a, b) if a <= b else (b, a)
-                    weights[key] = weights.get(key, 0) + weight
-    denominator = total * (total - 1) * 36
+                    pairs[key] = pairs.get(key, 0) + weight
+    keys = sorted(pairs)
+    draws = tuple(Drawn((ALL_DICE[a], ALL_DICE[b])) for a, b in keys)
+    return draws, tuple(accumulate(pairs[k] for k in keys)), total * (total - 1) * 36
+
+
+@lru_cache(maxsize=8192)
+def _draw_distribution(
+    bag: tuple[int, int, int, int], count: int
+) -> tuple[tuple[Drawn, Fraction], ...]:
+    draws, cumulative, denominator = _draw_weights(bag, count)
+    weights = [b - a for a, b in zip((0, *cumulative), cumulative, strict=False)]
     return tuple(
-        (Drawn((ALL_DICE[a], ALL_DICE[b])), Fraction(weights[(a, b)], denominator))
-        for a, b in sorted(weights)
+        (draw, Fraction(w, denominator)) for draw, w in zip(draws, weights, strict=True)
     )
 
 
@@ -237,16 +235,22 @@ def chance_outcomes(state: State) -> list[tuple[ChanceAction, Fraction]]:
 
 
 def sample_chance(state: State, rng: random.Random) -> ChanceAction:
-    """Draw a chance outcome the way the table does: a random face-down tile, or dice pulled
-    blindly from the bag and rolled."""
+    """One chance outcome, drawn with its exact probability.
+
+    The fast path of :func:`banditsolve.core.play.sample_chance`: the same single
+    ``rng.random()`` call picks the same outcome (the first whose cumulative probability
+    exceeds it), with integer arithmetic instead of fractions."""
     if not state.is_chance:
         raise IllegalActionError("this position is not a chance node")
+    num, den = rng.random().as_integer_ratio()
     if state.reveal_pending:
-        tiles = [v for v, n in zip(TILE_VALUES, state.stack, strict=True) for _ in range(n)]
-        return Reveal(rng.choice(tiles))
-    bag = [Colour(c) for c in COLOURS for _ in range(state.bag[c])]
-    colours = rng.sample(bag, state.dice_to_draw)
-    return Drawn(tuple(sorted(Die(c, rng.randint(1, 6)) for c in colours)))
+        values = [v for v, n in zip(TILE_VALUES, state.stack, strict=True) if n]
+        cumulative = tuple(accumulate(n for n in state.stack if n))
+        index = bisect_right(cumulative, num * state.stack_size // den)
+        return Reveal(values[min(index, len(values) - 1)])
+    draws, cumulative, denominator = _draw_weights(state.bag, state.dice_to_draw)
+    index = bisect_right(cumulative, num * denominator // den)
+    return draws[min(index, len(draws) - 1)]
 
 
 # -- legal actions -------------------------------------------------------------------------------
@@ -267,7 +271,7 @@ def legal_actions(state: State) -> list[Action]:
     actions: list[Action] = []
     tiles = state.tiles_in_play()
     for number, tile in tiles:
-        if len(tile.side(me)) == MAX_SIDE and claim_verdict_at(state, number).safe:
+        if len(tile.side(me)) == MAX_SIDE and _claim_is_safe(state, number, tile, me):
             actions.append(Claim(number))
     actions.extend(GiveUp(number) for number, _ in tiles)
     if not state.rolled:
@@ -279,6 +283,14 @@ def legal_actions(state: State) -> list[Action]:
     if state.rolled and not state.hand:
         actions.append(EndTurn())
     return actions
+
+
+def _claim_is_safe(state: State, number: int, tile: Slot, me: int) -> bool:
+    """The claim rule's fast check (no validation: the state is consistent by construction)."""
+    mine = tile.side(me)
+    avail = normalise_availability(state.availability(number))
+    theirs = tuple(d.code for d in tile.side(1 - me))
+    return claim_is_safe(rank(mine), theirs, avail)
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -325,8 +337,9 @@ def apply(state: State, action: Action) -> State:
                 f"cannot claim slot {action.slot}: your side holds {_dice(len(tile.side(me)))}, "
                 "a claim needs three"
             )
-        verdict = claim_verdict_at(state, action.slot)
-        if not verdict.safe:
+        if not _claim_is_safe(state, action.slot, tile, me):
+            avail = normalise_availability(state.availability(action.slot))
+            verdict = exact_verdict(tile.side(me), tile.side(1 - me), avail)
             raise IllegalActionError(f"cannot claim slot {action.slot}: {verdict.explain()}")
         return _win_tile(state, action.slot, me)
     if isinstance(action, GiveUp):

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
-from banditsolve.errors import RuleOptionError
+from banditsolve.core.io import json_type
+from banditsolve.errors import NotationError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]
 PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
@@ -152,15 +153,18 @@ class State:
     def dice_on_tiles(self) -> tuple[Die, ...]:
         return tuple(d for _, s in self.tiles_in_play() for d in s.dice)
 
-    def availability(self, number: int, option: ProofOption | None = None) -> tuple[int, ...]:
+    def availability(
+        self, number: int, option: ProofOption | None = None
+    ) -> tuple[int, int, int, int]:
         """Dice per colour the opponent of a claim on slot ``number`` may assume they can get."""
         proof = option or self.options.proof
         slot = self.row[number - 1]
         assert slot is not None
         if proof == "bag":
             return self.bag
-        on_tile = colour_counts(slot.dice)
-        return tuple(DICE_PER_COLOUR - n for n in on_tile)
+        k, g, r, b = colour_counts(slot.dice)
+        n = DICE_PER_COLOUR
+        return (n - k, n - g, n - r, n - b)
 
     # -- pictures and notation (imported lazily: the state module stays light) ---------------
 
@@ -202,3 +206,14 @@ def initial_state(options: Options = DEFAULT_OPTIONS, first_player: int = 0) -> 
         opening=True,
         options=options,
     )
+
+
+def expect_state(state: object, what: str = "position") -> State:
+    """``state`` if it is a Los Banditos :class:`State`; a :class:`NotationError` otherwise
+    (parse text with :func:`~banditsolve.banditos.notation.read_position` first)."""
+    if not isinstance(state, State):
+        raise NotationError(
+            f"a Los Banditos {what} must be a State (read text with read_position), "
+            f"not {json_type(state)}"
+        )
+    return state

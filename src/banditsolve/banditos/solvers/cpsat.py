@@ -30,9 +30,8 @@ from ortools.sat.python.cp_model_helper import Literal
 from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import Colour, Die
+from banditsolve.core.limits import check_time_limit
 from banditsolve.errors import SolverError
-
-DEFAULT_TIME_LIMIT = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +172,18 @@ def solve_claim(
     theirs: tuple[Die, ...],
     avail: Availability,
     *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = None,
     seed: int = 0,
 ) -> tuple[ClaimVerdict, CpSatStats]:
-    """Build and solve the model; the verdict and CP-SAT's statistics."""
-    if time_limit <= 0:
-        raise SolverError(f"time limit must be positive, got {time_limit}")
+    """Build and solve the model; the verdict and CP-SAT's statistics. ``time_limit`` in
+    seconds (``None``: no limit)."""
+    time_limit = check_time_limit(time_limit)
     model, added = build_model(theirs, avail, int(rank(mine)))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
-    solver.parameters.max_time_in_seconds = time_limit
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
     # The model is tiny: presolve, symmetry detection, probing and LP relaxation cost more
     # than they save (about 4x on the benchmark cases). They do not change the answer.
     solver.parameters.cp_model_presolve = False
@@ -213,7 +213,11 @@ def solve_claim(
 
 
 def claim_verdict_cpsat(
-    mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability
+    mine: tuple[Die, ...],
+    theirs: tuple[Die, ...],
+    avail: Availability,
+    *,
+    time_limit: float | None = None,
 ) -> ClaimVerdict:
     """The claim verdict from the CP-SAT model (see the module docstring)."""
-    return solve_claim(mine, theirs, avail)[0]
+    return solve_claim(mine, theirs, avail, time_limit=time_limit)[0]

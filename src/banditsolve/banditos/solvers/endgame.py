@@ -30,7 +30,6 @@ outcome. A limit that cuts the search short gives the best answer found so far w
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -48,13 +47,19 @@ from banditsolve.banditos.rules import (
     legal_actions,
     sample_chance,
 )
-from banditsolve.banditos.state import State
+from banditsolve.banditos.state import State, expect_state
+from banditsolve.core.answer import Answer
+from banditsolve.core.limits import Budget, LimitReached, Limits, short_repr
+from banditsolve.core.stats import wilson
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 
 Method = Literal["exact", "monte-carlo"]
+METHODS = ("auto", "exact", "monte-carlo")
 DEFAULT_NODE_LIMIT = 50_000
 DEFAULT_SAMPLES = 100
-Z95 = 1.959963984540054
+#: The most playouts per candidate accepted (beyond it an answer takes days).
+MAX_SAMPLES = 10_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,7 @@ class BestTurn:
     #: Monte Carlo only: each first action tried, its estimate and its number of playouts.
     candidates: tuple[tuple[str, float, int], ...] = field(default=())
     note: str = ""
+    limits: Limits = field(default=Limits())
 
     @property
     def is_estimate(self) -> bool:
@@ -176,20 +182,64 @@ class BestTurn:
             "note": self.note,
         }
 
-
-class _Stop(Exception):
-    """The exact search ran out of its budget."""
+    def to_answer(self) -> Answer:
+        """The shared answer shape: yes/``"best turn"`` with the actions (as text) as the
+        certificate when exact; unknown/``"estimate"`` for a Monte Carlo answer, with the
+        samples and the interval in ``details``."""
+        moves = [str(a) for a in self.actions]
+        stats = {"nodes": self.nodes, "elapsed_seconds": self.elapsed}
+        if self.method == "exact":
+            return Answer(
+                game="banditos",
+                question="best",
+                status="yes",
+                answer="best turn",
+                reason=(
+                    f"player {self.player} wins with probability {self.probability} "
+                    f"playing {', '.join(moves) or 'nothing'} and best play after"
+                ),
+                certificate=moves,
+                limits=self.limits.to_json(),
+                stats=stats,
+                details={"probability": str(self.probability), "plan": (
+                    None if self.plan is None else self.plan.to_json()
+                )},
+            )
+        low, high = self.confidence_interval or (0.0, 1.0)
+        return Answer(
+            game="banditos",
+            question="best",
+            status="unknown",
+            answer="estimate",
+            reason=(
+                f"a Monte Carlo estimate, not a proof: {', '.join(moves)} wins for player "
+                f"{self.player} with probability about {float(self.probability):.4f} "
+                "(greedy play after)"
+                + (f"; {self.note.splitlines()[0]}" if self.note else "")
+            ),
+            limits=self.limits.to_json(),
+            stats={**stats, "samples": self.samples},
+            details={
+                "actions": moves,
+                "estimate": float(self.probability),
+                "samples": self.samples,
+                "confidence_interval": [low, high],
+                "complete": self.complete,
+            },
+        )
 
 
 class ExactSolver:
     """Memoised expectimax; ``value(state)`` is the probability that player 0 wins."""
 
-    def __init__(self, node_limit: int | None = None, deadline: float | None = None) -> None:
+    def __init__(self, limits: Limits | None = None) -> None:
         self.memo: dict[State, Fraction] = {}
         self.best: dict[State, Action] = {}
-        self.nodes = 0
-        self.node_limit = node_limit
-        self.deadline = deadline
+        self.budget = Budget(limits or Limits(), check_every=128)
+
+    @property
+    def nodes(self) -> int:
+        return self.budget.nodes
 
     def value(self, state: State) -> Fraction:
         winner = state.winner
@@ -198,12 +248,7 @@ class ExactSolver:
         known = self.memo.get(state)
         if known is not None:
             return known
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Stop
-        if self.deadline is not None and not self.nodes & 127:
-            if time.perf_counter() > self.deadline:
-                raise _Stop
+        self.budget.tick()
         if state.is_chance:
             total = Fraction(0)
             for outcome, p in chance_outcomes(state):
@@ -253,18 +298,11 @@ class ExactSolver:
                 return Plan(tuple(actions), value)
 
 
-def _wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def playout(state: State, rng: random.Random, max_steps: int = 10_000) -> int:
-    """Play to the end: chance as the table draws, both players greedy. The winner."""
+    """Play to the end: chance as the table draws, both players greedy. The winner.
+
+    The rules' fast path for ``core.play.playout(GAME, state, greedy_player, rng)``: the same
+    random stream gives the same game (the tests check it)."""
     for _ in range(max_steps):
         winner = state.winner
         if winner is not None:
@@ -343,7 +381,7 @@ def _monte_carlo(
         probability=chosen_wins / chosen_n,
         method="monte-carlo",
         complete=complete,
-        confidence_interval=_wilson(chosen_wins, chosen_n),
+        confidence_interval=wilson(chosen_wins, chosen_n),
         samples=chosen_n,
         elapsed=time.perf_counter() - start,
         candidates=first_candidates,
@@ -352,9 +390,9 @@ def _monte_carlo(
 
 
 def best_turn(
-    state: State,
+    state: object,
     *,
-    limit_seconds: float | None = None,
+    time_limit: float | None = None,
     node_limit: int | None = DEFAULT_NODE_LIMIT,
     samples: int = DEFAULT_SAMPLES,
     method: Literal["auto", "exact", "monte-carlo"] = "auto",
@@ -362,40 +400,48 @@ def best_turn(
 ) -> BestTurn:
     """The best play for this turn of ``state`` and the mover's chance of winning.
 
-    ``method="auto"`` tries the exact search within ``node_limit`` positions and
-    ``limit_seconds``, then falls back to Monte Carlo with ``samples`` playouts per candidate
-    action in the time left. ``"exact"`` never falls back: if a limit stops it, the result is
-    the best decision found so far by a Monte Carlo pass, marked ``complete=False`` (it is then
-    not exact). ``"monte-carlo"`` skips the exact search.
+    ``method="auto"`` tries the exact search within ``node_limit`` positions and half of
+    ``time_limit`` (seconds), then falls back to Monte Carlo with ``samples`` playouts per
+    candidate action in the time left. ``"exact"`` never falls back: if a limit stops it, the
+    result is the best decision found so far by a Monte Carlo pass, marked ``complete=False``
+    (it is then not exact). ``"monte-carlo"`` skips the exact search.
     """
-    if state.is_terminal:
-        raise SolverError(f"the game is over: player {state.winner} has won")
-    if state.is_chance:
+    position = expect_state(state)
+    limits = Limits(time_limit=time_limit, node_limit=node_limit)
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise SolverError(
+            f"the number of samples must be a whole number from 1 to {MAX_SAMPLES}, "
+            f"not {short_repr(samples)}"
+        )
+    if method not in METHODS or not isinstance(method, str):
+        raise SolverError(
+            f"unknown method {short_repr(method)}: expected one of {', '.join(METHODS)}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SolverError(f"the seed must be a whole number, not {short_repr(seed)}")
+    if position.is_terminal:
+        raise SolverError(f"the game is over: player {position.winner} has won")
+    if position.is_chance:
         raise SolverError(
             "chance moves next (a tile to turn up or dice to draw): give the position after "
             "its outcome"
         )
-    if limit_seconds is not None and limit_seconds <= 0:
-        raise SolverError(f"the time limit must be positive, got {limit_seconds}")
-    if node_limit is not None and node_limit <= 0:
-        raise SolverError(f"the node limit must be positive, got {node_limit}")
-    if samples <= 0:
-        raise SolverError(f"the number of samples must be positive, got {samples}")
     start = time.perf_counter()
-    deadline = None if limit_seconds is None else start + limit_seconds
-    player = state.to_move
+    seconds = limits.time_limit
+    deadline = None if seconds is None else start + seconds
+    player = position.to_move
     nodes = 0
     note = ""
     if method in ("auto", "exact"):
-        exact_deadline = deadline
-        if method == "auto" and deadline is not None and limit_seconds is not None:
-            exact_deadline = start + limit_seconds / 2  # keep half for the estimate
-        solver = ExactSolver(node_limit, exact_deadline)
+        exact_seconds = seconds
+        if method == "auto" and seconds is not None:
+            exact_seconds = seconds / 2  # keep half for the estimate
+        solver = ExactSolver(Limits(time_limit=exact_seconds, node_limit=limits.node_limit))
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 20_000))
         try:
-            solver.value(state)
-            plan = solver.plan(state, player)
+            solver.value(position)
+            plan = solver.plan(position, player)
             return BestTurn(
                 player=player,
                 actions=plan.actions,
@@ -405,12 +451,19 @@ def best_turn(
                 plan=plan,
                 nodes=solver.nodes,
                 elapsed=time.perf_counter() - start,
+                limits=limits,
             )
-        except (_Stop, RecursionError):
+        except LimitReached as exc:
             nodes = solver.nodes
             note = (
-                f"the exact search stopped after {nodes} positions (limits: "
-                f"{node_limit} positions, {limit_seconds} s); this is a Monte Carlo estimate"
+                f"the exact search stopped after {plural(nodes, 'position')}: {exc.reason}; "
+                "this is a Monte Carlo estimate"
+            )
+        except RecursionError:
+            nodes = solver.nodes
+            note = (
+                f"the exact search stopped after {plural(nodes, 'position')}: the game tree "
+                "is too deep to search; this is a Monte Carlo estimate"
             )
         finally:
             sys.setrecursionlimit(old_limit)
@@ -418,7 +471,7 @@ def best_turn(
     mc_deadline = deadline
     if method == "exact" and deadline is not None:
         mc_deadline = max(deadline, time.perf_counter() + 1.0)
-    result = _monte_carlo(state, samples, rng, mc_deadline)
+    result = _monte_carlo(position, samples, rng, mc_deadline)
     complete = result.complete and method != "exact"
     if deadline is not None and time.perf_counter() > deadline and not result.complete:
         complete = False
@@ -434,4 +487,5 @@ def best_turn(
         elapsed=time.perf_counter() - start,
         candidates=result.candidates,
         note="\n".join(n for n in (note, result.note) if n),
+        limits=limits,
     )

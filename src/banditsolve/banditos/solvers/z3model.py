@@ -22,6 +22,7 @@ from itertools import combinations, permutations
 from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import Rank, rank, rank_category, rank_values
 from banditsolve.banditos.dice import Colour, Die
+from banditsolve.core.limits import check_time_limit
 from banditsolve.errors import SolverError
 from banditsolve.z3typed import (
     BoolExpr,
@@ -33,8 +34,6 @@ from banditsolve.z3typed import (
     int_var,
     or_,
 )
-
-DEFAULT_TIMEOUT_MS = 10_000
 
 _PAIRS = list(combinations(range(3), 2))
 _ORDERS = list(permutations(range(3)))
@@ -110,10 +109,11 @@ def solve_claim(
     theirs: tuple[Die, ...],
     avail: Availability,
     *,
-    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    time_limit: float | None = None,
 ) -> ClaimVerdict:
-    if timeout_ms <= 0:
-        raise SolverError(f"time limit must be positive, got {timeout_ms} ms")
+    """Build and check the model; ``time_limit`` in seconds (``None``: no limit)."""
+    time_limit = check_time_limit(time_limit)
+    timeout_ms = None if time_limit is None else max(1, round(time_limit * 1000))
     solver = Solver(timeout_ms=timeout_ms, seed=0)
     colours: list[IntExpr] = []
     values: list[IntExpr] = []
@@ -143,13 +143,17 @@ def solve_claim(
     if result == "unsat":
         return ClaimVerdict(True, mine, theirs, None, "z3")
     raise SolverError(
-        f"Z3 could not decide the claim within {timeout_ms} ms ({solver.reason_unknown()}): "
+        f"Z3 could not decide the claim within {time_limit} s ({solver.reason_unknown()}): "
         "no verdict"
     )
 
 
 def claim_verdict_z3(
-    mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability
+    mine: tuple[Die, ...],
+    theirs: tuple[Die, ...],
+    avail: Availability,
+    *,
+    time_limit: float | None = None,
 ) -> ClaimVerdict:
     """The claim verdict from the Z3 model (see the module docstring)."""
-    return solve_claim(mine, theirs, avail)
+    return solve_claim(mine, theirs, avail, time_limit=time_limit)

@@ -18,10 +18,14 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
+from banditsolve.banditos.claim import claim_dice
 from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
-from banditsolve.banditos.dice import Die, format_dice
+from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, format_dice
 from banditsolve.banditos.rules import full_side
-from banditsolve.banditos.state import MAX_SIDE, State
+from banditsolve.banditos.state import MAX_SIDE, expect_state
+from banditsolve.core.answer import Answer
+from banditsolve.core.io import json_type
+from banditsolve.core.limits import short_repr
 from banditsolve.errors import NotationError, SolverError
 
 
@@ -68,6 +72,25 @@ class CompletionOdds:
             "equal_float": float(self.equal),
             "below_float": float(self.below),
         }
+
+    def to_answer(self) -> Answer:
+        """The shared answer shape: always yes/``"exact"``; the fractions (as text) in
+        ``details``."""
+        return Answer(
+            game="banditos",
+            question="odds",
+            status="yes",
+            answer="exact",
+            reason=_one_line(self.explain()),
+            details={
+                "claim": describe(self.claim),
+                "theirs": [str(d) for d in self.theirs],
+                "bag": dict(zip("kgrb", self.bag, strict=True)),
+                "above": str(self.above),
+                "equal": str(self.equal),
+                "below": str(self.below),
+            },
+        )
 
 
 def colour_draws(
@@ -121,31 +144,57 @@ def _odds(
 
 
 def completion_odds(
-    mine_or_rank: Sequence[Die] | int,
-    theirs: Sequence[Die],
+    mine_or_rank: Sequence[Die] | str | int,
+    theirs: Sequence[Die] | str,
     bag: Sequence[int],
 ) -> CompletionOdds:
     """The exact odds that ``theirs`` (0-3 dice), completed from ``bag`` (dice per colour,
     k g r b), ranks above, equal to or below ``mine_or_rank`` (three dice, or a
-    :data:`~banditsolve.banditos.combos.Rank`)."""
-    if isinstance(mine_or_rank, int):
+    :data:`~banditsolve.banditos.combos.Rank`). Dice may be given as text (``"k4 r5 b6"``)."""
+    mine: tuple[Die, ...] = ()
+    if isinstance(mine_or_rank, int) and not isinstance(mine_or_rank, bool):
         claim = Rank(mine_or_rank)
         if not 0 <= claim < 7 << 9:
-            raise NotationError(f"{mine_or_rank} is not a combination rank")
+            raise NotationError(f"{short_repr(mine_or_rank)} is not a combination rank")
     else:
-        claim = rank(tuple(mine_or_rank))
-    theirs_t = tuple(sorted(theirs))
+        mine = claim_dice(mine_or_rank, "the combination's dice")
+        claim = rank(mine)
+    theirs_t = tuple(sorted(claim_dice(theirs, "the opponent's dice")))
     if len(theirs_t) > MAX_SIDE:
         raise NotationError(f"a side holds at most three dice, got {len(theirs_t)}")
-    if len(bag) != 4 or any(not isinstance(n, int) or n < 0 for n in bag):
-        raise NotationError("the bag is four counts >= 0 (black, green, red, blue)")
+    if (
+        isinstance(bag, str | bytes)
+        or not isinstance(bag, Sequence)
+        or len(bag) != 4
+        or any(
+            isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= DICE_PER_COLOUR
+            for n in bag
+        )
+    ):
+        raise NotationError(
+            f"the bag is four counts from 0 to {DICE_PER_COLOUR} (black, green, red, blue), "
+            f"not {short_repr(bag) if isinstance(bag, Sequence) else json_type(bag)}"
+        )
     bag_t = (bag[0], bag[1], bag[2], bag[3])
+    shown = colour_counts(mine + theirs_t)
+    for colour in COLOURS:
+        if shown[colour] + bag_t[colour] > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{shown[colour]} {colour.name.lower()} dice lie on this tile and "
+                f"{bag_t[colour]} in the bag, but the game has only {DICE_PER_COLOUR}"
+            )
     above, equal, below = _odds(int(claim), tuple(d.code for d in theirs_t), bag_t)
     return CompletionOdds(claim, theirs_t, bag_t, above, equal, below)
 
 
-def completion_odds_at(state: State, slot: int, player: int | None = None) -> CompletionOdds:
+def completion_odds_at(state: object, slot: object, player: object = None) -> CompletionOdds:
     """The odds for a tile of ``state``: ``player``'s (default: the player to move) three dice
     on ``slot`` against the opponent's side filled from the bag."""
-    mine, theirs = full_side(state, slot, player, "comparison of odds")
-    return completion_odds(mine, theirs, state.bag)
+    position = expect_state(state)
+    mine, theirs = full_side(position, slot, player, "comparison of odds")
+    return completion_odds(mine, theirs, position.bag)
+
+
+def _one_line(text: str) -> str:
+    head, *rest = text.splitlines()
+    return head + " " + ", ".join(line.strip() for line in rest)
