@@ -6,7 +6,6 @@ game's demo (the shared verbs ``show``, ``moves``, ``apply``, ``play`` come from
 from __future__ import annotations
 
 import argparse
-import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -74,70 +73,12 @@ def register(commands: Commands) -> None:
     best.set_defaults(handler=cmd_best)
 
 
-# -- answers (the results' to_answer() where it exists) ---------------------------------------
-
-
-def claim_answer(verdict: Any) -> Any:
-    if hasattr(verdict, "to_answer"):
-        return verdict.to_answer()
-    from banditsolve.core.answer import Answer
-
-    doc = verdict.to_json()
-    return Answer(
-        game="banditos",
-        question="claim",
-        status="yes" if verdict.safe else "no",
-        answer="safe" if verdict.safe else "unsafe",
-        reason=verdict.explain(),
-        certificate=None if verdict.safe else doc["witness"],
-        details=doc,
-    )
-
-
-def odds_answer(odds: Any) -> Any:
-    if hasattr(odds, "to_answer"):
-        return odds.to_answer()
-    from banditsolve.core.answer import Answer
-
-    return Answer(
-        game="banditos",
-        question="odds",
-        status="yes",
-        answer="exact",
-        reason=odds.explain(),
-        details=odds.to_json(),
-    )
-
-
-def best_answer(result: Any, limits: dict[str, Any]) -> Any:
-    if hasattr(result, "to_answer"):
-        return result.to_answer()
-    from banditsolve.core.answer import Answer
-
-    exact = result.method == "exact" and result.complete
-    return Answer(
-        game="banditos",
-        question="best",
-        status="yes" if exact else "unknown",
-        answer="best turn" if exact else "estimate",
-        reason=result.explain().splitlines()[0],
-        certificate=[str(a) for a in result.actions] if exact else None,
-        limits=limits,
-        stats={"nodes": result.nodes, "elapsed_seconds": result.elapsed},
-        details=result.to_json(),
-    )
-
-
 def solve_best(state: Any, *, time_limit: float | None, node_limit: int | None,
                samples: int = 100, method: str = "auto", seed: int = 0) -> Any:
-    """``best_turn`` with the agreed limit names (older versions called it ``limit_seconds``)."""
     from banditsolve.banditos import best_turn
 
-    params = inspect.signature(best_turn).parameters
-    key = "time_limit" if "time_limit" in params else "limit_seconds"
-    kwargs: dict[str, Any] = {key: time_limit, "node_limit": node_limit, "samples": samples,
-                              "method": method, "seed": seed}
-    return best_turn(state, **kwargs)
+    return best_turn(state, time_limit=time_limit, node_limit=node_limit, samples=samples,
+                     method=method, seed=seed)  # type: ignore[arg-type]
 
 
 # -- handlers -------------------------------------------------------------------------------
@@ -156,7 +97,7 @@ def cmd_claim(args: argparse.Namespace) -> int:
         state, args.tile, player=args.player, proof=args.proof, backend=args.backend
     )
     text = claim_text(state, args.tile, args.proof, verdict)
-    return emit_answer(args, claim_answer(verdict), text)
+    return emit_answer(args, verdict.to_answer(), text)
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -164,7 +105,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
     state = read_position(args)
     odds = completion_odds_at(state, args.tile, args.player)
-    return emit_answer(args, odds_answer(odds), odds.explain())
+    return emit_answer(args, odds.to_answer(), odds.explain())
 
 
 def cmd_best(args: argparse.Namespace) -> int:
@@ -181,8 +122,7 @@ def cmd_best(args: argparse.Namespace) -> int:
         method=args.method,
         seed=args.seed,
     )
-    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
-    return emit_answer(args, best_answer(result, limits), result.explain())
+    return emit_answer(args, result.to_answer(), result.explain())
 
 
 # -- demo -----------------------------------------------------------------------------------
@@ -202,7 +142,7 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
     yield DemoItem(
         "a strong-looking claim that is unsafe (banditos claim POSITION 1)",
         f"{DEMO_POSITION}\n{game.ascii(state)}\n{claim_text(state, 1, 'strict', verdict)}",
-        claim_answer(verdict),
+        verdict.to_answer(),
         write_svg(out_dir / "claim-unsafe.svg", game.svg(state)),
     )
 
@@ -214,7 +154,7 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
         "a claim safe only when the opponent is limited to the bag (--proof bag)",
         f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n"
         f"{claim_text(state, 1, 'strict', strict)}\n{claim_text(state, 1, 'bag', bag)}",
-        claim_answer(bag),
+        bag.to_answer(),
         write_svg(out_dir / "claim-bag.svg", game.svg(state)),
     )
 
@@ -224,7 +164,7 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
     yield DemoItem(
         "exact odds from the bag (banditos odds POSITION 1)",
         f"{puzzle.position}\n{puzzle.description}\n{odds.explain()}",
-        odds_answer(odds),
+        odds.to_answer(),
         write_svg(out_dir / "odds.svg", game.svg(state)),
     )
 
@@ -234,6 +174,6 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
     yield DemoItem(
         "an endgame solved exactly (banditos best POSITION)",
         f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{result.explain()}",
-        best_answer(result, {"time_limit": 30.0, "node_limit": 50_000}),
+        result.to_answer(),
         write_svg(out_dir / "best.svg", game.svg(state)),
     )
