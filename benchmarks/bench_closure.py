@@ -4,7 +4,8 @@ remaining pile. Times each backend and the plain depth-first baseline in the sam
 
 Run ``python benchmarks/bench_closure.py [--quick]``; writes ``benchmarks/results/closure.md``
 and ``.json``. Times over the limit count as the limit (so ratios to the baseline are lower
-bounds where the baseline timed out).
+bounds where the baseline timed out). ``--smoke`` solves two small cases with every backend
+and writes nothing (a check that the benchmark still runs).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from banditsolve.tunnels.closure import can_close, default_workers
 from banditsolve.tunnels.game import GameState, simulate
+from banditsolve.tunnels.solvers.closure import can_close
+from banditsolve.tunnels.solvers.parallel import default_workers
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SIZES: tuple[int | str, ...] = (3, 5, 7, 10, 15, "pile")
@@ -29,6 +31,18 @@ def _positions(games: int, every: int) -> list[GameState]:
     for seed in range(games):
         states = simulate(2, 1000 + seed)[:-1]
         out += states[2::every]
+    return out
+
+
+def smoke() -> list[str]:
+    """Two small cases of the first position, every backend; nothing written."""
+    s = _positions(1, 12)[1]
+    out = []
+    for size in (3, 5):
+        cards = (list(s.hands[s.player]) + list(s.pile))[:size]
+        for backend in ("exact", "cpsat", "z3", "plain"):
+            r = can_close(s.table, cards, backend=backend, time_limit=2, workers=1)
+            out.append(f"{size} cards, {backend}: {r.status} ({r.stats.seconds:.3f} s)")
     return out
 
 
@@ -125,4 +139,7 @@ def _write(result: dict[str, object]) -> None:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
+    if "--smoke" in sys.argv:
+        print("\n".join(smoke()))
+    else:
+        print(json.dumps(run(quick="--quick" in sys.argv), indent=1))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -21,14 +22,14 @@ from banditsolve.tunnels import (
     plain_search,
 )
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.closure import (
+from banditsolve.tunnels.game import simulate
+from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
     cover_bound,
     front_cover,
     min_cards_for_balance,
 )
-from banditsolve.tunnels.game import simulate
-from banditsolve.tunnels.geometry import Placement
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import to_footprint
@@ -56,15 +57,26 @@ def cards_of(s: GameState, n: int) -> list[int]:
     return (list(s.hands[s.player]) + list(s.pile))[:n]
 
 
+def closure_first(s: GameState, closure: Closure, n: int) -> list[int]:
+    """``n`` cards of those in play: the cards of ``closure`` first, then the next cards in
+    play not already taken (so no card has more copies than the deck holds)."""
+    cards = [p.card for p in closure.placements]
+    left = Counter(s.remaining()) - Counter(cards)
+    for c in list(s.hands[s.player]) + list(s.pile):
+        if left[c] > 0:
+            left[c] -= 1
+            cards.append(c)
+    return cards[:n]
+
+
 def leaning_closable(s: GameState, n: int) -> list[int]:
     """``n`` cards that close the table more often than the next ``n``: the cards of a closure
     of at most 5 from the whole remaining pile (when one is found within a second), then the
     next cards in play."""
-    cards = cards_of(s, n)
     found = min_cards_to_close(s.table, s.remaining(), max_cards=5, time_limit=1)
     if found.status == "closable":
-        cards = ([p.card for p in found.placements] + cards)[:n]
-    return cards
+        return closure_first(s, found, n)
+    return cards_of(s, n)
 
 
 @rules("BD-CLOSE-1", "BD-CLOSE-3")
@@ -84,9 +96,10 @@ def test_impossibility_reasons() -> None:
     )
     r = can_close(hole)
     assert r.status == "impossible" and "hole" in r.reason
-    r = can_close(Table.start(), ["L"] * 5)
+    # More copies than the deck holds: a made-up question, so it says so.
+    r = can_close(Table.start(), ["L"] * 5, hypothetical=True)
     assert r.status == "impossible" and "openings" in r.reason
-    r = can_close(Table.start(), ["L"] * 3 + ["L+R"] * 4)
+    r = can_close(Table.start(), ["L"] * 3 + ["L+R"] * 4, hypothetical=True)
     assert r.status == "impossible" and r.reason
 
 
@@ -136,7 +149,7 @@ def test_backends_agree_on_generated_cases() -> None:
             # A case built to be closable more often: the cards of a small closure, plus one.
             found = can_close(s.table, s.remaining(), backend="exact", time_limit=0.5)
             if found.status == "closable" and found.cards <= 4:
-                cards = [p.card for p in found.placements] + cards[:1]
+                cards = closure_first(s, found, found.cards + 1)
         exact = min_cards_to_close(s.table, cards, backend="exact")
         cp = min_cards_to_close(s.table, cards, backend="cpsat")
         assert exact.status != "unknown"
@@ -310,7 +323,8 @@ def test_search_shared_among_processes_gives_the_same_answers(
     minima and the certificates equal those of one process."""
     import multiprocessing
 
-    import banditsolve.tunnels.closure as closure
+    from banditsolve.tunnels.solvers import parallel
+    from banditsolve.tunnels.solvers.exact import ExactSearch
 
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform")
@@ -319,15 +333,15 @@ def test_search_shared_among_processes_gives_the_same_answers(
     serial = [
         min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=1) for s, n in cases
     ]
-    monkeypatch.setattr(closure, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
     splits = []
-    split = closure._Exact.run_split
+    split = parallel.run_split
 
-    def counted(self: closure._Exact, budget: int, workers: int) -> object:
+    def counted(search: ExactSearch, budget: int, workers: int) -> object:
         splits.append(budget)
-        return split(self, budget, workers)
+        return split(search, budget, workers)
 
-    monkeypatch.setattr(closure._Exact, "run_split", counted)
+    monkeypatch.setattr(parallel, "run_split", counted)
     for (s, n), one in zip(cases, serial, strict=True):
         shared = min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=2)
         assert shared.status == one.status
@@ -375,17 +389,18 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
     """can_close may skip the last levels of the deepening and search the whole budget at once
     (here after every level): its status must equal min_cards_to_close's, its closure never has
     fewer cards than the minimum, and it claims the minimum only when it has it."""
-    import banditsolve.tunnels.closure as closure
+    from banditsolve.tunnels.solvers import closure
+    from banditsolve.tunnels.solvers.exact import ExactSearch
 
     monkeypatch.setattr(closure, "JUMP_NODES", 1)
     budgets: list[int] = []
-    run = closure._Exact.run
+    run = ExactSearch.run
 
-    def spy(self: closure._Exact, budget: int) -> object:
+    def spy(self: ExactSearch, budget: int) -> object:
         budgets.append(budget)
         return run(self, budget)
 
-    monkeypatch.setattr(closure._Exact, "run", spy)
+    monkeypatch.setattr(ExactSearch, "run", spy)
     states = [s for s in positions(range(70, 90), every=3) if s.table.exit_count <= 7]
     rng = random.Random(23)
     rng.shuffle(states)

@@ -30,8 +30,13 @@ if TYPE_CHECKING:
         load_deck,
         parse_card,
     )
-    from banditsolve.tunnels.closure import Closure, can_close, min_cards_to_close, plain_search
-    from banditsolve.tunnels.endgame import GameSolution, WinShare, solve_game, win_share
+    from banditsolve.tunnels.solvers.closure import (
+        Closure,
+        can_close,
+        min_cards_to_close,
+        plain_search,
+    )
+    from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare, solve_game, win_share
     from banditsolve.tunnels.game import (
         CHANGE,
         PASS,
@@ -76,14 +81,14 @@ if TYPE_CHECKING:
 
 # Submodules load on first use, so that importing the package (and the CLI) stays light.
 _WHERE: dict[str, str] = {
-    "Closure": "banditsolve.tunnels.closure",
-    "can_close": "banditsolve.tunnels.closure",
-    "min_cards_to_close": "banditsolve.tunnels.closure",
-    "plain_search": "banditsolve.tunnels.closure",
-    "GameSolution": "banditsolve.tunnels.endgame",
-    "solve_game": "banditsolve.tunnels.endgame",
-    "win_share": "banditsolve.tunnels.endgame",
-    "WinShare": "banditsolve.tunnels.endgame",
+    "Closure": "banditsolve.tunnels.solvers.closure",
+    "can_close": "banditsolve.tunnels.solvers.closure",
+    "min_cards_to_close": "banditsolve.tunnels.solvers.closure",
+    "plain_search": "banditsolve.tunnels.solvers.closure",
+    "GameSolution": "banditsolve.tunnels.solvers.endgame",
+    "solve_game": "banditsolve.tunnels.solvers.endgame",
+    "win_share": "banditsolve.tunnels.solvers.endgame",
+    "WinShare": "banditsolve.tunnels.solvers.endgame",
     "Puzzle": "banditsolve.tunnels.puzzles",
     "load_puzzles": "banditsolve.tunnels.puzzles",
     "game_state": "banditsolve.tunnels.puzzles",

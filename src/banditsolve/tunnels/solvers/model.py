@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from banditsolve.tunnels.cards import FULL
-from banditsolve.tunnels.closure import Bounds, Closure, SearchStats
 from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement, normalise, orientation
+from banditsolve.tunnels.solvers.inputs import Bounds, inside
+from banditsolve.tunnels.solvers.result import Closure, SearchStats
 from banditsolve.tunnels.table import Table
 
 #: Above this many placement literals a backend gives up (``unknown``) rather than build.
@@ -95,11 +96,7 @@ def build(
     radius = region_radius(table, budget)
 
     def allowed(c: Cell) -> bool:
-        if c in occupied:
-            return False
-        if bounds is None:
-            return True
-        return bounds[0] <= c[0] <= bounds[2] and bounds[1] <= c[1] <= bounds[3]
+        return c not in occupied and inside(c, bounds)
 
     dist: dict[Cell, int] = {}
     queue: deque[Cell] = deque()

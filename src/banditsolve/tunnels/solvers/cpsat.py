@@ -1,6 +1,6 @@
 """Closure on OR-Tools CP-SAT (``can_close(..., backend="cpsat")``).
 
-The model of :mod:`banditsolve.tunnels.closure_model` (complete for the card budget: see there)
+The model of :mod:`banditsolve.tunnels.solvers.model` (complete for the card budget: see there)
 with one Boolean per placement literal, ``add_at_most_one`` per cell, ``add_exactly_one`` per
 front cell, an equality of opening sums per pair of neighbouring cells, a count per card type
 and ``minimize(sum)`` for the minimum. One worker, a fixed seed and the time limit are set
@@ -14,20 +14,16 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from banditsolve.tunnels.closure import (
-    Bounds,
-    Closure,
-    SearchStats,
-    _certify,
-    plural,
-)
-from banditsolve.tunnels.closure_model import (
+from banditsolve.core.text import plural
+from banditsolve.tunnels.geometry import Placement, opposite
+from banditsolve.tunnels.solvers.inputs import Bounds
+from banditsolve.tunnels.solvers.model import (
     MAX_LITERALS,
     ClosureModel,
     order_placements,
     prepare,
 )
-from banditsolve.tunnels.geometry import Placement, opposite
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
 SEED = 0
@@ -97,7 +93,7 @@ def solve_cpsat(
         why = f"CP-SAT found a closure ({where})"
         if proven:
             why = f"CP-SAT proved {len(ordered)} cards optimal ({where})"
-        return Closure("closable", _certify(table, ordered), why, "cpsat", stats, proven)
+        return Closure("closable", certify(table, ordered), why, "cpsat", stats, proven)
     if status == cp_model.INFEASIBLE:
         limit = "" if budget == len(cards) else f" with at most {budget} cards"
         return Closure(

@@ -1,6 +1,6 @@
 """Closure on Z3 (``can_close(..., backend="z3")``), for small cases.
 
-The same complete model as the CP-SAT backend (:mod:`banditsolve.tunnels.closure_model`),
+The same complete model as the CP-SAT backend (:mod:`banditsolve.tunnels.solvers.model`),
 written through the typed wrapper :mod:`banditsolve.z3typed`: one Boolean per placement literal,
 at most one per cell, exactly one per front cell, equal opening counts across each edge, a count
 per card type. The minimum is found by asking for at most ``n`` cards for ``n = 1, 2, ...`` (each
@@ -13,9 +13,12 @@ import time
 from collections.abc import Sequence
 
 from banditsolve import z3typed as z
-from banditsolve.tunnels.closure import Bounds, Closure, SearchStats, _certify, lower_bound, plural
-from banditsolve.tunnels.closure_model import MAX_LITERALS, order_placements, prepare
+from banditsolve.core.text import plural
 from banditsolve.tunnels.geometry import opposite
+from banditsolve.tunnels.solvers.bounds import lower_bound
+from banditsolve.tunnels.solvers.inputs import Bounds
+from banditsolve.tunnels.solvers.model import MAX_LITERALS, order_placements, prepare
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
 
@@ -91,7 +94,7 @@ def solve_z3(
             why = f"Z3 found a closure ({where})"
             if proven:
                 why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
-            return Closure("closable", _certify(table, ordered), why, "z3", stats, proven)
+            return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
         if time_limit is not None and time.perf_counter() - start > time_limit:
             return Closure("unknown", (), f"Z3: the time limit ran out ({where})", "z3", stats)
     limit = "" if budget == len(cards) else f" with at most {budget} cards"

@@ -1,0 +1,268 @@
+"""Can the tunnel still close? Closure of a table with a given multiset of cards.
+
+A *closure* is a choice of some of the given cards and an order of laying them, each placement
+legal when laid (BD-PLACE-1..3), that leaves no exit (BD-CLOSE-1). Hands and turns play no part,
+so "impossible" proves that no game can be won from the table with these cards.
+
+Three answers, never a guess (:class:`~banditsolve.tunnels.solvers.result.Closure`):
+``closable`` with the placements in a legal order (the certificate, replayed through the rules
+engine), ``impossible`` with the reason, or ``unknown`` when a time or node limit ran out.
+
+This module holds the public entry points, the backend dispatch and the iterative deepening of
+the exact backend: each level is one :class:`~banditsolve.tunnels.solvers.exact.ExactSearch`
+run, and a level that promises to be long (the previous one took
+:data:`~banditsolve.tunnels.solvers.parallel.SPLIT_AFTER` seconds) is shared among forked
+processes (``workers``). The CP-SAT and Z3 backends load only when asked for.
+
+By default the cards must be cards of the real game: no more copies of a card (on the table
+and among the cards) than the deck holds, and never the super card among the cards to close
+with. ``hypothetical=True`` lifts that check for made-up questions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+
+from banditsolve.core.limits import LimitReached, Limits, short_repr
+from banditsolve.errors import SolverError
+from banditsolve.tunnels.cards import CardLike
+from banditsolve.tunnels.solvers import parallel
+from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
+from banditsolve.tunnels.solvers.exact import ExactSearch
+from banditsolve.tunnels.solvers.inputs import (
+    DEFAULT_TIME_LIMIT,
+    Bounds,
+    cards_of,
+    check_bounds,
+    check_counts,
+    check_limits,
+    deck_of,
+    table_of,
+)
+from banditsolve.tunnels.solvers.plain import plain_search, search_plain
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
+from banditsolve.tunnels.table import Table
+
+__all__ = ["BACKENDS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
+
+BACKENDS = ("auto", "exact", "cpsat", "z3", "plain")
+
+#: can_close goes straight to the whole budget once a level of the deepening has cost this many
+#: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
+JUMP_NODES = 500
+JUMP_GAP = 2
+
+
+def can_close(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    backend: str = "auto",
+    bounds: Bounds | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+    workers: int | None = None,
+    hypothetical: bool = False,
+) -> Closure:
+    """Can ``position`` (a Position or a Table) be closed with some of ``cards``?
+
+    ``cards`` defaults to the position's remaining cards. ``max_cards`` caps how many may be
+    used; ``bounds`` = ``(min_x, min_y, max_x, max_y)`` limits the play area (inclusive).
+    ``backend`` is ``"auto"``, ``"exact"``, ``"cpsat"``, ``"z3"`` or ``"plain"``.
+    ``workers`` is how many processes a long exact search may share its work among (None:
+    :func:`~banditsolve.tunnels.solvers.parallel.default_workers`; 1: never fork). The answer
+    does not depend on it. ``hypothetical=True`` accepts cards the real game cannot hold (more
+    copies than the deck has, the super card); otherwise they are refused with
+    :class:`~banditsolve.errors.SolverError`.
+    """
+    return _solve(
+        position, cards, max_cards, backend, bounds, time_limit, node_limit, False, workers,
+        hypothetical,
+    )  # fmt: skip
+
+
+def min_cards_to_close(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    backend: str = "auto",
+    bounds: Bounds | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+    workers: int | None = None,
+    hypothetical: bool = False,
+) -> Closure:
+    """The fewest cards that close ``position``, with a certificate and ``minimum=True`` once
+    it is proven that fewer cannot. ``impossible`` when no closure exists (within
+    ``max_cards``). Arguments as for :func:`can_close`."""
+    return _solve(
+        position, cards, max_cards, backend, bounds, time_limit, node_limit, True, workers,
+        hypothetical,
+    )  # fmt: skip
+
+
+def _solve(
+    position: object,
+    cards: Iterable[CardLike] | None,
+    max_cards: int | None,
+    backend: str,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    minimum: bool,
+    workers: int | None,
+    hypothetical: bool,
+) -> Closure:
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise SolverError(
+            f"unknown closure backend {short_repr(backend)} (one of {', '.join(BACKENDS)})"
+        )
+    if not isinstance(hypothetical, bool):
+        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
+    table = table_of(position)
+    codes = cards_of(position, cards)
+    limits = check_limits(max_cards, time_limit, node_limit, workers)
+    area = check_bounds(bounds, table)
+    if not hypothetical:
+        check_counts(deck_of(position), table, codes, "the cards to close with")
+    result = _dispatch(table, codes, max_cards, backend, area, limits, minimum, workers)
+    return replace(result, limits=limits, max_cards=max_cards)
+
+
+def _dispatch(
+    table: Table,
+    codes: tuple[int, ...],
+    max_cards: int | None,
+    backend: str,
+    area: Bounds | None,
+    limits: Limits,
+    minimum: bool,
+    workers: int | None,
+) -> Closure:
+    time_limit, node_limit = limits.time_limit, limits.node_limit
+    if backend == "plain":
+        if minimum or area is not None:
+            raise SolverError("the plain baseline answers only can_close on an unbounded table")
+        return search_plain(table, codes, max_cards, limits)
+    if backend in ("cpsat", "z3") and node_limit is not None:
+        raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
+    if backend == "cpsat":
+        from banditsolve.tunnels.solvers.cpsat import solve_cpsat
+
+        return solve_cpsat(table, codes, max_cards, area, time_limit, minimum)
+    if backend == "z3":
+        from banditsolve.tunnels.solvers.z3 import solve_z3
+
+        return solve_z3(table, codes, max_cards, area, time_limit, minimum)
+    # exact and auto: the exact search is complete for every case and the fastest on all the
+    # benchmark's sizes; "auto" falls back to CP-SAT for the time left when it gives up on a
+    # case that CP-SAT models completely (a small card budget).
+    start = time.perf_counter()
+    result = solve_exact(
+        table,
+        codes,
+        max_cards=max_cards,
+        minimum=minimum,
+        bounds=area,
+        limits=limits,
+        workers=parallel.default_workers() if workers is None else workers,
+    )
+    if backend == "exact" or result.status != "unknown":
+        return result
+    budget = len(codes) if max_cards is None else min(max_cards, len(codes))
+    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    # (Not when a node limit stopped it: the solver could not honour that limit.)
+    if budget <= 8 and node_limit is None and (left is None or left > 0.5):
+        from banditsolve.tunnels.solvers.cpsat import solve_cpsat
+
+        second = solve_cpsat(table, codes, max_cards, area, left, minimum)
+        if second.status != "unknown":
+            return second
+    return result
+
+
+def solve_exact(
+    table: Table,
+    cards: tuple[int, ...],
+    *,
+    max_cards: int | None,
+    minimum: bool,
+    bounds: Bounds | None,
+    limits: Limits,
+    workers: int = 1,
+) -> Closure:
+    """The exact backend on checked inputs: iterative deepening of :class:`ExactSearch`."""
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+
+    def stats(nodes: int) -> SearchStats:
+        return SearchStats(nodes, time.perf_counter() - start)
+
+    if not table.exit_count:
+        return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
+    reason = static_reason(table, cards, bounds, budget)
+    if reason is not None:
+        return Closure("impossible", (), reason, "exact", stats(0))
+    search = ExactSearch(table, cards, bounds, limits)
+    low = lower_bound(table, cards, bounds) or 1
+    try:
+        # Iterative deepening on the number of cards, for both questions: the shallowest
+        # closure is found long before a deep search would wander its way there, and the
+        # bounds proven at each level stay memoised for the next (a level the proven bound
+        # already rules out is skipped). A closure found this way is also the minimum, since
+        # every smaller budget was ruled out. For can_close alone, once a level has cost
+        # JUMP_NODES nodes and at most JUMP_GAP levels remain, the search goes straight to the
+        # whole budget (the last level costs several times all those below it); the closure it
+        # finds is a proven minimum only when it has as few cards as the proven bound. Both
+        # choices depend on node counts, never on time, so the answer is the same everywhere.
+        # A level is shared among ``workers`` processes once the previous one took long
+        # enough (SPLIT_AFTER seconds) to be worth the forks; never with a node limit, whose
+        # count must not depend on the machine.
+        b = floor = low
+        last = 0.0
+        while b <= budget:
+            level = time.perf_counter()
+            before = search.nodes
+            if workers > 1 and limits.node_limit is None and last >= parallel.SPLIT_AFTER:
+                found = parallel.run_split(search, b, workers)
+            else:
+                found = search.run(b)
+            last = time.perf_counter() - level
+            if isinstance(found, tuple):
+                n = len(found)
+                if n == low:
+                    why = f"{n} cards close it; counting bounds rule out fewer"
+                elif n == floor:
+                    why = f"{n} cards close it; an exhaustive search proved that fewer cannot"
+                else:
+                    why = f"{n} cards close it; at least {floor} are needed"
+                return Closure(
+                    "closable",
+                    certify(table, found),
+                    why,
+                    "exact",
+                    stats(search.nodes),
+                    n == floor,
+                )
+            floor = max(b + 1, found)
+            b = floor
+            if (
+                not minimum
+                and b < budget <= b + JUMP_GAP - 1
+                and search.nodes - before >= JUMP_NODES
+            ):
+                b = budget
+    except LimitReached as exc:
+        return Closure("unknown", (), exc.reason, "exact", stats(search.nodes))
+    limit = "" if budget == len(cards) else f" with at most {budget} cards"
+    return Closure(
+        "impossible",
+        (),
+        f"an exhaustive search found no closure{limit}",
+        "exact",
+        stats(search.nodes),
+    )

@@ -1,0 +1,319 @@
+"""The whole game when everything is known: can the team still win, and how?
+
+:func:`solve_game` takes a state whose pile order is known (no unseen cards) and searches every
+line of play (placements, hand changes, passes) depth first, with a transposition table on the
+table's cells, the hands, the pile, the player to act and the pending flags. The team wins when
+some line reaches "no exit"; the game being cooperative, that is plain reachability over the
+players' choices, so a visited set is exact. A branch is cut early when the cards still in play
+cannot close the table at all (dead exits or the counting bounds of the closure solver). Limits
+give ``unknown``, never a false answer.
+
+:func:`win_share` leaves the pile order open: it samples shuffles of the unseen cards with a
+seeded random source, solves each exactly and reports the share won with a 95 % Wilson
+interval. That is an upper bound on the real chance of winning: the players do not see the pile.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field, fields, replace
+from typing import Literal
+
+from banditsolve.core.answer import Answer
+from banditsolve.core.limits import Budget, LimitReached, Limits, short_repr
+from banditsolve.core.stats import wilson
+from banditsolve.core.text import plural
+from banditsolve.errors import SolverError
+from banditsolve.tunnels.cards import card_name
+from banditsolve.tunnels.game import WON, Action, GameState, _settle, apply, legal_actions
+from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.solvers.bounds import static_reason
+from banditsolve.tunnels.solvers.inputs import check_counts, check_limits, deck_of
+from banditsolve.tunnels.solvers.result import placement_text
+from banditsolve.tunnels.table import placements_with_delta
+
+GameStatus = Literal["win", "lose", "unknown"]
+
+#: The answer status of the shared shape per game status.
+ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
+    "win": "yes",
+    "lose": "no",
+    "unknown": "unknown",
+}
+
+
+def action_text(action: Action) -> str:
+    """An action as text: a placement in the notation ``NAME@x,y,r``, else its word."""
+    return placement_text(action) if isinstance(action, Placement) else str(action)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One turn of a winning line: who acted, their hand before, and what they did."""
+
+    turn: int
+    player: int
+    hand: tuple[int, ...]
+    action: Action
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "turn": self.turn,
+            "player": self.player,
+            "hand": [card_name(c) for c in self.hand],
+        }
+        a = self.action
+        if isinstance(a, Placement):
+            out["action"] = "place"
+            out["placement"] = {
+                "card": card_name(a.card),
+                "x": a.x,
+                "y": a.y,
+                "rotation": a.rotation,
+            }
+        else:
+            out["action"] = str(a)
+        return out
+
+    def __str__(self) -> str:
+        hand = " ".join(card_name(c) for c in self.hand)
+        return f"turn {self.turn}: player {self.player} [{hand}] -> {self.action}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSolution:
+    """``win`` with the winning line, ``lose`` (proven), or ``unknown`` (a limit ran out)."""
+
+    status: GameStatus
+    line: tuple[Move, ...]
+    reason: str
+    nodes: int
+    seconds: float
+    limits: Limits = field(default_factory=Limits)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "line": [m.to_json() for m in self.line],
+            "reason": self.reason,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+    def to_answer(self, game: str = "bandido") -> Answer:
+        """The shared answer shape: question ``"solve"``; ``yes``/``"win"`` with the winning
+        line's actions as texts (placements as ``NAME@x,y,r``, ``change``, ``pass``) as the
+        certificate, ``no``/``"lose"`` with the reason, or ``unknown`` (a limit ran out).
+        ``details`` gives each move of a winning line (turn, player, hand, action)."""
+        won = self.status == "win"
+        return Answer(
+            game=game,
+            question="solve",
+            status=ANSWER_STATUS[self.status],
+            answer=self.status,
+            reason=self.reason,
+            certificate=[action_text(m.action) for m in self.line] if won else None,
+            limits=self.limits.to_json(),
+            stats={"nodes": self.nodes, "seconds": round(self.seconds, 6)},
+            details={"line": [m.to_json() for m in self.line]} if won else {},
+        )
+
+
+def _key(state: GameState) -> object:
+    cells = frozenset((c, v & 15) for c, v in state.table._cells.items())
+    return (cells, state.hands, state.pile, state.player, state.to_draw, state.changed)
+
+
+def _ordered(state: GameState) -> list[Action]:
+    actions = list(legal_actions(state))
+    deltas: dict[Placement, int] = {}
+    for code in set(state.hands[state.player]):
+        for p, d in placements_with_delta(state.table, code):
+            deltas[p] = d
+    return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
+
+
+def check_state(state: object, hypothetical: object) -> GameState:
+    """``state`` as a game state a solver may take: a :class:`GameState` whose cards (table,
+    hands, pile and unseen together) the deck holds, unless ``hypothetical``."""
+    if not isinstance(state, GameState):
+        raise SolverError(f"a game solver needs a GameState, not {type(state).__name__}")
+    if not isinstance(hypothetical, bool):
+        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
+    if not hypothetical:
+        check_counts(deck_of(state), state.table, state.remaining(), "the game state")
+    return state
+
+
+def solve_game(
+    state: GameState,
+    *,
+    time_limit: float | None = 10.0,
+    node_limit: int | None = None,
+    hypothetical: bool = False,
+) -> GameSolution:
+    """Solve a perfect-information state (the whole pile order known).
+
+    The state's cards must be cards of the real game (no more copies of a card than the deck
+    holds, no second super card); ``hypothetical=True`` lifts that check."""
+    limits = check_limits(None, time_limit, node_limit)
+    state = check_state(state, hypothetical)
+    if state.unseen:
+        raise SolverError(
+            "the pile order is not known (unseen cards): use win_share to sample shuffles"
+        )
+    return _solve_known(state, limits)
+
+
+def _solve_known(state: GameState, limits: Limits) -> GameSolution:
+    budget = Budget(limits, check_every=64)
+    seen: set[object] = set()
+    line: list[Move] = []
+
+    def dfs(s: GameState) -> bool:
+        if s.outcome is not None:
+            return s.outcome == WON
+        key = _key(s)
+        if key in seen:
+            return False
+        seen.add(key)
+        budget.tick()
+        if static_reason(s.table, s.remaining()) is not None:
+            return False
+        for action in _ordered(s):
+            line.append(Move(s.turn + 1, s.player, s.hands[s.player], action))
+            if dfs(apply(s, action)):
+                return True
+            line.pop()
+        return False
+
+    try:
+        won = dfs(state)
+    except LimitReached as exc:
+        return GameSolution("unknown", (), exc.reason, budget.nodes, budget.elapsed, limits)
+    nodes, spent = budget.nodes, budget.elapsed
+    if won:
+        why = f"a winning line of {plural(len(line), 'turn')}"
+        return GameSolution("win", tuple(line), why, nodes, spent, limits)
+    why = f"every line of play loses ({plural(nodes, 'state')} searched)"
+    return GameSolution("lose", (), why, nodes, spent, limits)
+
+
+@dataclass(frozen=True, slots=True)
+class WinShare:
+    """Sampled shuffles of the unseen cards solved with perfect information."""
+
+    won: int
+    lost: int
+    unknown: int
+    samples: int
+    share: float
+    low: float
+    high: float
+    label: str = "upper bound on the real chance (perfect information)"
+    seed: int = 0
+    time_limit: float | None = None
+    seconds: float = 0.0
+
+    def to_answer(self, game: str = "bandido") -> Answer:
+        """The shared answer shape: question ``"win-share"``, always ``yes``/``"estimate"``
+        (an estimate is an answer, not a proof either way); ``details`` holds the share, the
+        95 % Wilson interval, the sample counts and the label (an upper bound on the real
+        chance: the solver sees the pile)."""
+        return Answer(
+            game=game,
+            question="win-share",
+            status="yes",
+            answer="estimate",
+            reason=(
+                f"perfect play wins {self.share:.1%} of {plural(self.samples, 'sampled shuffle')}"
+                f" (95 % interval {self.low:.1%} to {self.high:.1%}): {self.label}"
+            ),
+            certificate=None,
+            limits={"time_limit": self.time_limit, "samples": self.samples, "seed": self.seed},
+            stats={"samples": self.samples, "seconds": round(self.seconds, 6)},
+            details={
+                "share": self.share,
+                "interval": [self.low, self.high],
+                "samples": self.samples,
+                "won": self.won,
+                "lost": self.lost,
+                "unknown": self.unknown,
+                "label": self.label,
+                "upper_bound": True,
+            },
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "won": self.won,
+            "lost": self.lost,
+            "unknown": self.unknown,
+            "samples": self.samples,
+            "share": self.share,
+            "ci95": [self.low, self.high],
+            "label": self.label,
+        }
+
+
+def win_share(
+    state: GameState,
+    *,
+    samples: int = 100,
+    seed: int = 0,
+    time_limit: float | None = 10.0,
+    hypothetical: bool = False,
+) -> WinShare:
+    """The share of shuffles of ``state``'s unseen cards that perfect play still wins.
+
+    Each sample puts the unseen cards in a random order (seeded) above the known pile and
+    solves the result with :func:`solve_game`. ``time_limit`` is for all the samples together:
+    each gets an equal part of the time left. A sample the solver cannot decide in its time is
+    counted apart and, so that the share stays an upper bound, as won; the interval is the
+    95 % Wilson interval of that share. ``hypothetical`` as for :func:`solve_game`.
+    """
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise SolverError(f"samples must be a positive integer, not {short_repr(samples)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SolverError(f"seed must be an integer, not {short_repr(seed)}")
+    limits = check_limits(None, time_limit, None)
+    state = check_state(state, hypothetical)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    deadline = None if limits.time_limit is None else start + limits.time_limit
+    won = lost = unknown = 0
+    for i in range(samples):
+        order = list(state.unseen)
+        rng.shuffle(order)
+        known = _with_pile(state, tuple(order) + state.pile)
+        part = None
+        if deadline is not None:
+            part = (deadline - time.perf_counter()) / (samples - i)
+        if part is not None and part <= 0:
+            unknown += 1
+            continue
+        result = _solve_known(_settle(known), Limits(part))
+        if result.status == "win":
+            won += 1
+        elif result.status == "lose":
+            lost += 1
+        else:
+            unknown += 1
+    bound = won + unknown
+    low, high = wilson(bound, samples)
+    label = "upper bound on the real chance (perfect information)"
+    if unknown:
+        label += f"; the {plural(unknown, 'undecided sample')} counted as won"
+    return WinShare(
+        won, lost, unknown, samples, bound / samples, low, high, label,
+        seed, limits.time_limit, time.perf_counter() - start,
+    )  # fmt: skip
+
+
+def _with_pile(state: GameState, pile: tuple[int, ...]) -> GameState:
+    """``state`` with the whole pile known, in the order ``pile`` (top first)."""
+    if any(f.name == "_legal" for f in fields(state)):
+        # (A fresh memo of legal actions while the game state still carries one.)
+        return replace(state, unseen=(), pile=pile, _legal=[])
+    return replace(state, unseen=(), pile=pile)

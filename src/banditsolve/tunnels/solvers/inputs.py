@@ -1,0 +1,139 @@
+"""What a caller hands a tunnel solver, checked once: the table, the cards (against the deck),
+the limits and the play area. Every refusal is a :class:`~banditsolve.errors.SolverError` or
+a :class:`~banditsolve.errors.NotationError`, never a ``TypeError``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from banditsolve.core.limits import Limits, check_node_limit, check_time_limit, short_repr
+from banditsolve.errors import BanditsolveError, SolverError
+from banditsolve.tunnels.cards import CardLike, Deck, as_code, card_name, load_deck
+from banditsolve.tunnels.geometry import Cell
+from banditsolve.tunnels.table import Table
+
+#: A play area ``(min_x, min_y, max_x, max_y)``, inclusive.
+Bounds = tuple[int, int, int, int]
+
+#: Default limit of one closure solve, in seconds.
+DEFAULT_TIME_LIMIT = 10.0
+
+
+def inside(cell: Cell, bounds: Bounds | None) -> bool:
+    """True when ``cell`` lies in the play area (always, without one)."""
+    if bounds is None:
+        return True
+    return bounds[0] <= cell[0] <= bounds[2] and bounds[1] <= cell[1] <= bounds[3]
+
+
+def table_of(position: object) -> Table:
+    """The table of a Table, a Position or a game state."""
+    if isinstance(position, Table):
+        return position
+    table = getattr(position, "table", None)
+    if isinstance(table, Table):
+        return table
+    raise SolverError(
+        f"a closure question needs a Table or a Position, not {type(position).__name__}"
+    )
+
+
+def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, ...]:
+    """The sorted card codes to close with: ``cards``, or the position's remaining cards."""
+    if cards is None:
+        remaining = getattr(position, "remaining", None)
+        if remaining is None:
+            raise SolverError("give the cards to close with (a table alone has no remaining cards)")
+        cards = remaining() if callable(remaining) else remaining
+    if isinstance(cards, str | bytes):
+        raise SolverError(
+            f"cards must be a list of card names, not the string {short_repr(cards)}"
+        )
+    try:
+        items = list(cards)
+    except TypeError:
+        raise SolverError(
+            f"cards must be a list of card names, not {type(cards).__name__}"
+        ) from None
+    return tuple(sorted(as_code(c) for c in items))
+
+
+def deck_of(position: object) -> Deck:
+    """The deck a position's cards come from: its game's (Bandido's by default)."""
+    game = getattr(position, "game", "bandido")
+    try:
+        return load_deck(game if isinstance(game, str) else "bandido")
+    except BanditsolveError:
+        return load_deck("bandido")
+
+
+def check_counts(deck: Deck, table: Table, codes: Iterable[int], where: str) -> None:
+    """Refuse what the real game cannot hold: a super card among ``codes`` (it starts on the
+    table and never comes again), a card the deck lacks, or more copies of a card (on the
+    table and in ``codes`` together) than the deck holds."""
+    supers = {code for _, code in deck.super_sides}
+    counts: Counter[int] = Counter()
+    for code in codes:
+        if code in supers:
+            raise SolverError(
+                f"{where}: the super card ({card_name(code)}) starts on the table and is not "
+                "a card to play (pass hypothetical=True for a made-up case)"
+            )
+        counts[code] += 1
+    for p in table.history:
+        if p.card not in supers:
+            counts[p.card] += 1
+    for code, n in sorted(counts.items()):
+        held = deck.count(code)
+        if n > held:
+            have = "has no" if not held else f"holds only {held} of"
+            raise SolverError(
+                f"{where}: {n} copies of {card_name(code)} on the table and in play, but the "
+                f"{deck.edition} deck {have} it (pass hypothetical=True for a made-up case)"
+            )
+
+
+def check_limits(
+    max_cards: object = None,
+    time_limit: object = None,
+    node_limit: object = None,
+    workers: object = None,
+) -> Limits:
+    """The time and node limits, checked (with ``max_cards`` and ``workers``)."""
+    if max_cards is not None and not _count(max_cards, 0):
+        raise SolverError(f"max_cards must be a non-negative integer, not {short_repr(max_cards)}")
+    if workers is not None and not _count(workers, 1):
+        raise SolverError(f"workers must be a positive integer, not {short_repr(workers)}")
+    return Limits(
+        check_time_limit(time_limit, "time_limit"), check_node_limit(node_limit, "node_limit")
+    )
+
+
+def check_bounds(bounds: object, table: Table) -> Bounds | None:
+    """The play area, checked: four integers, not empty, holding every card of the table."""
+    if bounds is None:
+        return None
+    if (
+        not isinstance(bounds, tuple | list)
+        or len(bounds) != 4
+        or not all(_count(v, None) for v in bounds)
+    ):
+        raise SolverError("bounds must be (min_x, min_y, max_x, max_y), four integers")
+    x0, y0, x1, y1 = bounds
+    if x0 > x1 or y0 > y1:
+        raise SolverError(f"empty play area {short_repr(tuple(bounds))}")
+    area = (x0, y0, x1, y1)
+    for cell in table.cells:
+        if not inside(cell, area):
+            raise SolverError(
+                f"cell {cell} of the table lies outside the play area {short_repr(area)}"
+            )
+    return area
+
+
+def _count(value: object, least: int | None) -> bool:
+    """True for an int (not a bool) of at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return least is None or value >= least

@@ -1,0 +1,114 @@
+"""The closure answer (:class:`Closure`), its effort (:class:`SearchStats`) and the check that
+every certificate replays through the rules engine (:func:`certify`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from banditsolve.core.answer import Answer
+from banditsolve.core.limits import Limits
+from banditsolve.errors import IllegalActionError
+from banditsolve.tunnels.cards import card_name
+from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.table import Table
+
+Status = Literal["closable", "impossible", "unknown"]
+
+#: The answer status of the shared shape (:class:`~banditsolve.core.answer.Answer`) per status.
+ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
+    "closable": "yes",
+    "impossible": "no",
+    "unknown": "unknown",
+}
+
+
+def placement_text(p: Placement) -> str:
+    """A placement in the notation ``NAME@x,y,r``."""
+    return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchStats:
+    """Effort of one solve: search nodes (or solver branches), wall seconds, and the solver's
+    deterministic time where it reports one (CP-SAT)."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+    deterministic_time: float | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        if self.deterministic_time is not None:
+            out["deterministic_time"] = round(self.deterministic_time, 6)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """The answer to "can this table be closed with these cards?".
+
+    ``placements`` (when closable) lists the cards laid, in a legal order, leaving no exit.
+    ``minimum`` is True only for a closable answer proven to use the fewest cards possible
+    (never for impossible or unknown ones); ``reason`` says why in words. ``limits`` and
+    ``max_cards`` record what the solver was allowed.
+    """
+
+    status: Status
+    placements: tuple[Placement, ...] = ()
+    reason: str = ""
+    backend: str = "exact"
+    stats: SearchStats = field(default_factory=SearchStats)
+    minimum: bool = False
+    limits: Limits = field(default_factory=Limits)
+    max_cards: int | None = None
+
+    @property
+    def cards(self) -> int:
+        """Number of cards of the certificate."""
+        return len(self.placements)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"status", "placements": [{"card", "x", "y", "rotation"}...], "reason", ...}``."""
+        return {
+            "status": self.status,
+            "placements": [
+                {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
+                for p in self.placements
+            ],
+            "reason": self.reason,
+            "cards": len(self.placements),
+            "minimum": self.minimum,
+            "backend": self.backend,
+            "stats": self.stats.to_json(),
+        }
+
+    def to_answer(self, game: str = "bandido") -> Answer:
+        """The shared answer shape: question ``"close"``; ``yes``/``"closable"`` with the
+        placements as ``NAME@x,y,r`` texts (in a legal order) as the certificate,
+        ``no``/``"impossible"`` with the reason, or ``unknown`` with the limit that ran out.
+        ``details`` holds the card count and whether it is a proven minimum."""
+        closable = self.status == "closable"
+        return Answer(
+            game=game,
+            question="close",
+            status=ANSWER_STATUS[self.status],
+            answer=self.status,
+            reason=self.reason,
+            certificate=[placement_text(p) for p in self.placements] if closable else None,
+            limits={**self.limits.to_json(), "max_cards": self.max_cards},
+            stats={**self.stats.to_json(), "backend": self.backend},
+            details={"cards": self.cards, "minimum": self.minimum} if closable else {},
+        )
+
+
+def certify(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...]:
+    """Replay ``placements`` through the rules engine (each must be legal when laid) and check
+    that no exit is left; the placements, or :class:`IllegalActionError` for a solver bug."""
+    t = table
+    for p in placements:
+        t = t.place(p)
+    if t.exit_count:
+        raise IllegalActionError("internal error: a closure certificate leaves exits")
+    return tuple(placements)
