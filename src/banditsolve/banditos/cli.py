@@ -16,6 +16,7 @@ from banditsolve.cli.common import (
     add_limits,
     add_query,
     add_seed,
+    count,
     emit_answer,
     read_position,
     write_svg,
@@ -64,7 +65,7 @@ def register(commands: Commands) -> None:
     add_limits(best, time_limit=30.0, node_limit=50_000)
     best.add_argument(
         "--samples",
-        type=int,
+        type=count(1, 10_000_000, "--samples"),
         default=100,
         help="Monte Carlo playouts for the best candidates (default 100)",
     )
@@ -109,10 +110,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def cmd_best(args: argparse.Namespace) -> int:
-    if args.samples < 1 or args.samples > 10**7:
-        from banditsolve.errors import SolverError
-
-        raise SolverError(f"--samples must be from 1 to 10000000, not {args.samples}")
     state = read_position(args)
     result = solve_best(
         state,
