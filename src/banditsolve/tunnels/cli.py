@@ -64,6 +64,7 @@ def register(commands: Commands) -> None:
         metavar="N",
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
+    add_hypothetical(close)
     add_svg(close, "write a picture with the closing cards laid to OUT")
     close.set_defaults(handler=cmd_close)
 
@@ -87,6 +88,7 @@ def register(commands: Commands) -> None:
         help="shuffles when cards are unseen (default 50)",
     )
     add_seed(solve, "seed of the sampled shuffles (default 0)")
+    add_hypothetical(solve)
     solve.set_defaults(handler=cmd_solve)
 
     placements = add_command(
@@ -95,6 +97,15 @@ def register(commands: Commands) -> None:
     add_position(placements)
     placements.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
     placements.set_defaults(handler=cmd_placements)
+
+
+def add_hypothetical(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--hypothetical",
+        action="store_true",
+        help="allow cards the real deck does not hold (more copies of a card than it has); "
+        "without it such a position is refused",
+    )
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -128,7 +139,7 @@ def read_game_state(args: argparse.Namespace) -> Any:
     return load(args).read_state(text)
 
 
-# -- answers (the results' to_answer() where it exists) ---------------------------------------
+# -- text ----------------------------------------------------------------------------------
 
 
 def placement_text(p: Any) -> str:
@@ -136,60 +147,6 @@ def placement_text(p: Any) -> str:
     from banditsolve.tunnels import card_name
 
     return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
-
-
-def closure_answer(result: Any, limits: dict[str, Any]) -> Any:
-    if hasattr(result, "to_answer"):
-        return result.to_answer()
-    from banditsolve.core.answer import Answer
-
-    doc = result.to_json()
-    status = {"closable": "yes", "impossible": "no"}.get(result.status, "unknown")
-    return Answer(
-        game="bandido",
-        question="close",
-        status=status,  # type: ignore[arg-type]
-        answer=result.status,
-        reason=result.reason,
-        certificate=[placement_text(p) for p in result.placements] if status == "yes" else None,
-        limits=limits,
-        stats=doc["stats"],
-        details={"cards": doc["cards"], "minimum": doc["minimum"], "backend": doc["backend"]},
-    )
-
-
-def solution_answer(result: Any, limits: dict[str, Any]) -> Any:
-    if hasattr(result, "to_answer"):
-        return result.to_answer()
-    from banditsolve.core.answer import Answer
-
-    status = {"win": "yes", "lose": "no"}.get(result.status, "unknown")
-    return Answer(
-        game="bandido",
-        question="solve",
-        status=status,  # type: ignore[arg-type]
-        answer=result.status,
-        reason=result.reason,
-        certificate=[str(m) for m in result.line] if status == "yes" else None,
-        limits=limits,
-        stats={"nodes": result.nodes, "seconds": round(result.seconds, 6)},
-    )
-
-
-def share_answer(share: Any, limits: dict[str, Any]) -> Any:
-    if hasattr(share, "to_answer"):
-        return share.to_answer()
-    from banditsolve.core.answer import Answer
-
-    return Answer(
-        game="bandido",
-        question="win-share",
-        status="unknown",
-        answer="estimate",
-        reason=share_text(share),
-        limits=limits,
-        details=share.to_json(),
-    )
 
 
 def share_text(share: Any) -> str:
@@ -241,25 +198,30 @@ def cmd_close(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
         workers=args.workers,
+        hypothetical=args.hypothetical,
     )
     if args.svg:
         table = position.table.place_all(result.placements)
         write_svg(args.svg, svg(table, highlight_from=len(position.table.history)))
-    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
-    return emit_answer(args, closure_answer(result, limits), closure_text(position, result))
+    return emit_answer(args, result.to_answer(args.game), closure_text(position, result))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import solve_game, win_share
 
     state = read_game_state(args)
-    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
     if getattr(state, "unseen", ()):
-        share = win_share(state, samples=args.samples, time_limit=args.time_limit, seed=args.seed)
-        return emit_answer(args, share_answer(share, limits), share_text(share))
-    result = solve_game(state, time_limit=args.time_limit)
+        if args.node_limit is not None:
+            from banditsolve.errors import SolverError
+
+            raise SolverError("--node-limit is for a solve without unseen cards; give --time-limit")
+        share = win_share(state, samples=args.samples, time_limit=args.time_limit, seed=args.seed,
+                          hypothetical=args.hypothetical)
+        return emit_answer(args, share.to_answer(args.game), share_text(share))
+    result = solve_game(state, time_limit=args.time_limit, node_limit=args.node_limit,
+                        hypothetical=args.hypothetical)
     lines = [f"{result.status}: {result.reason}"] + [f"  {m}" for m in result.line]
-    return emit_answer(args, solution_answer(result, limits), "\n".join(lines))
+    return emit_answer(args, result.to_answer(args.game), "\n".join(lines))
 
 
 def cmd_placements(args: argparse.Namespace) -> int:
@@ -306,14 +268,13 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
         svg,
     )
 
-    limits = {"time_limit": 10.0, "node_limit": None}
     position = read_table_position(DEMO_CLOSABLE)
     result = min_cards_to_close(position, time_limit=10.0)
     laid = position.table.place_all(result.placements)
     yield DemoItem(
         "a tunnel closed with the fewest cards (bandido close POSITION --minimum)",
         f"{DEMO_CLOSABLE}\n{closure_text(position, result)}",
-        closure_answer(result, limits),
+        result.to_answer(),
         write_svg(out_dir / "closable.svg", svg(laid, highlight_from=len(position.table.history))),
     )
 
@@ -325,7 +286,7 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
         "a tunnel that can never close (bandido close POSITION)",
         f"{DEMO_HOLE}\n{ascii_art(position.table, position.remaining, legend=False)}\n"
         f"{result.status}: {result.reason}",
-        closure_answer(result, limits),
+        result.to_answer(),
         write_svg(out_dir / "impossible.svg", svg(position.table, position.remaining)),
     )
 
@@ -342,6 +303,6 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
         yield DemoItem(
             f"an endgame solved with every card known: {puzzle.id} (bandido solve POSITION)",
             f"{puzzle.description}\n" + "\n".join(lines),
-            solution_answer(solution, limits),
+            solution.to_answer(),
             write_svg(out_dir / "solve.svg", svg(state.table)),
         )
