@@ -13,9 +13,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from banditsolve.banditos.dice import DICE_PER_COLOUR, colour_counts
 from banditsolve.banditos.notation import from_json, parse_position, to_json
 from banditsolve.banditos.players import greedy_player, random_player
-from banditsolve.banditos.playing import play
 from banditsolve.banditos.rules import Action, apply, chance_outcomes, legal_actions, sample_chance
 from banditsolve.banditos.state import Options, State, initial_state
+from tests.banditos.strategies import played_states
 from tests.profiles import scaled
 from tests.rules import rules
 
@@ -72,9 +72,9 @@ def _play_games(seeds: range) -> None:
             pair = (random_player, greedy_player) if seed % 2 else (greedy_player, random_player)
         options = Options(proof="bag" if seed % 3 == 0 else "strict")
         last = initial_state(options)
-        for step in play(pair, seed=seed, options=options):
-            check_invariants(step.state)
-            last = step.state
+        for state in played_states(pair, seed=seed, options=options):
+            check_invariants(state)
+            last = state
         assert last.winner is not None
         assert last.scores[last.winner] >= 10 > last.scores[1 - last.winner]
 

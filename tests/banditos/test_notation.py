@@ -18,23 +18,23 @@ from banditsolve.banditos.notation import (
     to_json,
 )
 from banditsolve.banditos.players import greedy_player, random_player
-from banditsolve.banditos.playing import play
 from banditsolve.banditos.state import State, initial_state
 from banditsolve.errors import BanditsolveError, NotationError
+from tests.banditos.strategies import played_states
 from tests.rules import rules
 
 
 def _reachable(count: int, seed: int) -> list[State]:
     states = [initial_state()]
     for game in range(count):
-        states.extend(s.state for s in play((greedy_player, random_player), seed=seed + game))
+        states.extend(played_states((greedy_player, random_player), seed=seed + game))
     return states
 
 
 @st.composite
 def reachable_states(draw: st.DrawFn) -> State:
     seed = draw(st.integers(0, 10_000))
-    states = [s.state for s in play((random_player, greedy_player), seed=seed)]
+    states = played_states((random_player, greedy_player), seed=seed)
     return states[draw(st.integers(0, len(states) - 1))]
 
 

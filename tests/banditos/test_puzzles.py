@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from banditsolve.banditos.dice import Die
-from banditsolve.banditos.puzzles import Puzzle, load_puzzles, parse_puzzles
+from banditsolve.banditos.puzzles import Puzzle, load_puzzles, parse_puzzles, puzzle_by_id
 from banditsolve.banditos.rules import (
     EndTurn,
     apply,
@@ -131,12 +131,26 @@ def test_best_puzzle(puzzle: Puzzle) -> None:
 
 
 def test_bad_puzzle_data_is_a_data_error() -> None:
-    with pytest.raises(DataError):
-        parse_puzzles({"puzzles": [{"id": "x"}]})
-    with pytest.raises(DataError):
-        parse_puzzles({"nope": []})
     entry = PUZZLES[0].to_json()
-    with pytest.raises(DataError):
-        parse_puzzles({"puzzles": [entry, entry]})
-    with pytest.raises(DataError):
-        parse_puzzles({"puzzles": [{**entry, "position": "bad"}]})
+    assert parse_puzzles([entry]) == [PUZZLES[0]]
+    cases: list[tuple[object, str]] = [
+        ([{"id": "x"}], "missing field"),
+        ({"puzzles": [entry]}, "JSON list"),
+        ([entry, entry], "appears twice"),
+        ([{**entry, "position": "bad"}], "4 or 5 space-separated fields"),
+        ([{**entry, "colour": "red"}], "unknown field 'colour'"),
+        ([{**entry, "question": "why"}], "unknown question"),
+        ([{**entry, "tile": 9}], "names a tile 1-4"),
+        ([{**entry, "tile": True}], "names a tile 1-4"),
+        ([{**entry, "answer": []}], "the answer is an object"),
+        ([{**entry, "proof": "bag"}], "contradicts the position's proof=strict"),
+    ]
+    for doc, message in cases:
+        with pytest.raises(DataError, match=message):
+            parse_puzzles(doc)
+
+
+def test_puzzles_are_found_by_id() -> None:
+    assert puzzle_by_id(PUZZLES[-1].id) == PUZZLES[-1]
+    with pytest.raises(DataError, match="no bundled puzzle"):
+        puzzle_by_id("no-such-puzzle")

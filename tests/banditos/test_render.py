@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import given
 
+from banditsolve.banditos.combos import describe, rank
+from banditsolve.banditos.notation import parse_position
 from banditsolve.banditos.state import State
 from tests.banditos.test_notation import reachable_states
 from tests.rules import rules
@@ -37,3 +39,33 @@ def test_ascii_shows_scores_and_every_side(state: State) -> None:
             for die in side:
                 assert str(die) in line
     assert all(line == line.rstrip() for line in text.splitlines())
+
+
+@rules("LB-NOTE-1")
+@given(reachable_states())
+def test_svg_shows_the_bag_the_full_sides_and_the_hand_only_when_held(state: State) -> None:
+    root = ET.fromstring(state.svg())
+    titles = [t.text or "" for t in root.iter(f"{SVG}title")]
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    colours = ("black", "green", "red", "blue")
+    bag = " ".join(f"{n} {c}" for c, n in zip(colours, state.bag, strict=True))
+    assert f"bag: {bag}" in titles
+    full = sorted(
+        f"player {p}'s side is full: {describe(rank(tile.sides[p]))}"
+        for _, tile in state.tiles_in_play()
+        for p in (0, 1)
+        if len(tile.sides[p]) == 3
+    )
+    assert sorted(t for t in titles if "side is full" in t) == full
+    assert sum(t.startswith("full: ") for t in texts) == len(full)
+    placing = [t for t in texts if t.endswith(" to place:")]
+    assert placing == ([f"player {state.to_move} to place:"] if state.hand else [])
+    assert not any("hand:" in t for t in texts)
+
+
+def test_svg_escapes_by_construction() -> None:
+    state = parse_position("3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0h:k5")
+    root = ET.fromstring(state.svg())  # well-formed, and the combination names are drawn
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "full: straight 4-5-6" in texts and "full: colour straight 1-2-3" in texts
+    assert "player 0 to place:" in texts

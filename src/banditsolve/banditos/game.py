@@ -30,7 +30,7 @@ class LosBanditos:
 
     name = "banditos"
     title = "Los Banditos"
-    seeds = ("000", "001")
+    seeds: tuple[str, ...] = ("000", "001")
     min_players = 2
     max_players = 2
 

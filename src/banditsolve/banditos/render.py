@@ -1,12 +1,13 @@
-"""Pictures of a Los Banditos position: ASCII for the terminal, SVG (standard library only)."""
+"""Pictures of a Los Banditos position: ASCII for the terminal, SVG (built with
+:class:`banditsolve.core.svg.Svg`, escaped by construction)."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from banditsolve.banditos.combos import describe, rank
-from banditsolve.banditos.dice import COLOUR_LETTERS, Die
+from banditsolve.banditos.dice import COLOUR_LETTERS, COLOURS, Die
 from banditsolve.banditos.state import MAX_SIDE, State
+from banditsolve.core.svg import Svg
+from banditsolve.core.text import plural
 
 
 def _side_text(dice: tuple[Die, ...]) -> str:
@@ -20,7 +21,7 @@ def _status(state: State) -> str:
     if state.reveal_pending:
         return f"chance: turn up a tile (player {state.to_move}'s turn)"
     if state.roll_pending:
-        dice = "1 die" if state.dice_to_draw == 1 else f"{state.dice_to_draw} dice"
+        dice = plural(state.dice_to_draw, "die", "dice")
         return f"chance: player {state.to_move} draws {dice}"
     if state.rolled:
         hand = " ".join(str(d) for d in state.hand) or "all placed"
@@ -58,74 +59,100 @@ def ascii_picture(state: State) -> str:
 
 
 _FILL = {"k": "#222222", "g": "#2e8b3d", "r": "#c0392b", "b": "#2c5fb3"}
+_FONT = "sans-serif"
+_GREY = "#555555"
+_DIE = 30
 
 
-def _die_svg(die: Die | None, x: float, y: float, size: float = 30) -> str:
+def _die_svg(doc: Svg, die: Die | None, x: float, y: float, size: float = _DIE) -> None:
     if die is None:
-        return (
-            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" fill="none" '
-            'stroke="#bbbbbb" stroke-dasharray="3 3"/>'
+        doc.add(
+            "rect",
+            {"x": x, "y": y, "width": size, "height": size, "rx": 5, "fill": "none",
+             "stroke": "#bbbbbb", "stroke_dasharray": "3 3"},
         )
-    fill = _FILL[COLOUR_LETTERS[die.colour]]
-    return (
-        f'<g><title>{die}</title><rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" '
-        f'fill="{fill}" stroke="#000000"/><text x="{x + size / 2}" y="{y + size * 0.7}" '
-        f'font-size="{size * 0.6:.0f}" text-anchor="middle" fill="#ffffff" '
-        f'font-family="sans-serif" font-weight="bold">{die.value}</text></g>'
+        return
+    group = doc.group(title=str(die))
+    doc.add(
+        "rect",
+        {"x": x, "y": y, "width": size, "height": size, "rx": 5,
+         "fill": _FILL[COLOUR_LETTERS[die.colour]], "stroke": "#000000"},
+        parent=group,
     )
+    doc.add(
+        "text",
+        {"x": x + size / 2, "y": y + size * 0.7, "font_size": round(size * 0.6),
+         "text_anchor": "middle", "fill": "#ffffff", "font_family": _FONT,
+         "font_weight": "bold"},
+        text=str(die.value),
+        parent=group,
+    )
+
+
+def _text(doc: Svg, x: float, y: float, text: str, size: int = 13, **attrs: str) -> None:
+    doc.add("text", {"x": x, "y": y, "font_family": _FONT, "font_size": size, **attrs}, text=text)
 
 
 def svg_picture(state: State) -> str:
-    """An SVG drawing of the position (a string; no third-party libraries)."""
-    width, row_h, top = 460, 56, 76
-    height = top + 4 * row_h + 60
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
-        f'<rect width="{width}" height="{height}" fill="#f7f1e3"/>',
-        f'<text x="10" y="20" font-family="sans-serif" font-size="13">'
-        f"{escape(_status(state))}</text>",
-        f'<text x="10" y="40" font-family="sans-serif" font-size="13">'
-        f"P1: {state.scores[1]} points   |   P0: {state.scores[0]} points   |   "
-        f"stack: {state.stack_size}</text>",
-    ]
-    for label, x in (("player 1", width / 2 - 84), ("player 0", width / 2 + 84)):
-        parts.append(
-            f'<text x="{x}" y="{top - 8}" font-family="sans-serif" font-size="12" '
-            f'text-anchor="middle" fill="#555555">{label}</text>'
-        )
+    """An SVG drawing of the position: the status, scores, stack and bag, every tile with both
+    sides (a full side framed, with its combination's name), and the dice still in hand."""
+    width, row_h, top = 520, 66, 104
+    height = top + 4 * row_h + (56 if state.hand else 12)
+    doc = Svg(width, height, title=f"Los Banditos: {_status(state)}", background="#f7f1e3")
+    _text(doc, 10, 20, _status(state))
+    won = ["+".join(str(v) for v in w) or "none" for w in state.won]
+    _text(
+        doc, 10, 40,
+        f"P1: {state.scores[1]} points ({won[1]})   |   P0: {state.scores[0]} points "
+        f"({won[0]})   |   stack: {state.stack_size} face down",
+    )
+    _text(doc, 10, 64, "bag:")
+    bag = doc.group(title="bag: " + " ".join(
+        f"{n} {colour.name.lower()}" for colour, n in zip(COLOURS, state.bag, strict=True)
+    ))
+    for k, (letter, n) in enumerate(zip(COLOUR_LETTERS, state.bag, strict=True)):
+        bx = 46 + k * 52
+        doc.add("rect", {"x": bx, "y": 50, "width": 18, "height": 18, "rx": 3,
+                         "fill": _FILL[letter], "stroke": "#000000"}, parent=bag)
+        doc.add("text", {"x": bx + 23, "y": 64, "font_family": _FONT, "font_size": 13},
+                text=f"×{n}", parent=bag)
+    cx = width / 2
+    for label, x in (("player 1", cx - 84), ("player 0", cx + 84)):
+        _text(doc, x, top - 10, label, 12, text_anchor="middle", fill=_GREY)
     for index, tile in enumerate(state.row):
         y = top + index * row_h
-        cx = width / 2
-        parts.append(
-            f'<text x="12" y="{y + 26}" font-family="sans-serif" font-size="12" '
-            f'fill="#555555">{index + 1}</text>'
-        )
+        _text(doc, 12, y + 26, str(index + 1), 12, fill=_GREY)
         if tile is None:
-            parts.append(
-                f'<rect x="{cx - 22}" y="{y}" width="44" height="44" rx="6" fill="none" '
-                'stroke="#bbbbbb" stroke-dasharray="4 3"/>'
-            )
+            doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
+                             "fill": "none", "stroke": "#bbbbbb", "stroke_dasharray": "4 3"})
             continue
-        parts.append(
-            f'<g><title>tile worth {tile.value}</title><rect x="{cx - 22}" y="{y}" width="44" '
-            f'height="44" rx="6" fill="#d4a017" stroke="#7a5c00"/><text x="{cx}" y="{y + 30}" '
-            'font-family="sans-serif" font-size="22" text-anchor="middle" '
-            f'font-weight="bold">{tile.value}</text></g>'
-        )
+        group = doc.group(title=f"tile worth {tile.value}")
+        doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
+                         "fill": "#d4a017", "stroke": "#7a5c00"}, parent=group)
+        doc.add("text", {"x": cx, "y": y + 30, "font_family": _FONT, "font_size": 22,
+                         "text_anchor": "middle", "font_weight": "bold"},
+                text=str(tile.value), parent=group)
         for player, direction in ((1, -1), (0, 1)):
             side = tile.sides[player]
+            near: float = cx + 32 if direction > 0 else cx - 32 - (MAX_SIDE * 36 - 6)
+            if len(side) == MAX_SIDE:
+                name = describe(rank(side))
+                frame = doc.group(title=f"player {player}'s side is full: {name}")
+                doc.add("rect", {"x": near - 4, "y": y + 3, "width": MAX_SIDE * 36 + 2,
+                                 "height": _DIE + 8, "rx": 6, "fill": "none",
+                                 "stroke": "#7a5c00", "stroke_width": 2}, parent=frame)
+                doc.add("text", {"x": near + (MAX_SIDE * 36 - 6) / 2, "y": y + 56,
+                                 "font_family": _FONT, "font_size": 11,
+                                 "text_anchor": "middle", "fill": "#333333"},
+                        text=f"full: {name}", parent=frame)
             for k in range(MAX_SIDE):
                 die = side[k] if k < len(side) else None
                 offset = 32 + k * 36
-                x = cx + offset if direction > 0 else cx - offset - 30
-                parts.append(_die_svg(die, x, y + 7))
-    y = top + 4 * row_h + 10
-    parts.append(
-        f'<text x="10" y="{y + 20}" font-family="sans-serif" font-size="13">'
-        f"player {state.to_move} hand:</text>"
-    )
-    for k, die in enumerate(state.hand):
-        parts.append(_die_svg(die, 120 + k * 36, y, 30))
-    parts.append("</svg>")
-    return "\n".join(parts)
+                x = cx + offset if direction > 0 else cx - offset - _DIE
+                _die_svg(doc, die, x, y + 7)
+    if state.hand:
+        y = top + 4 * row_h + 10
+        _text(doc, 10, y + 20, f"player {state.to_move} to place:")
+        for k, die in enumerate(state.hand):
+            _die_svg(doc, die, 150 + k * 36, y)
+    return doc.to_string()
