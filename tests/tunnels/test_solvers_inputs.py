@@ -1,0 +1,127 @@
+"""What the tunnel solvers refuse: cards the real game cannot hold (unless the question says it
+is hypothetical) and inputs of the wrong type, always with the library's one-line errors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from banditsolve.errors import BanditsolveError, NotationError, SolverError
+from banditsolve.tunnels import (
+    Table,
+    can_close,
+    legal_placements,
+    load_puzzles,
+    min_cards_to_close,
+    plain_search,
+    solve_game,
+    win_share,
+)
+
+SOLVERS = (can_close, min_cards_to_close, plain_search)
+GAME = next(p for p in load_puzzles() if p.question == "solve").state()
+
+
+@pytest.mark.parametrize("solve", SOLVERS, ids=lambda f: f.__name__)
+def test_more_copies_than_the_deck_holds_are_refused(solve: object) -> None:
+    assert callable(solve)
+    # The bandido deck holds three L and two L+R.
+    with pytest.raises(SolverError, match=r"4 copies of L\b.*holds only 3.*hypothetical=True"):
+        solve(Table.start(), ["L"] * 4)
+    with pytest.raises(SolverError, match="3 copies of L\\+R"):
+        solve(Table.start(), ["L+R"] * 3)
+    # Copies on the table count too: one L+TL laid, three more among the cards.
+    start = Table.start("super6")
+    table = start.place(legal_placements(start, "L+TL")[0])
+    with pytest.raises(SolverError, match="4 copies of L\\+TL"):
+        solve(table, ["L+TL"] * 3)
+    solve(table, ["L+TL"] * 2, time_limit=5)  # within the deck: answered
+
+
+@pytest.mark.parametrize("solve", SOLVERS, ids=lambda f: f.__name__)
+def test_the_super_card_is_not_a_card_to_close_with(solve: object) -> None:
+    assert callable(solve)
+    for side in ("super6", "super5"):
+        with pytest.raises(SolverError, match="super card"):
+            solve(Table.start(), ["L", side])
+
+
+def test_hypothetical_questions_are_answered() -> None:
+    r = can_close(Table.start(), ["L"] * 5, hypothetical=True)
+    assert r.status == "impossible" and "openings" in r.reason
+    r = min_cards_to_close(Table.start("super6"), ["super6", "L"], hypothetical=True)
+    assert r.status != "unknown"
+    with pytest.raises(SolverError, match="hypothetical"):
+        can_close(Table.start(), ["L"], hypothetical="yes")  # type: ignore[arg-type]
+
+
+def test_game_solvers_check_the_cards_of_the_state() -> None:
+    too_many = replace(GAME, pile=GAME.pile + (GAME.pile[0],) * 3)
+    with pytest.raises(SolverError, match="copies"):
+        solve_game(too_many)
+    with pytest.raises(SolverError, match="copies"):
+        win_share(replace(too_many, unseen=too_many.pile, pile=()), samples=1)
+    assert solve_game(too_many, hypothetical=True, time_limit=30).status != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        ((None,), {}),
+        ((Table.start(), 5), {}),
+        ((Table.start(), "L"), {}),
+        ((Table.start(), b"L"), {}),
+        ((Table.start(), [None]), {}),
+        ((Table.start(), [2.5]), {}),
+        ((Table.start(), [True]), {}),
+        ((Table.start(), ["nope"]), {}),
+        ((Table.start(), None), {}),
+        ((Table.start(), ["L"]), {"time_limit": float("inf")}),
+        ((Table.start(), ["L"]), {"time_limit": float("nan")}),
+        ((Table.start(), ["L"]), {"time_limit": -1}),
+        ((Table.start(), ["L"]), {"node_limit": 2.0}),
+        ((Table.start(), ["L"]), {"node_limit": 10**13}),
+        ((Table.start(), ["L"]), {"max_cards": None.__class__}),
+        ((Table.start(), ["L"]), {"max_cards": -1}),
+        ((Table.start(), ["L"]), {"bounds": "0,0,1,1"}),
+        ((Table.start(), ["L"]), {"bounds": (0, 0, 1)}),
+        ((Table.start(), ["L"]), {"bounds": (0, 0, True, 1)}),
+        ((Table.start(), ["L"]), {"bounds": None.__class__}),
+        ((Table.start(), ["L"]), {"backend": None}),
+        ((Table.start(), ["L"]), {"backend": ["exact"]}),
+        ((Table.start(), ["L"]), {"workers": None.__class__}),
+    ],
+)
+def test_wrong_types_are_library_errors(
+    args: tuple[object, ...], kwargs: dict[str, object]
+) -> None:
+    with pytest.raises((SolverError, NotationError)) as info:
+        can_close(*args, **kwargs)  # type: ignore[arg-type]
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"time_limit": "1"}, {"time_limit": float("nan")}, {"node_limit": 0}, {"node_limit": 1.5}],
+)
+def test_game_solver_limits_are_checked(kwargs: dict[str, object]) -> None:
+    with pytest.raises(SolverError, match=next(iter(kwargs))):
+        solve_game(GAME, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"samples": 0}, {"samples": 2.5}, {"samples": True}, {"seed": "x"}, {"time_limit": 0}],
+)
+def test_win_share_arguments_are_checked(kwargs: dict[str, object]) -> None:
+    with pytest.raises(SolverError):
+        win_share(GAME, **kwargs)  # type: ignore[arg-type]
+
+
+def test_game_solvers_need_a_game_state() -> None:
+    for bad in (None, Table.start(), "bandido"):
+        with pytest.raises(BanditsolveError):
+            solve_game(bad)  # type: ignore[arg-type]
+        with pytest.raises(BanditsolveError):
+            win_share(bad)  # type: ignore[arg-type]
