@@ -28,6 +28,95 @@ def _marked_ids() -> dict[str, set[str]]:
     return found
 
 
+def _is_rules_mark(node: ast.expr) -> bool:
+    """``@rules(...)`` or ``@pytest.mark.rules(...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return name == "rules"
+
+
+def _trivial(body: list[ast.stmt]) -> bool:
+    """A body that does nothing: only a docstring, ``pass`` or ``...``."""
+    for stmt in body:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring or ``...``
+        return False
+    return True
+
+
+def empty_marked_tests(source: str, filename: str = "<test>") -> list[str]:
+    """Tests marked with rule IDs whose body does nothing (``pass``, ``...``, a docstring)."""
+    tree = ast.parse(source, filename=filename)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if not any(_is_rules_mark(d) for d in node.decorator_list):
+            continue
+        if isinstance(node, ast.ClassDef):
+            methods = [
+                n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+            if _trivial(node.body) or (methods and all(_trivial(m.body) for m in methods)):
+                found.append(f"{filename}:{node.lineno} {node.name}")
+        elif _trivial(node.body):
+            found.append(f"{filename}:{node.lineno} {node.name}")
+    return found
+
+
+def test_no_marked_test_is_empty() -> None:
+    empty: list[str] = []
+    for path in sorted(TESTS.rglob("test_*.py")):
+        empty += empty_marked_tests(path.read_text(encoding="utf-8"), path.name)
+    assert not empty, f"tests marked for rules that do nothing: {empty}"
+
+
+def test_the_empty_body_check_works() -> None:
+    source = """
+@rules("ZZ-SELFTEST-1")
+def test_a():
+    \"\"\"Docstring only.\"\"\"
+
+@pytest.mark.rules("ZZ-SELFTEST-1")
+def test_b():
+    pass
+
+@rules("ZZ-SELFTEST-1")
+def test_c():
+    ...
+
+@rules("ZZ-SELFTEST-1")
+def test_d():
+    assert 1 + 1 == 2
+
+@rules("ZZ-SELFTEST-1")
+class TestE:
+    def test_x(self):
+        pass
+
+def test_f():
+    pass
+"""
+    found = [entry.split()[-1] for entry in empty_marked_tests(source)]
+    assert found == ["test_a", "test_b", "test_c", "TestE"]
+
+
+def test_each_spec_has_its_own_prefix() -> None:
+    """All IDs of one spec share one prefix (``LB``, ``BD``, ``RB``...), and no two specs share
+    one, so a test's ID says which spec it belongs to."""
+    prefixes: dict[str, set[str]] = {}
+    for rule_id, spec in spec_rule_ids().items():
+        prefixes.setdefault(spec, set()).add(rule_id.split("-")[0])
+    for spec, found in prefixes.items():
+        assert len(found) == 1, f"{spec} uses the prefixes {sorted(found)}"
+    owners = [next(iter(p)) for p in prefixes.values()]
+    assert len(owners) == len(set(owners)), f"specs share a prefix: {prefixes}"
+
+
 def test_specs_define_rules() -> None:
     ids = spec_rule_ids()
     assert ids, "no rule IDs found in specs/"
