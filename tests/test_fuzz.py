@@ -405,7 +405,7 @@ def test_new_game_refuses_options_of_the_wrong_shape(name: str) -> None:
     game = contract.load(name)
     for options in ("proof=bag", ["proof"], [("proof", "bag")], {1: 2}, {None: "x"}, 5):
         with pytest.raises(RuleOptionError) as caught:
-            game.new_game(None, options, seed=0)  # type: ignore[arg-type]
+            game.new_game(None, options, seed=0)
         contract.assert_clear_message(caught.value)
 
 
@@ -423,7 +423,7 @@ def test_time_limits_are_checked(value: object) -> None:
         check_time_limit(value)
     contract.assert_clear_message(caught.value)
     with pytest.raises(SolverError):
-        Limits(time_limit=value)
+        Limits(time_limit=value)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("value", [-1, 0, 1.5, math.nan, True, "5", 10**5000, [1]], ids=_ids)
