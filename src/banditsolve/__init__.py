@@ -2,7 +2,7 @@
 
 >>> import banditsolve
 >>> banditsolve.games()
-('banditos', 'bandido')
+('banditos', 'bandido', 'rolling')
 >>> banditsolve.load_game("los-banditos").title
 'Los Banditos'
 

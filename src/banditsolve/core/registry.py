@@ -44,6 +44,15 @@ _ENTRIES: tuple[GameEntry, ...] = (
         "banditsolve.tunnels.cli",
         "cooperative tunnel cards: close every exit (seed 004)",
     ),
+    GameEntry(
+        "rolling",
+        "Rolling Bandits",
+        ("rolling-bandits", "rb"),
+        "banditsolve.rolling.game",
+        "GAME",
+        "banditsolve.rolling.cli",
+        "2-4 players roll bandit dice to rob a train of wagons (seed 002)",
+    ),
 )
 
 _LOADED: dict[str, Any] = {}

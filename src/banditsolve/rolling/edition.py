@@ -1,0 +1,226 @@
+"""The components of Rolling Bandits as data: dice faces, wagons, trunks (RB-COMP-*).
+
+The default edition ships in ``data/edition.json``. Its wagon numbers, wagon points and trunk mix
+are *reconstructed* (the publisher's lists are not public; see ``specs/rolling-bandits.md``). A
+user's edition file of the same shape replaces it: :func:`load_edition` validates every field and
+refuses a bad file with one :class:`~banditsolve.errors.DataError` naming what and where.
+
+>>> edition = default_edition()
+>>> edition.name, len(edition.wagons), len(edition.trunks)
+('default', 16, 21)
+>>> edition.locomotive
+Wagon(need=5, points=5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from banditsolve.core.io import load_json, read_text
+from banditsolve.core.text import excerpt
+from banditsolve.errors import BanditsolveError, DataError
+
+#: The six faces of a bandit die, in the fixed order every list uses; the last is the joker.
+SYMBOLS = ("revolver", "mask", "hat", "boot", "horseshoe")
+FACES = (*SYMBOLS, "joker")
+#: One letter per face (the notation): revolver R, mask M, hat H, boot B, horseshoe S, joker J.
+LETTERS = "RMHBSJ"
+JOKER = 5
+#: Trunk contents (RB-TRUNK-*), in the fixed order of every list.
+CONTENTS = ("nothing", "bomb", "ambush", "roll-again")
+#: One letter per content in the notation: n(othing), b(omb), a(mbush), r(oll again).
+CONTENT_LETTERS = "nbar"
+#: Player colours: the first four are the hoards of players 0-3; in the two-player mercenary
+#: variant players 0 and 1 call up the mercenaries of colours 2 and 3 (RB-MERC-1).
+COLOURS = ("red", "blue", "yellow", "green")
+COLOUR_FILLS = ("#c62828", "#1565c0", "#f9a825", "#2e7d32")
+
+
+@dataclass(frozen=True, slots=True)
+class Wagon:
+    """A wagon card (or the locomotive): the bandits it needs and the points it scores."""
+
+    need: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrunkTile:
+    """A trunk tile: the symbol on its back (an index into :data:`SYMBOLS`), its value and its
+    content (an index into :data:`CONTENTS`)."""
+
+    symbol: int
+    value: int
+    content: int
+
+    def __str__(self) -> str:
+        return f"{LETTERS[self.symbol]}{self.value}{CONTENT_LETTERS[self.content]}"
+
+    @property
+    def content_name(self) -> str:
+        return CONTENTS[self.content]
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """A set of components: ``wagons`` and ``trunks`` list every card and tile (repeats
+    included) in the file's order."""
+
+    name: str
+    dice_per_colour: int
+    locomotive: Wagon
+    wagons: tuple[Wagon, ...]
+    trunks: tuple[TrunkTile, ...]
+
+    @property
+    def wagon_kinds(self) -> tuple[Wagon, ...]:
+        """The distinct wagons, in the order they first appear."""
+        return tuple(dict.fromkeys(self.wagons))
+
+    @property
+    def trunk_kinds(self) -> tuple[TrunkTile, ...]:
+        return tuple(dict.fromkeys(self.trunks))
+
+    def two_player_wagons(self) -> int:
+        """Wagons in a two-player train: six are removed (RB-SETUP-5)."""
+        return max(1, len(self.wagons) - 6)
+
+
+def _int(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"{where} must be a whole number, not {excerpt(repr(value), 20)}")
+    if not low <= value <= high:
+        raise DataError(f"{where} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _obj(
+    value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataError(f"{where} must be a JSON object")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise DataError(f"{where}: missing field {missing[0]!r}")
+    unknown = sorted(str(k) for k in value if k not in required + optional)
+    if unknown:
+        raise DataError(f"{where}: unknown field {excerpt(unknown[0], 20)}")
+    return value
+
+
+def _name(value: object, names: tuple[str, ...], where: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise DataError(
+            f"{where} must be one of {', '.join(names)}, not {excerpt(repr(value), 20)}"
+        )
+    return names.index(value)
+
+
+def parse_edition(doc: object, source: str = "edition") -> Edition:
+    """An :class:`Edition` from its JSON document, validated."""
+    top = _obj(doc, source, ("name", "locomotive", "wagons", "trunks"), ("note", "dice_per_colour"))
+    name = top["name"]
+    if (
+        not isinstance(name, str)
+        or not name
+        or len(name) > 40
+        or not name.replace("-", "").isalnum()
+    ):
+        raise DataError(f"{source}: name must be 1-40 letters, digits or '-'")
+    dice = _int(top.get("dice_per_colour", 7), f"{source}: dice_per_colour", 1, 12)
+    loco_doc = _obj(top["locomotive"], f"{source}: locomotive", ("need", "points"))
+    locomotive = Wagon(
+        _int(loco_doc["need"], f"{source}: locomotive need", 1, 99),
+        _int(loco_doc["points"], f"{source}: locomotive points", 0, 99),
+    )
+    if not isinstance(top["wagons"], list) or not top["wagons"]:
+        raise DataError(f"{source}: wagons must be a non-empty list")
+    wagons: list[Wagon] = []
+    for i, raw in enumerate(top["wagons"]):
+        where = f"{source}: wagon entry {i + 1}"
+        entry = _obj(raw, where, ("need", "points"), ("count",))
+        wagon = Wagon(
+            _int(entry["need"], f"{where} need", 1, 99),
+            _int(entry["points"], f"{where} points", 0, 99),
+        )
+        wagons.extend([wagon] * _int(entry.get("count", 1), f"{where} count", 1, 30))
+    if len(wagons) > 30:
+        raise DataError(f"{source}: at most 30 wagons, not {len(wagons)}")
+    if not isinstance(top["trunks"], list):
+        raise DataError(f"{source}: trunks must be a list")
+    trunks: list[TrunkTile] = []
+    for i, raw in enumerate(top["trunks"]):
+        where = f"{source}: trunk entry {i + 1}"
+        entry = _obj(raw, where, ("symbol", "value", "content"), ("count",))
+        tile = TrunkTile(
+            _name(entry["symbol"], SYMBOLS, f"{where} symbol"),
+            _int(entry["value"], f"{where} value", 0, 9),
+            _name(entry["content"], CONTENTS, f"{where} content"),
+        )
+        trunks.extend([tile] * _int(entry.get("count", 1), f"{where} count", 1, 60))
+    if len(trunks) < len(wagons):
+        raise DataError(
+            f"{source}: {len(trunks)} trunks cannot give one to each of {len(wagons)} wagons"
+        )
+    return Edition(name, dice, locomotive, tuple(wagons), tuple(trunks))
+
+
+def edition_to_json(edition: Edition) -> dict[str, Any]:
+    """The edition as a document :func:`parse_edition` reads back (one entry per card)."""
+    return {
+        "name": edition.name,
+        "dice_per_colour": edition.dice_per_colour,
+        "locomotive": {"need": edition.locomotive.need, "points": edition.locomotive.points},
+        "wagons": [{"need": w.need, "points": w.points} for w in edition.wagons],
+        "trunks": [
+            {"symbol": SYMBOLS[t.symbol], "value": t.value, "content": CONTENTS[t.content]}
+            for t in edition.trunks
+        ],
+    }
+
+
+def load_edition(source: object) -> Edition:
+    """An edition from JSON text, bytes or a path to a file."""
+    try:
+        text, where = read_text(source, "edition")
+        doc = load_json(text, where)
+    except DataError:
+        raise
+    except BanditsolveError as exc:
+        raise DataError(str(exc)) from None
+    return parse_edition(doc, where)
+
+
+@lru_cache(maxsize=1)
+def default_edition() -> Edition:
+    """The bundled (reconstructed) edition."""
+    text = (
+        resources.files("banditsolve.rolling").joinpath("data", "edition.json").read_text("utf-8")
+    )
+    return parse_edition(load_json(text, "rolling/data/edition.json"), "rolling/data/edition.json")
+
+
+_KNOWN: dict[str, Edition] = {}
+
+
+def register(edition: Edition) -> Edition:
+    """Make ``edition`` known by its name (states name their edition). A different edition
+    under a name already known is refused."""
+    known = lookup(edition.name) if edition.name in _KNOWN or edition.name == "default" else None
+    if known is not None and known != edition:
+        raise DataError(f"another edition is already named {edition.name!r}; rename this one")
+    _KNOWN[edition.name] = edition
+    return edition
+
+
+def lookup(name: str) -> Edition:
+    """The edition named ``name`` (the default, or one registered by :func:`register`)."""
+    if name == "default":
+        return default_edition()
+    try:
+        return _KNOWN[name]
+    except KeyError:
+        raise DataError(f"unknown edition {excerpt(name, 40)}: load its file first") from None

@@ -1,0 +1,138 @@
+"""Rolling Bandits on the game contract (:class:`banditsolve.core.protocol.Game`).
+
+>>> from banditsolve import load_game
+>>> game = load_game("rolling")
+>>> state = game.new_game(3, seed=1)
+>>> game.current_player(state), len(state.train)
+(0, 17)
+>>> [str(a) for a in game.legal_actions(state)]
+['roll']
+>>> state = game.apply(state, game.legal_actions(state)[0])
+>>> game.current_player(state) == CHANCE, len(game.chance_outcomes(state))
+(True, 792)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from banditsolve.core.io import read_text
+from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
+from banditsolve.errors import RuleOptionError
+from banditsolve.rolling import notation, rules
+from banditsolve.rolling.edition import Edition, default_edition, register
+from banditsolve.rolling.players import PLAYERS
+from banditsolve.rolling.rules import Action
+from banditsolve.rolling.state import OPTION_VALUES, Options, State
+
+
+class RollingBandits:
+    """The Rolling Bandits game object: 2 to 4 players; chance deals the train, the trunks'
+    symbols, every roll and what each trunk holds. One object per edition (:data:`GAME` plays
+    the bundled, reconstructed one; :meth:`with_edition` makes another)."""
+
+    name = "rolling"
+    title = "Rolling Bandits"
+    seeds = ("002",)
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, edition: Edition | None = None) -> None:
+        self.edition = register(edition or default_edition())
+
+    def with_edition(self, edition: Edition) -> RollingBandits:
+        return RollingBandits(edition)
+
+    def option_names(self) -> Mapping[str, tuple[str, ...]]:
+        return dict(OPTION_VALUES)
+
+    def options(self, values: Mapping[str, object] | None) -> Options:
+        return Options.from_mapping(dict(values or {}))
+
+    def new_game(
+        self,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        *,
+        seed: int | None = None,
+    ) -> State:
+        """A new game; with ``seed`` the set-up (train order and trunk symbols) is dealt at once
+        by a seeded shuffle, else it is a sequence of chance nodes."""
+        opts = self.options(options)
+        if players is None:
+            players = 2
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RuleOptionError(f"the number of players must be a whole number, not {players!r}")
+        state = rules.new_state(players, opts, self.edition)
+        if seed is not None:
+            state = rules.deal_setup(state, random.Random(f"rolling-setup-{seed}"))
+        return state
+
+    def players(self, state: State) -> int:
+        return state.players
+
+    def current_player(self, state: State) -> int:
+        if state.is_terminal:
+            return TERMINAL
+        if state.is_chance:
+            return CHANCE
+        return state.to_move
+
+    def legal_actions(self, state: State) -> tuple[Action, ...]:
+        return rules.legal_actions(state)
+
+    def apply(self, state: State, action: Action) -> State:
+        return rules.apply(state, action)
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
+        return rules.chance_outcomes(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.is_terminal:
+            return None
+        best = rules.winners(state)
+        scores = state.scores
+        names = " and ".join(f"player {p}" for p in best)
+        tie = " (tie shared)" if len(best) > 1 else ""
+        reason = f"the train is taken; {names} won with {scores[best[0]]} points{tie}"
+        return Outcome.win(best, state.players, reason, scores=scores)
+
+    def action_text(self, state: State, action: Action) -> str:
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def to_notation(self, state: State) -> str:
+        return notation.format_state(state)
+
+    def from_notation(self, text: str) -> State:
+        return notation.parse_state(text)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return notation.to_json(state)
+
+    def from_json(self, document: Any) -> State:
+        return notation.from_json(document)
+
+    def read_state(self, source: Source) -> State:
+        text, _ = read_text(source, "position")
+        return notation.read_state(text)
+
+    def ascii(self, state: State) -> str:
+        return state.ascii()
+
+    def svg(self, state: State) -> str:
+        return state.svg()
+
+    def policies(self) -> Mapping[str, Policy[State, Action]]:
+        return PLAYERS
+
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        return rules.sample_chance(state, rng)
+
+
+GAME = RollingBandits()

@@ -1,0 +1,220 @@
+"""Pictures of a Rolling Bandits state: ASCII for the terminal, SVG of the train (RB-NOTE-3).
+
+The SVG draws the cars front (left) to back (right) with their numbers, points and trunks,
+each player's dice in their colour with the symbol's letter on each die, and, under each car,
+who would steal it at the start of their next turn.
+"""
+
+from __future__ import annotations
+
+from banditsolve.core.svg import Svg
+from banditsolve.rolling.edition import COLOUR_FILLS, COLOURS, LETTERS, SYMBOLS
+from banditsolve.rolling.notation import held_text
+from banditsolve.rolling.rules import faces_text
+from banditsolve.rolling.state import Car, State
+
+
+def _who(state: State, player: int) -> str:
+    return f"P{player} ({COLOURS[player]})"
+
+
+def _phase_line(state: State) -> str:
+    if state.phase == "over":
+        from banditsolve.rolling.rules import winners
+
+        won = ", ".join(f"P{p}" for p in winners(state))
+        return f"game over; scores {list(state.scores)}; won by {won}"
+    if state.phase in ("deal-wagon", "deal-trunk"):
+        return f"set-up: {state.phase} (chance)"
+    line = f"{_who(state, state.to_move)} to move, phase {state.phase}"
+    if any(state.roll) or any(state.mroll):
+        line += f"; rolled {faces_text(state.roll)}"
+        if any(state.mroll):
+            line += f" + mercenaries {faces_text(state.mroll)}"
+    if state.airborne != (0, 0):
+        line += f"; rolling {state.airborne[0]} dice + {state.airborne[1]} mercenaries"
+    return line
+
+
+def _car_label(car: Car) -> str:
+    name = "LOCO" if car.loco else f"W{car.id}"
+    trunk = "" if car.trunk is None else f" trunk {LETTERS[car.trunk]}"
+    return f"{name} need {car.need} pts {car.points}{trunk}"
+
+
+def ascii_picture(state: State) -> str:
+    """A few lines: the train front to back, then each player's takings."""
+    lines = [_phase_line(state)]
+    for car in state.train:
+        groups = []
+        for q, g in enumerate(car.groups):
+            if g is None:
+                continue
+            text = f"P{q}:{LETTERS[g.symbol]}x{g.size}"
+            if g.mercs:
+                text += f"({g.mercs} merc)"
+            groups.append(text)
+        thief = state.stealer(car)
+        steal = f"  <- P{thief} steals" if thief is not None else ""
+        lines.append(f"  {_car_label(car):<26} {' '.join(groups) or '.'}{steal}")
+    for q in range(state.players):
+        won = ",".join(("L" if w.loco else str(w.id)) for w in state.won[q]) or "-"
+        trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
+        extra = f" mercs {state.reserve[q]}" if state.options.mercenaries == "on" else ""
+        lines.append(f"{_who(state, q)}: {state.score(q)} pts; cars {won}; trunks {trunks}{extra}")
+    return "\n".join(lines)
+
+
+def svg_picture(state: State) -> str:
+    """The train as an SVG picture."""
+    cars = max(1, len(state.train))
+    width, top = 20 + cars * 110, 40
+    height = top + 60 + state.players * 26 + 40 + state.players * 18
+    doc = Svg(width, height, title=f"Rolling Bandits: {_phase_line(state)}")
+    doc.add(
+        "text",
+        {"x": 10, "y": 22, "font_size": 14, "font_family": "sans-serif"},
+        text=_phase_line(state),
+    )
+    for i, car in enumerate(state.train):
+        x = 10 + i * 110
+        g = doc.group({"class": "car"}, title=_car_label(car))
+        doc.add(
+            "rect",
+            {
+                "x": x,
+                "y": top,
+                "width": 100,
+                "height": 50 + state.players * 26,
+                "rx": 6,
+                "fill": "#5d4037" if car.loco else "#8d6e63",
+                "stroke": "#3e2723",
+            },
+            parent=g,
+        )
+        name = "Loco" if car.loco else f"Wagon {car.id}"
+        doc.add(
+            "text",
+            {
+                "x": x + 6,
+                "y": top + 16,
+                "font_size": 12,
+                "fill": "#fff",
+                "font_family": "sans-serif",
+            },
+            text=f"{name}",
+            parent=g,
+        )
+        doc.add(
+            "text",
+            {
+                "x": x + 94,
+                "y": top + 16,
+                "font_size": 12,
+                "fill": "#fff",
+                "text_anchor": "end",
+                "font_family": "sans-serif",
+            },
+            text=f"need {car.need}",
+            parent=g,
+        )
+        doc.add(
+            "text",
+            {
+                "x": x + 6,
+                "y": top + 32,
+                "font_size": 11,
+                "fill": "#fff",
+                "font_family": "sans-serif",
+            },
+            text=f"{car.points} pts",
+            parent=g,
+        )
+        if car.trunk is not None:
+            doc.add(
+                "rect",
+                {
+                    "x": x + 62,
+                    "y": top + 22,
+                    "width": 32,
+                    "height": 16,
+                    "fill": "#ffd54f",
+                    "stroke": "#000",
+                },
+                parent=g,
+            )
+            doc.add(
+                "text",
+                {
+                    "x": x + 78,
+                    "y": top + 34,
+                    "font_size": 10,
+                    "text_anchor": "middle",
+                    "font_family": "sans-serif",
+                },
+                text=f"{LETTERS[car.trunk]} {SYMBOLS[car.trunk][:3]}",
+                parent=g,
+            )
+        for q, grp in enumerate(car.groups):
+            if grp is None:
+                continue
+            y = top + 44 + q * 26
+            for k in range(grp.size):
+                merc = k >= grp.bandits
+                dx = x + 6 + (k % 7) * 13
+                doc.add(
+                    "rect",
+                    {
+                        "x": dx,
+                        "y": y,
+                        "width": 12,
+                        "height": 12,
+                        "rx": 2,
+                        "fill": COLOUR_FILLS[q + 2 if merc else q],
+                        "stroke": "#000",
+                    },
+                    parent=g,
+                )
+                doc.add(
+                    "text",
+                    {
+                        "x": dx + 6,
+                        "y": y + 10,
+                        "font_size": 9,
+                        "fill": "#fff",
+                        "text_anchor": "middle",
+                        "font_family": "monospace",
+                    },
+                    text=LETTERS[grp.symbol],
+                    parent=g,
+                )
+        thief = state.stealer(car)
+        label = f"P{thief} steals" if thief is not None else "nobody steals"
+        doc.add(
+            "text",
+            {
+                "x": x + 4,
+                "y": top + 66 + state.players * 26,
+                "font_size": 10,
+                "font_family": "sans-serif",
+                "fill": COLOUR_FILLS[thief] if thief is not None else "#555",
+            },
+            text=label,
+            parent=g,
+        )
+    y0 = top + 90 + state.players * 26
+    for q in range(state.players):
+        trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
+        doc.add(
+            "text",
+            {
+                "x": 10,
+                "y": y0 + q * 18,
+                "font_size": 12,
+                "fill": COLOUR_FILLS[q],
+                "font_family": "sans-serif",
+            },
+            text=f"{_who(state, q)}: {state.score(q)} points, "
+            f"{len(state.won[q])} cars, trunks {trunks}",
+        )
+    return doc.to_string()

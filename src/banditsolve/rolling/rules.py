@@ -1,0 +1,862 @@
+"""The rules of Rolling Bandits as pure functions: ``legal_actions``, ``apply``, chance.
+
+Every function takes a :class:`~banditsolve.rolling.state.State` and returns new values. Chance
+is an explicit player: the train order, the trunk symbols, every roll and what a trunk holds
+are chance nodes whose outcomes come with exact :class:`~fractions.Fraction` probabilities.
+
+The order of :func:`legal_actions` (documented in the spec, RB-ENGINE-2):
+
+- set-up: wagon kinds, then trunk symbols, in the edition's order;
+- start of a turn: ``take back`` (the rearmost group), then ``roll``, then ``roll +1`` ... (with
+  mercenaries);
+- a roll: every face count tuple, R M H B S J, in lexicographic order from all revolvers down;
+- attack: rerolls (roll-again trunk), then ``lay X@car`` by symbol then car front to back,
+  then jokers (hoard, then mercenary) by car front to back, then ``end``;
+- ambush: ``ambush a b`` by pairs of cars front to back, then ``end``;
+- opening a trunk: the tiles it may be, in the edition's order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from banditsolve.core.text import excerpt
+from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from banditsolve.rolling.edition import (
+    CONTENT_LETTERS,
+    CONTENTS,
+    JOKER,
+    LETTERS,
+    Edition,
+    TrunkTile,
+    Wagon,
+    default_edition,
+    lookup,
+)
+from banditsolve.rolling.state import (
+    DEFAULT_OPTIONS,
+    Car,
+    Group,
+    Held,
+    Options,
+    Phase,
+    State,
+    Won,
+)
+
+BOMB = CONTENTS.index("bomb")
+AMBUSH = CONTENTS.index("ambush")
+ROLL_AGAIN = CONTENTS.index("roll-again")
+NO_FACES = (0, 0, 0, 0, 0, 0)
+
+# -- actions -------------------------------------------------------------------------------------
+
+
+def faces_text(faces: Sequence[int]) -> str:
+    """Face counts as letters (``RRMJ``); ``-`` for none."""
+    text = "".join(LETTERS[i] * n for i, n in enumerate(faces))
+    return text or "-"
+
+
+def parse_faces(text: str, where: str = "faces") -> tuple[int, ...]:
+    if text == "-":
+        return NO_FACES
+    counts = [0] * 6
+    for ch in text.upper():
+        i = LETTERS.find(ch)
+        if i < 0:
+            raise NotationError(f"{where}: {excerpt(ch, 5)} is not a face (faces are {LETTERS})")
+        counts[i] += 1
+    return tuple(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class DealWagon:
+    """Set-up chance: the next wagon (from the locomotive back) is one of this kind."""
+
+    need: int
+    points: int
+
+    def __str__(self) -> str:
+        return f"wagon {self.need}/{self.points}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealTrunk:
+    """Set-up chance: the next wagon's trunk shows this symbol on its back."""
+
+    symbol: int
+
+    def __str__(self) -> str:
+        return f"trunk {LETTERS[self.symbol]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Before rolling: take back the rearmost group (RB-TAKE-1)."""
+
+    def __str__(self) -> str:
+        return "take back"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll every available hoard die, and ``mercs`` mercenaries (RB-ROLL-1, RB-MERC-2)."""
+
+    mercs: int = 0
+
+    def __str__(self) -> str:
+        return "roll" if not self.mercs else f"roll +{self.mercs}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """Chance: the dice in the air landed showing these face counts (R M H B S J)."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"rolled {faces_text(self.faces)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """Use a roll-again trunk: roll these of the dice just rolled again (hoard, mercenaries)."""
+
+    bandits: tuple[int, ...]
+    mercs: tuple[int, ...] = NO_FACES
+
+    def __str__(self) -> str:
+        text = f"reroll {faces_text(self.bandits)}"
+        return text + (f"/{faces_text(self.mercs)}" if any(self.mercs) else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on car ``car``."""
+
+    symbol: int
+    car: int
+
+    def __str__(self) -> str:
+        return f"lay {LETTERS[self.symbol]}@{self.car}"
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """Lay one rolled joker (a mercenary one if ``merc``) on car ``car``, showing the symbol of
+    the player's group there."""
+
+    car: int
+    merc: bool = False
+
+    def __str__(self) -> str:
+        return f"{'merc ' if self.merc else ''}joker@{self.car}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ambush:
+    """Use an ambush trunk: swap the player's groups on cars ``a`` and ``b``."""
+
+    a: int
+    b: int
+
+    def __str__(self) -> str:
+        return f"ambush {self.a} {self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """End the attack (dice not laid are kept), or end the turn after ambushes."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """Chance: the trunk just carried off is this tile."""
+
+    symbol: int
+    value: int
+    content: int
+
+    def __str__(self) -> str:
+        return f"open {LETTERS[self.symbol]}{self.value}{CONTENT_LETTERS[self.content]}"
+
+
+Action = (
+    DealWagon | DealTrunk | TakeBack | Roll | Rolled | Reroll | Lay | Joker | Ambush | End | Open
+)
+
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), kind)
+    for p, kind in (
+        (r"wagon (\d{1,2})/(\d{1,2})", "wagon"),
+        (r"trunk ([A-Z])", "trunk"),
+        (r"take back", "takeback"),
+        (r"roll(?: \+(\d{1,2}))?", "roll"),
+        (r"rolled ([A-Z]+|-)", "rolled"),
+        (r"reroll ([A-Z]+|-)(?:/([A-Z]+))?", "reroll"),
+        (r"lay ([A-Z])@(\d{1,2})", "lay"),
+        (r"(merc )?joker@(\d{1,2})", "joker"),
+        (r"ambush (\d{1,2}) (\d{1,2})", "ambush"),
+        (r"end", "end"),
+        (r"open ([A-Z])(\d)([A-Z])", "open"),
+    )
+)
+
+
+def _symbol(letter: str) -> int:
+    i = LETTERS.find(letter.upper())
+    if i < 0 or i == JOKER:
+        raise NotationError(f"{letter!r} is not a bandit symbol (symbols are {LETTERS[:5]})")
+    return i
+
+
+def parse_action(text: object) -> Action:
+    """An action from its text (the inverse of ``str(action)``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text, not {type(text).__name__}")
+    raw = " ".join(text.strip().split())
+    if len(raw) > 60:
+        raise NotationError(f"unknown action {excerpt(text)}")
+    for pattern, kind in _PATTERNS:
+        m = pattern.fullmatch(raw)
+        if not m:
+            continue
+        if kind == "wagon":
+            return DealWagon(int(m[1]), int(m[2]))
+        if kind == "trunk":
+            return DealTrunk(_symbol(m[1]))
+        if kind == "takeback":
+            return TakeBack()
+        if kind == "roll":
+            return Roll(int(m[1]) if m[1] else 0)
+        if kind == "rolled":
+            return Rolled(parse_faces(m[1], "rolled"))
+        if kind == "reroll":
+            return Reroll(
+                parse_faces(m[1], "reroll"), parse_faces(m[2], "reroll") if m[2] else NO_FACES
+            )
+        if kind == "lay":
+            return Lay(_symbol(m[1]), int(m[2]))
+        if kind == "joker":
+            return Joker(int(m[2]), bool(m[1]))
+        if kind == "ambush":
+            return Ambush(int(m[1]), int(m[2]))
+        if kind == "end":
+            return End()
+        content = CONTENT_LETTERS.find(m[3].lower())
+        if content < 0:
+            raise NotationError(f"{excerpt(text)}: unknown trunk content {m[3]!r}")
+        return Open(_symbol(m[1]), int(m[2]), content)
+    raise NotationError(
+        f"unknown action {excerpt(text)} (actions: roll, roll +N, take back, lay R@3, joker@3, "
+        "reroll RJ, ambush 2 4, end, rolled RRMJ, open R2b, wagon 3/3, trunk R)"
+    )
+
+
+# -- chance: rolls -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def roll_outcomes(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every face-count tuple of ``n`` dice with its exact multinomial probability (RB-ROLL-2),
+    in lexicographic order from all revolvers down."""
+    out: list[tuple[tuple[int, ...], Fraction]] = []
+    total = 6**n
+    fact = math.factorial(n)
+
+    def rec(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == 5:
+            faces = (*prefix, left)
+            ways = fact
+            for k in faces:
+                ways //= math.factorial(k)
+            out.append((faces, Fraction(ways, total)))
+            return
+        for k in range(left, -1, -1):
+            rec((*prefix, k), left - k)
+
+    rec((), n)
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _rolled_outcomes(n: int) -> tuple[tuple[Action, Fraction], ...]:
+    return tuple((Rolled(faces), p) for faces, p in roll_outcomes(n))
+
+
+def edition_of(state: State) -> Edition:
+    return default_edition() if state.edition == "default" else lookup(state.edition)
+
+
+# -- set-up ---------------------------------------------------------------------------------------
+
+
+def new_state(
+    players: int, options: Options = DEFAULT_OPTIONS, edition: Edition | None = None
+) -> State:
+    """The game before set-up: only the locomotive; the wagons are dealt by chance (RB-SETUP-1)."""
+    ed = edition or default_edition()
+    if not 2 <= players <= 4:
+        shown = players if abs(players) < 1000 else "that many"
+        raise RuleOptionError(f"Rolling Bandits is played by 2 to 4 players, not {shown}")
+    if options.mercenaries == "on" and players != 2:
+        raise RuleOptionError("the mercenary variant is for two players (RB-MERC-1)")
+    loco = Car(0, ed.locomotive.need, ed.locomotive.points, True, None, (None,) * players)
+    wagons = ed.two_player_wagons() if players == 2 else len(ed.wagons)
+    reserve = ed.dice_per_colour if options.mercenaries == "on" else 0
+    return State(
+        players=players,
+        edition=ed.name,
+        options=options,
+        phase="deal-wagon",
+        to_move=0,
+        train=(loco,),
+        wagons=wagons,
+        won=((),) * players,
+        trunks=((),) * players,
+        reserve=(reserve,) * players,
+    )
+
+
+def _wagons_left(state: State, ed: Edition) -> Counter[Wagon]:
+    left = Counter(ed.wagons)
+    for car in state.train:
+        if not car.loco:
+            left[Wagon(car.need, car.points)] -= 1
+    return left
+
+
+def _trunk_symbols_left(state: State, ed: Edition) -> Counter[int]:
+    left = Counter(t.symbol for t in ed.trunks)
+    for car in state.train:
+        if car.trunk is not None:
+            left[car.trunk] -= 1
+    return left
+
+
+def unseen_tiles(state: State, symbol: int) -> Counter[TrunkTile]:
+    """The tiles a face-down trunk of ``symbol`` may be: the edition's tiles of that symbol less
+    every tile already opened (RB-TRUNK-2)."""
+    ed = edition_of(state)
+    left = Counter(t for t in ed.trunks if t.symbol == symbol)
+    for held in itertools.chain(*state.trunks, state.discarded):
+        tile = TrunkTile(held.symbol, held.value, held.content)
+        if tile.symbol == symbol:
+            left[tile] -= 1
+    return +left
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """The chance outcomes with exact probabilities; :class:`IllegalActionError` elsewhere."""
+    if state.phase == "deal-wagon":
+        ed = edition_of(state)
+        left = _wagons_left(state, ed)
+        total = sum(left.values())
+        return tuple(
+            (DealWagon(w.need, w.points), Fraction(left[w], total))
+            for w in ed.wagon_kinds
+            if left[w] > 0
+        )
+    if state.phase == "deal-trunk":
+        ed = edition_of(state)
+        sym_left = _trunk_symbols_left(state, ed)
+        total = sum(sym_left.values())
+        return tuple(
+            (DealTrunk(s), Fraction(sym_left[s], total))
+            for s in sorted(sym_left)
+            if sym_left[s] > 0
+        )
+    if state.phase in ("roll", "mroll"):
+        n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
+        return _rolled_outcomes(n)
+    if state.phase == "reveal":
+        car = state.car(state.pending[0][0])
+        assert car is not None and car.trunk is not None
+        tiles = unseen_tiles(state, car.trunk)
+        total = sum(tiles.values())
+        ed = edition_of(state)
+        return tuple(
+            (Open(t.symbol, t.value, t.content), Fraction(tiles[t], total))
+            for t in ed.trunk_kinds
+            if tiles[t] > 0
+        )
+    raise IllegalActionError(f"no chance step here: it is player {state.to_move}'s move")
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    outcomes = chance_outcomes(state)
+    x = Fraction(rng.random())
+    total = Fraction(0)
+    for action, p in outcomes:
+        total += p
+        if x < total:
+            return action
+    return outcomes[-1][0]
+
+
+# -- the attack: where groups may go ---------------------------------------------------------------
+
+
+def _reachable(state: State, index: int) -> bool:
+    """Option locomotive=last: the locomotive takes bandits only once no wagon is left."""
+    car = state.train[index]
+    return not (car.loco and state.options.locomotive == "last" and len(state.train) > 1)
+
+
+def new_group_targets(state: State, player: int) -> tuple[int, ...]:
+    """The train indices where a group of a symbol the player has not on the train may go
+    (RB-ATTACK-3, RB-ATTACK-4, options front and restart)."""
+    gang = state.gang(player)
+    n = len(state.train)
+    if not gang:
+        if state.options.restart == "any":
+            return tuple(i for i in range(n) if _reachable(state, i))
+        return (n - 1,) if _reachable(state, n - 1) else ()
+    front, rear = gang[0], gang[-1]
+    if front > 0 and _reachable(state, front - 1):
+        return (front - 1,)
+    if state.options.front == "behind" and rear + 1 < n:
+        return (rear + 1,)
+    return ()
+
+
+def _symbol_car(state: State, player: int, symbol: int) -> int | None:
+    for i, car in enumerate(state.train):
+        g = car.groups[player]
+        if g is not None and g.symbol == symbol:
+            return i
+    return None
+
+
+def _usable_trunk(state: State, content: int) -> int | None:
+    """The index of the active player's first unused trunk of ``content`` held since before the
+    turn (RB-TRUNK-5), if any."""
+    for i, held in enumerate(state.trunks[state.to_move][: state.usable]):
+        if held.content == content and not held.used:
+            return i
+    return None
+
+
+def _subcounts(faces: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [tuple(c) for c in itertools.product(*(range(k + 1) for k in faces))]
+
+
+def _must_join_pending(state: State) -> bool:
+    p = state.to_move
+    return any(
+        state.roll[s] + state.mroll[s] > 0 and _symbol_car(state, p, s) is not None
+        for s in range(5)
+    )
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every legal action (or chance outcome) in the fixed order of the module notes."""
+    phase = state.phase
+    if phase == "over":
+        return ()
+    if state.is_chance:
+        return tuple(a for a, _ in chance_outcomes(state))
+    p = state.to_move
+    if phase == "start":
+        out: list[Action] = []
+        if state.gang(p):
+            out.append(TakeBack())
+        out.append(Roll(0))
+        out.extend(Roll(k) for k in range(1, state.reserve[p] + 1))
+        return tuple(out)
+    if phase == "attack":
+        out = []
+        if not state.laid and _usable_trunk(state, ROLL_AGAIN) is not None:
+            for b in _subcounts(state.roll):
+                for m in _subcounts(state.mroll):
+                    if any(b) or any(m):
+                        out.append(Reroll(b, m))
+        for s in range(5):
+            if state.roll[s] + state.mroll[s] == 0:
+                continue
+            at = _symbol_car(state, p, s)
+            targets = (at,) if at is not None else new_group_targets(state, p)
+            out.extend(Lay(s, state.train[i].id) for i in targets)
+        gang = state.gang(p)
+        for merc, count in ((False, state.roll[JOKER]), (True, state.mroll[JOKER])):
+            if count == 0:
+                continue
+            for i in gang:
+                car_id = state.train[i].id
+                if state.options.jokers == "together" and state.joker_car not in (None, car_id):
+                    continue
+                out.append(Joker(car_id, merc))
+        if not (state.options.keep == "must-join" and _must_join_pending(state)):
+            out.append(End())
+        return tuple(out)
+    if phase == "ambush":
+        out = []
+        if _usable_trunk(state, AMBUSH) is not None:
+            gang = state.gang(p)
+            for front, back in itertools.combinations(gang, 2):
+                out.append(Ambush(state.train[front].id, state.train[back].id))
+        out.append(End())
+        return tuple(out)
+    raise AssertionError(f"unknown phase {phase}")  # pragma: no cover
+
+
+# -- applying ------------------------------------------------------------------------------------
+
+
+def _set_car(train: tuple[Car, ...], index: int, car: Car) -> tuple[Car, ...]:
+    return (*train[:index], car, *train[index + 1 :])
+
+
+def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
+    """``winner`` takes the cars at ``indices``: their trunks are discarded unopened, every
+    player's dice there come back (mercenaries leave the game), the train closes up (RB-STEAL-2,
+    RB-STEAL-3; option cut)."""
+    taken = sorted(set(indices))
+    train = list(state.train)
+    won = list(state.won)
+    for i in taken:
+        car = train[i]
+        won[winner] = (*won[winner], Won(car.id, car.need, car.points, car.loco))
+    if state.options.cut == "rear-back":
+        for i in taken:
+            for q in range(state.players):
+                if train[i].groups[q] is None:
+                    continue
+                ahead = any(train[j].groups[q] is not None for j in range(i) if j not in taken)
+                behind = [j for j in range(i + 1, len(train)) if j not in taken]
+                if ahead and any(train[j].groups[q] is not None for j in behind):
+                    for j in behind:
+                        if train[j].groups[q] is not None:
+                            train[j] = train[j].with_group(q, None)
+    kept = tuple(car for i, car in enumerate(train) if i not in taken)
+    out = state.replace(train=kept, won=tuple(won))
+    if not kept:
+        out = out.replace(phase="over", roll=NO_FACES, mroll=NO_FACES, pending=())
+    return out
+
+
+def _begin_turn(state: State, player: int) -> State:
+    """Start ``player``'s turn: the steal step, then the take-back/roll step (RB-STEAL-1)."""
+    state = state.replace(
+        to_move=player,
+        phase="start",
+        roll=NO_FACES,
+        mroll=NO_FACES,
+        airborne=(0, 0),
+        laid=False,
+        joker_car=None,
+        usable=len(state.trunks[player]),
+        pending=(),
+        resume="attack",
+    )
+    stolen = [i for i, car in enumerate(state.train) if state.stealer(car) == player]
+    if stolen:
+        state = _remove_cars(state, stolen, player)
+    return state
+
+
+def _end_turn(state: State) -> State:
+    """Dice not laid go back (mercenaries to the reserve); the next player's turn begins."""
+    p = state.to_move
+    reserve = list(state.reserve)
+    reserve[p] += sum(state.mroll)
+    state = state.replace(reserve=tuple(reserve), roll=NO_FACES, mroll=NO_FACES)
+    return _begin_turn(state, (p + 1) % state.players)
+
+
+def _trunk_qualifies(state: State, car: Car, player: int) -> bool:
+    group = car.groups[player]
+    if car.trunk is None or group is None or group.symbol != car.trunk:
+        return False
+    count = group.natural if state.options.trunk_jokers == "natural" else group.size
+    return count == 3 if state.options.trunk_count == "exactly" else count >= 3
+
+
+def _outright(state: State, car: Car, player: int) -> bool:
+    group = car.groups[player]
+    if group is None:
+        return False
+    dice = edition_of(state).dice_per_colour
+    rule = state.options.theft_mercenaries
+    if rule == "hoard":
+        return group.bandits >= dice
+    if rule == "any":
+        return group.size >= dice
+    return group.bandits >= dice or group.mercs >= dice
+
+
+def _after_laying(state: State, car_ids: Sequence[int], resume: Phase) -> State:
+    """Outright theft and trunks after dice arrive on ``car_ids`` (RB-THEFT-1, RB-TRUNK-1)."""
+    p = state.to_move
+    pending: list[tuple[int, bool]] = []
+    thefts: list[int] = []
+    for car_id in car_ids:
+        car = state.car(car_id)
+        assert car is not None
+        if _outright(state, car, p):
+            if (
+                car.trunk is not None
+                and state.options.theft_trunk == "open"
+                and _trunk_qualifies(state, car, p)
+            ):
+                pending.append((car_id, True))
+            else:
+                thefts.append(state.index(car_id))
+        elif _trunk_qualifies(state, car, p):
+            pending.append((car_id, False))
+    if thefts:
+        state = _remove_cars(state, thefts, p)
+        if state.is_terminal:
+            return state
+    if pending:
+        return state.replace(phase="reveal", pending=tuple(pending), resume=resume)
+    return state
+
+
+def _lay(state: State, index: int, symbol: int, bandits: int, mercs: int, natural: int) -> State:
+    p = state.to_move
+    car = state.train[index]
+    old = car.groups[p]
+    if old is None:
+        group = Group(symbol, bandits, mercs, natural)
+    else:
+        group = Group(old.symbol, old.bandits + bandits, old.mercs + mercs, old.natural + natural)
+    return state.replace(train=_set_car(state.train, index, car.with_group(p, group)), laid=True)
+
+
+def _bomb(state: State, index: int) -> State:
+    """Every player on the car keeps one die there (a mercenary if they have one); the others
+    come back, mercenaries leaving the game (RB-TRUNK-3)."""
+    car = state.train[index]
+    groups: list[Group | None] = []
+    for g in car.groups:
+        if g is None:
+            groups.append(None)
+        elif g.mercs:
+            groups.append(Group(g.symbol, 0, 1, min(g.natural, 1)))
+        else:
+            groups.append(Group(g.symbol, 1, 0, min(g.natural, 1)))
+    return state.replace(
+        train=_set_car(
+            state.train,
+            index,
+            Car(car.id, car.need, car.points, car.loco, car.trunk, tuple(groups)),
+        )
+    )
+
+
+def _open(state: State, action: Open) -> State:
+    p = state.to_move
+    car_id, theft = state.pending[0]
+    rest = state.pending[1:]
+    index = state.index(car_id)
+    car = state.train[index]
+    held = Held(action.symbol, action.value, action.content, action.content == BOMB)
+    trunks = list(state.trunks)
+    state = state.replace(
+        train=_set_car(
+            state.train, index, Car(car.id, car.need, car.points, car.loco, None, car.groups)
+        )
+    )
+    if theft:
+        if action.content == BOMB:
+            state = state.replace(discarded=(*state.discarded, held))
+        else:
+            trunks[p] = (*trunks[p], held)
+            state = state.replace(trunks=tuple(trunks))
+        state = _remove_cars(state, [index], p)
+        if state.is_terminal:
+            return state
+    else:
+        trunks[p] = (*trunks[p], held)
+        state = state.replace(trunks=tuple(trunks))
+        if action.content == BOMB:
+            state = _bomb(state, index)
+    if rest:
+        return state.replace(pending=rest)
+    state = state.replace(phase=state.resume, pending=())
+    if state.phase == "ambush" and not legal_ambushes_left(state):
+        return _end_turn(state)
+    return state
+
+
+def legal_ambushes_left(state: State) -> bool:
+    return _usable_trunk(state, AMBUSH) is not None and len(state.gang(state.to_move)) >= 2
+
+
+def _use_trunk(state: State, content: int) -> State:
+    i = _usable_trunk(state, content)
+    assert i is not None
+    p = state.to_move
+    held = state.trunks[p][i]
+    mine = (
+        *state.trunks[p][:i],
+        Held(held.symbol, held.value, held.content, True),
+        *state.trunks[p][i + 1 :],
+    )
+    trunks = list(state.trunks)
+    trunks[p] = mine
+    return state.replace(trunks=tuple(trunks))
+
+
+def is_legal(state: State, action: object) -> bool:
+    """``action in legal_actions(state)``, without listing every roll at a roll node."""
+    if state.phase in ("roll", "mroll"):
+        if not isinstance(action, Rolled):
+            return False
+        n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
+        faces = action.faces
+        return (
+            isinstance(faces, tuple)
+            and len(faces) == 6
+            and all(isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in faces)
+            and sum(faces) == n
+        )
+    try:
+        return action in legal_actions(state)
+    except TypeError:  # an unhashable or odd object
+        return False
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
+    if not is_legal(state, action):
+        if state.phase == "over":
+            raise IllegalActionError(f"{action} is not legal: the game is over")
+        raise IllegalActionError(
+            f"{action} is not legal here (phase {state.phase}, player {state.to_move})"
+        )
+    return _apply(state, action)
+
+
+def _apply(state: State, action: Action) -> State:
+    p = state.to_move
+    if isinstance(action, DealWagon):
+        car = Car(
+            len(state.train), action.need, action.points, False, None, (None,) * state.players
+        )
+        state = state.replace(train=(*state.train, car))
+        if len(state.train) - 1 == state.wagons:
+            state = state.replace(phase="deal-trunk")
+        return state
+    if isinstance(action, DealTrunk):
+        index = next(i for i, c in enumerate(state.train) if not c.loco and c.trunk is None)
+        car = state.train[index]
+        train = _set_car(
+            state.train, index, Car(car.id, car.need, car.points, False, action.symbol, car.groups)
+        )
+        state = state.replace(train=train)
+        if all(c.loco or c.trunk is not None for c in train):
+            state = _begin_turn(state, 0)
+        return state
+    if isinstance(action, TakeBack):
+        index = state.gang(p)[-1]
+        return state.replace(
+            train=_set_car(state.train, index, state.train[index].with_group(p, None))
+        )
+    if isinstance(action, Roll):
+        bandits = edition_of(state).dice_per_colour - state.on_train(p)[0]
+        reserve = list(state.reserve)
+        reserve[p] -= action.mercs
+        phase: Phase = "roll" if bandits or not action.mercs else "mroll"
+        return state.replace(phase=phase, airborne=(bandits, action.mercs), reserve=tuple(reserve))
+    if isinstance(action, Rolled):
+        if state.phase == "roll":
+            roll = tuple(a + b for a, b in zip(state.roll, action.faces, strict=True))
+            state = state.replace(roll=roll)
+            if state.airborne[1]:
+                return state.replace(phase="mroll", airborne=(0, state.airborne[1]))
+        else:
+            mroll = tuple(a + b for a, b in zip(state.mroll, action.faces, strict=True))
+            state = state.replace(mroll=mroll)
+        return state.replace(phase="attack", airborne=(0, 0))
+    if isinstance(action, Reroll):
+        state = _use_trunk(state, ROLL_AGAIN)
+        roll = tuple(a - b for a, b in zip(state.roll, action.bandits, strict=True))
+        mroll = tuple(a - b for a, b in zip(state.mroll, action.mercs, strict=True))
+        nb, nm = sum(action.bandits), sum(action.mercs)
+        return state.replace(
+            roll=roll, mroll=mroll, airborne=(nb, nm), phase="roll" if nb else "mroll"
+        )
+    if isinstance(action, Lay):
+        s = action.symbol
+        b, m = state.roll[s], state.mroll[s]
+        roll = tuple(0 if i == s else k for i, k in enumerate(state.roll))
+        mroll = tuple(0 if i == s else k for i, k in enumerate(state.mroll))
+        state = _lay(state.replace(roll=roll, mroll=mroll), state.index(action.car), s, b, m, b + m)
+        return _after_laying(state, [action.car], "attack")
+    if isinstance(action, Joker):
+        index = state.index(action.car)
+        group = state.train[index].groups[p]
+        assert group is not None
+        if action.merc:
+            mroll = (*state.mroll[:JOKER], state.mroll[JOKER] - 1)
+            state = _lay(state.replace(mroll=mroll), index, group.symbol, 0, 1, 0)
+        else:
+            roll = (*state.roll[:JOKER], state.roll[JOKER] - 1)
+            state = _lay(state.replace(roll=roll), index, group.symbol, 1, 0, 0)
+        return _after_laying(state.replace(joker_car=action.car), [action.car], "attack")
+    if isinstance(action, End):
+        if state.phase == "attack" and legal_ambushes_left(state):
+            reserve = list(state.reserve)
+            reserve[p] += sum(state.mroll)
+            return state.replace(
+                phase="ambush",
+                roll=NO_FACES,
+                mroll=NO_FACES,
+                reserve=tuple(reserve),
+                joker_car=None,
+            )
+        return _end_turn(state)
+    if isinstance(action, Ambush):
+        state = _use_trunk(state, AMBUSH)
+        ia, ib = state.index(action.a), state.index(action.b)
+        ca, cb = state.train[ia], state.train[ib]
+        train = _set_car(state.train, ia, ca.with_group(p, cb.groups[p]))
+        train = _set_car(train, ib, cb.with_group(p, ca.groups[p]))
+        state = _after_laying(state.replace(train=train), [action.a, action.b], "ambush")
+        if state.phase == "ambush" and not legal_ambushes_left(state):
+            return _end_turn(state)
+        return state
+    if isinstance(action, Open):
+        return _open(state, action)
+    raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
+
+
+def apply_all(state: State, actions: Iterable[Action | str]) -> State:
+    for action in actions:
+        state = apply(state, parse_action(action) if isinstance(action, str) else action)
+    return state
+
+
+# -- the end --------------------------------------------------------------------------------
+
+
+def ranking_key(state: State, player: int) -> tuple[int, int, int]:
+    """Points, then cars taken, then trunks carried off (RB-END-2)."""
+    return (state.score(player), len(state.won[player]), len(state.trunks[player]))
+
+
+def winners(state: State) -> tuple[int, ...]:
+    keys = [ranking_key(state, p) for p in range(state.players)]
+    best = max(keys)
+    return tuple(p for p, k in enumerate(keys) if k == best)
+
+
+def deal_setup(state: State, rng: random.Random) -> State:
+    """Play the set-up chance steps with ``rng`` (a seeded game settles its train at once)."""
+    while state.phase in ("deal-wagon", "deal-trunk"):
+        state = _apply(state, sample_chance(state, rng))
+    return state
