@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from banditsolve.core.io import json_type
+from banditsolve.core.limits import short_repr
+from banditsolve.core.text import excerpt
 from banditsolve.errors import NotationError
 
 DICE_PER_COLOUR = 6
@@ -25,12 +28,12 @@ class Colour(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Colour:
-        try:
+        if isinstance(text, str) and len(text) == 1 and text in COLOUR_LETTERS:
             return cls(COLOUR_LETTERS.index(text))
-        except ValueError:
-            raise NotationError(
-                f"unknown colour {text!r}: expected one of k (black), g (green), r (red), b (blue)"
-            ) from None
+        shown = excerpt(text) if isinstance(text, str) else short_repr(text)
+        raise NotationError(
+            f"unknown colour {shown}: expected one of k (black), g (green), r (red), b (blue)"
+        )
 
 
 COLOUR_LETTERS = "kgrb"
@@ -53,18 +56,26 @@ class Die:
                 object.__setattr__(self, "colour", Colour(colour))
             else:
                 raise NotationError(
-                    f"bad die colour {colour!r}: expected a Colour, a letter k g r b, or 0-3"
+                    f"bad die colour {short_repr(colour)}: expected a Colour, a letter k g r b, "
+                    "or 0-3"
                 )
-        if not isinstance(self.value, int) or self.value not in VALUES:
-            raise NotationError(f"die value {self.value!r} is not between 1 and 6")
+        if (
+            isinstance(self.value, bool)
+            or not isinstance(self.value, int)
+            or self.value not in VALUES
+        ):
+            raise NotationError(f"die value {short_repr(self.value)} is not between 1 and 6")
 
     @classmethod
     def parse(cls, text: str) -> Die:
         """Read a die such as ``"r5"`` (red five)."""
+        if not isinstance(text, str):
+            raise NotationError(f"a die is text such as 'r5', not {json_type(text)}")
         token = text.strip()
         if len(token) != 2 or token[1] not in "123456":
             raise NotationError(
-                f"bad die {text!r}: expected a colour letter (k g r b) and a value 1-6, like 'r5'"
+                f"bad die {excerpt(text)}: expected a colour letter (k g r b) and a value 1-6, "
+                "like 'r5'"
             )
         return cls(Colour.parse(token[0]), int(token[1]))
 
@@ -89,11 +100,15 @@ def parse_dice(text: str) -> tuple[Die, ...]:
 
     A run of dice without separators (``"r5g3"``) is accepted too.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"dice are text such as 'r5 g3', not {json_type(text)}")
     cleaned = text.replace(",", " ").split()
     dice: list[Die] = []
     for word in cleaned:
         if len(word) % 2:
-            raise NotationError(f"bad dice {word!r}: each die is a colour letter and a value")
+            raise NotationError(
+                f"bad dice {excerpt(word)}: each die is a colour letter and a value"
+            )
         dice.extend(Die.parse(word[i : i + 2]) for i in range(0, len(word), 2))
     return tuple(dice)
 

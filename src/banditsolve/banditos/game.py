@@ -19,9 +19,17 @@ from typing import Any
 from banditsolve.banditos import notation, rules
 from banditsolve.banditos.players import PLAYERS
 from banditsolve.banditos.rules import Action
-from banditsolve.banditos.state import PROOF_OPTIONS, Options, State, initial_state
-from banditsolve.core.io import load_json, read_text
+from banditsolve.banditos.state import (
+    OPTION_VALUES,
+    Options,
+    State,
+    expect_state,
+    initial_state,
+)
+from banditsolve.core.io import json_type
+from banditsolve.core.limits import short_repr
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
+from banditsolve.core.text import excerpt
 from banditsolve.errors import RuleOptionError
 
 
@@ -35,18 +43,23 @@ class LosBanditos:
     max_players = 2
 
     def option_names(self) -> Mapping[str, tuple[str, ...]]:
-        return {"proof": PROOF_OPTIONS}
+        return dict(OPTION_VALUES)
 
     def options(self, values: Mapping[str, object] | None) -> Options:
-        """Rule options from ``name -> value`` (text values accepted, as from the command
-        line)."""
-        values = dict(values or {})
-        unknown = sorted(set(values) - set(self.option_names()))
-        if unknown:
+        """Rule options from ``name -> value`` (text values, as from the command line)."""
+        if values is None:
+            return Options()
+        if not isinstance(values, Mapping):
             raise RuleOptionError(
-                f"unknown Los Banditos rule option {unknown[0]!r} "
-                f"(options are {', '.join(self.option_names())})"
+                f"Los Banditos rule options are a mapping name -> value, not {json_type(values)}"
             )
+        names = self.option_names()
+        for key in values:
+            if not isinstance(key, str) or key not in names:
+                raise RuleOptionError(
+                    f"unknown Los Banditos rule option {excerpt(str(key))} "
+                    f"(options are {', '.join(names)})"
+                )
         return Options(**values)  # type: ignore[arg-type]
 
     def new_game(
@@ -56,8 +69,10 @@ class LosBanditos:
         *,
         seed: int | None = None,
     ) -> State:
-        if players not in (None, 2):
-            raise RuleOptionError(f"Los Banditos is played by 2 players, not {players!r}")
+        if players is not None and (type(players) is not int or players != 2):
+            raise RuleOptionError(
+                f"Los Banditos is played by 2 players, not {short_repr(players)}"
+            )
         return initial_state(self.options(options))
 
     def players(self, state: State) -> int:
@@ -92,6 +107,7 @@ class LosBanditos:
         return str(action)
 
     def parse_action(self, state: State, text: str) -> Action:
+        expect_state(state)
         return rules.parse_action(text)
 
     def to_notation(self, state: State) -> str:
@@ -104,13 +120,10 @@ class LosBanditos:
         return notation.to_json(state)
 
     def from_json(self, document: Any) -> State:
-        if isinstance(document, str):
-            document = load_json(document, "JSON position")
         return notation.from_json(document)
 
     def read_state(self, source: Source) -> State:
-        text, _ = read_text(source, "position")
-        return notation.read_position(text)
+        return notation.read_position(source)
 
     def ascii(self, state: State) -> str:
         return state.ascii()

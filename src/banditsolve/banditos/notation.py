@@ -1,8 +1,9 @@
 """Positions as one line of text and as JSON (rule LB-NOTE-1), both round-tripping.
 
-One-line notation, five space-separated fields (the fifth optional)::
+One-line notation, four space-separated fields and then the rule options that differ from
+the default::
 
-    ROW STACK WON TURN [proof=bag]
+    ROW STACK WON TURN [proof=bag] [unplaceable=return]
 
 - ``ROW``: the four slots joined by ``/``. A slot is ``-`` (empty) or ``V:MINE0:MINE1``: the
   tile value, then player 0's and player 1's dice written without spaces (``3:r5r5k6:g2``).
@@ -12,31 +13,50 @@ One-line notation, five space-separated fields (the fifth optional)::
 - ``TURN``: the player to move (``0`` or ``1``) and the phase: ``a`` before drawing, ``r`` while
   the draw is pending (a chance node), ``h`` after rolling, followed by ``:`` and the dice still
   to place (``0h:r5g3``, ``1h:``). Capital ``A R H`` mark the game's opening turn (one die).
-- ``proof=bag`` when the claim-proof option is not the default ``strict``.
+- ``proof=bag`` (LB-OPT-1) and ``unplaceable=return`` (LB-OPT-4) when those rule options are
+  not the default.
 
 The dice in the bag are not written: they are all the dice not on a tile or in hand.
+
+Every reader refuses a position the real game cannot reach (more dice of a colour than the
+game has, more tiles of a value than the box, a side of more than three dice, both sides of a
+tile in play full, both players at 10 points, ...), saying what is wrong and where, and quoting
+at most a short excerpt of the input.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, parse_dice
 from banditsolve.banditos.state import (
     MAX_SIDE,
-    PROOF_OPTIONS,
+    OPTION_VALUES,
+    SLOTS,
     TILE_COUNTS,
     TILE_VALUES,
+    WINNING_SCORE,
     Options,
-    ProofOption,
     Slot,
     State,
+    expect_state,
 )
-from banditsolve.errors import BanditsolveError, NotationError
+from banditsolve.core.io import (
+    check_keys,
+    expect_int,
+    expect_object,
+    json_type,
+    load_json,
+    read_text,
+)
+from banditsolve.core.text import excerpt, plural
+from banditsolve.errors import NotationError
 
 _PHASES = {"a": (False, False), "r": (False, True), "h": (True, False)}
+_JSON_PHASES = {"start": (False, False), "roll_pending": (False, True), "rolled": (True, False)}
+#: The longest one-line notation there is has well under 200 characters.
+MAX_NOTATION = 400
 
 
 def _dice_text(dice: Sequence[Die]) -> str:
@@ -45,6 +65,7 @@ def _dice_text(dice: Sequence[Die]) -> str:
 
 def format_position(state: State) -> str:
     """The one-line notation of ``state``."""
+    state = expect_state(state)
     slots = []
     for tile in state.row:
         if tile is None:
@@ -60,8 +81,7 @@ def format_position(state: State) -> str:
     if state.rolled:
         turn += ":" + _dice_text(state.hand)
     fields = ["/".join(slots), stack, won, turn]
-    if state.options.proof != "strict":
-        fields.append(f"proof={state.options.proof}")
+    fields.extend(f"{name}={value}" for name, value in state.options.changed().items())
     return " ".join(fields)
 
 
@@ -69,7 +89,9 @@ def _tile_values(text: str, what: str) -> tuple[int, ...]:
     if text == "-":
         return ()
     if not text or any(ch not in "123" for ch in text):
-        raise NotationError(f"bad {what} {text!r}: expected tile values 1-3, or '-' for none")
+        raise NotationError(
+            f"bad {what} {excerpt(text)}: expected tile values 1-3, or '-' for none"
+        )
     return tuple(int(ch) for ch in text)
 
 
@@ -83,29 +105,49 @@ def _side(text: str, where: str) -> tuple[Die, ...]:
     return tuple(sorted(dice))
 
 
+def _options_from_fields(fields: Sequence[str]) -> Options:
+    values: dict[str, str] = {}
+    for text in fields:
+        key, sep, value = text.partition("=")
+        if not sep or key not in OPTION_VALUES:
+            raise NotationError(
+                f"bad option field {excerpt(text)}: expected NAME=VALUE with NAME one of "
+                f"{', '.join(OPTION_VALUES)}"
+            )
+        if key in values:
+            raise NotationError(f"option {key} is given twice")
+        if value not in OPTION_VALUES[key]:
+            raise NotationError(
+                f"bad option field {excerpt(text)}: {key} is one of "
+                f"{', '.join(OPTION_VALUES[key])}"
+            )
+        values[key] = value
+    return Options(**values)  # type: ignore[arg-type]
+
+
 def parse_position(text: str) -> State:
     """Read the one-line notation. Raises :class:`NotationError` saying what is wrong where."""
     if not isinstance(text, str):
-        raise NotationError("a position must be given as text")
-    fields = text.split()
-    if len(fields) not in (4, 5):
+        raise NotationError(f"a position must be given as text, not {json_type(text)}")
+    if len(text) > MAX_NOTATION:
         raise NotationError(
-            f"a position has 4 or 5 space-separated fields (row, stack, won, turn[, option]), "
-            f"got {len(fields)}"
+            f"a position in the notation has at most {MAX_NOTATION} characters, not {len(text)}: "
+            f"{excerpt(text)}"
+        )
+    fields = text.split()
+    extra = len(OPTION_VALUES)
+    if not 4 <= len(fields) <= 4 + extra:
+        raise NotationError(
+            f"a position has 4 to {4 + extra} space-separated fields (row, stack, won, turn, "
+            f"then options), got {len(fields)}: {excerpt(text)}"
         )
     row_text, stack_text, won_text, turn_text = fields[:4]
-    options = Options()
-    if len(fields) == 5:
-        key, _, value = fields[4].partition("=")
-        if key != "proof" or value not in PROOF_OPTIONS:
-            raise NotationError(
-                f"bad option field {fields[4]!r}: expected proof=strict or proof=bag"
-            )
-        proof: ProofOption = "bag" if value == "bag" else "strict"
-        options = Options(proof=proof)
+    options = _options_from_fields(fields[4:])
     slot_texts = row_text.split("/")
-    if len(slot_texts) != 4:
-        raise NotationError(f"the row has 4 slots separated by '/', got {len(slot_texts)}")
+    if len(slot_texts) != SLOTS:
+        raise NotationError(
+            f"the row has 4 slots separated by '/', got {len(slot_texts)}: {excerpt(row_text)}"
+        )
     row: list[Slot | None] = []
     for number, slot_text in enumerate(slot_texts, start=1):
         if slot_text == "-":
@@ -114,7 +156,8 @@ def parse_position(text: str) -> State:
         parts = slot_text.split(":")
         if len(parts) != 3 or parts[0] not in ("1", "2", "3"):
             raise NotationError(
-                f"slot {number}: bad tile {slot_text!r}: expected V:DICE0:DICE1 with V 1-3, or '-'"
+                f"slot {number}: bad tile {excerpt(slot_text)}: expected V:DICE0:DICE1 with V "
+                "1-3, or '-'"
             )
         sides = (
             _side(parts[1], f"slot {number}, player 0's side"),
@@ -124,25 +167,31 @@ def parse_position(text: str) -> State:
     stack_values = _tile_values(stack_text, "stack")
     won_parts = won_text.split(":")
     if len(won_parts) != 2:
-        raise NotationError(f"bad won field {won_text!r}: expected WON0:WON1, like '32:-'")
+        raise NotationError(
+            f"bad won field {excerpt(won_text)}: expected WON0:WON1, like '32:-'"
+        )
     won = (_tile_values(won_parts[0], "won tiles"), _tile_values(won_parts[1], "won tiles"))
     if len(turn_text) < 2 or turn_text[0] not in "01" or turn_text[1].lower() not in _PHASES:
         raise NotationError(
-            f"bad turn field {turn_text!r}: expected the player (0/1) and a phase a, r or h "
-            "(capital on the opening turn), like '0a' or '1h:r5g3'"
+            f"bad turn field {excerpt(turn_text)}: expected the player (0/1) and a phase a, r or "
+            "h (capital on the opening turn), like '0a' or '1h:r5g3'"
         )
     rolled, pending = _PHASES[turn_text[1].lower()]
     hand: tuple[Die, ...] = ()
     rest = turn_text[2:]
     if rolled:
         if not rest.startswith(":"):
-            raise NotationError(f"bad turn field {turn_text!r}: after 'h' comes ':' and the dice")
+            raise NotationError(
+                f"bad turn field {excerpt(turn_text)}: after 'h' comes ':' and the dice"
+            )
         try:
             hand = tuple(sorted(parse_dice(rest[1:])))
         except NotationError as exc:
             raise NotationError(f"turn field, dice in hand: {exc}") from None
     elif rest:
-        raise NotationError(f"bad turn field {turn_text!r}: only phase 'h' lists dice")
+        raise NotationError(
+            f"bad turn field {excerpt(turn_text)}: only phase 'h' lists dice"
+        )
     stack = tuple(stack_values.count(v) for v in TILE_VALUES)
     return build_state(
         row=row,
@@ -169,8 +218,8 @@ def build_state(
     opening: bool,
     options: Options,
 ) -> State:
-    """Check a position's consistency and build it, deriving the bag."""
-    if len(row) != 4:
+    """Check that the real game can reach a position, and build it, deriving the bag."""
+    if len(row) != SLOTS:
         raise NotationError("the row has exactly 4 slots")
     for number, tile in enumerate(row, start=1):
         if tile is not None and all(len(s) == MAX_SIDE for s in tile.sides):
@@ -198,8 +247,16 @@ def build_state(
             )
     limit = 1 if opening else 2
     if len(hand) > limit:
-        drawn = "1 die" if limit == 1 else f"{limit} dice"
-        raise NotationError(f"{len(hand)} dice in hand, but this turn draws only {drawn}")
+        raise NotationError(
+            f"{len(hand)} dice in hand, but this turn draws only {plural(limit, 'die', 'dice')}"
+        )
+    scores = (sum(won[0]), sum(won[1]))
+    if min(scores) >= WINNING_SCORE:
+        raise NotationError(
+            f"both players have {WINNING_SCORE} points or more ({scores[0]} and {scores[1]}), "
+            "but the game ends as soon as one of them does"
+        )
+    dice_out = bool(hand) or any(t is not None and t.dice for t in row)
     if opening:
         # On the game's first turn nothing can have been claimed or resolved, and only the
         # opening player's one die can lie on a tile.
@@ -208,6 +265,25 @@ def build_state(
             raise NotationError(
                 "an opening turn (A, R or H) cannot have tiles won by the player to move or "
                 "dice on the tiles other than that player's one die"
+            )
+    elif not dice_out and not won[0] and not won[1]:
+        raise NotationError(
+            "after the opening turn a die lies on a tile or a tile has been won: mark the "
+            "opening turn with a capital A, R or H"
+        )
+    empty = [number for number, tile in enumerate(row, start=1) if tile is None]
+    if sum(stack) and len(empty) > 1:
+        # Only the setup leaves several slots waiting for a tile: it fills them in order.
+        setup = (
+            opening and not rolled and not roll_pending and not dice_out
+            and not won[0] and not won[1]
+            and empty == list(range(SLOTS - len(empty) + 1, SLOTS + 1))
+        )
+        if not setup:
+            raise NotationError(
+                f"slots {', '.join(map(str, empty))} wait for a tile while face-down tiles "
+                "remain, but a won tile is replaced at once (only the setup fills several "
+                "slots, in order from slot 1, before any die is drawn)"
             )
     state = State(
         row=(row[0], row[1], row[2], row[3]),
@@ -228,14 +304,24 @@ def build_state(
     )
     if state.roll_pending and state.reveal_pending:
         raise NotationError("a draw cannot be pending while a slot waits for a tile")
+    if state.is_terminal and state.roll_pending:
+        raise NotationError(
+            "the game is over, so no draw can be pending (a tile is won by a claim, a give-up "
+            "or a placement, never by the roll)"
+        )
     return state
 
 
 # -- JSON ----------------------------------------------------------------------------------------
 
+_TOP_REQUIRED = ("game", "row", "stack", "won", "to_move", "phase", "hand", "opening")
+#: Fields ``to_json`` writes that follow from the others: checked when present.
+_TOP_DERIVED = ("notation", "bag", "scores", "winner", "options")
+
 
 def to_json(state: State) -> dict[str, Any]:
     """The JSON form of ``state`` (a plain dict; ``json.dumps`` it to write)."""
+    state = expect_state(state)
     return {
         "game": "banditos",
         "notation": format_position(state),
@@ -254,90 +340,106 @@ def to_json(state: State) -> dict[str, Any]:
         "hand": [str(d) for d in state.hand],
         "opening": state.opening,
         "winner": state.winner,
-        "options": {"proof": state.options.proof},
+        "options": {"proof": state.options.proof, "unplaceable": state.options.unplaceable},
     }
 
 
-def _expect(doc: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in doc:
-        raise NotationError(f"JSON position: missing field {key!r}")
-    value = doc[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise NotationError(f"JSON position: field {key!r} has the wrong type")
+def _list(value: Any, where: str, size: int | None = None, most: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise NotationError(f"{where} must be a list, not {json_type(value)}")
+    if size is not None and len(value) != size:
+        raise NotationError(f"{where} has {size} entries, not {len(value)}")
+    if most is not None and len(value) > most:
+        raise NotationError(f"{where} has at most {most} entries, not {len(value)}")
     return value
 
 
-def from_json(doc: Any) -> State:
-    """Read the JSON form (a dict, or a string holding JSON)."""
-    if isinstance(doc, str):
-        try:
-            doc = json.loads(doc)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise NotationError(f"not valid JSON: {exc}") from None
-    if not isinstance(doc, dict):
-        raise NotationError("a JSON position is an object")
-    if doc.get("game") != "banditos":
-        raise NotationError('JSON position: "game" must be "banditos"')
+def _json_dice(value: Any, where: str, most: int) -> tuple[Die, ...]:
+    entries = _list(value, where, most=most)
+    for die in entries:
+        if not isinstance(die, str):
+            raise NotationError(f"{where}: a die is a string like 'r5', not {json_type(die)}")
     try:
-        return _from_json(doc)
-    except BanditsolveError:
-        raise
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise NotationError(f"JSON position: malformed ({exc})") from None
+        dice = parse_dice(" ".join(entries))
+    except NotationError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+    if len(dice) != len(entries):
+        raise NotationError(f"{where}: each entry is one die, like 'r5'")
+    return tuple(sorted(dice))
 
 
-def _from_json(doc: dict[str, Any]) -> State:
-    row_doc = _expect(doc, "row", list)
-    if len(row_doc) != 4:
-        raise NotationError("JSON position: 'row' has exactly 4 entries")
+def from_json(doc: Any) -> State:
+    """Read the JSON form: a dict, or text (or bytes) holding JSON.
+
+    Unknown fields are refused; the fields that follow from the others (``notation``, ``bag``,
+    ``scores``, ``winner``) may be left out, but must agree with them when given."""
+    if isinstance(doc, bytes | bytearray):
+        doc, _ = read_text(bytes(doc), "JSON position")
+    if isinstance(doc, str):
+        doc = load_json(doc, "JSON position")
+    where = "JSON position"
+    doc = expect_object(doc, where)
+    if doc.get("game", "banditos") != "banditos":
+        raise NotationError(
+            f'{where}: "game" must be "banditos", not {excerpt(str(doc["game"]))}'
+        )
+    check_keys(doc, where, required=_TOP_REQUIRED, optional=_TOP_DERIVED)
+    row_doc = _list(doc["row"], f"{where}: 'row'", size=SLOTS)
     row: list[Slot | None] = []
     for number, entry in enumerate(row_doc, start=1):
         if entry is None:
             row.append(None)
             continue
-        if not isinstance(entry, dict):
-            raise NotationError(f"JSON position: slot {number} must be an object or null")
-        value = _expect(entry, "value", int)
-        if value not in TILE_VALUES:
-            raise NotationError(f"JSON position: slot {number} has tile value {value}")
-        sides_doc = _expect(entry, "sides", list)
-        if len(sides_doc) != 2 or not all(isinstance(s, list) for s in sides_doc):
-            raise NotationError(f"JSON position: slot {number} needs two lists of dice")
+        at = f"{where}: slot {number}"
+        entry = expect_object(entry, at)
+        check_keys(entry, at, required=("value", "sides"))
+        value = expect_int(entry["value"], f"{at}: the tile value", 1, 3)
+        sides_doc = _list(entry["sides"], f"{at}: 'sides'", size=2)
         sides = tuple(
-            _side(" ".join(_die_text(d) for d in side), f"slot {number}, player {p}'s side")
+            _json_dice(side, f"{at}, player {p}'s side", MAX_SIDE)
             for p, side in enumerate(sides_doc)
         )
         row.append(Slot(value, (sides[0], sides[1])))
-    stack_doc = _expect(doc, "stack", dict)
-    stack = [0, 0, 0]
-    for key, count in stack_doc.items():
-        if key not in ("1", "2", "3") or not isinstance(count, int) or count < 0:
-            raise NotationError(f"JSON position: bad stack entry {key!r}: {count!r}")
-        stack[int(key) - 1] = count
-    won_doc = _expect(doc, "won", list)
-    if len(won_doc) != 2 or not all(isinstance(w, list) for w in won_doc):
-        raise NotationError("JSON position: 'won' is two lists of tile values")
-    won = tuple(
-        tuple(sorted((_tile_value(v) for v in w), reverse=True)) for w in won_doc
+    stack_doc = expect_object(doc["stack"], f"{where}: 'stack'")
+    check_keys(stack_doc, f"{where}: 'stack'", required=("1", "2", "3"))
+    stack = tuple(
+        expect_int(stack_doc[str(v)], f"{where}: stack of {v}s", 0, n)
+        for v, n in zip(TILE_VALUES, TILE_COUNTS, strict=True)
     )
-    to_move = _expect(doc, "to_move", int)
-    if to_move not in (0, 1):
-        raise NotationError("JSON position: 'to_move' is 0 or 1")
-    phase = _expect(doc, "phase", str)
-    phases = {"start": (False, False), "roll_pending": (False, True), "rolled": (True, False)}
-    if phase not in phases:
-        raise NotationError(f"JSON position: unknown phase {phase!r}")
-    rolled, pending = phases[phase]
-    hand = tuple(sorted(parse_dice(" ".join(_die_text(d) for d in _expect(doc, "hand", list)))))
+    won_doc = _list(doc["won"], f"{where}: 'won'", size=2)
+    won = tuple(
+        tuple(
+            sorted(
+                (expect_int(v, f"{where}: a tile won by player {p}", 1, 3)
+                 for v in _list(w, f"{where}: tiles won by player {p}", most=10)),
+                reverse=True,
+            )
+        )
+        for p, w in enumerate(won_doc)
+    )
+    to_move = expect_int(doc["to_move"], f"{where}: 'to_move'", 0, 1)
+    phase = doc["phase"]
+    if not isinstance(phase, str) or phase not in _JSON_PHASES:
+        shown = excerpt(phase) if isinstance(phase, str) else json_type(phase)
+        raise NotationError(
+            f"{where}: unknown phase {shown} (phases are {', '.join(_JSON_PHASES)})"
+        )
+    rolled, pending = _JSON_PHASES[phase]
+    hand = _json_dice(doc["hand"], f"{where}: 'hand'", 2)
     if hand and not rolled:
-        raise NotationError("JSON position: dice in hand before rolling")
-    opening = _expect(doc, "opening", bool)
-    options_doc = doc.get("options", {})
-    if not isinstance(options_doc, dict):
-        raise NotationError("JSON position: 'options' is an object")
-    proof = options_doc.get("proof", "strict")
-    if proof not in PROOF_OPTIONS:
-        raise NotationError(f"JSON position: unknown proof option {proof!r}")
+        raise NotationError(f"{where}: dice in hand, but the phase is {phase}")
+    opening = doc["opening"]
+    if not isinstance(opening, bool):
+        raise NotationError(f"{where}: 'opening' must be true or false, not {json_type(opening)}")
+    options_doc = expect_object(doc.get("options", {}), f"{where}: 'options'")
+    check_keys(options_doc, f"{where}: 'options'", required=(), optional=tuple(OPTION_VALUES))
+    for name, value in options_doc.items():
+        if not isinstance(value, str) or value not in OPTION_VALUES[name]:
+            shown = excerpt(value) if isinstance(value, str) else json_type(value)
+            raise NotationError(
+                f"{where}: unknown {name} option {shown} (one of "
+                f"{', '.join(OPTION_VALUES[name])})"
+            )
     state = build_state(
         row=row,
         stack=(stack[0], stack[1], stack[2]),
@@ -347,28 +449,28 @@ def _from_json(doc: dict[str, Any]) -> State:
         roll_pending=pending,
         hand=hand,
         opening=opening,
-        options=Options(proof=proof),
+        options=Options(**options_doc),
     )
-    if "bag" in doc and doc["bag"] != to_json(state)["bag"]:
-        raise NotationError("JSON position: 'bag' does not match the dice on tiles and in hand")
+    written = to_json(state)
+    for key in ("bag", "scores", "winner", "notation"):
+        if key in doc and doc[key] != written[key]:
+            raise NotationError(
+                f"{where}: {key!r} contradicts the rest of the position "
+                f"(it gives {excerpt(str(doc[key]))}, the position means {written[key]})"
+            )
     return state
 
 
-def _die_text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise NotationError(f"JSON position: a die is a string like 'r5', got {value!r}")
-    return value
-
-
-def _tile_value(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in TILE_VALUES:
-        raise NotationError(f"JSON position: bad tile value {value!r}")
-    return value
-
-
-def read_position(text: str) -> State:
-    """Read either form: JSON (text starting with ``{``) or the one-line notation."""
+def read_position(source: object) -> State:
+    """Read either form from text, bytes or a file: JSON (text starting with ``{``) or the
+    one-line notation."""
+    text, where = read_text(source, "position")
     stripped = text.strip()
-    if stripped.startswith("{"):
-        return from_json(stripped)
-    return parse_position(stripped)
+    try:
+        if stripped.startswith("{"):
+            return from_json(stripped)
+        return parse_position(stripped)
+    except NotationError as exc:
+        if where == "position":
+            raise
+        raise NotationError(f"{where}: {exc}") from None

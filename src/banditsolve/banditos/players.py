@@ -71,6 +71,8 @@ def greedy_player(state: State, rng: random.Random) -> Action:
             return (tile.value * after / 3584.0, rng.random())
 
         return max(places, key=gain)
+    if state.hand and EndTurn() in actions:  # option LB-OPT-4: the dice go back to the bag
+        return EndTurn()
     if state.hand:  # a die with nowhere to go: give up the cheapest tile
         gives = [a for a in actions if isinstance(a, GiveUp)]
         return min(gives, key=lambda a: ((state.row[a.slot - 1] or _NO_TILE).value, a.slot))

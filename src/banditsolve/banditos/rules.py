@@ -18,9 +18,10 @@ from itertools import accumulate
 from banditsolve.banditos.claim import claim_is_safe, exact_verdict, normalise_availability
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
-from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State
+from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State, expect_state
+from banditsolve.core.io import json_type
 from banditsolve.core.limits import short_repr
-from banditsolve.core.text import plural
+from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import IllegalActionError, NotationError
 
 # -- actions -------------------------------------------------------------------------------------
@@ -100,6 +101,8 @@ ChanceAction = Drawn | Reveal
 def parse_action(text: str) -> Action:
     """Read an action as written by ``str(action)``: ``claim 2``, ``give 3``, ``roll``,
     ``place r5 2``, ``end``, ``drawn r5 g3``, ``reveal 2``."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text such as 'place r5 2', not {json_type(text)}")
     words = text.split()
     if not words:
         raise NotationError("empty action")
@@ -107,7 +110,9 @@ def parse_action(text: str) -> Action:
 
     def slot_number(word: str) -> int:
         if word not in ("1", "2", "3", "4"):
-            raise NotationError(f"bad slot {word!r} in action {text!r}: expected 1 to 4")
+            raise NotationError(
+                f"bad slot {excerpt(word)} in action {excerpt(text)}: expected 1 to 4"
+            )
         return int(word)
 
     if verb == "claim" and len(rest) == 1:
@@ -125,7 +130,7 @@ def parse_action(text: str) -> Action:
     if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
         return Reveal(int(rest[0]))
     raise NotationError(
-        f"bad action {text!r}: expected claim N, give N, roll, place DIE N, end, "
+        f"bad action {excerpt(text)}: expected claim N, give N, roll, place DIE N, end, "
         "drawn DICE or reveal V"
     )
 
@@ -222,6 +227,7 @@ def chance_outcomes(state: State) -> list[tuple[ChanceAction, Fraction]]:
     Drawing dice: colours drawn without replacement from the bag, each value 1-6 equally likely;
     outcomes are unordered (``r5 g3`` is the same roll as ``g3 r5``).
     """
+    expect_state(state)
     if not state.is_chance:
         raise IllegalActionError("this position is not a chance node")
     if state.reveal_pending:
@@ -240,8 +246,11 @@ def sample_chance(state: State, rng: random.Random) -> ChanceAction:
     The fast path of :func:`banditsolve.core.play.sample_chance`: the same single
     ``rng.random()`` call picks the same outcome (the first whose cumulative probability
     exceeds it), with integer arithmetic instead of fractions."""
+    expect_state(state)
     if not state.is_chance:
         raise IllegalActionError("this position is not a chance node")
+    if not isinstance(rng, random.Random):
+        raise NotationError(f"sample_chance needs a random.Random, not {json_type(rng)}")
     num, den = rng.random().as_integer_ratio()
     if state.reveal_pending:
         values = [v for v, n in zip(TILE_VALUES, state.stack, strict=True) if n]
@@ -263,6 +272,7 @@ def legal_actions(state: State) -> list[Action]:
     Otherwise: claims (slots ascending), give-ups (slots ascending), roll, placements (dice in
     hand ascending, then slots ascending), end turn. A terminal state has none.
     """
+    expect_state(state)
     if state.is_terminal:
         return []
     if state.is_chance:
@@ -280,9 +290,17 @@ def legal_actions(state: State) -> list[Action]:
         actions.extend(
             Place(die, number) for number, tile in tiles if len(tile.side(me)) < MAX_SIDE
         )
-    if state.rolled and not state.hand:
+    if state.rolled and (not state.hand or _may_return(state, me)):
         actions.append(EndTurn())
     return actions
+
+
+def _may_return(state: State, me: int) -> bool:
+    """Option LB-OPT-4 ``unplaceable="return"``: the dice in hand have no free place, so the
+    turn may end with them going back into the bag."""
+    return state.options.unplaceable == "return" and all(
+        len(tile.side(me)) == MAX_SIDE for _, tile in state.tiles_in_play()
+    )
 
 
 def _claim_is_safe(state: State, number: int, tile: Slot, me: int) -> bool:
@@ -325,6 +343,7 @@ def _win_tile(state: State, slot: int, player: int) -> State:
 def apply(state: State, action: Action) -> State:
     """The state after ``action``. Raises :class:`IllegalActionError` (and changes nothing) when
     the action is not legal here."""
+    expect_state(state)
     if state.is_terminal:
         raise IllegalActionError(f"the game is over (player {state.winner} won): no {action}")
     if state.is_chance:
@@ -373,15 +392,17 @@ def apply(state: State, action: Action) -> State:
     if isinstance(action, EndTurn):
         if not state.rolled:
             raise IllegalActionError("cannot end the turn before drawing and rolling the dice")
-        if state.hand:
+        if state.hand and not _may_return(state, me):
             raise IllegalActionError(
                 "cannot end the turn: every rolled die must be placed first "
                 f"({' '.join(str(d) for d in state.hand)} left)"
             )
-        return state.replace(to_move=1 - me, rolled=False, opening=False)
+        back = colour_counts(state.hand)
+        bag = tuple(n + b for n, b in zip(state.bag, back, strict=True))
+        return state.replace(to_move=1 - me, rolled=False, opening=False, hand=(), bag=bag)
     if isinstance(action, Drawn | Reveal):
         raise IllegalActionError(f"{action} is a chance outcome, but the player is to act")
-    raise IllegalActionError(f"not a Los Banditos action: {action!r}")
+    raise IllegalActionError(f"not a Los Banditos action: {short_repr(action)}")
 
 
 def _apply_chance(state: State, action: Action) -> State:
@@ -413,6 +434,10 @@ def _apply_chance(state: State, action: Action) -> State:
 
 def apply_all(state: State, actions: Sequence[Action | str]) -> State:
     """Apply a sequence of actions (objects or their text) in turn."""
+    if isinstance(actions, str) or not isinstance(actions, Sequence):
+        raise NotationError(
+            f"apply_all takes a list of actions (or their texts), not {json_type(actions)}"
+        )
     for action in actions:
         state = apply(state, parse_action(action) if isinstance(action, str) else action)
     return state

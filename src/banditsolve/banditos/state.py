@@ -12,10 +12,18 @@ from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
 from banditsolve.core.io import json_type
+from banditsolve.core.limits import short_repr
 from banditsolve.errors import NotationError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]
 PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
+UnplaceableOption = Literal["give-up", "return"]
+UNPLACEABLE_OPTIONS: tuple[UnplaceableOption, ...] = ("give-up", "return")
+#: Every rule option, its values (the default first), as ``GAME.option_names()`` lists them.
+OPTION_VALUES: dict[str, tuple[str, ...]] = {
+    "proof": PROOF_OPTIONS,
+    "unplaceable": UNPLACEABLE_OPTIONS,
+}
 
 SLOTS = 4
 TILE_VALUES = (1, 2, 3)
@@ -29,17 +37,34 @@ MAX_SIDE = 3
 class Options:
     """Rule options where the seeds are silent (see specs/los-banditos.md, LB-OPT-*).
 
-    ``proof``: which dice a claim proof may assume the opponent can still get.
+    ``proof`` (LB-OPT-1): which dice a claim proof may assume the opponent can still get.
     ``"strict"`` (default): any die not already on this tile. ``"bag"``: only dice in the bag now.
+
+    ``unplaceable`` (LB-OPT-4): a rolled die that has no free place (every own side in the row
+    is full). ``"give-up"`` (default): the player must make room by giving up (or claiming) a
+    tile. ``"return"``: the player may instead end the turn, and the dice that cannot be placed
+    go back into the bag.
     """
 
     proof: ProofOption = "strict"
+    unplaceable: UnplaceableOption = "give-up"
 
     def __post_init__(self) -> None:
-        if self.proof not in PROOF_OPTIONS:
-            raise RuleOptionError(
-                f"unknown proof option {self.proof!r}: expected one of {', '.join(PROOF_OPTIONS)}"
-            )
+        for name, values in OPTION_VALUES.items():
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in values:
+                raise RuleOptionError(
+                    f"unknown {name} option {short_repr(value)}: expected one of "
+                    f"{', '.join(values)}"
+                )
+
+    def changed(self) -> dict[str, str]:
+        """The options that differ from the default, in the fixed order of ``OPTION_VALUES``."""
+        return {
+            name: getattr(self, name)
+            for name, values in OPTION_VALUES.items()
+            if getattr(self, name) != values[0]
+        }
 
 
 DEFAULT_OPTIONS = Options()
