@@ -81,7 +81,7 @@ def test_win_share_is_labelled_with_interval() -> None:
     state = puzzle.state()
     from dataclasses import replace
 
-    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=(), _legal=[])
+    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
     share = win_share(hidden, samples=5, seed=1, time_limit=2)
     assert share.samples == 5 and share.won + share.lost + share.unknown == 5
     assert share.low <= share.share <= share.high
@@ -138,7 +138,7 @@ def test_win_share_counts_undecided_samples_as_won() -> None:
     state = puzzle.state()
     from dataclasses import replace
 
-    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=(), _legal=[])
+    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
     share = win_share(hidden, samples=200, seed=1, time_limit=1e-6)
     assert share.unknown == 200 and share.won == 0
     assert share.share == 1.0 and "undecided" in share.label

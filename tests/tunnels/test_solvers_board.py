@@ -24,8 +24,8 @@ from tests.tunnels.oracle import brute_force, is_legal
 def same_board(search: ExactSearch, table: Table) -> None:
     """The search's mutable board equals the table: cells, rim, front, exits, balance."""
     assert search.cells == table.cells
-    assert search.rim == dict(table._rim)
-    assert search.front == dict(table._front)
+    assert search.rim == dict(table.rim)
+    assert search.front == dict(table.front_rim)
     assert search.exits == table.exit_count
     assert search.balance == colour_balance(table)
 

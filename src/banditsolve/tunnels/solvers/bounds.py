@@ -16,18 +16,18 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from banditsolve.core.text import plural
-from banditsolve.tunnels.cards import FULL, SQUARE_A_PORTS, SQUARE_B_PORTS
+from banditsolve.tunnels.cards import PORT_MASK, SQUARE_A_PORTS, SQUARE_B_PORTS
 from banditsolve.tunnels.geometry import SIDE_NAMES, STEP, Cell, opposite
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
 from banditsolve.tunnels.solvers.options import options_at, pair_sides, signature
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.table import Table, is_hole, rim_open
 
 
 def port_classes(cards: Iterable[int]) -> tuple[int, int, int, int, int, int, int]:
     """How many of ``cards`` have 0..6 openings."""
     out = [0] * 7
     for c in cards:
-        out[(c & FULL).bit_count()] += 1
+        out[(c & PORT_MASK).bit_count()] += 1
     return (out[0], out[1], out[2], out[3], out[4], out[5], out[6])
 
 
@@ -63,7 +63,7 @@ def min_cards_for_exits(classes: tuple[int, ...], exits: int) -> int | None:
 
 def skew(code: int) -> int:
     """``|a - b|``: the openings on a card's square A less those on square B, in size."""
-    mask = code & FULL
+    mask = code & PORT_MASK
     return abs((mask & SQUARE_A_PORTS).bit_count() - (mask & SQUARE_B_PORTS).bit_count())
 
 
@@ -79,8 +79,8 @@ def colour_balance(table: Table) -> int:
     the ``|a - b|`` of the cards used, with signs, must add up to the balance.
     """
     out = 0
-    for (tx, ty), fv in table._front.items():
-        n = (fv & 15).bit_count()
+    for (tx, ty), fv in table.front_rim.items():
+        n = rim_open(fv).bit_count()
         out += -n if (tx + ty) & 1 else n
     return out
 
@@ -170,12 +170,12 @@ def quick_cover(front: set[Cell]) -> int:
 
 def front_cover(table: Table, cards: Iterable[int], bounds: Bounds | None = None) -> int:
     """:func:`cover_bound` of the table's front cells with the card types of ``cards``."""
-    types = {c & FULL for c in cards}
+    types = {c & PORT_MASK for c in cards}
     pairs: dict[Cell, int] = {}
-    for t, fv in table._front.items():
+    for t, fv in table.front_rim.items():
         sides = 0
         if inside(t, bounds):
-            sig = signature(table._rim, t, fv, bounds)
+            sig = signature(table.rim, t, fv, bounds)
             for mask in types:
                 sides |= pair_sides(mask, sig)
         pairs[t] = sides
@@ -188,12 +188,12 @@ def lower_bound(table: Table, cards: Sequence[int], bounds: Bounds | None = None
     need = min_cards_for_exits(port_classes(cards), exits)
     if need is None:
         return None
-    return max(need, (len(table._front) + 1) // 2, front_cover(table, cards, bounds))
+    return max(need, (len(table.front_rim) + 1) // 2, front_cover(table, cards, bounds))
 
 
 def describe_exit(t: Cell, fv: int) -> str:
     """The first exit into front cell ``t`` (rim value ``fv``), in words."""
-    need = fv & 15
+    need = rim_open(fv)
     for side in range(4):
         if need >> side & 1:
             dx, dy = STEP[side]
@@ -210,9 +210,9 @@ def static_reason(
     facing a cell no given card type can fill; the counting bounds; ``max_cards``.
     """
     types = sorted(set(cards))
-    for t, fv in sorted(table._front.items()):
+    for t, fv in sorted(table.front_rim.items()):
         where = describe_exit(t, fv)
-        if fv >> 4 == 15:
+        if is_hole(fv):
             return f"{where} runs into the one-cell hole {t}: no card can ever fill it"
         if not inside(t, bounds):
             return f"{where} faces the cell {t}, outside the play area"
@@ -244,7 +244,7 @@ def static_reason(
             "the other, and no choice of the given cards (each adding plus or minus its "
             "openings on one square less those on the other) does"
         )
-    front = len(table._front)
+    front = len(table.front_rim)
     if max_cards is not None:
         if need > max_cards:
             return (

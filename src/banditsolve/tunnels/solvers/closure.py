@@ -36,9 +36,8 @@ from banditsolve.tunnels.solvers.inputs import (
     Bounds,
     cards_of,
     check_bounds,
-    check_counts,
+    check_cards,
     check_limits,
-    deck_of,
     table_of,
 )
 from banditsolve.tunnels.solvers.plain import plain_search, search_plain
@@ -121,14 +120,11 @@ def _solve(
         raise SolverError(
             f"unknown closure backend {short_repr(backend)} (one of {', '.join(BACKENDS)})"
         )
-    if not isinstance(hypothetical, bool):
-        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
     table = table_of(position)
     codes = cards_of(position, cards)
     limits = check_limits(max_cards, time_limit, node_limit, workers)
     area = check_bounds(bounds, table)
-    if not hypothetical:
-        check_counts(deck_of(position), table, codes, "the cards to close with")
+    check_cards(position, table, codes, hypothetical)
     result = _dispatch(table, codes, max_cards, backend, area, limits, minimum, workers)
     return replace(result, limits=limits, max_cards=max_cards)
 

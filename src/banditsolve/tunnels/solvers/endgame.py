@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.core.answer import Answer
@@ -26,10 +26,10 @@ from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import card_name
-from banditsolve.tunnels.game import WON, Action, GameState, _settle, apply, legal_actions
+from banditsolve.tunnels.game import WON, Action, GameState, apply, legal_actions, settle
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import static_reason
-from banditsolve.tunnels.solvers.inputs import check_counts, check_limits, deck_of
+from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
 from banditsolve.tunnels.table import placements_with_delta
 
@@ -121,7 +121,7 @@ class GameSolution:
 
 
 def _key(state: GameState) -> object:
-    cells = frozenset((c, v & 15) for c, v in state.table._cells.items())
+    cells = frozenset(state.table.cells.items())
     return (cells, state.hands, state.pile, state.player, state.to_draw, state.changed)
 
 
@@ -139,10 +139,7 @@ def check_state(state: object, hypothetical: object) -> GameState:
     hands, pile and unseen together) the deck holds, unless ``hypothetical``."""
     if not isinstance(state, GameState):
         raise SolverError(f"a game solver needs a GameState, not {type(state).__name__}")
-    if not isinstance(hypothetical, bool):
-        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
-    if not hypothetical:
-        check_counts(deck_of(state), state.table, state.remaining(), "the game state")
+    check_cards(state, state.table, state.remaining(), hypothetical)
     return state
 
 
@@ -293,7 +290,7 @@ def win_share(
         if part is not None and part <= 0:
             unknown += 1
             continue
-        result = _solve_known(_settle(known), Limits(part))
+        result = _solve_known(settle(known), Limits(part))
         if result.status == "win":
             won += 1
         elif result.status == "lose":
@@ -313,7 +310,4 @@ def win_share(
 
 def _with_pile(state: GameState, pile: tuple[int, ...]) -> GameState:
     """``state`` with the whole pile known, in the order ``pile`` (top first)."""
-    if any(f.name == "_legal" for f in fields(state)):
-        # (A fresh memo of legal actions while the game state still carries one.)
-        return replace(state, unseen=(), pile=pile, _legal=[])
     return replace(state, unseen=(), pile=pile)

@@ -32,8 +32,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from banditsolve.core.limits import Budget, Limits
-from banditsolve.tunnels.cards import FULL
-from banditsolve.tunnels.geometry import STEP, Cell, Placement, orientation
+from banditsolve.tunnels.cards import PORT_MASK
+from banditsolve.tunnels.geometry import SIDE_MASK, STEP, Cell, Placement, orientation
 from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
     cover_bound,
@@ -53,7 +53,7 @@ from banditsolve.tunnels.solvers.options import (
     signature,
     summary,
 )
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.table import Table, rim_add
 
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 NEVER = 1 << 20
@@ -85,15 +85,15 @@ class ExactSearch:
         self.budget = Budget(limits)
         self.lower: dict[frozenset[Placement], int] = {}
         self.path: list[Placement] = []
-        self.cells: dict[Cell, int] = {c: v & 15 for c, v in table._cells.items()}
-        self.rim: dict[Cell, int] = dict(table._rim)
-        self.front: dict[Cell, int] = dict(table._front)
+        self.cells: dict[Cell, int] = table.cells
+        self.rim: dict[Cell, int] = dict(table.rim)
+        self.front: dict[Cell, int] = dict(table.front_rim)
         self.exits = table.exit_count
         self.balance = colour_balance(table)
         self.classes = [0] * 7
         self.skews = [0] * 4
         for c in cards:
-            self.classes[(c & FULL).bit_count()] += 1
+            self.classes[(c & PORT_MASK).bit_count()] += 1
             self.skews[skew(c)] += 1
 
     @property
@@ -115,10 +115,12 @@ class ExactSearch:
     def lay(self, p: Placement) -> tuple[Cell, Cell, list[tuple[Cell, int]]]:
         """Lay ``p`` on the board; the cells and the undo list of rim entries.
 
-        This mirrors the rim update of :meth:`Table._place` on mutable dicts, for speed (the
-        search lays and lifts a card per node); a test lays random boards both ways and
-        compares them. It also keeps the exit count and the colour balance."""
-        o = orientation(p.card & FULL, p.rotation)
+        :meth:`Table.place` on mutable dicts, for speed (the search lays and lifts a card per
+        node, and never copies the table): the rim values change by the table's one rim update
+        (:func:`~banditsolve.tunnels.table.rim_add`); a test lays random boards both ways and
+        compares them. It also keeps the exit count and the colour balance. (Rim values: the
+        sides with an opening running in are ``rim & SIDE_MASK``.)"""
+        o = orientation(p.card & PORT_MASK, p.rotation)
         a = (p.x, p.y)
         b = (p.x + o.b_step[0], p.y + o.b_step[1])
         cells, rim, front = self.cells, self.rim, self.front
@@ -127,9 +129,9 @@ class ExactSearch:
         for cell in (a, b):
             old = rim.pop(cell, -1)
             undo.append((cell, old))
-            if old > 0 and old & 15:
+            if old > 0 and old & SIDE_MASK:
                 del front[cell]
-                lost = (old & 15).bit_count()
+                lost = (old & SIDE_MASK).bit_count()
                 exits -= lost
                 balance -= -lost if (cell[0] + cell[1]) & 1 else lost
         cells[a] = o.open_a
@@ -142,13 +144,12 @@ class ExactSearch:
                     continue
                 old = rim.get(n, -1)
                 undo.append((n, old))
-                bit = 1 << ((side + 2) & 3)
-                v = (old if old > 0 else 0) | (bit << 4)
-                if open4 >> side & 1:
-                    v |= bit
+                opening = open4 >> side & 1
+                v = rim_add(old if old > 0 else 0, (side + 2) & 3, bool(opening))
+                if opening:
                     exits += 1
                     balance += -1 if (n[0] + n[1]) & 1 else 1
-                if v & 15:
+                if v & SIDE_MASK:
                     front[n] = v
                 rim[n] = v
         self.exits, self.balance = exits, balance
@@ -164,7 +165,7 @@ class ExactSearch:
                 front.pop(cell, None)
             else:
                 rim[cell] = old
-                if old & 15:
+                if old & SIDE_MASK:
                     front[cell] = old
                 else:
                     front.pop(cell, None)
@@ -173,7 +174,7 @@ class ExactSearch:
 
     def push(self, p: Placement) -> Record:
         """Lay ``p`` on the board and take its card from the counts; the undo record."""
-        mask = p.card & FULL
+        mask = p.card & PORT_MASK
         self.counts[p.card] -= 1
         self.classes[mask.bit_count()] -= 1
         self.skews[skew(mask)] -= 1
@@ -187,7 +188,7 @@ class ExactSearch:
         a, b, undo, exits, balance = record
         self.lift(a, b, undo)
         self.exits, self.balance = exits, balance
-        mask = p.card & FULL
+        mask = p.card & PORT_MASK
         self.counts[p.card] += 1
         self.classes[mask.bit_count()] += 1
         self.skews[skew(mask)] += 1
@@ -210,7 +211,7 @@ class ExactSearch:
         tested: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
         out: list[Option] = []
         for code in kinds:
-            for delta, adx, ady, rotation, other, faced in rows(code & FULL, sig):
+            for delta, adx, ady, rotation, other, faced in rows(code & PORT_MASK, sig):
                 ok = tested.get((other, faced))
                 if ok is None:
                     ok = tested[other, faced] = fits_zone(t, other, faced, cells, zone)
@@ -334,7 +335,7 @@ class ExactSearch:
         exits = self.exits
         children: list[Placement] = []
         for delta, code, x, y, rotation in best:
-            mask = code & FULL
+            mask = code & PORT_MASK
             k = mask.bit_count()
             # Forward check: bounds of the table after this placement, from its front cells
             # and exit count alone, before laying it.

@@ -4,12 +4,11 @@ a :class:`~banditsolve.errors.NotationError`, never a ``TypeError``."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from banditsolve.core.limits import Limits, check_node_limit, check_time_limit, short_repr
 from banditsolve.errors import BanditsolveError, SolverError
-from banditsolve.tunnels.cards import CardLike, Deck, as_code, card_name, load_deck
+from banditsolve.tunnels.cards import CardLike, Deck, as_code, load_deck
 from banditsolve.tunnels.geometry import Cell
 from banditsolve.tunnels.table import Table
 
@@ -68,30 +67,20 @@ def deck_of(position: object) -> Deck:
         return load_deck("bandido")
 
 
-def check_counts(deck: Deck, table: Table, codes: Iterable[int], where: str) -> None:
-    """Refuse what the real game cannot hold: a super card among ``codes`` (it starts on the
-    table and never comes again), a card the deck lacks, or more copies of a card (on the
-    table and in ``codes`` together) than the deck holds."""
-    supers = {code for _, code in deck.super_sides}
-    counts: Counter[int] = Counter()
-    for code in codes:
-        if code in supers:
-            raise SolverError(
-                f"{where}: the super card ({card_name(code)}) starts on the table and is not "
-                "a card to play (pass hypothetical=True for a made-up case)"
-            )
-        counts[code] += 1
-    for p in table.history:
-        if p.card not in supers:
-            counts[p.card] += 1
-    for code, n in sorted(counts.items()):
-        held = deck.count(code)
-        if n > held:
-            have = "has no" if not held else f"holds only {held} of"
-            raise SolverError(
-                f"{where}: {n} copies of {card_name(code)} on the table and in play, but the "
-                f"{deck.edition} deck {have} it (pass hypothetical=True for a made-up case)"
-            )
+def check_cards(
+    position: object, table: Table, codes: Iterable[int], hypothetical: object
+) -> None:
+    """Refuse, unless ``hypothetical``, cards the real game cannot hold: the table's cards
+    after its start card and ``codes`` together must be cards of the deck, with no more copies
+    of a card than it has, and no super card among them (:meth:`Deck.check_counts`)."""
+    if not isinstance(hypothetical, bool):
+        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
+    if hypothetical:
+        return
+    laid = table.cards()[1:]
+    deck_of(position).check_counts(
+        (*laid, *codes), "the table and the cards (pass hypothetical=True for made-up ones)"
+    )
 
 
 def check_limits(

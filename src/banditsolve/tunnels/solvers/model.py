@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from banditsolve.tunnels.cards import FULL
+from banditsolve.tunnels.cards import PORT_MASK
 from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement, normalise, orientation
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
 from banditsolve.tunnels.solvers.result import Closure, SearchStats
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.table import Table, fits
 
 #: Above this many placement literals a backend gives up (``unknown``) rather than build.
 MAX_LITERALS = 250_000
@@ -66,7 +66,7 @@ class ClosureModel:
 
 def region_radius(table: Table, budget: int) -> int:
     """The distance from the front within which every closure of ``budget`` cards lies."""
-    front = len(table._front)
+    front = len(table.front_rim)
     others = max(0, (front - 2 + 1) // 2)
     return max(0, 2 * (budget - others) - 1)
 
@@ -91,8 +91,9 @@ def build(
     """The finite model of closing ``table`` with at most ``budget`` of ``cards``; stops with
     :class:`ModelTooLarge` as soon as it holds more than ``literal_limit`` candidates or the
     clock passes ``deadline`` (a ``time.perf_counter`` value)."""
-    occupied = table._cells
-    front = tuple(sorted(table._front))
+    occupied = table.packed
+    rim = table.rim
+    front = tuple(sorted(table.front_rim))
     radius = region_radius(table, budget)
 
     def allowed(c: Cell) -> bool:
@@ -121,7 +122,7 @@ def build(
     candidates: list[Candidate] = []
     by_type_lists: dict[int, list[int]] = {code: [] for code in counts}
     for code in sorted(counts):
-        mask = code & FULL
+        mask = code & PORT_MASK
         seen: set[Placement] = set()
         for rotation in ROTATIONS:
             o = orientation(mask, rotation)
@@ -133,7 +134,7 @@ def build(
                 if p in seen:
                     continue
                 seen.add(p)
-                if not _static_ok(occupied, region, a, b, o.open_a, o.open_b, o.b_side):
+                if not _static_ok(occupied, rim, region, ((a, o.open_a), (b, o.open_b))):
                     continue
                 by_type_lists[code].append(len(candidates))
                 candidates.append(Candidate(p, (a, b), (o.open_a, o.open_b)))
@@ -170,29 +171,22 @@ def build(
 
 
 def _static_ok(
-    occupied: object,
+    occupied: Mapping[Cell, int],
+    rim: Mapping[Cell, int],
     region: frozenset[Cell],
-    a: Cell,
-    b: Cell,
-    open_a: int,
-    open_b: int,
-    b_side: int,
+    squares: tuple[tuple[Cell, int], tuple[Cell, int]],
 ) -> bool:
-    """Edges against laid cards match, and no opening faces an empty cell outside the region."""
-    cells: dict[Cell, int] = occupied  # type: ignore[assignment]
-    for cell, open4, inner in ((a, open_a, b_side), (b, open_b, (b_side + 2) & 3)):
+    """Each square's edges fit the cards already laid (the table's edge rule, :func:`fits`),
+    and no opening faces an empty cell outside the region."""
+    for cell, open4 in squares:
+        if not fits(open4, rim.get(cell, 0)):
+            return False
         for side in range(4):
-            if side == inner:
-                continue
-            dx, dy = STEP[side]
-            n = (cell[0] + dx, cell[1] + dy)
-            mine = open4 >> side & 1
-            v = cells.get(n)
-            if v is not None:
-                if mine != (v >> ((side + 2) & 3) & 1):
+            if open4 >> side & 1:
+                dx, dy = STEP[side]
+                n = (cell[0] + dx, cell[1] + dy)
+                if n not in occupied and n not in region:
                     return False
-            elif mine and n not in region:
-                return False
     return True
 
 
@@ -208,7 +202,7 @@ def order_placements(table: Table, chosen: Sequence[Placement]) -> tuple[Placeme
         rest: list[Placement] = []
         for p in pending:
             if current.is_legal(p):
-                current = current._place(p)
+                current = current.place(p, check=False)
                 order.append(p)
                 progress = True
             else:

@@ -3,7 +3,9 @@
 A front cell (an empty cell faced by an exit) and its four neighbours' rim values make up its
 *signature* (:func:`signature`): all a placement over the cell depends on. The rows of
 placements per (card type, signature) are cached, so the search asks the edge rule once per
-local situation, not once per node.
+local situation, not once per node. The edge rule itself is the table's one predicate
+(:func:`~banditsolve.tunnels.table.fits`, through :func:`~banditsolve.tunnels.table.covers`
+and :data:`~banditsolve.tunnels.table.EXIT_CHANGE`); nothing here restates it.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from banditsolve.tunnels.cards import FULL
-from banditsolve.tunnels.geometry import STEP, Cell, orientation, shape_rows
+from banditsolve.tunnels.cards import PORT_MASK
+from banditsolve.tunnels.geometry import STEP, Cell, orientation
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.table import EXIT_CHANGE, Table, covers
 
 #: One option at a front cell: ``(delta, code, x, y, rotation)``, ``delta`` the change in the
 #: number of exits.
@@ -55,26 +57,20 @@ def signature(rim: Mapping[Cell, int], t: Cell, fv: int, bounds: Bounds | None) 
 
 def valid_rows(mask: int, sig: Signature) -> tuple[tuple[int, int, int, int], ...]:
     """Shapes of port mask ``mask`` covering a front cell with signature ``sig``:
-    ``(delta, a_dx, a_dy, rotation)`` each."""
+    ``(delta, a_dx, a_dy, rotation)`` each, ``delta`` the change in the number of exits. A
+    shape is kept when the table's edge rule lets it cover the front cell (:func:`covers`) and
+    its other cell (inside the play area)."""
     key = (mask, sig)
     found = _VALID.get(key)
     if found is not None:
         return found
-    fv = sig[0]
-    known, need = fv >> 4, fv & 15
-    rows: list[tuple[int, int, int, int]] = []
-    for t_open, side, o_open, _odx, _ody, adx, ady, rotation in shape_rows(mask):
-        if known >> side & 1 or (t_open ^ need) & known:
+    out: list[tuple[int, int, int, int]] = []
+    for c in covers(mask, sig[0]):
+        ov = sig[1 + c.side]
+        if ov < 0 or not c.other_fits >> ov & 1:
             continue
-        ov = sig[1 + side]
-        if ov < 0:
-            continue
-        o_need, o_known = ov & 15, ov >> 4
-        if (o_open ^ o_need) & o_known:
-            continue
-        opened = (t_open & ~known).bit_count() + (o_open & ~o_known).bit_count()
-        rows.append((opened - need.bit_count() - o_need.bit_count(), adx, ady, rotation))
-    result = tuple(rows)
+        out.append((c.t_change + EXIT_CHANGE[c.other_open << 8 | ov], c.a_dx, c.a_dy, c.rotation))
+    result = tuple(out)
     if len(_VALID) > CACHE_LIMIT:
         _VALID.clear()
     _VALID[key] = result
@@ -128,8 +124,8 @@ def summary(types: tuple[int, ...], sig: Signature) -> tuple[int, int]:
     size = 0
     sides = 0
     for code in types:
-        size += len(valid_rows(code & FULL, sig))
-        sides |= pair_sides(code & FULL, sig)
+        size += len(valid_rows(code & PORT_MASK, sig))
+        sides |= pair_sides(code & PORT_MASK, sig)
     if len(_SUMMARY) > CACHE_LIMIT:
         _SUMMARY.clear()
     _SUMMARY[key] = size, sides
@@ -157,7 +153,7 @@ def placements_at(t: Cell, sig: Signature, types: Iterable[int]) -> list[Option]
     return [
         (delta, code, tx + adx, ty + ady, rotation)
         for code in types
-        for delta, adx, ady, rotation, _other, _faced in rows(code & FULL, sig)
+        for delta, adx, ady, rotation, _other, _faced in rows(code & PORT_MASK, sig)
     ]
 
 
@@ -165,10 +161,10 @@ def options_at(
     table: Table, t: Cell, types: Iterable[int], bounds: Bounds | None = None
 ) -> list[Option]:
     """Every ``(delta, code, x, y, rotation)`` placing one of ``types`` over front cell ``t``."""
-    fv = table._front.get(t)
+    fv = table.front_rim.get(t)
     if fv is None or not inside(t, bounds):
         return []
-    return placements_at(t, signature(table._rim, t, fv, bounds), types)
+    return placements_at(t, signature(table.rim, t, fv, bounds), types)
 
 
 def fits_zone(

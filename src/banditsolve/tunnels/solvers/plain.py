@@ -13,9 +13,8 @@ from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.inputs import (
     DEFAULT_TIME_LIMIT,
     cards_of,
-    check_counts,
+    check_cards,
     check_limits,
-    deck_of,
     table_of,
 )
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status, certify
@@ -37,8 +36,7 @@ def plain_search(
     table = table_of(position)
     codes = cards_of(position, cards)
     limits = check_limits(max_cards, time_limit, node_limit)
-    if not hypothetical:
-        check_counts(deck_of(position), table, codes, "the cards to close with")
+    check_cards(position, table, codes, hypothetical)
     return search_plain(table, codes, max_cards, limits)
 
 
@@ -63,7 +61,7 @@ def search_plain(
             for p in legal_placements(t, code):
                 counts[code] -= 1
                 path.append(p)
-                if dfs(t._place(p), left - 1):
+                if dfs(t.place(p, check=False), left - 1):
                     counts[code] += 1
                     return True
                 path.pop()

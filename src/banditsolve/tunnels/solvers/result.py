@@ -25,8 +25,8 @@ ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
 
 
 def placement_text(p: Placement) -> str:
-    """A placement in the notation ``NAME@x,y,r``."""
-    return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
+    """A placement in the notation ``NAME@x,y,r`` (``str(Placement)``)."""
+    return str(p)
 
 
 @dataclass(frozen=True, slots=True)
