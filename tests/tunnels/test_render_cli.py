@@ -63,19 +63,34 @@ needs_game = pytest.mark.skipif(not _bandido_ready(), reason="the Bandido game o
 START = "bandido L+TL+TR+R+BR+BL@0,0,0 | L*2 TL*2 L+TL TL+BL R+BR"
 
 
+def _state_notation(seed: int = 1) -> str:
+    from banditsolve import load_game
+
+    game = load_game("bandido")
+    notation: str = game.to_notation(game.new_game(2, seed=seed))
+    return notation
+
+
 @needs_game
 @rules("BD-NOTE-1", "BD-NOTE-3")
-def test_show_command(tmp_path: Path) -> None:
-    f = tmp_path / "hole.txt"
-    f.write_text(HOLE, encoding="utf-8")
-    out_svg = tmp_path / "hole.svg"
+def test_show_moves_apply_on_a_game_state(tmp_path: Path) -> None:
+    state = _state_notation()
+    f = tmp_path / "state.txt"
+    f.write_text(state, encoding="utf-8")
+    out_svg = tmp_path / "state.svg"
     result = run("bandido", "show", str(f), "--svg", str(out_svg))
-    assert result.code == 0 and "X" in result.out
+    assert result.code == 0 and "@" in result.out
     ET.fromstring(out_svg.read_text(encoding="utf-8"))
-    doc = json.loads(run("bandido", "show", HOLE, "--json").out)
-    assert doc["game"] == "bandido" and set(doc) == {
-        "game", "notation", "state", "current_player", "outcome"
-    }
+    doc = json.loads(run("bandido", "show", state, "--json").out)
+    assert set(doc) == {"game", "notation", "state", "current_player", "outcome"}
+    assert doc["game"] == "bandido" and doc["notation"] == state and doc["current_player"] == 0
+    assert json.loads(run("bandido", "show", json.dumps(doc["state"]), "--json").out) == doc
+    moves = json.loads(run("bandido", "moves", state, "--json").out)
+    assert moves["actions"] and all("@" in a or a in ("change", "pass") for a in moves["actions"])
+    applied = run("bandido", "apply", state, moves["actions"][0], "--json")
+    assert applied.code == 0 and json.loads(applied.out)["current_player"] in (1, -1)
+    bad = run("bandido", "apply", state, "L@99,99,0")
+    assert bad.code == 2 and bad.err.count("\n") == 1 and "nothing was applied" in bad.err
     bad = run("bandido", "show", "bandido L@0,0,0")
     assert bad.code == 2 and bad.err.count("\n") == 1
 
@@ -137,5 +152,6 @@ def test_play_and_demo_commands(tmp_path: Path) -> None:
     assert one.code == 0 and "result:" in one.out
     demo = run("bandido", "demo", "--out", str(tmp_path / "demo"))
     assert demo.code == 0 and "closable" in demo.out and "one-cell hole" in demo.out
-    lines = [line for line in demo.lines if line.strip() and not line.startswith("  ")]
-    assert len(lines) == len(set(lines))
+    said = [line for line in demo.lines if line.startswith(("==", "picture:", "closable:",
+                                                            "impossible:", "win:", "o tunnel"))]
+    assert len(said) == len(set(said)) and len(said) >= 7

@@ -11,7 +11,6 @@ command names is imported, and solver libraries load only when a solver runs, so
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from banditsolve.cli.common import (
     Handler,
     Parser,
     add_command,
+    cli_module,
     emit,
     fail,
     one_line,
@@ -86,7 +86,9 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
         verbs = sub.add_subparsers(dest="verb", metavar="COMMAND", parser_class=Parser)
         verbs.required = True
         register_shared(verbs)
-        importlib.import_module(e.cli_module).register(verbs)
+        module = cli_module(e.name)
+        if module is not None and hasattr(module, "register"):
+            module.register(verbs)
     return parser
 
 

@@ -33,6 +33,9 @@ handlers. It defines two functions::
         yield DemoItem("an unsafe-looking claim", text, answer=answer,
                        svg=write_svg(out_dir / "claim.svg", game.svg(state)))
 
+Both are optional: a game whose ``cli_module`` does not exist yet gets the shared verbs only,
+and its ``demo`` plays one seeded game with the first policy.
+
 A handler takes the parsed ``argparse.Namespace`` and returns the exit status::
 
     def cmd_claim(args: argparse.Namespace) -> int:
@@ -280,6 +283,22 @@ def add_query(
 
 
 # -- reading and printing --------------------------------------------------------------------
+
+
+def cli_module(game: str) -> Any:
+    """The game's command-line module, or ``None`` when the game has none yet (it then has the
+    shared verbs only, and a generic demo)."""
+    import importlib
+
+    from banditsolve.core.registry import entry
+
+    name = entry(game).cli_module
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):
+            return None
+        raise
 
 
 def load(args: argparse.Namespace) -> Any:

@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from banditsolve.cli.common import (
     add_position,
     add_seed,
     add_svg,
+    cli_module,
     emit,
     load,
     parse_options,
@@ -204,11 +205,38 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def demo_items(game_name: str, out_dir: Path) -> list[DemoItem]:
     """A game's demo answers (its cli module's ``demo``)."""
-    from banditsolve.core.registry import entry
-
-    module = importlib.import_module(entry(game_name).cli_module)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    module = cli_module(game_name)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BanditsolveError(
+            f"cannot write the pictures to {str(out_dir)[:60]}: {exc.strerror or exc}"
+        ) from None
+    if module is None or not hasattr(module, "demo"):
+        return list(played_demo(game_name, out_dir))
     return list(module.demo(out_dir))
+
+
+def played_demo(game_name: str, out_dir: Path) -> Iterator[DemoItem]:
+    """The demo of a game without its own: one seeded game with its first policy."""
+    from banditsolve.core.play import resolve_policies, simulate
+    from banditsolve.core.registry import load_game
+
+    game = load_game(game_name)
+    name = next(iter(game.policies()))
+    players = game.min_players
+    start, steps = simulate(
+        game, seed=0, players=players, policies=resolve_policies(game, [name], players)
+    )
+    final = steps[-1].state if steps else start
+    outcome = game.outcome(final)
+    result = "" if outcome is None else f"result: {outcome.reason} (after {len(steps)} steps)"
+    yield DemoItem(
+        f"a {players}-player game, seed 0, {name} policy (play --seed 0 --policy {name})",
+        f"{game.to_notation(start)}\n...\n{game.ascii(final)}\n{result}",
+        None,
+        write_svg(out_dir / "played.svg", game.svg(final)),
+    )
 
 
 def demo_text(title: str, items: list[DemoItem]) -> str:
