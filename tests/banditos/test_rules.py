@@ -6,8 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from banditsolve.banditos.dice import Die, parse_dice
-from banditsolve.banditos.notation import parse_position
+from banditsolve.banditos.dice import ALL_DICE, Die, parse_dice
+from banditsolve.banditos.game import GAME
+from banditsolve.banditos.notation import format_position, parse_position, to_json
+from banditsolve.banditos.players import greedy_player, random_player
 from banditsolve.banditos.rules import (
     Action,
     Claim,
@@ -25,7 +27,8 @@ from banditsolve.banditos.rules import (
 )
 from banditsolve.banditos.solvers.claims import claim_verdict_at
 from banditsolve.banditos.state import Options, initial_state
-from banditsolve.errors import IllegalActionError, NotationError
+from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from tests.banditos.strategies import played_states
 from tests.rules import rules
 
 START = "1::/2::/3::/1:: 112233 -:- 0A"
@@ -254,13 +257,85 @@ def test_legal_actions_come_in_a_fixed_order() -> None:
     assert legal_actions(state) == actions
 
 
+def _action_universe() -> list[Action]:
+    """Every action of every kind (most illegal in any one state), and some that never are."""
+    actions: list[Action] = [Roll(), EndTurn()]
+    for slot in (0, 1, 2, 3, 4, 5):
+        actions += [Claim(slot), GiveUp(slot)]
+        actions += [Place(die, slot) for die in ALL_DICE]
+    actions += [Reveal(v) for v in (0, 1, 2, 3, 4)]
+    actions += [Drawn((die,)) for die in ALL_DICE]
+    actions += [Drawn((a, b)) for a in ALL_DICE[::5] for b in ALL_DICE[::7] if a <= b]
+    return actions
+
+
+@rules("LB-NOTE-2")
 def test_illegal_actions_leave_the_state_unchanged() -> None:
-    state = parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1")
-    before = state.notation()
-    bad_actions: list[Action] = [
-        Place(d("r5"), 1), Claim(1), Roll(), EndTurn(), Reveal(1), GiveUp(7)
-    ]
-    for bad in bad_actions:
-        with pytest.raises(IllegalActionError):
-            apply(state, bad)
-    assert state.notation() == before
+    universe = _action_universe()
+    states = [initial_state(), parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1")]
+    for seed in range(6):
+        played = played_states((greedy_player, random_player), seed=seed)
+        states += played[:: max(1, len(played) // 12)] + [played[-1]]
+    illegal = 0
+    for state in states:
+        legal = legal_actions(state)
+        before = (state.notation(), to_json(state), hash(state))
+        accepted = []
+        for action in universe:
+            try:
+                apply(state, action)
+            except IllegalActionError:
+                illegal += 1
+                assert (state.notation(), to_json(state), hash(state)) == before, action
+            else:
+                accepted.append(action)
+        # apply accepts exactly the listed actions (and a chance outcome only if it is one).
+        listed = [a for a in universe if a in legal]
+        assert accepted == listed, state.notation()
+        assert (state.notation(), to_json(state), hash(state)) == before
+    assert illegal > 1000  # the test really tried illegal actions
+
+
+@rules("LB-TURN-6", "LB-OPT-4")
+def test_unplaceable_dice_must_make_room_by_default_or_go_back_under_the_option() -> None:
+    full = "1:k1k2k4:/2:g1g2g4:/3:r1r2r4:/1:b1b2b4: 112233 -:- 0h:k6"
+    state = parse_position(full)
+    assert state.options.unplaceable == "give-up"
+    assert EndTurn() not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="every rolled die must be placed"):
+        apply(state, EndTurn())
+    returning = parse_position(full + " unplaceable=return")
+    assert returning.options == Options(unplaceable="return")
+    assert format_position(returning) == full + " unplaceable=return"
+    assert legal_actions(returning) == legal_actions(state) + [EndTurn()]
+    after = apply(returning, EndTurn())
+    assert after.hand == () and after.to_move == 1 and not after.rolled
+    assert after.bag == (state.bag[0] + 1, *state.bag[1:])  # the black 6 is back in the bag
+    # With room on any own side the die must still be placed, under either reading.
+    roomy = parse_position(
+        "1:k1k2:/2:g1g2g4:/3:r1r2r4:/1:b1b2b4: 112233 -:- 0h:k6 unplaceable=return"
+    )
+    assert EndTurn() not in legal_actions(roomy)
+    with pytest.raises(IllegalActionError):
+        apply(roomy, EndTurn())
+    # Giving up stays legal under the option.
+    assert GiveUp(1) in legal_actions(returning)
+
+
+@rules("LB-OPT-4", "LB-OPT-1")
+def test_rule_options_are_listed_with_their_default_first_and_validated() -> None:
+    assert GAME.option_names() == {
+        "proof": ("strict", "bag"),
+        "unplaceable": ("give-up", "return"),
+    }
+    assert GAME.new_game(options={"unplaceable": "return"}).options.unplaceable == "return"
+    assert Options() == Options(proof="strict", unplaceable="give-up")
+    for bad in ({"unplaceable": "pass"}, {"proof": 3}, {"colour": "red"}, {"proof": None}):
+        with pytest.raises(RuleOptionError):
+            GAME.new_game(options=bad)
+    with pytest.raises(RuleOptionError):
+        GAME.new_game(options=["proof"])  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="given twice"):
+        parse_position("1::/2::/3::/1:: 112233 -:- 0a proof=bag proof=bag")
+    with pytest.raises(NotationError, match="unplaceable is one of"):
+        parse_position("1::/2::/3::/1:: 112233 -:- 0a unplaceable=pass")
