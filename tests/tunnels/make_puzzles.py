@@ -167,7 +167,7 @@ def main() -> None:
                 "options": {},
                 "expected": {"status": g.status, "turns": len(g.line)},
             })
-    OUT.write_text(json.dumps({"puzzles": puzzles}, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(puzzles, indent=1) + "\n", encoding="utf-8")
     print(len(puzzles), got, got_game)
 
 

@@ -110,7 +110,8 @@ def test_chance_is_explicit() -> None:
     while state.is_chance:
         state = apply(state, sample_chance(state, rng))
     assert all(len(h) == 3 for h in state.hands) and state.pile_size == 63
-    assert chance_outcomes(state) == []
+    with pytest.raises(IllegalActionError, match="not a chance node"):
+        chance_outcomes(state)
     # After the deal, every draw is again a chance node.
     state = apply(state, legal_actions(state)[0])
     assert state.is_chance and state.to_draw == (0,)

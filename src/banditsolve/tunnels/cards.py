@@ -245,8 +245,8 @@ class Deck:
             if n > have and not hypothetical:
                 raise NotationError(
                     f"{where}: {n} copies of {card_name(code)}, but the {self.edition} deck"
-                    f" has {have}; a puzzle with more cards than the deck must say it is"
-                    " hypothetical"
+                    f" has {have} (a puzzle with more copies must say it is hypothetical:"
+                    " the word after the game name, or \"hypothetical\": true)"
                 )
 
     def super_card(self, side: str) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 
+from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import DataError, IllegalActionError, RuleOptionError
 from banditsolve.tunnels.cards import PORT_MASK, Deck, card_name, load_deck
 from banditsolve.tunnels.geometry import Placement, normalise
@@ -37,6 +38,47 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dead_exit": ("play_on", "loses"),
     "super_side": ("super6", "super5"),
 }
+#: The hand sizes allowed (option ``hand_size``).
+HAND_SIZES = range(1, 11)
+#: ``table_size``: no edge, or a play area of ``WxH`` cells (each 2..:data:`MAX_TABLE_SIDE`).
+UNBOUNDED = "unbounded"
+MAX_TABLE_SIDE = 60
+#: Play areas listed among the option's values (any ``WxH`` within the limits is accepted):
+#: a 90 cm square table holds about 20 x 20 cells of 4.5 cm, a 120 x 80 cm one 26 x 17.
+TABLE_SIZES = ("20x20", "26x17", "12x8")
+
+
+def shown(value: object) -> str:
+    """A user-given value for a message: a short excerpt, never a 5,000-digit number."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, str):
+        return excerpt(value)
+    return excerpt(repr(value)) if isinstance(value, list | tuple | dict) else type_name(value)
+
+
+def type_name(value: object) -> str:
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
+def parse_table_size(text: str) -> tuple[int, int] | None:
+    """``(width, height)`` of a ``table_size`` value (None for ``unbounded``)."""
+    if text == UNBOUNDED:
+        return None
+    w, x, h = text.partition("x")
+    if not x or not (w.isdigit() and h.isdigit()) or len(w) > 3 or len(h) > 3:
+        raise RuleOptionError(
+            f"option table_size={shown(text)} is not {UNBOUNDED!r} nor WIDTHxHEIGHT in cells"
+            " (for example 20x20)"
+        )
+    width, height = int(w), int(h)
+    if not (2 <= width <= MAX_TABLE_SIDE and 2 <= height <= MAX_TABLE_SIDE):
+        raise RuleOptionError(
+            f"option table_size={text}: width and height must be 2..{MAX_TABLE_SIDE} cells"
+        )
+    return width, height
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +93,12 @@ class Options:
       or ``"illegal"`` (such a placement is not allowed).
     - ``dead_exit``: ``"play_on"`` (play continues after an exit became impossible to close)
       or ``"loses"`` (the game ends lost as soon as one is; same results, shorter games).
-    - ``super_side``: ``"super6"`` (6-exit side, harder) or ``"super5"`` (5-exit side).
+    - ``super_side``: ``"super6"`` (6-exit side, the harder level) or ``"super5"`` (5-exit
+      side, the beginners' level of seed 004).
     - ``hand_size``: cards in a full hand (3).
+    - ``table_size``: ``"unbounded"`` (cards may go anywhere) or ``"WxH"``: the play area is
+      ``W`` cells wide and ``H`` high around the super card (see :attr:`area`); cards must lie
+      inside it and an exit facing its edge can never be closed (seed 004's tip).
     """
 
     pile_out: str = "play_on"
@@ -61,16 +107,43 @@ class Options:
     dead_exit: str = "play_on"
     super_side: str = "super6"
     hand_size: int = 3
+    table_size: str = UNBOUNDED
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
-                raise RuleOptionError(f"option {name}={value!r} is not one of {', '.join(allowed)}")
+            if not isinstance(value, str) or value not in allowed:
+                raise RuleOptionError(
+                    f"option {name}={shown(value)} is not one of {', '.join(allowed)}"
+                )
         if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int):
-            raise RuleOptionError(f"option hand_size must be an integer, not {self.hand_size!r}")
-        if not 1 <= self.hand_size <= 10:
-            raise RuleOptionError(f"option hand_size={self.hand_size} is outside 1..10")
+            raise RuleOptionError(
+                f"option hand_size must be a whole number, not {shown(self.hand_size)}"
+            )
+        if self.hand_size not in HAND_SIZES:
+            raise RuleOptionError(
+                f"option hand_size={shown(self.hand_size)} is outside"
+                f" {HAND_SIZES[0]}..{HAND_SIZES[-1]}"
+            )
+        if not isinstance(self.table_size, str):
+            raise RuleOptionError(
+                f"option table_size must be text such as 20x20, not {shown(self.table_size)}"
+            )
+        parse_table_size(self.table_size)
+
+    @property
+    def area(self) -> tuple[int, int, int, int] | None:
+        """The play area as ``(min_x, min_y, max_x, max_y)`` (None when unbounded): ``W``
+        columns and ``H`` rows as centred on the super card (cells ``(0, 0)`` and ``(1, 0)``)
+        as whole cells allow (an odd width leaves the extra column in the east, an even height
+        the extra row in the south)."""
+        size = parse_table_size(self.table_size)
+        if size is None:
+            return None
+        width, height = size
+        min_x = -((width - 2) // 2)
+        min_y = -((height - 1) // 2)
+        return min_x, min_y, min_x + width - 1, min_y + height - 1
 
     @staticmethod
     def bandido(**changes: object) -> Options:
@@ -80,24 +153,66 @@ class Options:
     @staticmethod
     def bandida(**changes: object) -> Options:
         """Bandida's readings of the shared rules, with ``changes`` applied."""
-        base: dict[str, object] = {"pile_out": "end", "hand_change": "may_place"}
+        base: dict[str, object] = dict(BANDIDA_RULES)
         base.update(changes)
         return Options.from_mapping(base)
 
     @staticmethod
-    def from_mapping(values: Mapping[str, object]) -> Options:
-        """Options from ``name -> value``; unknown names raise :class:`RuleOptionError`."""
-        known = {f.name for f in fields(Options)}
-        for name in values:
+    def from_mapping(values: Mapping[str, object], base: Options | None = None) -> Options:
+        """Options from ``name -> value`` over ``base`` (the defaults); values may be given as
+        text (``"4"`` for ``hand_size``), as from the command line. Unknown names and values
+        raise :class:`RuleOptionError`."""
+        if not isinstance(values, Mapping):
+            raise RuleOptionError(f"rule options must be a mapping, not {shown(values)}")
+        known = [f.name for f in fields(Options)]
+        out = (base or Options()).to_dict()
+        for name, value in values.items():
             if name not in known:
+                what = excerpt(name) if isinstance(name, str) else shown(name)
                 raise RuleOptionError(
-                    f"unknown rule option {name!r} (options are {', '.join(sorted(known))})"
+                    f"unknown rule option {what} (options are {', '.join(known)})"
                 )
-        return Options(**values)  # type: ignore[arg-type]
+            if name == "hand_size" and isinstance(value, str):
+                text = value.strip()
+                if not text.isdigit() or len(text) > 3:
+                    raise RuleOptionError(
+                        f"option hand_size={shown(value)} is not a whole number"
+                        f" {HAND_SIZES[0]}..{HAND_SIZES[-1]}"
+                    )
+                value = int(text)
+            out[name] = value
+        return Options(**out)  # type: ignore[arg-type]
+
+    @staticmethod
+    def names() -> dict[str, tuple[str, ...]]:
+        """Each option and its allowed values as text, Bandido's default first (``hand_size``
+        takes 1..10; ``table_size`` any ``WxH`` of 2..60 cells, a few are listed)."""
+        default = Options()
+        out: dict[str, tuple[str, ...]] = {}
+        for name, allowed in _CHOICES.items():
+            first = getattr(default, name)
+            out[name] = (first, *(v for v in allowed if v != first))
+        sizes = [str(n) for n in HAND_SIZES]
+        out["hand_size"] = (str(default.hand_size), *(n for n in sizes if n != "3"))
+        out["table_size"] = (UNBOUNDED, *TABLE_SIZES)
+        return out
 
     def to_dict(self) -> dict[str, object]:
         """The options as a plain mapping."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def to_text(self) -> dict[str, str]:
+        """The options as text values (what :meth:`from_mapping` reads back)."""
+        return {name: str(value) for name, value in self.to_dict().items()}
+
+    def changes(self, base: Options | None = None) -> dict[str, str]:
+        """The options that differ from ``base`` (the defaults), as text."""
+        ref = (base or Options()).to_text()
+        return {k: v for k, v in self.to_text().items() if ref[k] != v}
+
+
+#: Bandida's readings of the rules Bandido and Bandida share (seed 003).
+BANDIDA_RULES: dict[str, object] = {"pile_out": "end", "hand_change": "may_place"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +247,16 @@ Action = Placement | Change | Pass | Draw
 
 WON = "won"
 LOST = "lost"
+#: Why a game ended: a short code (used by the notation) and the reason in words.
+REASONS: dict[str, str] = {
+    "no-exit": "no exit is left",
+    "pile-empty": "the draw pile is empty",
+    "stuck": "no card still in play fits anywhere",
+    "all-down": "every card is down",
+    "hole": "an exit runs into a one-cell hole",
+    "dead-exit": "an exit can no longer be closed",
+}
+REASON_CODES: dict[str, str] = {text: code for code, text in REASONS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +315,27 @@ class GameState:
         value = 1.0 if self.outcome == WON else 0.0
         return (value,) * self.players
 
+    def caption(self, title: str = "Bandido") -> str:
+        """One line saying where the game stands: the turn, the last card laid, the pile,
+        whose move, and the result once over."""
+        parts = [f"{title}, turn {self.turn}"]
+        if len(self.table) > 1:
+            parts.append(f"last card {self.table.history[-1]}")
+        parts.append(f"pile {plural(self.pile_size, 'card')}")
+        if self.outcome is not None:
+            parts.append(f"{self.outcome}: {self.reason}")
+        elif self.is_chance:
+            parts.append(f"player {self.to_draw[0]} draws")
+        else:
+            parts.append(f"player {self.player} to act")
+        return ", ".join(parts)
+
     def _repr_svg_(self) -> str:
         from banditsolve.tunnels.render import svg
 
-        return svg(self.table, remaining=self.remaining())
+        return svg(
+            self.table, remaining=self.remaining(), caption=self.caption(), area=self.options.area
+        )
 
 
 # -- setup --------------------------------------------------------------------------------------
@@ -231,18 +373,27 @@ def new_game(
         unseen, pile = (), tuple(shuffled)
     deal = tuple(p for _ in range(options.hand_size) for p in range(players))
     state = GameState(table, ((),) * players, unseen, pile, 0, deal, options)
-    return _settle(state)
+    return settle(state)
 
 
 # -- queries ------------------------------------------------------------------------------------
 
 
 def _playable_placements(table: Table, code: int, options: Options) -> Iterator[Placement]:
+    area = options.area
     for x, y, r, _ in candidates(table, code & PORT_MASK):
         p = Placement(code, x, y, r)
+        if area is not None and not inside(p, area):
+            continue
         if options.hole == "illegal" and creates_hole(table, p):
             continue
         yield p
+
+
+def inside(p: Placement, area: tuple[int, int, int, int]) -> bool:
+    """True when both cells of ``p`` lie in the play area ``(min_x, min_y, max_x, max_y)``."""
+    min_x, min_y, max_x, max_y = area
+    return all(min_x <= x <= max_x and min_y <= y <= max_y for x, y in p.cells)
 
 
 def _fits(table: Table, codes: Sequence[int], options: Options) -> bool:
@@ -274,13 +425,14 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def chance_outcomes(state: GameState) -> list[tuple[Draw, Fraction]]:
-    """At a chance node, each possible draw with its probability; else an empty list."""
+def chance_outcomes(state: GameState) -> tuple[tuple[Draw, Fraction], ...]:
+    """At a chance node, each possible draw (by card code) with its exact probability;
+    :class:`IllegalActionError` anywhere else."""
     if not state.is_chance:
-        return []
+        raise IllegalActionError("not a chance node: no card is to be drawn now")
     counts = Counter(state.unseen)
     total = len(state.unseen)
-    return [(Draw(code), Fraction(n, total)) for code, n in sorted(counts.items())]
+    return tuple((Draw(code), Fraction(n, total)) for code, n in sorted(counts.items()))
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Draw:
@@ -314,8 +466,11 @@ def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int,
     )
 
 
-def _settle(state: GameState) -> GameState:
-    """Carry out everything that needs no decision: known draws, end checks, forced passes."""
+def settle(state: GameState) -> GameState:
+    """Carry out everything that needs no decision: known draws, end checks, forced passes.
+
+    Every state :func:`new_game` and :func:`apply` return is settled (``settle`` leaves it
+    as it is)."""
     while state.outcome is None:
         if state.to_draw:
             if state.unseen:
@@ -328,13 +483,13 @@ def _settle(state: GameState) -> GameState:
         options = state.options
         table = state.table
         if options.pile_out == "end" and not state.pile_size:
-            return replace(state, outcome=LOST, reason="the draw pile is empty")
+            return replace(state, outcome=LOST, reason=REASONS["pile-empty"])
         hand = state.hands[state.player]
         if _fits(table, hand, options):
             return state
         remaining = state.remaining()
         if not _fits(table, remaining, options):
-            reason = "no card still in play fits anywhere" if remaining else "every card is down"
+            reason = REASONS["stuck"] if remaining else REASONS["all-down"]
             return replace(state, outcome=LOST, reason=reason)
         if state.changed:
             # After a hand change that allows a placement, nothing fits: the turn ends.
@@ -349,6 +504,10 @@ def _settle(state: GameState) -> GameState:
     return state
 
 
+#: Former private name of :func:`settle`.
+_settle = settle
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
     if state.outcome is not None:
@@ -359,7 +518,7 @@ def apply(state: GameState, action: Action) -> GameState:
         if action.card not in state.unseen:
             raise IllegalActionError(f"{action}: no such card in the unseen pile")
         unseen = _remove_one(state.unseen, action.card)
-        return _settle(_give(state, action.card, unseen, state.pile))
+        return settle(_give(state, action.card, unseen, state.pile))
     if isinstance(action, Placement):
         action = normalise(action.card, action.x, action.y, action.rotation)
     if not _is_legal(state, action):
@@ -381,14 +540,14 @@ def apply(state: GameState, action: Action) -> GameState:
             turn=state.turn + 1,
         )
         if not table.exit_count:
-            return replace(new, outcome=WON, reason="no exit is left", to_draw=())
+            return replace(new, outcome=WON, reason=REASONS["no-exit"], to_draw=())
         if options.hole == "loses" and table.holes():
             return replace(
-                new, outcome=LOST, reason="an exit runs into a one-cell hole", to_draw=()
+                new, outcome=LOST, reason=REASONS["hole"], to_draw=()
             )
-        if options.dead_exit == "loses" and dead_exits(table, new.remaining()):
-            return replace(new, outcome=LOST, reason="an exit can no longer be closed", to_draw=())
-        return _settle(new)
+        if options.dead_exit == "loses" and dead_exits(table, new.remaining(), options.area):
+            return replace(new, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
+        return settle(new)
     if isinstance(action, Change):
         hand = state.hands[player]
         hands = list(state.hands)
@@ -403,16 +562,18 @@ def apply(state: GameState, action: Action) -> GameState:
             changed=stays,
             turn=state.turn if stays else state.turn + 1,
         )
-        return _settle(new)
+        return settle(new)
     # Pass
-    return _settle(replace(state, player=nxt, changed=False, turn=state.turn + 1))
+    return settle(replace(state, player=nxt, changed=False, turn=state.turn + 1))
 
 
 def _is_legal(state: GameState, action: Action) -> bool:
     if isinstance(action, Placement):
+        area = state.options.area
         return (
             action.card in state.hands[state.player]
             and state.table.placement_error(action) is None
+            and (area is None or inside(action, area))
             and not (state.options.hole == "illegal" and creates_hole(state.table, action))
         )
     return action in legal_actions(state)
@@ -427,6 +588,12 @@ def _why_illegal(state: GameState, action: Action) -> str:
         error = state.table.placement_error(action)
         if error:
             return f"{action}: {error}"
+        area = state.options.area
+        if area is not None and not inside(action, area):
+            return (
+                f"{action}: leaves the play area (option table_size={state.options.table_size}:"
+                f" x {area[0]}..{area[2]}, y {area[1]}..{area[3]})"
+            )
         if state.options.hole == "illegal" and creates_hole(state.table, action):
             return f"{action}: walls an exit into a one-cell hole (option hole=illegal)"
         return f"{action}: not a legal move now"
@@ -452,9 +619,11 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
     table = state.table
     exits = table.exit_count
     found: list[tuple[int, int, int, int, int]] = []
+    area = state.options.area
     for code in set(state.hands[state.player]):
         for x, y, r, delta in candidates(table, code & PORT_MASK):
-            found.append((delta, code, y, x, r))
+            if area is None or inside(Placement(code, x, y, r), area):
+                found.append((delta, code, y, x, r))
     found.sort()
     best: list[Placement] = []
     holes: list[Placement] = []
@@ -556,5 +725,5 @@ def state_from(
         options,
     )
     if not table.exit_count:
-        return replace(state, outcome=WON, reason="no exit is left")
-    return _settle(state)
+        return replace(state, outcome=WON, reason=REASONS["no-exit"])
+    return settle(state)

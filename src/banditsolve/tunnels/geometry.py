@@ -124,7 +124,8 @@ class Placement(NamedTuple):
         return o.open_a, o.open_b
 
     def __str__(self) -> str:
-        return self.describe()
+        """The placement notation ``NAME@x,y,r`` (the canonical name, normalised)."""
+        return f"{self.name}@{self.x},{self.y},{self.rotation}"
 
     def describe(self) -> str:
         """In words: ``NAME at (x, y) rot R``."""

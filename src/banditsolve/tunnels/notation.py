@@ -1,6 +1,6 @@
-"""Positions: the JSON document and the one-line notation, read and written.
+"""Positions and game states: the JSON documents and the one-line notations, read and written.
 
-JSON::
+A *position* is a table and the multiset of cards still to come (the closure question). JSON::
 
     {"game": "bandido",
      "placements": [{"card": "L+TL+TR+R+BR+BL", "x": 0, "y": 0, "rotation": 0}, ...],
@@ -15,17 +15,58 @@ remaining multiset as ``CARD`` or ``CARD*COUNT``. Writers emit canonical card na
 placements and the remaining cards sorted by code; readers accept either name of a card and the
 aliases ``super6``/``super5``. Without ``remaining`` (JSON) or the ``|`` part (notation), the
 remaining cards are the deck minus the cards on the table.
+
+A position must be one the real game can hold: the super card first and nowhere else, and no
+more copies of a card (on the table after the super card and among the remaining cards) than
+the deck has. A puzzle that wants more says so: ``"hypothetical": true`` in JSON, the word
+``hypothetical`` right after the game name in the notation
+(``bandido hypothetical L+TL+TR+R+BR+BL@0,0,0 | L*5``).
+
+A *game state* is everything a game in progress holds. Its one-line notation extends the
+position's: the same game name and placements, then ``|`` and ``FIELD=VALUE`` words::
+
+    bandido L+TL+TR+R+BR+BL@0,0,0 L@-1,0,0 | hands=L,TL*2/L+R,TR,TR+BL player=1 turn=1
+      pile=TL+BL,L,... draw=0 changed=yes end=lost:hole options=hole:illegal,super_side:super5
+
+(on one line). ``hands`` lists each player's hand (cards joined by ``,``, hands by ``/``, a
+hand may be empty); ``player`` is the player to act, ``turn`` the turns played; ``unseen`` the
+multiset on top of the pile whose order nobody knows, ``pile`` the known cards below it, top
+first; ``draw`` the players still owed a card, in order; ``changed=yes`` after a hand change
+that lets the player place (option ``hand_change=may_place``); ``end=won:no-exit`` or
+``end=lost:REASON`` once the game is over (reasons: :data:`~banditsolve.tunnels.game.REASONS`);
+``options`` the rule options that differ from the game's defaults, ``NAME:VALUE`` joined by
+``,``. A run of one card is written ``CARD*N``. Writers emit the words in this order and leave
+out empty ones (``unseen``, ``pile``, ``draw``) and defaults (``changed``, ``options``).
+The JSON form has the same fields: ``game``, ``placements``, ``hands`` (lists of names),
+``unseen``, ``pile``, ``to_draw``, ``player``, ``turn``, ``changed``, ``outcome`` (null,
+``"won"`` or ``"lost"``), ``reason`` (the reason in words, null before the end) and
+``options`` (an object).
+
+A game state must be one the game can reach: every card of the deck exactly once (table,
+hands, pile), the super card at ``(0, 0)`` rotation 0 on the side option ``super_side``
+names, no hand fuller than ``hand_size`` once owed cards are counted, the end marked exactly
+when the game is over (with a reason that holds), and nothing left that the game would do by
+itself (a known card owed, a forced end).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
-from banditsolve.errors import BanditsolveError, NotationError
+from banditsolve.core.io import (
+    check_keys,
+    expect_int,
+    expect_object,
+    json_type,
+    load_json,
+    read_text,
+)
+from banditsolve.core.text import excerpt, plural
+from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
     Deck,
     canonical_code,
@@ -34,22 +75,47 @@ from banditsolve.tunnels.cards import (
     parse_card,
     parse_ports,
 )
-from banditsolve.tunnels.geometry import ROTATIONS, normalise
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.game import (
+    LOST,
+    REASON_CODES,
+    REASONS,
+    WON,
+    GameState,
+    Options,
+    settle,
+)
+from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
+from banditsolve.tunnels.table import Table, dead_exits
 
 #: Coordinates further than this from the origin are refused.
 MAX_COORD = 10_000
-_KEYS = {"game", "placements", "remaining"}
-_PLACEMENT_KEYS = {"card", "x", "y", "rotation"}
+#: The most turns a game state may report (a real game takes a few hundred).
+MAX_TURN = 1_000_000
+#: The most copies one ``CARD*N`` may stand for.
+MAX_RUN = 999
+_POSITION_KEYS = ("game", "placements")
+_POSITION_OPTIONAL = ("remaining", "hypothetical")
+_PLACEMENT_KEYS = ("card", "x", "y", "rotation")
+_STATE_REQUIRED = ("game", "placements", "hands", "player")
+_STATE_OPTIONAL = ("unseen", "pile", "to_draw", "turn", "changed", "outcome", "reason", "options")
+_STATE_WORDS = ("hands", "player", "turn", "unseen", "pile", "draw", "changed", "end", "options")
+HYPOTHETICAL = "hypothetical"
+
+Item = tuple[str, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A table and the multiset of cards still available (sorted codes)."""
+    """A table and the multiset of cards still available (sorted codes).
+
+    ``hypothetical``: the position may hold more copies of a card than the deck has (a puzzle
+    that says so); otherwise it is one the real game can reach.
+    """
 
     table: Table
     remaining: tuple[int, ...]
     game: str = "bandido"
+    hypothetical: bool = False
 
     def _repr_svg_(self) -> str:
         from banditsolve.tunnels.render import svg
@@ -60,24 +126,193 @@ class Position:
         return to_notation(self)
 
 
-def _deck_for(game: str, deck: Deck | None) -> Deck:
+# -- shared pieces ------------------------------------------------------------------------------
+
+
+def deck_for(game: object, deck: Deck | None = None) -> Deck:
+    """The deck of the game named ``game`` (a packaged edition), or ``deck`` when given."""
+    if not isinstance(game, str):
+        raise NotationError(
+            f"the game must be named by text such as 'bandido', not {json_type(game)}"
+        )
     if deck is not None:
         return deck
-    if not (game.isascii() and game.isalpha() and game.islower()):
-        raise NotationError(f"unknown game {game[:40]!r}")
+    if not (game.isascii() and game.isalpha() and game.islower() and len(game) <= 20):
+        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido')")
     try:
         return load_deck(game)
-    except BanditsolveError as exc:
-        raise NotationError(f"unknown game {game!r}") from exc
+    except BanditsolveError:
+        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido')") from None
 
 
-def _default_remaining(deck: Deck, table: Table) -> tuple[int, ...]:
+def _number(text: str, what: str, where: str) -> int:
+    body = text[1:] if text.startswith("-") else text
+    if not body.isdigit() or not body.isascii():
+        raise NotationError(f"{where}: {what} {excerpt(text, 20)} is not a whole number")
+    if len(body) > 6:
+        raise NotationError(f"{where}: {what} has {len(body)} digits (at most ±{MAX_COORD})")
+    return int(text)
+
+
+def parse_placement_token(token: str, where: str) -> Item:
+    """``(card name, x, y, rotation)`` from ``CARD@X,Y,ROTATION`` (numbers checked, not the
+    card)."""
+    name, at, coords = token.partition("@")
+    parts = coords.split(",")
+    if not at or len(parts) != 3 or not name:
+        raise NotationError(f"{where}: {excerpt(token)} is not of the form CARD@X,Y,ROTATION")
+    x, y, rotation = (
+        _number(f, w, where) for f, w in zip(parts, ("x", "y", "rotation"), strict=True)
+    )
+    return check_item((name, x, y, rotation), where)
+
+
+def check_item(item: object, where: str) -> Item:
+    """A raw placement ``(card, x, y, rotation)``, its types and ranges checked (for calls from
+    Python too)."""
+    if not isinstance(item, tuple | list) or len(item) != 4:
+        raise NotationError(f"{where} must be (card, x, y, rotation)")
+    name, x, y, rotation = item
+    if not isinstance(name, str):
+        raise NotationError(f"{where}: the card must be a card name, not {json_type(name)}")
+    for what, value in (("x", x), ("y", y), ("rotation", rotation)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise NotationError(f"{where}: {what} must be a whole number, not {json_type(value)}")
+        if abs(value) > MAX_COORD:
+            raise NotationError(f"{where}: {what} beyond ±{MAX_COORD}")
+    return name, x, y, rotation
+
+
+def placement_of(item: Item, where: str) -> Placement:
+    """A normalised placement from raw ``(card, x, y, rotation)`` (ints within ±10,000): the
+    rotation checked, the card read keeping the orientation its name gives."""
+    name, x, y, rotation = item
+    try:
+        raw = parse_ports(name)
+    except NotationError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+    if rotation not in ROTATIONS:
+        raise NotationError(f"{where}: rotation must be 0, 90, 180 or 270, not {rotation}")
+    return normalise(raw, x, y, rotation)
+
+
+def build_table(items: Iterable[Item], deck: Deck) -> Table:
+    """The table of raw placements laid in order: the first must be a super card side; every
+    placement must be legal when laid. Errors name the placement by its number and as given."""
+    supers = dict(deck.super_sides).values()
+    table = Table.empty()
+    for number, raw in enumerate(items, start=1):
+        item = check_item(raw, f"placement {number}")
+        name, x, y, rotation = item
+        where = f"placement {number} ({excerpt(name, 30)[1:-1]}@{x},{y},{rotation})"
+        p = placement_of(item, where)
+        code = canonical_code(p.card)
+        if number == 1 and code not in supers:
+            raise NotationError(f"{where}: the first placement must be the super card")
+        if number > 1 and code in supers:
+            raise NotationError(
+                f"{where}: a second super card; the {deck.edition} game has one, laid first"
+            )
+        if number > 1 and not deck.knows(code):
+            raise NotationError(
+                f"{where}: {card_name(code)} is not a card of the {deck.edition} deck"
+            )
+        error = table.placement_error(p)
+        if error is not None:
+            raise NotationError(f"{where}: {error}")
+        table = table.place(p, check=False)
+    if not table.history:
+        raise NotationError("a position needs at least the super card")
+    return table
+
+
+def parse_cards(names: Iterable[object], where: str) -> list[int]:
+    """Card codes of card names (either name of a card), errors naming the card's number."""
+    out: list[int] = []
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str):
+            raise NotationError(f"{where}: card {i} must be a card name, not {json_type(name)}")
+        try:
+            out.append(parse_card(name))
+        except NotationError as exc:
+            raise NotationError(f"{where}: card {i}: {exc}") from None
+    return out
+
+
+def _run_list(value: str, where: str) -> list[str]:
+    """Card names of ``A,B*3,C`` (``*N``: N copies in a row); an empty value is no card."""
+    if not value:
+        return []
+    out: list[str] = []
+    for item in value.split(","):
+        name, star, count = item.partition("*")
+        if not name:
+            raise NotationError(f"{where}: empty card name in {excerpt(value)}")
+        n = 1
+        if star:
+            if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_RUN:
+                raise NotationError(f"{where}: bad count in {excerpt(item)}")
+            n = int(count)
+        out.extend([name] * n)
+    return out
+
+
+def _runs(codes: Sequence[int]) -> str:
+    """``A,B*3,C``: the cards in order, a run of one card as ``CARD*N``."""
+    parts: list[str] = []
+    i = 0
+    while i < len(codes):
+        j = i
+        while j < len(codes) and codes[j] == codes[i]:
+            j += 1
+        name = card_name(codes[i])
+        parts.append(name if j - i == 1 else f"{name}*{j - i}")
+        i = j
+    return ",".join(parts)
+
+
+def _placement_json(p: Placement) -> dict[str, object]:
+    return {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
+
+
+def _json_items(raw: object) -> list[Item]:
+    if not isinstance(raw, list):
+        raise NotationError(f"'placements' must be a list, not {json_type(raw)}")
+    items: list[Item] = []
+    for number, entry in enumerate(raw, start=1):
+        where = f"placement {number}"
+        obj = expect_object(entry, where)
+        check_keys(obj, where, required=_PLACEMENT_KEYS)
+        name = obj["card"]
+        if not isinstance(name, str):
+            raise NotationError(f"{where}: 'card' must be a card name, not {json_type(name)}")
+        items.append(
+            (
+                name,
+                expect_int(obj["x"], f"{where}: x", -MAX_COORD, MAX_COORD),
+                expect_int(obj["y"], f"{where}: y", -MAX_COORD, MAX_COORD),
+                expect_int(obj["rotation"], f"{where}: rotation", 0, 270),
+            )
+        )
+    return items
+
+
+def _document(document: object, what: str) -> dict[str, Any]:
+    if isinstance(document, str):
+        document = load_json(document, f"JSON {what}")
+    return expect_object(document, f"a {what} document")
+
+
+# -- positions ----------------------------------------------------------------------------------
+
+
+def _default_remaining(deck: Deck, table: Table, hypothetical: bool) -> tuple[int, ...]:
     left = Counter(dict(deck.counts))
     for p in table.history[1:]:
-        if left[p.card] <= 0:
+        if left[p.card] <= 0 and not hypothetical:
             raise NotationError(
-                f"the table holds more {card_name(p.card)} cards than the {deck.edition} deck;"
-                " give 'remaining' explicitly"
+                f"the table holds more {card_name(p.card)} cards than the {deck.edition} deck"
+                f" ({deck.count(p.card)})"
             )
         left[p.card] -= 1
     return tuple(sorted(left.elements()))
@@ -85,118 +320,66 @@ def _default_remaining(deck: Deck, table: Table) -> tuple[int, ...]:
 
 def build_position(
     game: str,
-    placements: Iterable[tuple[str, int, int, int]],
+    placements: Iterable[Item],
     remaining: Iterable[str] | None,
     deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
 ) -> Position:
     """Check and build a position from raw ``(card, x, y, rotation)`` items and card names.
 
-    Errors name the offending placement by its number (1 = the super card).
+    Errors name the offending placement by its number (1 = the super card). Unless
+    ``hypothetical``, the table (after the super card) and the remaining cards together may
+    hold no more copies of a card than the deck.
     """
-    deck = _deck_for(game, deck)
-    supers = dict(deck.super_sides).values()
-    table = Table.empty()
-    for number, (name, x, y, rotation) in enumerate(placements, start=1):
-        where = f"placement {number} ({name} at ({x}, {y}) rot {rotation})"
-        try:
-            raw = parse_ports(name)
-        except NotationError as exc:
-            raise NotationError(f"{where}: {exc}") from exc
-        code = canonical_code(raw)
-        if abs(x) > MAX_COORD or abs(y) > MAX_COORD:
-            raise NotationError(f"{where}: coordinates beyond ±{MAX_COORD}")
-        if rotation not in ROTATIONS:
-            raise NotationError(f"{where}: rotation must be 0, 90, 180 or 270")
-        if number == 1 and code not in supers:
-            raise NotationError(f"{where}: the first placement must be the super card")
-        if number > 1 and (code in supers or not deck.knows(code)):
-            raise NotationError(f"{where}: {name} is not a card of the {deck.edition} deck")
-        try:
-            table = table.place(normalise(raw, x, y, rotation))
-        except BanditsolveError as exc:
-            raise NotationError(str(exc)) from exc
-    if not table.history:
-        raise NotationError("a position needs at least the super card")
+    deck = deck_for(game, deck)
+    table = build_table(placements, deck)
     if remaining is None:
-        rest = _default_remaining(deck, table)
+        rest = _default_remaining(deck, table, hypothetical)
     else:
-        codes = []
-        for i, name in enumerate(remaining):
-            try:
-                code = parse_card(name)
-            except NotationError as exc:
-                raise NotationError(f"remaining card {i + 1}: {exc}") from exc
-            if not deck.knows(code):
-                raise NotationError(
-                    f"remaining card {i + 1}: {name} is not a card of the {deck.edition} deck"
-                )
-            codes.append(code)
-        rest = tuple(sorted(codes))
-    return Position(table, rest, game)
+        rest = tuple(sorted(parse_cards(remaining, "remaining cards")))
+    deck.check_counts(rest, "remaining cards", hypothetical=True)
+    deck.check_counts(
+        (*table.cards()[1:], *rest), "the table and the remaining cards", hypothetical=hypothetical
+    )
+    return Position(table, rest, game, hypothetical)
 
 
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise NotationError(f"{what} must be an integer, not {value!r:.40}")
-    return value
-
-
-def from_json(document: str | Mapping[str, object], deck: Deck | None = None) -> Position:
-    """Read a position document (a JSON string or an already parsed mapping)."""
-    if isinstance(document, str):
-        try:
-            data: object = json.loads(document)
-        except (ValueError, RecursionError) as exc:
-            raise NotationError(f"not a JSON document: {str(exc)[:80]}") from exc
-    else:
-        data = document
-    if not isinstance(data, Mapping):
-        raise NotationError("a position document must be a JSON object")
-    extra = set(data) - _KEYS
-    if extra:
-        raise NotationError(f"unknown keys in position document: {sorted(map(str, extra))}")
-    game = data.get("game")
-    if not isinstance(game, str):
-        raise NotationError("'game' must be a string such as \"bandido\"")
-    raw = data.get("placements")
-    if not isinstance(raw, list):
-        raise NotationError("'placements' must be a list")
-    items: list[tuple[str, int, int, int]] = []
-    for number, entry in enumerate(raw, start=1):
-        if not isinstance(entry, Mapping):
-            raise NotationError(f"placement {number}: must be an object")
-        if set(entry) != _PLACEMENT_KEYS:
-            raise NotationError(f"placement {number}: needs exactly the keys card, x, y, rotation")
-        name = entry["card"]
-        if not isinstance(name, str):
-            raise NotationError(f"placement {number}: 'card' must be a card name")
-        items.append(
-            (
-                name,
-                _int(entry["x"], f"placement {number}: x"),
-                _int(entry["y"], f"placement {number}: y"),
-                _int(entry["rotation"], f"placement {number}: rotation"),
-            )
+def from_json(
+    document: object, deck: Deck | None = None, *, hypothetical: bool = False
+) -> Position:
+    """Read a position document (JSON text or an already parsed object). With
+    ``hypothetical`` the position may hold more copies of a card than the deck, as if the
+    document said ``"hypothetical": true``."""
+    data = _document(document, "position")
+    if "hands" in data:
+        raise NotationError(
+            "this is a game state (it has 'hands'), not a position; read it as a game state"
         )
+    check_keys(data, "position document", required=_POSITION_KEYS, optional=_POSITION_OPTIONAL)
+    items = _json_items(data["placements"])
     rest = data.get("remaining")
     names: list[str] | None = None
     if rest is not None:
-        if not isinstance(rest, list) or not all(isinstance(n, str) for n in rest):
-            raise NotationError("'remaining' must be a list of card names")
-        names = list(rest)
-    return build_position(game, items, names, deck)
+        if not isinstance(rest, list):
+            raise NotationError(f"'remaining' must be a list of card names, not {json_type(rest)}")
+        names = rest
+    flag = data.get("hypothetical", False)
+    if not isinstance(flag, bool):
+        raise NotationError(f"'hypothetical' must be true or false, not {json_type(flag)}")
+    return build_position(data["game"], items, names, deck, hypothetical=flag or hypothetical)
 
 
 def to_json(position: Position) -> dict[str, object]:
     """The position document as a JSON-ready mapping."""
-    return {
+    out: dict[str, object] = {
         "game": position.game,
-        "placements": [
-            {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
-            for p in position.table.history
-        ],
+        "placements": [_placement_json(p) for p in position.table.history],
         "remaining": [card_name(c) for c in sorted(position.remaining)],
     }
+    if position.hypothetical:
+        out["hypothetical"] = True
+    return out
 
 
 def to_json_text(position: Position) -> str:
@@ -207,7 +390,9 @@ def to_json_text(position: Position) -> str:
 def to_notation(position: Position) -> str:
     """The one-line notation of a position."""
     parts = [position.game]
-    parts.extend(f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}" for p in position.table.history)
+    if position.hypothetical:
+        parts.append(HYPOTHETICAL)
+    parts.extend(str(p) for p in position.table.history)
     parts.append("|")
     counts = Counter(position.remaining)
     for code in sorted(counts):
@@ -216,77 +401,394 @@ def to_notation(position: Position) -> str:
     return " ".join(parts)
 
 
-def from_notation(text: str, deck: Deck | None = None) -> Position:
-    """Read the one-line notation."""
+def _split(text: object, what: str) -> tuple[str, bool, list[Item], list[str] | None]:
+    """``(game, hypothetical, placements, words after the bar or None)`` of a notation."""
     if not isinstance(text, str):
-        raise NotationError("notation must be a string")
+        raise NotationError(f"a {what} notation must be text, not {json_type(text)}")
     tokens = text.split()
     if not tokens:
-        raise NotationError("empty position notation")
+        raise NotationError(f"empty {what} notation")
     game = tokens[0]
     if "@" in game or game == "|":
-        raise NotationError("the notation must start with the game name, e.g. 'bandido'")
-    items: list[tuple[str, int, int, int]] = []
+        raise NotationError(f"the {what} notation must start with the game name, e.g. 'bandido'")
     i = 1
-    while i < len(tokens) and tokens[i] != "|":
-        token = tokens[i]
-        number = len(items) + 1
-        name, at, coords = token.partition("@")
-        fields = coords.split(",")
-        if not at or len(fields) != 3:
-            raise NotationError(
-                f"placement {number}: {token[:40]!r} is not of the form CARD@X,Y,ROTATION"
-            )
-        try:
-            x, y, rotation = (int(f) for f in fields)
-        except ValueError as exc:
-            raise NotationError(f"placement {number}: bad number in {token[:40]!r}") from exc
-        items.append((name, x, y, rotation))
+    hypothetical = i < len(tokens) and tokens[i] == HYPOTHETICAL
+    if hypothetical:
         i += 1
+    items: list[Item] = []
+    while i < len(tokens) and tokens[i] != "|":
+        items.append(parse_placement_token(tokens[i], f"placement {len(items) + 1}"))
+        i += 1
+    rest = tokens[i + 1 :] if i < len(tokens) else None
+    return game, hypothetical, items, rest
+
+
+def from_notation(
+    text: object, deck: Deck | None = None, *, hypothetical: bool = False
+) -> Position:
+    """Read the one-line notation of a position (``hypothetical``: as :func:`from_json`)."""
+    game, flag, items, rest = _split(text, "position")
     names: list[str] | None = None
-    if i < len(tokens):
+    if rest is not None:
+        if any("=" in token for token in rest):
+            raise NotationError(
+                "this is a game state (it has FIELD=VALUE words), not a position;"
+                " read it as a game state"
+            )
         names = []
-        for token in tokens[i + 1 :]:
-            name, star, count = token.partition("*")
-            n = 1
-            if star:
-                if not count.isdigit() or len(count) > 3 or int(count) < 1:
-                    raise NotationError(f"bad count in remaining card {token[:40]!r}")
-                n = int(count)
-            names.extend([name] * n)
-    return build_position(game, items, names, deck)
+        for token in rest:
+            names.extend(_run_list(token, "remaining cards"))
+    return build_position(game, items, names, deck, hypothetical=flag or hypothetical)
 
 
-def parse_position(text: str, deck: Deck | None = None) -> Position:
+def parse_position(
+    text: object, deck: Deck | None = None, *, hypothetical: bool = False
+) -> Position:
     """Read a position from either form (JSON when it starts with ``{``)."""
     if not isinstance(text, str):
-        raise NotationError("a position must be given as text")
+        raise NotationError(f"a position must be given as text, not {json_type(text)}")
     if text.lstrip().startswith("{"):
-        return from_json(text, deck)
-    return from_notation(text, deck)
+        return from_json(text, deck, hypothetical=hypothetical)
+    return from_notation(text, deck, hypothetical=hypothetical)
 
 
-def read_position(source: str, deck: Deck | None = None) -> Position:
-    """A position from a file (JSON or notation) or, if no such file, from the text itself."""
-    path = Path(source)
+def read_position(
+    source: object, deck: Deck | None = None, *, hypothetical: bool = False
+) -> Position:
+    """A position from text (notation or JSON), UTF-8 bytes, or a file holding either
+    (``hypothetical``: as :func:`from_json`)."""
+    text, where = read_text(source, "position")
     try:
-        is_file = path.is_file()
-    except (OSError, ValueError):
-        is_file = False
-    if is_file:
-        return parse_position(path.read_text(encoding="utf-8"), deck)
-    text = source.strip()
-    if text.endswith(".json") or (text and " " not in text and ("/" in text or "\\" in text)):
-        # Not notation (which starts with the game's name and holds spaces): a path.
-        what = "is a directory, not a file" if path.is_dir() else "no such file"
-        raise NotationError(f"{source}: {what}")
-    return parse_position(source, deck)
+        return parse_position(text, deck, hypothetical=hypothetical)
+    except NotationError as exc:
+        if where == "position":
+            raise
+        raise NotationError(f"{where}: {exc}") from None
 
 
 def position_of(state: object) -> Position:
     """The position of a game state: its table and every card not on it."""
-    from banditsolve.tunnels.game import GameState
-
     if not isinstance(state, GameState):
-        raise NotationError("position_of needs a GameState")
+        raise NotationError(f"position_of needs a GameState, not {json_type(state)}")
     return Position(state.table, state.remaining(), "bandido")
+
+
+# -- game states --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StateParts:
+    """A game state's fields as read, before the checks."""
+
+    game: str
+    items: list[Item]
+    hands: list[list[str]]
+    unseen: list[str]
+    pile: list[str]
+    to_draw: list[int]
+    player: int
+    turn: int
+    changed: bool
+    end: tuple[str, str] | None  # (outcome, reason code)
+    options: Options
+
+
+def state_to_notation(state: GameState, game: str = "bandido", base: Options | None = None) -> str:
+    """The one-line notation of a game state (``base``: the game's default options)."""
+    parts = [game, *(str(p) for p in state.table.history), "|"]
+    parts.append("hands=" + "/".join(_runs(h) for h in state.hands))
+    parts.append(f"player={state.player}")
+    parts.append(f"turn={state.turn}")
+    if state.unseen:
+        parts.append("unseen=" + _runs(state.unseen))
+    if state.pile:
+        parts.append("pile=" + _runs(state.pile))
+    if state.to_draw:
+        parts.append("draw=" + ",".join(map(str, state.to_draw)))
+    if state.changed:
+        parts.append("changed=yes")
+    if state.outcome is not None:
+        parts.append(f"end={state.outcome}:{REASON_CODES[state.reason]}")
+    changes = state.options.changes(base)
+    if changes:
+        parts.append("options=" + ",".join(f"{k}:{v}" for k, v in changes.items()))
+    return " ".join(parts)
+
+
+def state_from_notation(
+    text: object, base: Options | None = None, deck: Deck | None = None
+) -> GameState:
+    """Read the one-line notation of a game state (see the module notes)."""
+    game, hypothetical, items, rest = _split(text, "game state")
+    if hypothetical:
+        raise NotationError("a game state cannot be hypothetical: it holds the whole deck")
+    if rest is None or not any("=" in token for token in rest):
+        # A position (table and remaining cards): its own errors first, then say what it is.
+        from_notation(text, deck)
+        raise NotationError(
+            "this is a position (table and remaining cards), not a game state: a game state"
+            " gives hands=..., player=... after the '|'"
+        )
+    words: dict[str, str] = {}
+    for token in rest:
+        key, eq, value = token.partition("=")
+        if not eq:
+            if "@" in token:
+                raise NotationError(f"placement {excerpt(token)} after the '|'")
+            raise NotationError(
+                f"{excerpt(token)} is not FIELD=VALUE; a game state gives hands=..., player=..."
+                " (a list of cards alone is a position)"
+            )
+        if key not in _STATE_WORDS:
+            raise NotationError(
+                f"unknown game state field {excerpt(key, 20)}"
+                f" (fields are {', '.join(_STATE_WORDS)})"
+            )
+        if key in words:
+            raise NotationError(f"game state field {key} given twice")
+        words[key] = value
+    for key in ("hands", "player"):
+        if key not in words:
+            raise NotationError(f"the game state has no {key}=...")
+    hands = [_run_list(h, f"hand {i}") for i, h in enumerate(words["hands"].split("/"))]
+    draw = words.get("draw", "")
+    to_draw = [_number(d, "player", "draw") for d in draw.split(",")] if draw else []
+    changed_text = words.get("changed", "no")
+    if changed_text not in ("yes", "no"):
+        raise NotationError(f"changed={excerpt(changed_text)} must be yes or no")
+    end: tuple[str, str] | None = None
+    if "end" in words:
+        outcome, colon, code = words["end"].partition(":")
+        if outcome not in (WON, LOST) or not colon or code not in REASONS:
+            raise NotationError(
+                f"end={excerpt(words['end'])} is not won:REASON or lost:REASON"
+                f" (reasons: {', '.join(REASONS)})"
+            )
+        end = (outcome, code)
+    changes: dict[str, str] = {}
+    if words.get("options"):
+        for pair in words["options"].split(","):
+            name, colon, value = pair.partition(":")
+            if not colon:
+                raise NotationError(f"option {excerpt(pair)} is not NAME:VALUE")
+            if name in changes:
+                raise NotationError(f"option {excerpt(name, 20)} given twice")
+            changes[name] = value
+    parts = StateParts(
+        game,
+        items,
+        hands,
+        [] if "unseen" not in words else _run_list(words["unseen"], "unseen cards"),
+        [] if "pile" not in words else _run_list(words["pile"], "pile"),
+        to_draw,
+        _number(words["player"], "player", "player"),
+        _number(words.get("turn", "0"), "turn", "turn"),
+        changed_text == "yes",
+        end,
+        _options(changes, base),
+    )
+    return build_state(parts, deck)
+
+
+def _options(values: Mapping[str, object], base: Options | None) -> Options:
+    try:
+        return Options.from_mapping(values, base)
+    except RuleOptionError as exc:
+        raise NotationError(f"game state options: {exc}") from None
+
+
+def state_to_json(state: GameState, game: str = "bandido") -> dict[str, Any]:
+    """The game state as a JSON-ready mapping (every field, every option)."""
+    return {
+        "game": game,
+        "placements": [_placement_json(p) for p in state.table.history],
+        "hands": [[card_name(c) for c in hand] for hand in state.hands],
+        "unseen": [card_name(c) for c in state.unseen],
+        "pile": [card_name(c) for c in state.pile],
+        "to_draw": list(state.to_draw),
+        "player": state.player,
+        "turn": state.turn,
+        "changed": state.changed,
+        "outcome": state.outcome,
+        "reason": state.reason if state.outcome is not None else None,
+        "options": state.options.to_dict(),
+    }
+
+
+def state_from_json(
+    document: object,
+    base: Options | None = None,
+    deck: Deck | None = None,
+    *,
+    settled: bool = False,
+) -> GameState:
+    """Read a game state document (JSON text or an already parsed object).
+
+    With ``settled`` the state is carried on as after any move (known draws, forced ends: see
+    :func:`~banditsolve.tunnels.game.settle`) instead of refused when the game would go on by
+    itself: for hand-written puzzles."""
+    data = _document(document, "game state")
+    if "remaining" in data and "hands" not in data:
+        from_json(data, deck)
+        raise NotationError(
+            "this is a position (table and remaining cards), not a game state: a game state"
+            " gives 'hands', 'player' and the pile"
+        )
+    check_keys(data, "game state document", required=_STATE_REQUIRED, optional=_STATE_OPTIONAL)
+    hands_raw = data["hands"]
+    if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
+        raise NotationError(
+            f"'hands' must be a list of lists of card names, not {json_type(hands_raw)}"
+        )
+    lists: dict[str, list[Any]] = {}
+    for key in ("unseen", "pile", "to_draw"):
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise NotationError(f"'{key}' must be a list, not {json_type(value)}")
+        lists[key] = value
+    for key in ("unseen", "pile"):
+        bad = [c for c in lists[key] if not isinstance(c, str)]
+        if bad:
+            raise NotationError(f"'{key}' must list card names, not {json_type(bad[0])}")
+    for i, hand in enumerate(hands_raw):
+        bad = [c for c in hand if not isinstance(c, str)]
+        if bad:
+            raise NotationError(f"hand {i} must list card names, not {json_type(bad[0])}")
+    changed = data.get("changed", False)
+    if not isinstance(changed, bool):
+        raise NotationError(f"'changed' must be true or false, not {json_type(changed)}")
+    outcome, reason = data.get("outcome"), data.get("reason")
+    end: tuple[str, str] | None = None
+    if outcome is None:
+        if reason is not None:
+            raise NotationError("'reason' is given but 'outcome' is null (the game is not over)")
+    else:
+        if outcome not in (WON, LOST):
+            raise NotationError(
+                f'\'outcome\' must be null, "won" or "lost", not {excerpt(str(outcome))}'
+            )
+        if not isinstance(reason, str) or reason not in REASON_CODES:
+            raise NotationError(
+                f"'reason' must be one of the game's reasons ({'; '.join(REASONS.values())}),"
+                f" not {excerpt(reason) if isinstance(reason, str) else json_type(reason)}"
+            )
+        end = (outcome, REASON_CODES[reason])
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise NotationError(f"'options' must be an object, not {json_type(options)}")
+    parts = StateParts(
+        data["game"],
+        _json_items(data["placements"]),
+        hands_raw,
+        lists["unseen"],
+        lists["pile"],
+        [expect_int(p, "to_draw", 0, 3) for p in lists["to_draw"]],
+        expect_int(data["player"], "'player'", 0, 3),
+        expect_int(data.get("turn", 0), "'turn'", 0, MAX_TURN),
+        changed,
+        end,
+        _options(options, base),
+    )
+    return build_state(parts, deck, settled=settled)
+
+
+def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = False) -> GameState:
+    """Check the parts of a game state against everything the game can reach and build it."""
+    deck = deck_for(parts.game, deck)
+    options = parts.options
+    table = build_table(parts.items, deck)
+    start = table.history[0]
+    side = deck.super_card(options.super_side)
+    if start != Placement(side, 0, 0, 0):
+        raise NotationError(
+            f"a game starts with the super card's {options.super_side} side at 0,0,0"
+            f" (option super_side), not {start}"
+        )
+    players = len(parts.hands)
+    if not 1 <= players <= 4:
+        raise NotationError(f"a game has 1 to 4 players, not {players} hands")
+    hands = [tuple(sorted(parse_cards(h, f"hand {i}"))) for i, h in enumerate(parts.hands)]
+    unseen = tuple(sorted(parse_cards(parts.unseen, "unseen cards")))
+    pile = tuple(parse_cards(parts.pile, "pile"))
+    everything = [*table.cards()[1:], *(c for h in hands for c in h), *unseen, *pile]
+    deck.check_counts(everything, "game state")
+    missing = Counter(deck.cards()) - Counter(everything)
+    if missing:
+        names = ", ".join(card_name(c) for c in sorted(missing)[:4])
+        raise NotationError(
+            f"game state: {plural(sum(missing.values()), 'card')} of the {deck.edition} deck"
+            f" are nowhere (on the table, in a hand or in the pile): {names}"
+            + (", ..." if len(missing) > 4 else "")
+        )
+    if not 0 <= parts.player < players:
+        raise NotationError(f"player {parts.player} does not exist ({plural(players, 'player')})")
+    for p in parts.to_draw:
+        if not 0 <= p < players:
+            raise NotationError(f"draw: player {p} does not exist ({plural(players, 'player')})")
+    for i, hand in enumerate(hands):
+        owed = parts.to_draw.count(i)
+        if len(hand) + owed > options.hand_size:
+            raise NotationError(
+                f"hand {i} holds {plural(len(hand), 'card')}"
+                + (f" and is owed {owed}" if owed else "")
+                + f", more than hand_size {options.hand_size}"
+            )
+    if not 0 <= parts.turn <= MAX_TURN:
+        raise NotationError(f"turn must be 0..{MAX_TURN}")
+    state = GameState(
+        table,
+        tuple(hands),
+        unseen,
+        pile,
+        parts.player,
+        tuple(parts.to_draw),
+        options,
+        parts.changed,
+        None if parts.end is None else parts.end[0],
+        "" if parts.end is None else REASONS[parts.end[1]],
+        parts.turn,
+    )
+    if settled and parts.end is None:
+        if not state.table.exit_count:
+            return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
+        state = settle(state)
+        if state.outcome is not None:
+            return state
+    _check_reachable(state, parts.end)
+    return state
+
+
+def _check_reachable(state: GameState, end: tuple[str, str] | None) -> None:
+    """Refuse an end that does not hold and a state the game would not stop at."""
+    exits = state.table.exit_count
+    if end is None:
+        if not exits:
+            raise NotationError("no exit is left, so the game is won: write end=won:no-exit")
+        after = settle(state)
+        if after != state:
+            what = (
+                f"the game is already over ({after.reason})"
+                if after.outcome is not None
+                else "the game would go on by itself from here (a known card is owed, or the"
+                " turn passes)"
+            )
+            raise NotationError(f"not a state the game stops at: {what}")
+        return
+    outcome, code = end
+    if (outcome == WON) != (code == "no-exit"):
+        raise NotationError(f"end={outcome}:{code} does not go together")
+    if state.to_draw:
+        raise NotationError("a finished game owes no card (draw=...)")
+    holds = {
+        "no-exit": not exits,
+        "hole": bool(state.table.holes()),
+        "pile-empty": state.options.pile_out == "end" and not state.pile_size,
+        "dead-exit": state.options.dead_exit == "loses"
+        and bool(dead_exits(state.table, state.remaining(), state.options.area)),
+        "stuck": exits > 0 and bool(state.remaining()),
+        "all-down": exits > 0 and not state.remaining(),
+    }[code]
+    if not holds:
+        raise NotationError(f"end={outcome}:{code}: {REASONS[code]} is not true of this table")
+    if outcome == LOST and not exits:
+        raise NotationError("no exit is left, so the game is won, not lost")

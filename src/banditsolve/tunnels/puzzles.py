@@ -1,23 +1,27 @@
 """The bundled Bandido puzzles (``data/puzzles.json``) and a reader for game documents.
 
-Each puzzle has an ``id``, a ``description``, a ``question`` (``can_close``, ``min_cards`` or
+The file is a JSON list (read by :func:`banditsolve.core.puzzles.load_packaged_puzzles`). Each
+puzzle has an ``id``, a ``description``, a ``question`` (``can_close``, ``min_cards`` or
 ``solve``), a ``position`` in the JSON position document form, optional ``bounds`` (a play
-area), for game puzzles ``hands``, ``pile``, ``player`` and ``options``, and the ``expected``
-answer (``status``, and ``cards`` for a minimum).
+area ``[min_x, min_y, max_x, max_y]``), for game puzzles ``hands``, ``pile``, ``player``,
+``unseen`` and ``options``, and the ``expected`` answer (``status``, and ``cards`` for a
+minimum, ``turns`` for a game).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
+from banditsolve.core.io import check_keys, expect_int, expect_object, json_type
+from banditsolve.core.puzzles import load_packaged_puzzles
 from banditsolve.errors import DataError, NotationError
-from banditsolve.tunnels.cards import parse_card
-from banditsolve.tunnels.game import GameState, Options, state_from
-from banditsolve.tunnels.notation import Position, from_json
+from banditsolve.tunnels.game import GameState
+from banditsolve.tunnels.notation import Position, from_json, state_from_json
+
+_QUESTIONS = ("can_close", "min_cards", "solve")
+_GAME_FIELDS = ("hands", "pile", "player", "options", "unseen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,61 +43,55 @@ class Puzzle:
         return game_state(self.document)
 
 
-def game_state(data: Mapping[str, Any]) -> GameState:
-    """A game state from a game document: a position document (``game``, ``placements``) with
-    ``hands`` (card names per player), ``pile`` (top first; the order is known), optionally
-    ``unseen`` (cards on top of the pile in unknown order), ``player`` and ``options``."""
-    position = from_json(
-        {k: data[k] for k in ("game", "placements") if k in data} | {"remaining": []}
-    )
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
-        raise NotationError("'hands' must be a list of lists of card names")
-    for name in ("pile", "unseen"):
-        if not isinstance(data.get(name, []), list):
-            raise NotationError(f"{name!r} must be a list of card names")
-    try:
-        codes = [[parse_card(c) for c in h] for h in hands]
-        pile = [parse_card(c) for c in data.get("pile", [])]
-        unseen = [parse_card(c) for c in data.get("unseen", [])]
-    except (TypeError, AttributeError) as exc:
-        raise NotationError("cards must be given by name") from exc
-    player = data.get("player", 0)
-    if not isinstance(player, int):
-        raise NotationError("'player' must be an integer")
-    raw = data.get("options", {})
-    if not isinstance(raw, dict):
-        raise NotationError("'options' must be an object of rule option names and values")
-    options = Options.from_mapping(raw)
-    return state_from(position.table, codes, pile, unseen=unseen, player=player, options=options)
-
-
-def _puzzle(entry: Mapping[str, Any]) -> Puzzle:
-    where = f"puzzle {entry.get('id', '?')}"
-    try:
-        position = from_json(entry["position"])
-        bounds = entry.get("bounds")
-        area = None if bounds is None else (bounds[0], bounds[1], bounds[2], bounds[3])
-        document = None
-        if entry["question"] == "solve":
-            document = dict(entry["position"]) | {
-                k: entry[k] for k in ("hands", "pile", "player", "options", "unseen") if k in entry
-            }
-        return Puzzle(
-            str(entry["id"]),
-            str(entry["description"]),
-            str(entry["question"]),
-            position,
-            dict(entry["expected"]),
-            area,
-            document,
+def game_state(data: object) -> GameState:
+    """A game state from a game document: a position document (``game``, ``placements``, an
+    empty ``remaining``) with ``hands`` (card names per player), ``pile`` (top first; the
+    order is known), optionally ``unseen`` (cards on top of the pile in unknown order),
+    ``player`` and ``options``. The state is settled as after any move (a player whose hand
+    does not fit still has to change; the game may already be over). Every card of the deck
+    must be somewhere, once."""
+    doc = expect_object(data, "a game document")
+    rest = doc.get("remaining", [])
+    if rest != []:
+        raise NotationError(
+            "a game document's cards are in 'hands' and 'pile'; 'remaining' must be empty"
         )
-    except (KeyError, IndexError, TypeError, NotationError) as exc:
-        raise DataError(f"{where}: {exc}") from exc
+    fields = {k: v for k, v in doc.items() if k != "remaining"}
+    fields.setdefault("player", 0)
+    return state_from_json(fields, settled=True)
+
+
+def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:
+    check_keys(
+        entry,
+        where,
+        required=("id", "description", "question", "position", "expected"),
+        optional=("bounds", *_GAME_FIELDS),
+    )
+    question = entry["question"]
+    if question not in _QUESTIONS:
+        raise DataError(f"{where}: question must be one of {', '.join(_QUESTIONS)}")
+    description = entry["description"]
+    if not isinstance(description, str):
+        raise DataError(f"{where}: description must be text, not {json_type(description)}")
+    position = from_json(entry["position"])
+    bounds = entry.get("bounds")
+    area = None
+    if bounds is not None:
+        if not isinstance(bounds, list) or len(bounds) != 4:
+            raise DataError(f"{where}: bounds must be [min_x, min_y, max_x, max_y]")
+        a, b, c, d = (expect_int(v, f"{where}: bounds", -10_000, 10_000) for v in bounds)
+        area = (a, b, c, d)
+    document = None
+    if question == "solve":
+        document = dict(entry["position"]) | {k: entry[k] for k in _GAME_FIELDS if k in entry}
+        game_state(document)
+    elif any(k in entry for k in _GAME_FIELDS):
+        raise DataError(f"{where}: only a solve puzzle gives hands, pile, player or options")
+    expected = expect_object(entry["expected"], f"{where}: expected")
+    return Puzzle(entry["id"], description, question, position, dict(expected), area, document)
 
 
 def load_puzzles() -> tuple[Puzzle, ...]:
     """The bundled puzzles, in file order."""
-    text = (resources.files("banditsolve.tunnels") / "data" / "puzzles.json").read_text("utf-8")
-    data = json.loads(text)
-    return tuple(_puzzle(e) for e in data["puzzles"])
+    return tuple(load_packaged_puzzles("banditsolve.tunnels", _puzzle))

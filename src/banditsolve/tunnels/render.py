@@ -3,31 +3,41 @@
 ASCII legend: ``o`` tunnel square, ``*`` flashlight square of a dead end, ``@`` super card;
 ``|`` and ``---`` walls, ``-`` and ``-|-`` tunnels crossing between cards; ``< > ^ v`` exits (an
 opening facing an empty cell, pointing out); ``X`` a one-cell hole an exit runs into; ``!`` an
-empty cell faced by an exit that no remaining card can fill.
+empty cell faced by an exit that no remaining card can fill; ``#`` a cell outside the play area
+faced by an exit. The SVG is built with :class:`banditsolve.core.svg.Svg` (escaped by
+construction) and draws dead exits apart from live ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from banditsolve.core.svg import Svg
 from banditsolve.tunnels.cards import PORT_MASK
 from banditsolve.tunnels.geometry import STEP, Cell
-from banditsolve.tunnels.table import Table, dead_exits
+from banditsolve.tunnels.table import Area, Table, dead_exits
+
+LEGEND = (
+    "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  # off the table"
+    "  (x east, y south)"
+)
+#: The mark of a cell an exit faces but no card can ever cover, by the reason.
+MARKS = {"hole": "X", "unfillable": "!", "outside": "#"}
+MARK_WORDS = {"X": "hole", "!": "unfillable", "#": "outside the play area"}
+DEAD_WORDS = {
+    "hole": "runs into a one-cell hole",
+    "unfillable": "no remaining card fits the cell it faces",
+    "outside": "faces the edge of the play area",
+}
 
 
-def escape(text: str) -> str:
-    """Escape text for SVG content."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-LEGEND = "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  (x east, y south)"
-
-
-def _marks(table: Table, remaining: Iterable[int] | None) -> dict[Cell, str]:
+def _marks(
+    table: Table, remaining: Iterable[int] | None, area: Area | None = None
+) -> dict[Cell, str]:
     marks: dict[Cell, str] = {}
     pool = None if remaining is None else tuple(remaining)
-    for dead in dead_exits(table, pool):
-        marks[dead.exit.target] = "X" if dead.reason == "hole" else "!"
+    for dead in dead_exits(table, pool, area):
+        marks[dead.exit.target] = MARKS[dead.reason]
     return marks
 
 
@@ -36,8 +46,15 @@ def _is_super(table: Table, cell: Cell) -> bool:
     return index is not None and (table.history[index].card & PORT_MASK).bit_count() >= 5
 
 
-def ascii_art(table: Table, remaining: Iterable[int] | None = None, legend: bool = True) -> str:
-    """The table drawn in ASCII with coordinates; exits are marked, dead exits flagged."""
+def ascii_art(
+    table: Table,
+    remaining: Iterable[int] | None = None,
+    legend: bool = True,
+    *,
+    area: Area | None = None,
+) -> str:
+    """The table drawn in ASCII with coordinates; exits are marked, dead exits flagged (the
+    cell they face: ``X`` hole, ``!`` unfillable, ``#`` outside the play area ``area``)."""
     if not table.history:
         return "(empty table)"
     min_x, min_y, max_x, max_y = table.bounds()
@@ -45,7 +62,7 @@ def ascii_art(table: Table, remaining: Iterable[int] | None = None, legend: bool
     ys = range(min_y - 1, max_y + 2)
     width, height = 4 * len(xs) + 1, 2 * len(ys) + 1
     grid = [[" "] * width for _ in range(height)]
-    marks = _marks(table, remaining)
+    marks = _marks(table, remaining, area)
 
     def occ(c: Cell) -> bool:
         return table.is_occupied(c)
@@ -119,38 +136,72 @@ def svg(
     remaining: Iterable[int] | None = None,
     size: int = 40,
     highlight_from: int | None = None,
+    *,
+    caption: str | None = None,
+    area: Area | None = None,
 ) -> str:
-    """The table as an SVG document: cards, tunnels, dead ends, exits (red), coordinates.
+    """The table as an SVG document: cards, tunnels, dead ends, exits, coordinates.
 
-    ``highlight_from``: placements from this index of the history on (for example the cards of a
-    closing sequence) are drawn in green.
+    A live exit is a red dot; a dead exit (one that can never be closed: it runs into a hole,
+    faces a cell no remaining card fits, or leaves the play area) is a dark ring with a cross
+    on the cell it faces. ``highlight_from``: placements from this index of the history on
+    (for example the cards of a closing sequence) are drawn in green. ``caption``: a line of
+    text under the table (a game's turn, player, last card and result). ``area``: the play
+    area ``(min_x, min_y, max_x, max_y)``, drawn as a dashed frame.
     """
     if not table.history:
-        return '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="40"></svg>'
+        doc = Svg(80, 40, title="empty table", background="#f7f4ec")
+        return doc.to_string()
     min_x, min_y, max_x, max_y = table.bounds()
+    if area is not None:
+        min_x, min_y = max(min(min_x, area[0]), min_x - 2), max(min(min_y, area[1]), min_y - 2)
+        max_x, max_y = min(max(max_x, area[2]), max_x + 2), min(max(max_y, area[3]), max_y + 2)
     x0, y0 = min_x - 1, min_y - 1
     cols, rows = max_x - min_x + 3, max_y - min_y + 3
     margin = 24
-    w, h = cols * size + margin, rows * size + margin
-    marks = _marks(table, remaining)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-        f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="10">',
-        f'<rect x="0" y="0" width="{w}" height="{h}" fill="#f7f4ec"/>',
-    ]
+    foot = 22 if caption else 0
+    w, h = cols * size + margin, rows * size + margin + foot
+    dead = dead_exits(table, None if remaining is None else tuple(remaining), area)
+    dead_at = {d.exit: d.reason for d in dead}
+    doc = Svg(
+        w,
+        h,
+        title=caption or f"tunnel table of {len(table)} cards",
+        background="#f7f4ec",
+    )
+    doc.root.set("font-family", "sans-serif")
+    doc.root.set("font-size", "10")
 
     def px(x: int, y: int) -> tuple[float, float]:
         return margin + (x - x0) * size, margin + (y - y0) * size
 
     for i in range(cols):
         cx, _ = px(x0 + i, y0)
-        out.append(
-            f'<text x="{cx + size / 2}" y="14" text-anchor="middle" fill="#777">{x0 + i}</text>'
+        doc.add(
+            "text",
+            {"x": cx + size / 2, "y": 14, "text-anchor": "middle", "fill": "#777"},
+            text=str(x0 + i),
         )
     for j in range(rows):
         _, cy = px(x0, y0 + j)
-        out.append(
-            f'<text x="12" y="{cy + size / 2 + 4}" text-anchor="middle" fill="#777">{y0 + j}</text>'
+        doc.add(
+            "text",
+            {"x": 12, "y": cy + size / 2 + 4, "text-anchor": "middle", "fill": "#777"},
+            text=str(y0 + j),
+        )
+    if area is not None:
+        ax, ay = px(area[0], area[1])
+        doc.add(
+            "rect",
+            {
+                "x": ax,
+                "y": ay,
+                "width": (area[2] - area[0] + 1) * size,
+                "height": (area[3] - area[1] + 1) * size,
+                "fill": "none",
+                "stroke": "#8a7f6a",
+                "stroke-dasharray": "6 4",
+            },
         )
     half = size / 2
     tunnel = size * 0.28
@@ -164,47 +215,91 @@ def svg(
         fill = "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
         if highlight_from is not None and index >= highlight_from:
             fill = "#a8d5a2"
-        out.append(
-            f"<g><title>{escape(f'placement {index + 1}: {p}')}</title>"
-            f'<rect x="{left + 1}" y="{top + 1}" width="{width - 2}" height="{height - 2}" '
-            f'rx="4" fill="{fill}" stroke="#6b4f2a" stroke-width="2"/>'
+        g = doc.group(title=f"placement {index + 1}: {p}")
+        doc.add(
+            "rect",
+            {
+                "x": left + 1,
+                "y": top + 1,
+                "width": width - 2,
+                "height": height - 2,
+                "rx": 4,
+                "fill": fill,
+                "stroke": "#6b4f2a",
+                "stroke-width": 2,
+            },
+            parent=g,
         )
-        out.append(
-            f'<line x1="{ax + half}" y1="{ay + half}" x2="{bx + half}" y2="{by + half}" '
-            f'stroke="#3b2a1a" stroke-width="{tunnel}" stroke-linecap="round"/>'
+        doc.add(
+            "line",
+            {
+                "x1": ax + half,
+                "y1": ay + half,
+                "x2": bx + half,
+                "y2": by + half,
+                "stroke": "#3b2a1a",
+                "stroke-width": tunnel,
+                "stroke-linecap": "round",
+            },
+            parent=g,
         )
         for cell, (cx, cy) in ((a, (ax, ay)), (b, (bx, by))):
             open4 = table.open_sides(cell)
             for side in range(4):
                 if open4 >> side & 1:
                     dx, dy = STEP[side]
-                    ex, ey = cx + half + dx * half, cy + half + dy * half
-                    out.append(
-                        f'<line x1="{cx + half}" y1="{cy + half}" x2="{ex}" y2="{ey}" '
-                        f'stroke="#3b2a1a" stroke-width="{tunnel}"/>'
+                    doc.add(
+                        "line",
+                        {
+                            "x1": cx + half,
+                            "y1": cy + half,
+                            "x2": cx + half + dx * half,
+                            "y2": cy + half + dy * half,
+                            "stroke": "#3b2a1a",
+                            "stroke-width": tunnel,
+                        },
+                        parent=g,
                     )
             if table.is_flashlight(cell):
-                out.append(
-                    f'<circle cx="{cx + half}" cy="{cy + half}" r="{size * 0.2}" '
-                    f'fill="#ffd93b" stroke="#8a6d00"/>'
+                doc.add(
+                    "circle",
+                    {
+                        "cx": cx + half,
+                        "cy": cy + half,
+                        "r": size * 0.2,
+                        "fill": "#ffd93b",
+                        "stroke": "#8a6d00",
+                    },
+                    parent=g,
                 )
-        out.append("</g>")
     for opening in sorted(table.exits):
         cx, cy = px(opening.x, opening.y)
         dx, dy = STEP[opening.side]
         mx, my = cx + half + dx * half, cy + half + dy * half
-        out.append(
-            f'<circle cx="{mx}" cy="{my}" r="{size * 0.16}" fill="#d62828" stroke="#fff">'
-            f"<title>exit {escape(str(opening))}</title></circle>"
-        )
-    for cell, mark in sorted(marks.items()):
+        reason = dead_at.get(opening)
+        attrs: dict[str, str | float]
+        if reason is None:
+            attrs = {"fill": "#d62828", "stroke": "#fff"}
+            label = f"exit {opening}"
+        else:
+            attrs = {"fill": "#fff", "stroke": "#222", "stroke-width": 2.5}
+            label = f"dead exit {opening}: {DEAD_WORDS[reason]}"
+        dot = doc.add("circle", {"cx": mx, "cy": my, "r": size * 0.16, **attrs})
+        doc.add("title", text=label, parent=dot)
+    for cell, mark in sorted(_marks(table, remaining, area).items()):
         cx, cy = px(*cell)
-        colour = "#d62828" if mark == "X" else "#f77f00"
+        colour = {"X": "#d62828", "!": "#f77f00", "#": "#555"}[mark]
         q = size * 0.25
-        out.append(
-            f'<path d="M{cx + q},{cy + q} L{cx + size - q},{cy + size - q} '
-            f'M{cx + size - q},{cy + q} L{cx + q},{cy + size - q}" stroke="{colour}" '
-            f'stroke-width="3"><title>{"hole" if mark == "X" else "unfillable"}</title></path>'
+        cross = doc.add(
+            "path",
+            {
+                "d": f"M{cx + q},{cy + q} L{cx + size - q},{cy + size - q} "
+                f"M{cx + size - q},{cy + q} L{cx + q},{cy + size - q}",
+                "stroke": colour,
+                "stroke-width": 3,
+            },
         )
-    out.append("</svg>")
-    return "\n".join(out)
+        doc.add("title", text=MARK_WORDS[mark], parent=cross)
+    if caption:
+        doc.add("text", {"x": margin, "y": h - 8, "font-size": 12, "fill": "#222"}, text=caption)
+    return doc.to_string()

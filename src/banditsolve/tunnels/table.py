@@ -133,7 +133,8 @@ class Exit(NamedTuple):
 
 
 class DeadExit(NamedTuple):
-    """An exit that can never be closed, with the reason: ``"hole"`` or ``"unfillable"``."""
+    """An exit that can never be closed, with the reason: ``"hole"``, ``"outside"`` (the play
+    area) or ``"unfillable"``."""
 
     exit: Exit
     reason: str
@@ -474,33 +475,50 @@ def creates_hole(table: Table, placement: Placement) -> bool:
     return any(is_hole(v) for _, v in _touched(table, o, a, b))
 
 
-def can_fill(table: Table, cell: Cell, cards: Iterable[int]) -> bool:
-    """True when some card of ``cards`` could be laid now covering the empty ``cell``."""
-    if cell in table.packed:
+Area = tuple[int, int, int, int]
+
+
+def _in(cell: Cell, area: Area | None) -> bool:
+    return area is None or (area[0] <= cell[0] <= area[2] and area[1] <= cell[1] <= area[3])
+
+
+def can_fill(
+    table: Table, cell: Cell, cards: Iterable[int], area: Area | None = None
+) -> bool:
+    """True when some card of ``cards`` could be laid now covering the empty ``cell`` (both
+    of its cells inside the play area ``(min_x, min_y, max_x, max_y)``, if one is given)."""
+    if cell in table.packed or not _in(cell, area):
         return False
     rim = table.rim
     fv = rim.get(cell, 0)
     cx, cy = cell
     for code in set(cards):
         for c in covers(code & PORT_MASK, fv):
-            if c.other_fits >> rim.get((cx + c.other_dx, cy + c.other_dy), 0) & 1:
+            other = (cx + c.other_dx, cy + c.other_dy)
+            if c.other_fits >> rim.get(other, 0) & 1 and _in(other, area):
                 return True
     return False
 
 
-def dead_exits(table: Table, remaining: Iterable[int] | None = None) -> tuple[DeadExit, ...]:
+def dead_exits(
+    table: Table, remaining: Iterable[int] | None = None, area: Area | None = None
+) -> tuple[DeadExit, ...]:
     """Exits that can never be closed, sorted.
 
     ``"hole"``: the exit runs into a one-cell hole walled in by cards (no card can cover it).
-    ``"unfillable"``: no card of ``remaining`` (the cards still to come) fits the faced cell now;
-    since cells only fill up, none ever will. Without ``remaining`` only holes are reported.
+    ``"outside"``: the exit faces a cell outside the play area ``area`` (when one is given).
+    ``"unfillable"``: no card of ``remaining`` (the cards still to come) fits the faced cell now
+    (inside the area); since cells only fill up, none ever will. Without ``remaining`` only
+    holes and cells outside are reported.
     """
     pool = None if remaining is None else {c & PORT_MASK for c in remaining}
     out: list[DeadExit] = []
     for t, fv in table.front_rim.items():
         if rim_touch(fv) == SIDE_MASK:
             reason = "hole"
-        elif pool is not None and not can_fill(table, t, pool):
+        elif not _in(t, area):
+            reason = "outside"
+        elif pool is not None and not can_fill(table, t, pool, area):
             reason = "unfillable"
         else:
             continue
