@@ -85,8 +85,9 @@ exit status (the same for every query command):
   3  unknown: a limit (--time-limit, --node-limit) ran out before an answer was proven
   2  bad input or usage (one line on stderr: "banditsolve: error: ...")"""
 
-#: The longest error line printed (an error quotes at most a short excerpt of the input).
-MAX_ERROR_LINE = 400
+#: The longest error message printed after ``banditsolve: error: `` (an error quotes at most a
+#: short excerpt of the input).
+MAX_ERROR_LINE = 260
 #: The most digits accepted in a number on the command line.
 MAX_DIGITS = 20
 
@@ -360,6 +361,8 @@ def emit_answer(args: argparse.Namespace, answer: Answer, text: str | None = Non
 
 def write_svg(path: str | os.PathLike[str], picture: str) -> str:
     """Write ``picture`` to ``path`` (making its folder); returns the path as text."""
+    if not str(path).strip():
+        raise NotationError("the SVG file name is empty")
     target = Path(path)
     try:
         if target.is_dir():

@@ -27,7 +27,13 @@ from banditsolve.cli.common import (
     to_json_text,
     write_svg,
 )
-from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError
+from banditsolve.core.text import excerpt
+from banditsolve.errors import (
+    BanditsolveError,
+    IllegalActionError,
+    NotationError,
+    RuleOptionError,
+)
 
 
 def register_shared(commands: Commands) -> None:
@@ -93,7 +99,7 @@ def state_payload(game: Any, state: Any) -> dict[str, Any]:
 def cmd_show(args: argparse.Namespace) -> int:
     game = load(args)
     state = read_position(args)
-    if args.svg:
+    if args.svg is not None:
         write_svg(args.svg, game.svg(state))
     emit(args, game.ascii(state), state_payload(game, state))
     return 0
@@ -133,7 +139,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
         except BanditsolveError as exc:
             kind = IllegalActionError if isinstance(exc, IllegalActionError) else NotationError
             raise kind(f"action {number} ({text[:40]!r}): {exc} (nothing was applied)") from None
-    if args.svg:
+    if args.svg is not None:
         write_svg(args.svg, game.svg(state))
     emit(args, f"{game.to_notation(state)}\n\n{game.ascii(state)}", state_payload(game, state))
     return 0
@@ -157,9 +163,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         raise BanditsolveError(f"{game.title} is played by {span} players, not {players}")
     names = args.policy or ["random"]
+    known = game.policies()
+    for name in names:
+        if name not in known:
+            raise RuleOptionError(
+                f"unknown policy {excerpt(name)} for {game.title}: choose from {', '.join(known)}"
+            )
     policies = resolve_policies(game, names, players)
     start, steps = simulate(game, seed=args.seed, players=players, options=options,
                             policies=policies)
+    if args.svg_dir is not None and not args.svg_dir.strip():
+        raise NotationError("the --svg-dir folder name is empty")
     svg_dir = Path(args.svg_dir) if args.svg_dir else None
     pictures: list[str] = []
     if svg_dir is not None:

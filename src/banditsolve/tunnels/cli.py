@@ -134,9 +134,9 @@ def read_game_state(args: argparse.Namespace) -> Any:
     text, where = read_text(args.position, "game state")
     if text.lstrip().startswith("{"):
         doc = expect_object(load_json(text, where), where)
-        if "hands" in doc:
+        if "hands" in doc and "turn" not in doc:  # a puzzle's game document
             return game_state(doc)
-    return load(args).read_state(text)
+    return load(args).read_state(args.position)
 
 
 # -- text ----------------------------------------------------------------------------------
@@ -200,7 +200,7 @@ def cmd_close(args: argparse.Namespace) -> int:
         workers=args.workers,
         hypothetical=args.hypothetical,
     )
-    if args.svg:
+    if args.svg is not None:
         table = position.table.place_all(result.placements)
         write_svg(args.svg, svg(table, highlight_from=len(position.table.history)))
     return emit_answer(args, result.to_answer(args.game), closure_text(position, result))
