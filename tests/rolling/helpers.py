@@ -1,0 +1,74 @@
+"""Building Rolling Bandits positions for tests: a train from short texts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from banditsolve.rolling.edition import LETTERS
+from banditsolve.rolling.notation import validate
+from banditsolve.rolling.rules import NO_FACES, edition_of, parse_faces
+from banditsolve.rolling.state import Car, Group, Held, Options, Phase, State
+
+
+def group(text: str | None) -> Group | None:
+    """``"R3"`` (3 hoard revolvers), ``"M2+1"`` (2 hoard and 1 mercenary mask)."""
+    if text is None or text == "-":
+        return None
+    sym = LETTERS.index(text[0])
+    rest = text[1:]
+    mercs = 0
+    if "+" in rest:
+        rest, m = rest.split("+")
+        mercs = int(m)
+    b = int(rest)
+    return Group(sym, b, mercs, b + mercs)
+
+
+def position(
+    cars: Sequence[tuple[int, str | None, Sequence[str | None]]],
+    *,
+    loco: Sequence[str | None] | None = None,
+    phase: Phase = "attack",
+    to_move: int = 0,
+    roll: str = "-",
+    mroll: str = "-",
+    trunks: Sequence[Sequence[Held]] | None = None,
+    usable: int | None = None,
+    options: Options | None = None,
+    reserve: Sequence[int] | None = None,
+    laid: bool = False,
+) -> State:
+    """A position: ``cars`` behind the locomotive as (need, trunk letter, groups per player);
+    ``loco`` the groups on the locomotive (``None``: no locomotive, it was taken by player 0)."""
+    players = len(cars[0][2]) if cars else len(loco or ())
+    train: list[Car] = []
+    won: list[list[object]] = [[] for _ in range(players)]
+    if loco is not None:
+        train.append(Car(0, 5, 5, True, None, tuple(group(g) for g in loco)))
+    for i, (need, trunk, groups) in enumerate(cars, start=1):
+        t = None if trunk is None else LETTERS.index(trunk)
+        train.append(Car(i, need, need, False, t, tuple(group(g) for g in groups)))
+    from banditsolve.rolling.state import Won
+
+    won_t = tuple(tuple(w for w in ws if isinstance(w, Won)) for ws in won)
+    if loco is None:
+        won_t = ((Won(0, 5, 5, True),), *won_t[1:])
+    held = tuple(tuple(t) for t in (trunks or [()] * players))
+    state = State(
+        players=players,
+        edition="default",
+        options=options or Options(),
+        phase=phase,
+        to_move=to_move,
+        train=tuple(train),
+        wagons=len(cars),
+        won=won_t,
+        trunks=held,
+        reserve=tuple(reserve or [0] * players),
+        roll=parse_faces(roll) if roll != "-" else NO_FACES,
+        mroll=parse_faces(mroll) if mroll != "-" else NO_FACES,
+        laid=laid,
+        usable=len(held[to_move]) if usable is None else usable,
+    )
+    validate(state, edition_of(state))
+    return state
