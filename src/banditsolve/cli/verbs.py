@@ -27,7 +27,7 @@ from banditsolve.cli.common import (
     to_json_text,
     write_svg,
 )
-from banditsolve.core.text import excerpt
+from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import (
     BanditsolveError,
     IllegalActionError,
@@ -180,7 +180,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         pictures.append(write_svg(svg_dir / "step-000.svg", game.svg(start)))
     rows = []
     lines = [
-        f"{game.title}, {players} players, seed {args.seed}, policies {', '.join(names)}"
+        f"{game.title}, {plural(players, 'player')}, seed {args.seed}, "
+        f"{'policy' if len(names) == 1 else 'policies'} {', '.join(names)}"
         + (f", options {', '.join(args.option)}" if args.option else "")
     ]
     before = start
