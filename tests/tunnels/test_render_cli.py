@@ -155,3 +155,23 @@ def test_play_and_demo_commands(tmp_path: Path) -> None:
     said = [line for line in demo.lines if line.startswith(("==", "picture:", "closable:",
                                                             "impossible:", "win:", "o tunnel"))]
     assert len(said) == len(set(said)) and len(said) >= 7
+
+
+@needs_game
+@rules("BD-SOLVE-1")
+def test_solve_answers_and_exit_codes(tmp_path: Path) -> None:
+    from banditsolve.tunnels import load_puzzles
+
+    documents = {p.id: p.document for p in load_puzzles() if p.document is not None}
+    f = tmp_path / "win.json"
+    f.write_text(json.dumps(dict(documents["game-win-1"])))
+    won = run("bandido", "solve", str(f), "--json")
+    doc = json.loads(won.out)
+    assert won.code == 0 and (doc["question"], doc["answer"]) == ("solve", "win")
+    assert doc["certificate"] and all(isinstance(a, str) for a in doc["certificate"])
+    lost = run("bandido", "solve", json.dumps(dict(documents["game-lose-1"])))
+    assert lost.code == 1 and lost.out.startswith("lose: ")
+    cut = run("bandido", "solve", str(f), "--node-limit", "1")
+    assert cut.code == 3 and cut.out.startswith("unknown: ")
+    state = _state_notation()
+    assert run("bandido", "solve", state, "--time-limit", "0.5").code in (0, 1, 3)
