@@ -31,8 +31,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 demo: $(STAMP)
-	$(BIN)/banditsolve banditos demo
-	$(BIN)/banditsolve bandido demo
+	$(BIN)/banditsolve demo --out demo-pictures
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
