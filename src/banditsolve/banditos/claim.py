@@ -29,9 +29,9 @@ from banditsolve.banditos.dice import (
     format_dice,
     parse_dice,
 )
+from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.errors import NotationError
 
 Backend = Literal["exact", "cpsat", "z3"]
@@ -116,7 +116,7 @@ def claim_dice(dice: object, what: str) -> tuple[Die, ...]:
     out = tuple(dice)
     for die in out:
         if not isinstance(die, Die):
-            raise NotationError(f"{what}: {short_repr(die)} is not a die")
+            raise NotationError(f"{what}: {shown(die)} is not a die")
     return out
 
 
@@ -137,7 +137,7 @@ def normalise_availability(available: object) -> Availability:
                 colour = Colour(key)
             else:
                 raise NotationError(
-                    f"availability: {short_repr(key)} is not a colour (k g r b, or 0-3)"
+                    f"availability: {shown(key)} is not a colour (k g r b, or 0-3)"
                 )
             counts[colour] = value
     elif isinstance(available, Sequence) and not isinstance(available, str):
@@ -160,7 +160,7 @@ def normalise_availability(available: object) -> Availability:
         ):
             raise NotationError(
                 f"availability of {colour.name.lower()} must be a count from 0 to "
-                f"{DICE_PER_COLOUR}, not {short_repr(value)}"
+                f"{DICE_PER_COLOUR}, not {shown(value)}"
             )
         out.append(value)
     return (out[0], out[1], out[2], out[3])

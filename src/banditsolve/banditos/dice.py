@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.core.text import excerpt
 from banditsolve.errors import NotationError
 
@@ -30,9 +30,9 @@ class Colour(IntEnum):
     def parse(cls, text: str) -> Colour:
         if isinstance(text, str) and len(text) == 1 and text in COLOUR_LETTERS:
             return cls(COLOUR_LETTERS.index(text))
-        shown = excerpt(text) if isinstance(text, str) else short_repr(text)
+        given = excerpt(text) if isinstance(text, str) else shown(text)
         raise NotationError(
-            f"unknown colour {shown}: expected one of k (black), g (green), r (red), b (blue)"
+            f"unknown colour {given}: expected one of k (black), g (green), r (red), b (blue)"
         )
 
 
@@ -56,7 +56,7 @@ class Die:
                 object.__setattr__(self, "colour", Colour(colour))
             else:
                 raise NotationError(
-                    f"bad die colour {short_repr(colour)}: expected a Colour, a letter k g r b, "
+                    f"bad die colour {shown(colour)}: expected a Colour, a letter k g r b, "
                     "or 0-3"
                 )
         if (
@@ -64,7 +64,7 @@ class Die:
             or not isinstance(self.value, int)
             or self.value not in VALUES
         ):
-            raise NotationError(f"die value {short_repr(self.value)} is not between 1 and 6")
+            raise NotationError(f"die value {shown(self.value)} is not between 1 and 6")
 
     @classmethod
     def parse(cls, text: str) -> Die:

@@ -26,8 +26,8 @@ from banditsolve.banditos.state import (
     expect_state,
     initial_state,
 )
+from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
 from banditsolve.core.text import excerpt
 from banditsolve.errors import RuleOptionError
@@ -71,7 +71,7 @@ class LosBanditos:
     ) -> State:
         if players is not None and (type(players) is not int or players != 2):
             raise RuleOptionError(
-                f"Los Banditos is played by 2 players, not {short_repr(players)}"
+                f"Los Banditos is played by 2 players, not {shown(players)}"
             )
         return initial_state(self.options(options))
 

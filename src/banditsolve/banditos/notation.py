@@ -36,15 +36,14 @@ from banditsolve.banditos.state import (
     SLOTS,
     TILE_COUNTS,
     TILE_VALUES,
-    WINNING_SCORE,
     Options,
     Slot,
     State,
     expect_state,
 )
+from banditsolve.banditos.values import shown
 from banditsolve.core.io import (
     check_keys,
-    expect_int,
     expect_object,
     json_type,
     load_json,
@@ -250,12 +249,7 @@ def build_state(
         raise NotationError(
             f"{len(hand)} dice in hand, but this turn draws only {plural(limit, 'die', 'dice')}"
         )
-    scores = (sum(won[0]), sum(won[1]))
-    if min(scores) >= WINNING_SCORE:
-        raise NotationError(
-            f"both players have {WINNING_SCORE} points or more ({scores[0]} and {scores[1]}), "
-            "but the game ends as soon as one of them does"
-        )
+    # (Both players at 10 points or more cannot happen: the ten tiles are worth 19 in all.)
     dice_out = bool(hand) or any(t is not None and t.dice for t in row)
     if opening:
         # On the game's first turn nothing can have been claimed or resolved, and only the
@@ -368,6 +362,14 @@ def _json_dice(value: Any, where: str, most: int) -> tuple[Die, ...]:
     return tuple(sorted(dice))
 
 
+def _int(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotationError(f"{where} must be a whole number, not {json_type(value)}")
+    if not low <= value <= high:
+        raise NotationError(f"{where} must be between {low} and {high}, not {shown(value)}")
+    return value
+
+
 def from_json(doc: Any) -> State:
     """Read the JSON form: a dict, or text (or bytes) holding JSON.
 
@@ -393,7 +395,7 @@ def from_json(doc: Any) -> State:
         at = f"{where}: slot {number}"
         entry = expect_object(entry, at)
         check_keys(entry, at, required=("value", "sides"))
-        value = expect_int(entry["value"], f"{at}: the tile value", 1, 3)
+        value = _int(entry["value"], f"{at}: the tile value", 1, 3)
         sides_doc = _list(entry["sides"], f"{at}: 'sides'", size=2)
         sides = tuple(
             _json_dice(side, f"{at}, player {p}'s side", MAX_SIDE)
@@ -403,21 +405,21 @@ def from_json(doc: Any) -> State:
     stack_doc = expect_object(doc["stack"], f"{where}: 'stack'")
     check_keys(stack_doc, f"{where}: 'stack'", required=("1", "2", "3"))
     stack = tuple(
-        expect_int(stack_doc[str(v)], f"{where}: stack of {v}s", 0, n)
+        _int(stack_doc[str(v)], f"{where}: stack of {v}s", 0, n)
         for v, n in zip(TILE_VALUES, TILE_COUNTS, strict=True)
     )
     won_doc = _list(doc["won"], f"{where}: 'won'", size=2)
     won = tuple(
         tuple(
             sorted(
-                (expect_int(v, f"{where}: a tile won by player {p}", 1, 3)
+                (_int(v, f"{where}: a tile won by player {p}", 1, 3)
                  for v in _list(w, f"{where}: tiles won by player {p}", most=10)),
                 reverse=True,
             )
         )
         for p, w in enumerate(won_doc)
     )
-    to_move = expect_int(doc["to_move"], f"{where}: 'to_move'", 0, 1)
+    to_move = _int(doc["to_move"], f"{where}: 'to_move'", 0, 1)
     phase = doc["phase"]
     if not isinstance(phase, str) or phase not in _JSON_PHASES:
         shown = excerpt(phase) if isinstance(phase, str) else json_type(phase)
@@ -467,7 +469,7 @@ def read_position(source: object) -> State:
     text, where = read_text(source, "position")
     stripped = text.strip()
     try:
-        if stripped.startswith("{"):
+        if stripped.startswith(("{", "[")):
             return from_json(stripped)
         return parse_position(stripped)
     except NotationError as exc:

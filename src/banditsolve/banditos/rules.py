@@ -19,8 +19,8 @@ from banditsolve.banditos.claim import claim_is_safe, exact_verdict, normalise_a
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
 from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State, expect_state
+from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import IllegalActionError, NotationError
 
@@ -150,7 +150,7 @@ def full_side(
         who = player
     else:
         raise IllegalActionError(
-            f"player {short_repr(player)} does not exist: players are 0 and 1"
+            f"player {shown(player)} does not exist: players are 0 and 1"
         )
     mine = tile.side(who)
     if len(mine) != MAX_SIDE:
@@ -168,7 +168,7 @@ def _dice(n: int) -> str:
 def _tile(state: State, slot: object) -> Slot:
     if isinstance(slot, bool) or not isinstance(slot, int) or slot not in (1, 2, 3, 4):
         raise IllegalActionError(
-            f"slot {short_repr(slot)} does not exist: slots are numbered 1 to 4"
+            f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
         )
     tile = state.row[slot - 1]
     if tile is None:
@@ -402,7 +402,7 @@ def apply(state: State, action: Action) -> State:
         return state.replace(to_move=1 - me, rolled=False, opening=False, hand=(), bag=bag)
     if isinstance(action, Drawn | Reveal):
         raise IllegalActionError(f"{action} is a chance outcome, but the player is to act")
-    raise IllegalActionError(f"not a Los Banditos action: {short_repr(action)}")
+    raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
 
 
 def _apply_chance(state: State, action: Action) -> State:

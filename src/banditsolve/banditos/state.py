@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
+from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.errors import NotationError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]
@@ -54,7 +54,7 @@ class Options:
             value = getattr(self, name)
             if not isinstance(value, str) or value not in values:
                 raise RuleOptionError(
-                    f"unknown {name} option {short_repr(value)}: expected one of "
+                    f"unknown {name} option {shown(value)}: expected one of "
                     f"{', '.join(values)}"
                 )
 

@@ -20,7 +20,8 @@ from banditsolve.banditos.claim import (
 )
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import PROOF_OPTIONS, ProofOption, expect_state
-from banditsolve.core.limits import check_time_limit, short_repr
+from banditsolve.banditos.values import shown
+from banditsolve.banditos.values import time_limit as check_time_limit
 from banditsolve.errors import RuleOptionError, SolverError
 
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]
@@ -31,7 +32,7 @@ def check_backend(backend: object) -> Backend:
     if type(backend) is str and backend in BACKENDS:
         return backend
     raise SolverError(
-        f"unknown backend {short_repr(backend)}: expected one of {', '.join(BACKENDS)}"
+        f"unknown backend {shown(backend)}: expected one of {', '.join(BACKENDS)}"
     )
 
 
@@ -74,7 +75,7 @@ def check_proof(proof: object) -> ProofOption | None:
         if proof == name and isinstance(proof, str):
             return name
     raise RuleOptionError(
-        f"unknown proof option {short_repr(proof)}: expected one of {', '.join(PROOF_OPTIONS)}"
+        f"unknown proof option {shown(proof)}: expected one of {', '.join(PROOF_OPTIONS)}"
     )
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from banditsolve.banditos import values
 from banditsolve.banditos.players import greedy_player
 from banditsolve.banditos.rules import (
     Action,
@@ -48,8 +49,9 @@ from banditsolve.banditos.rules import (
     sample_chance,
 )
 from banditsolve.banditos.state import State, expect_state
+from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import Budget, LimitReached, Limits, short_repr
+from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
@@ -407,18 +409,20 @@ def best_turn(
     (it is then not exact). ``"monte-carlo"`` skips the exact search.
     """
     position = expect_state(state)
-    limits = Limits(time_limit=time_limit, node_limit=node_limit)
+    limits = Limits(
+        time_limit=values.time_limit(time_limit), node_limit=values.node_limit(node_limit)
+    )
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise SolverError(
             f"the number of samples must be a whole number from 1 to {MAX_SAMPLES}, "
-            f"not {short_repr(samples)}"
+            f"not {shown(samples)}"
         )
     if method not in METHODS or not isinstance(method, str):
         raise SolverError(
-            f"unknown method {short_repr(method)}: expected one of {', '.join(METHODS)}"
+            f"unknown method {shown(method)}: expected one of {', '.join(METHODS)}"
         )
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SolverError(f"the seed must be a whole number, not {short_repr(seed)}")
+        raise SolverError(f"the seed must be a whole number, not {shown(seed)}")
     if position.is_terminal:
         raise SolverError(f"the game is over: player {position.winner} has won")
     if position.is_chance:

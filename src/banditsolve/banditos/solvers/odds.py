@@ -23,9 +23,9 @@ from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
 from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, format_dice
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import MAX_SIDE, expect_state
+from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
-from banditsolve.core.limits import short_repr
 from banditsolve.errors import NotationError, SolverError
 
 
@@ -155,7 +155,7 @@ def completion_odds(
     if isinstance(mine_or_rank, int) and not isinstance(mine_or_rank, bool):
         claim = Rank(mine_or_rank)
         if not 0 <= claim < 7 << 9:
-            raise NotationError(f"{short_repr(mine_or_rank)} is not a combination rank")
+            raise NotationError(f"{shown(mine_or_rank)} is not a combination rank")
     else:
         mine = claim_dice(mine_or_rank, "the combination's dice")
         claim = rank(mine)
@@ -173,14 +173,14 @@ def completion_odds(
     ):
         raise NotationError(
             f"the bag is four counts from 0 to {DICE_PER_COLOUR} (black, green, red, blue), "
-            f"not {short_repr(bag) if isinstance(bag, Sequence) else json_type(bag)}"
+            f"not {shown(bag) if isinstance(bag, Sequence) else json_type(bag)}"
         )
     bag_t = (bag[0], bag[1], bag[2], bag[3])
-    shown = colour_counts(mine + theirs_t)
+    on_tile = colour_counts(mine + theirs_t)
     for colour in COLOURS:
-        if shown[colour] + bag_t[colour] > DICE_PER_COLOUR:
+        if on_tile[colour] + bag_t[colour] > DICE_PER_COLOUR:
             raise NotationError(
-                f"{shown[colour]} {colour.name.lower()} dice lie on this tile and "
+                f"{on_tile[colour]} {colour.name.lower()} dice lie on this tile and "
                 f"{bag_t[colour]} in the bag, but the game has only {DICE_PER_COLOUR}"
             )
     above, equal, below = _odds(int(claim), tuple(d.code for d in theirs_t), bag_t)

@@ -1,0 +1,226 @@
+"""Wrong types, huge numbers and impossible positions given to the Los Banditos Python API get
+a library error (one line, naming what and where, quoting a short excerpt), never an
+``AttributeError``, ``TypeError`` or bare ``ValueError`` (LB-NOTE-1)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from banditsolve import banditos
+from banditsolve.banditos import (
+    GAME,
+    Die,
+    best_turn,
+    claim_verdict,
+    claim_verdict_at,
+    completion_odds,
+    completion_odds_at,
+    parse_dice,
+    parse_position,
+)
+from banditsolve.banditos.rules import apply, apply_all, legal_actions, parse_action
+from banditsolve.banditos.values import shown
+from banditsolve.errors import (
+    BanditsolveError,
+    NotationError,
+    RuleOptionError,
+)
+from tests.rules import rules
+
+POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
+ENDGAME = "1:k6k6:r1/1::b5b5b6/-/- - 3321:3221 0h:k2g4"
+HUGE = 10**5000
+BAD_VALUES: list[object] = [
+    None, 7, 2.5, True, [], ["r5"], {"r": 1}, b"r5", HUGE, -HUGE, "x" * 10**5
+]
+
+
+def _refused(call: Callable[[], object], error: type[BanditsolveError] = BanditsolveError) -> str:
+    with pytest.raises(error) as info:
+        call()
+    message = str(info.value)
+    assert "\n" not in message and len(message) < 400, message
+    return message
+
+
+@rules("LB-NOTE-1")
+@pytest.mark.parametrize("value", BAD_VALUES, ids=shown)
+def test_readers_refuse_wrong_types_and_huge_values(value: object) -> None:
+    readers: list[Callable[[Any], object]] = [
+        parse_position, parse_dice, Die.parse, parse_action, banditos.from_json,
+        GAME.from_notation, GAME.from_json,
+    ]
+    for reader in readers:
+        if isinstance(value, str | bytes) and reader in (banditos.from_json, GAME.from_json):
+            continue  # text is read as JSON: see the next test
+        try:
+            reader(value)
+        except BanditsolveError as exc:
+            assert len(str(exc)) < 400
+        else:
+            assert reader in (parse_dice, parse_action) and value == ["r5"], reader
+
+
+@rules("LB-NOTE-1")
+@pytest.mark.parametrize("value", BAD_VALUES, ids=shown)
+def test_solvers_refuse_wrong_types_and_huge_values(value: object) -> None:
+    state = parse_position(POSITION)
+    mine, theirs = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
+    endgame = parse_position(ENDGAME)
+    limits_ok = value is None or value in (7, 2.5)
+    calls: list[tuple[Callable[[], object], bool]] = [
+        (lambda: claim_verdict(value, theirs, {"g": 1}), False),
+        (lambda: claim_verdict(mine, value, {"g": 1}), value == []),
+        (lambda: claim_verdict(mine, theirs, value), value == {"r": 1}),
+        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), backend=value), False),  # type: ignore[arg-type]
+        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), time_limit=value), limits_ok),  # type: ignore[arg-type]
+        (lambda: claim_verdict_at(value, 1), False),
+        (lambda: claim_verdict_at(state, value), False),
+        (lambda: claim_verdict_at(state, 1, player=value), value is None),
+        (lambda: claim_verdict_at(state, 1, proof=value), value is None),
+        (lambda: completion_odds(value, theirs, (1, 1, 1, 1)), value == 7),  # type: ignore[arg-type]
+        (lambda: completion_odds(mine, theirs, value), False),  # type: ignore[arg-type]
+        (lambda: completion_odds_at(state, value), False),
+        (lambda: completion_odds_at(value, 1), False),
+        (lambda: best_turn(value), False),
+        (lambda: best_turn(endgame, time_limit=value), limits_ok),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, samples=value), value == 7),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, method=value), False),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, seed=value), value in (7, HUGE, -HUGE)),  # type: ignore[arg-type]
+        (lambda: legal_actions(value), False),  # type: ignore[arg-type]
+        (lambda: apply(value, parse_action("roll")), False),  # type: ignore[arg-type]
+        (lambda: apply(state, value), False),  # type: ignore[arg-type]
+        (lambda: apply_all(state, value), value == []),  # type: ignore[arg-type]
+        (lambda: GAME.new_game(players=value), value is None),  # type: ignore[arg-type]
+        (lambda: GAME.new_game(options=value), value is None),  # type: ignore[arg-type]
+    ]
+    for number, (call, valid) in enumerate(calls):
+        try:
+            call()
+        except BanditsolveError as exc:
+            assert not valid, (number, str(exc))
+            assert "\n" not in str(exc) and len(str(exc)) < 400, (number, str(exc))
+        else:
+            assert valid, f"call {number} accepted {shown(value)}"
+
+
+@rules("LB-OPT-1")
+def test_an_unknown_proof_is_refused_not_answered_strictly() -> None:
+    state = parse_position(POSITION)
+    message = _refused(lambda: claim_verdict_at(state, 1, proof="x"), RuleOptionError)
+    assert "unknown proof option 'x'" in message and "strict, bag" in message
+
+
+@rules("LB-NOTE-1")
+def test_huge_numbers_are_described_not_printed() -> None:
+    message = _refused(lambda: claim_verdict(parse_dice("k4 r5 b6"), (), {"r": HUGE}))
+    assert "5001-digit number" in message
+    assert "5001-digit" in _refused(lambda: best_turn(parse_position(ENDGAME), node_limit=HUGE))
+    assert "5001-digit" in _refused(lambda: Die("r", HUGE))  # type: ignore[arg-type]
+    assert "5001-digit" in _refused(lambda: claim_verdict_at(parse_position(POSITION), HUGE))
+
+
+@rules("LB-NOTE-1")
+def test_messages_quote_a_short_excerpt_of_long_input() -> None:
+    long_text = POSITION + " " + "x" * 10**6
+    assert len(_refused(lambda: parse_position(long_text), NotationError)) < 200
+    long_die = "r" + "5" * 10**6
+    assert len(_refused(lambda: parse_dice(long_die), NotationError)) < 200
+    assert len(_refused(lambda: parse_action("place " + long_die + " 1"), NotationError)) < 200
+
+
+@rules("LB-NOTE-1")
+def test_read_state_takes_text_bytes_or_a_path(tmp_path: Path) -> None:
+    state = parse_position(POSITION)
+    as_json = json.dumps(GAME.to_json(state))
+    file = tmp_path / "position.txt"
+    file.write_text(POSITION + "\n", encoding="utf-8")
+    json_file = tmp_path / "position.json"
+    json_file.write_text(as_json, encoding="utf-8")
+    sources: list[Any] = [POSITION, POSITION.encode(), as_json, as_json.encode(), file, str(file),
+                          json_file]
+    for source in sources:
+        assert GAME.read_state(source) == state
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + POSITION.encode())
+    assert "byte-order mark" in _refused(lambda: GAME.read_state(bom), NotationError)
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(POSITION.encode() + b"\xe9")
+    assert "not UTF-8" in _refused(lambda: GAME.read_state(latin), NotationError)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert "empty" in _refused(lambda: GAME.read_state(empty), NotationError)
+    assert "no such file" in _refused(lambda: GAME.read_state(tmp_path / "nothing.txt"))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1::/2::/3::/1:: 112233 -:- 2a", encoding="utf-8")
+    assert str(bad) in _refused(lambda: GAME.read_state(bad), NotationError)
+    assert "nested deeper" in _refused(lambda: GAME.read_state("[" * 100 + "]" * 100))
+
+
+def _doc(**changes: object) -> dict[str, Any]:
+    doc = GAME.to_json(parse_position(POSITION))
+    doc.update(changes)
+    return doc
+
+
+@rules("LB-NOTE-1")
+@pytest.mark.parametrize(
+    ("doc", "fragment"),
+    [
+        (_doc(colour="red"), "unknown field 'colour'"),
+        (_doc(bag={"k": 6, "g": 6, "r": 6, "b": 6}), "'bag' contradicts"),
+        (_doc(scores=[10, 0]), "'scores' contradicts"),
+        (_doc(winner=1), "'winner' contradicts"),
+        (_doc(notation="-/-/-/- 1111222333 -:- 0A"), "'notation' contradicts"),
+        (_doc(to_move=HUGE), "5001-digit number"),
+        (_doc(to_move=True), "whole number"),
+        (_doc(stack={"1": 1, "2": 1, "3": 1, "4": 0}), "unknown field '4'"),
+        (_doc(stack={"1": 9, "2": 1, "3": 1}), "between 0 and 4"),
+        (_doc(hand=["r5"]), "dice in hand, but the phase is start"),
+        (_doc(hand=["r5r6"], phase="rolled"), "each entry is one die"),
+        (_doc(opening="yes"), "'opening' must be true or false"),
+        (_doc(options={"proof": "bag", "speed": "fast"}), "unknown field 'speed'"),
+        (_doc(options={"unplaceable": "pass"}), "unknown unplaceable option"),
+        (_doc(phase=3), "unknown phase a number"),
+        (_doc(game="bandido"), '"game" must be "banditos"'),
+        (_doc(row=[None, None, None]), "'row' has 4 entries"),
+        (_doc(won=[[3, 3, 3, 1], [3, 2, 2, 2]]), "tiles worth 2: the row, stack and won tiles"),
+        ({"game": "banditos"}, "missing field"),
+    ],
+)
+def test_bad_json_positions_say_what_is_wrong(doc: dict[str, Any], fragment: str) -> None:
+    message = _refused(lambda: GAME.from_json(doc), NotationError)
+    assert fragment in message, message
+    if doc.get("to_move") is not HUGE:  # json.dumps cannot write it
+        assert fragment in _refused(lambda: GAME.read_state(json.dumps(doc)), NotationError)
+
+
+@rules("LB-NOTE-1", "LB-COMP-1", "LB-COMP-2", "LB-TURN-4", "LB-RESOLVE-1", "LB-END-1", "LB-WIN-2")
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("1:k1k1k1:/2:k1k1k1:/3::/1:: 112233 -:- 0h:k1", "7 black dice"),
+        ("1::/2::/3::/1:: 1122333 -:- 0a", "tiles worth 3"),
+        ("1:k1k2k3k4:/2::/3::/1:: 112233 -:- 0a", "at most 3 may lie on a side"),
+        ("1:k1k2k3:g1g2g3/2::/3::/1:: 112233 -:- 0a", "both sides hold 3 dice"),
+        ("1::/3::/1::/1:: 2 3322:3321 0a", "tiles worth 2: the row, stack and won tiles hold 4"),
+        ("-/-/3:k1:/1:: 11122 32:3 0a", "slots 1, 2 wait for a tile"),
+        ("-/3::/3::/- 11112223 -:- 0A", "slots 1, 4 wait for a tile"),
+        ("1::/3:r1:/1::/1:: 12 3322:- 1r", "no draw can be pending"),
+        ("1::/2::/3::/1:: 112233 -:- 0a", "mark the opening turn"),
+    ],
+)
+def test_unreachable_positions_are_refused(text: str, fragment: str) -> None:
+    assert fragment in _refused(lambda: parse_position(text), NotationError)
+
+
+@rules("LB-SETUP-2", "LB-NOTE-1")
+def test_the_setup_and_a_shrinking_row_are_reachable() -> None:
+    assert parse_position("3::/3::/-/- 11112223 -:- 0A").reveal_pending  # setup, two tiles up
+    assert not parse_position("-/-/3:k1:/1:: - 3222:3111 0a").is_chance  # the stack is used up
+    assert parse_position("1::/3:r1:/1::/1:: 12 3322:- 1a").is_terminal
