@@ -101,7 +101,8 @@ class Plan:
             examples = " ".join(str(m[0]).split(" ", 1)[-1].replace(" ", "") for m in members[:4])
             more = f" +{len(members) - 4} more" if len(members) > 4 else ""
             out.append(
-                f"{indent}  after {len(members)} outcome(s) (p={p_total}, e.g. {examples}{more})"
+                f"{indent}  after {plural(len(members), 'outcome')} (p={p_total}, e.g. "
+                f"{examples}{more})"
                 f": {key}  [win {float(win):.4f}]"
             )
         return out
