@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -180,47 +181,78 @@ def test_hand_change_only_when_nothing_fits_and_it_ends_the_turn() -> None:
         assert all(legal_placements(after2.table, c) == () for c in after2.hands[state2.player])
 
 
+def _states(players: int, seed: int, options: Options | None = None) -> list[GameState]:
+    from banditsolve.tunnels.game import simulate
+
+    return simulate(players, seed, options)
+
+
 @rules("BD-TURN-4", "BD-END-2", "BD-END-3", "BD-OPT-1")
 def test_end_of_the_pile() -> None:
-    rng = random.Random(11)
-    # play_on: the game goes on after the pile is empty, and ends only when nobody can place.
-    state = new_game(2, Options(), rng=rng)
-    saw_empty_pile_turn = False
-    while state.outcome is None:
-        if state.pile_size == 0:
-            saw_empty_pile_turn = True
-            acts = legal_actions(state)
-            assert CHANGE not in acts
-        state = apply(state, greedy_policy(state, rng))
-    if state.outcome == "lost" and "hole" not in state.reason:
-        assert saw_empty_pile_turn
-        for hand in state.hands:
-            for code in hand:
-                from banditsolve.tunnels import legal_placements
+    from banditsolve.tunnels import legal_placements
 
-                assert legal_placements(state.table, code) == ()
-    # end: the game is lost as soon as the pile is empty.
-    for seed in range(5):
-        final = play_game(2, seed, Options(pile_out="end"))
-        if final.outcome == "lost" and final.reason == "the draw pile is empty":
-            assert final.pile_size == 0 and final.table.exit_count > 0
-            assert any(final.hands)
+    # play_on: the game goes on after the pile is empty, and ends only when nobody can place.
+    reached = played_on = 0
+    for seed in range(40):
+        states = _states(1 + seed % 2, seed)
+        empty = [i for i, s in enumerate(states) if s.pile_size == 0 and s.outcome is None]
+        if not empty:
+            continue
+        reached += 1
+        for state in states[empty[0] : -1]:
+            acts = legal_actions(state)
+            assert CHANGE not in acts  # nothing to change with
+            if not any(isinstance(a, Placement) for a in acts):
+                assert acts == (PASS,)  # BD-TURN-4
+        after = [s for s in states[empty[0] + 1 :] if len(s.table) > len(states[empty[0]].table)]
+        played_on += bool(after)
+        final = states[-1]
+        if final.outcome == "lost":
+            assert final.reason in ("no card still in play fits anywhere", "every card is down")
+            assert final.table.exit_count > 0
+            for hand in final.hands:
+                for code in hand:
+                    assert legal_placements(final.table, code) == ()
+        if reached >= 5 and played_on >= 3:
             break
-    else:
-        pytest.fail("no game ran out of pile under pile_out=end")
+    assert reached >= 5 and played_on >= 3, (reached, played_on)
+    # end: the game is lost as soon as the pile is empty, with exits left and cards in hand.
+    ended = 0
+    for seed in range(20):
+        states = _states(1 + seed % 2, seed, Options(pile_out="end"))
+        final = states[-1]
+        assert all(s.pile_size > 0 for s in states[:-1])
+        if final.reason == "the draw pile is empty":
+            ended += 1
+            assert final.outcome == "lost" and final.pile_size == 0
+            assert final.table.exit_count > 0 and any(final.hands)
+        else:
+            assert final.outcome == "won" or final.pile_size > 0
+    assert ended >= 3
 
 
 @rules("BD-END-1")
 def test_win_the_moment_no_exit_is_left() -> None:
-    # Two players, super5; close exits greedily with a stacked pile of dead ends.
-    wins = [play_game(1, seed) for seed in range(40)]
-    won = [s for s in wins if s.outcome == "won"]
-    assert won, "some game should be won"
-    for s in won:
-        assert s.table.exit_count == 0 and s.reason == "no exit is left"
+    wins = 0
+    cards_left = 0
+    for seed in range(60):
+        states = _states(1 + seed % 3, seed)
+        # No state before the end is without exits: the game stops the moment none is left.
+        assert all(s.table.exit_count > 0 for s in states[:-1])
+        final = states[-1]
+        if final.outcome != "won":
+            continue
+        wins += 1
+        before = states[-2]
+        assert len(final.table) == len(before.table) + 1  # the winning move laid a card
+        assert final.table.exit_count == 0 and final.reason == "no exit is left"
+        # Whatever remains in the pile or in hands: nobody draws, nobody moves.
+        cards_left += final.pile_size + sum(len(h) for h in final.hands) > 0
+        assert final.to_draw == () and legal_actions(final) == ()
         with pytest.raises(IllegalActionError):
-            apply(s, PASS)
-        assert s.returns() == (1.0,)
+            apply(final, PASS)
+        assert final.returns() == (1.0,) * final.players
+    assert wins >= 3 and cards_left >= 1, (wins, cards_left)
 
 
 @rules("BD-OPT-3", "BD-END-4", "BD-PLACE-5")
@@ -243,27 +275,60 @@ def test_hole_option() -> None:
         apply(illegal, last)
 
 
-@rules("BD-OPT-5", "BD-OPT-4")
+@rules("BD-OPT-5", "BD-PLACE-5")
 def test_dead_exit_option_gives_the_same_results_sooner() -> None:
-    for seed in range(6):
-        a = play_game(2, seed)
-        b = play_game(2, seed, Options(dead_exit="loses"))
+    from banditsolve.tunnels import dead_exits
+
+    sooner = 0
+    for seed in range(scaled(24, 60)):
+        players = 1 + seed % 4
+        full = _states(players, seed)
+        short = _states(players, seed, Options(dead_exit="loses"))
+        a, b = full[-1], short[-1]
+        # The same results ...
+        assert b.outcome == a.outcome, seed
         assert b.turn <= a.turn
-        if a.outcome == "won":
-            assert b.outcome == "won" and b.turn == a.turn
+        # ... by the same moves, up to the first dead exit, where the short game stops.
+        for x, y in zip(full, short[:-1], strict=False):
+            assert x.table == y.table and x.hands == y.hands and x.pile == y.pile
+        if b.reason == "an exit can no longer be closed":
+            assert dead_exits(b.table, b.remaining()) and a.outcome == "lost"
+            assert not any(dead_exits(s.table, s.remaining()) for s in short[:-1])
+            sooner += b.turn < a.turn
+        else:
+            assert len(full) == len(short) and b == replace(a, options=b.options)
+    assert sooner >= 3, sooner
+
+
+@rules("BD-OPT-4", "BD-DECK-3")
+def test_the_super_side_option_sets_the_start() -> None:
     five = play_game(1, 3, Options(super_side="super5"))
-    assert five.table.history[0].card == parse_card("super5")
+    assert five.table.history[0] == Placement(parse_card("super5"), 0, 0, 0)
+    assert new_game(1, Options(super_side="super5"), rng=random.Random(0)).table.exit_count == 5
+    assert new_game(1, Options(), rng=random.Random(0)).table.exit_count == 6
 
 
-@rules("BD-OPT-1", "BD-OPT-2", "BD-OPT-3", "BD-OPT-4", "BD-OPT-5")
+@rules("BD-OPT-7")
 def test_options_are_validated() -> None:
     assert Options.bandida().pile_out == "end" and Options.bandida().hand_change == "may_place"
     assert Options.bandido() == Options()
+    assert Options.from_mapping({"hand_size": "4", "hole": "illegal"}) == Options(
+        hand_size=4, hole="illegal"
+    )
     bads: list[dict[str, object]] = [
-        {"pile_out": "later"}, {"hole": "maybe"}, {"colour": "red"}, {"hand_size": 0}
+        {"pile_out": "later"},
+        {"hand_change": "never"},
+        {"hole": "maybe"},
+        {"dead_exit": 1},
+        {"super_side": "super7"},
+        {"colour": "red"},
+        {"hand_size": 0},
+        {"hand_size": "11"},
+        {"hand_size": True},
+        {"table_size": "1x1"},
     ]
     for bad in bads:
-        with pytest.raises(RuleOptionError):
+        with pytest.raises(RuleOptionError, match=str(next(iter(bad)))):
             Options.from_mapping(bad)
 
 

@@ -68,7 +68,7 @@ def parse_table_size(text: str) -> tuple[int, int] | None:
     if text == UNBOUNDED:
         return None
     w, x, h = text.partition("x")
-    if not x or not (w.isdigit() and h.isdigit()) or len(w) > 3 or len(h) > 3:
+    if not x or not (w + h).isascii() or not (w.isdigit() and h.isdigit()) or len(w + h) > 6:
         raise RuleOptionError(
             f"option table_size={shown(text)} is not {UNBOUNDED!r} nor WIDTHxHEIGHT in cells"
             " (for example 20x20)"
@@ -174,7 +174,7 @@ class Options:
                 )
             if name == "hand_size" and isinstance(value, str):
                 text = value.strip()
-                if not text.isdigit() or len(text) > 3:
+                if not text.isascii() or not text.isdigit() or len(text) > 3:
                     raise RuleOptionError(
                         f"option hand_size={shown(value)} is not a whole number"
                         f" {HAND_SIZES[0]}..{HAND_SIZES[-1]}"

@@ -59,12 +59,12 @@ from typing import Any
 
 from banditsolve.core.io import (
     check_keys,
-    expect_int,
     expect_object,
     json_type,
     load_json,
     read_text,
 )
+from banditsolve.core.io import expect_int as io_expect_int
 from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
@@ -275,6 +275,16 @@ def _placement_json(p: Placement) -> dict[str, object]:
     return {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
 
 
+def expect_int(value: object, where: str, low: int, high: int) -> int:
+    """:func:`banditsolve.core.io.expect_int`, also for an int too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        digits = int(value.bit_length() * 0.30103) + 1
+        raise NotationError(
+            f"{where} must be between {low} and {high}, not a number of about {digits} digits"
+        )
+    return io_expect_int(value, where, low, high)
+
+
 def _json_items(raw: object) -> list[Item]:
     if not isinstance(raw, list):
         raise NotationError(f"'placements' must be a list, not {json_type(raw)}")
@@ -447,7 +457,7 @@ def parse_position(
     """Read a position from either form (JSON when it starts with ``{``)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be given as text, not {json_type(text)}")
-    if text.lstrip().startswith("{"):
+    if text.lstrip()[:1] in ("{", "["):
         return from_json(text, deck, hypothetical=hypothetical)
     return from_notation(text, deck, hypothetical=hypothetical)
 

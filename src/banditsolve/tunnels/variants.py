@@ -225,7 +225,7 @@ class TunnelGame:
 
     def parse_state(self, text: str) -> GameState:
         """A game state from its notation or JSON text (JSON when it starts with ``{``)."""
-        if text.lstrip().startswith("{"):
+        if text.lstrip()[:1] in ("{", "["):
             return self.from_json(text)
         return self.from_notation(text)
 
