@@ -32,6 +32,7 @@ import json
 import math
 import random
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -82,6 +83,22 @@ def _contains(items: Sequence[Any], item: Any) -> bool:
     return any(item == x for x in items)
 
 
+def _repeated(items: Sequence[Any]) -> Any:
+    """An item listed twice in ``items``, or None (hashing when the items allow it)."""
+    try:
+        seen: set[Any] = set()
+        for x in items:
+            if x in seen:
+                return x
+            seen.add(x)
+        return None
+    except TypeError:
+        for i, x in enumerate(items):
+            if _contains(items[:i], x):
+                return x
+        return None
+
+
 @dataclass
 class Context:
     """What the per-state checks share: the game, a scratch directory, and the actions seen
@@ -92,6 +109,8 @@ class Context:
     player_actions: list[Any] = field(default_factory=list)
     chance_actions: list[Any] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    #: At most this many actions per state get the text round-trip (None: all of them).
+    max_actions: int | None = None
 
     def learn(self, state: Any) -> None:
         """Remember the actions of ``state`` (a few per state) for later illegal tries."""
@@ -106,9 +125,9 @@ class Context:
 
 
 @contextmanager
-def context(game: Any) -> Iterator[Context]:
+def context(game: Any, *, max_actions: int | None = None) -> Iterator[Context]:
     with tempfile.TemporaryDirectory(prefix="contract-") as tmp:
-        yield Context(game, Path(tmp))
+        yield Context(game, Path(tmp), max_actions=max_actions)
 
 
 # -- per-state checks ---------------------------------------------------------------------------
@@ -137,8 +156,8 @@ def check_legal_actions(ctx: Context, state: Any) -> None:
     assert isinstance(actions, tuple), f"legal_actions is a {type(actions).__name__}, not tuple"
     again = game.legal_actions(state)
     assert again == actions, "legal_actions gave two different answers for one state"
-    for i, a in enumerate(actions):
-        assert not _contains(actions[:i], a), f"legal_actions lists {a!r} twice"
+    twice = _repeated(actions)
+    assert twice is None, f"legal_actions lists {twice!r} twice"
     actor = game.current_player(state)
     if actor == TERMINAL:
         assert actions == (), f"a finished game has legal actions {actions[:3]!r}"
@@ -166,9 +185,8 @@ def check_chance_outcomes(ctx: Context, state: Any) -> None:
         assert p > 0, f"probability of {action!r} is {p}"
         total += p
     assert total == 1, f"chance probabilities sum to {total}, not 1"
-    actions = [a for a, _ in outcomes]
-    for i, a in enumerate(actions):
-        assert not _contains(actions[:i], a), f"chance outcome {a!r} listed twice"
+    twice = _repeated([a for a, _ in outcomes])
+    assert twice is None, f"chance outcome {twice!r} listed twice"
 
 
 def check_outcome(ctx: Context, state: Any) -> None:
@@ -239,9 +257,17 @@ def check_read_state(ctx: Context, state: Any) -> None:
         assert game.read_state(str(path)) == state, f"read_state of a file name ({label})"
 
 
+def _some(items: Sequence[Any], most: int | None) -> Sequence[Any]:
+    """``items``, or ``most`` of them spread evenly (the first and last included)."""
+    if most is None or len(items) <= most:
+        return items
+    step = (len(items) - 1) / (most - 1)
+    return [items[round(k * step)] for k in range(most)]
+
+
 def check_action_texts(ctx: Context, state: Any) -> None:
     game = ctx.game
-    for action in game.legal_actions(state):
+    for action in _some(game.legal_actions(state), ctx.max_actions):
         text = game.action_text(state, action)
         assert isinstance(text, str) and text.strip(), f"action_text of {action!r} is {text!r}"
         assert "\n" not in text, f"action_text of {action!r} is more than one line"
@@ -337,9 +363,17 @@ STATE_CHECKS: dict[str, Callable[[Context, Any], None]] = {
     "policies": check_policies,
 }
 
-#: Checks too slow for every state: run on every ``SPARSE[name]``-th state of a game (and at
-#: its first and last).
-SPARSE: dict[str, int] = {"policies": 5, "read_state": 3, "pictures": 2}
+#: Checks too slow for every state in a quick run: with ``sparse=True`` they run on every
+#: ``SPARSE[name]``-th state of a game (and at its first and last).
+SPARSE: dict[str, int] = {
+    "policies": 5,
+    "read_state": 4,
+    "pictures": 3,
+    "json": 2,
+    "apply_pure": 2,
+    "illegal_actions": 2,
+    "action_texts": 2,
+}
 
 
 def check_state(ctx: Context, state: Any, names: Iterable[str] | None = None) -> None:
@@ -359,30 +393,56 @@ def run_check(ctx: Context, name: str, state: Any, where: str = "") -> None:
         ) from exc
 
 
-def check_traces(ctx: Context, traces: Sequence[Trace], name: str) -> int:
-    """Run check ``name`` over the states of ``traces``; the number of states checked."""
+def check_order(traces: Sequence[Trace]) -> list[tuple[Trace, int]]:
+    """Every ``(trace, step)`` in the order the checks visit them: each game's first and last
+    state, then the rest in a seeded shuffle (so that a time budget still spreads over every
+    game and every phase)."""
+    ends = [(t, i) for t in traces for i in sorted({0, len(t.visits) - 1})]
+    rest = [(t, i) for t in traces for i in range(1, len(t.visits) - 1)]
+    random.Random(0).shuffle(rest)
+    return ends + rest
+
+
+def check_traces(
+    ctx: Context,
+    traces: Sequence[Trace],
+    name: str,
+    *,
+    sparse: bool = False,
+    budget: float | None = None,
+) -> int:
+    """Run check ``name`` over the states of ``traces``; the number of states checked.
+
+    With ``sparse`` the slow checks run on some states only (:data:`SPARSE`); with ``budget``
+    (seconds) the check stops once the budget is spent and every game's first and last state
+    were checked."""
     for trace in traces:
         for visit in trace.visits:
             ctx.learn(visit.state)
-    every = SPARSE.get(name, 1)
+    every = SPARSE.get(name, 1) if sparse else 1
+    order = check_order(traces)
+    must = sum(1 for t in traces for _ in {0, len(t.visits) - 1})
+    start = time.monotonic()
     checked = 0
-    for trace in traces:
-        last = len(trace.visits) - 1
-        for i, visit in enumerate(trace.visits):
-            if every > 1 and i % every and i != last:
+    for n, (trace, i) in enumerate(order):
+        if n >= must:
+            if every > 1 and n % every:
                 continue
-            where = f" (seed {trace.seed}, step {i})"
-            if name == "apply_pure" and visit.action is not None:
-                try:
-                    check_apply_pure(ctx, visit.state, [visit.action])
-                except AssertionError as exc:
-                    raise AssertionError(
-                        f"{ctx.game.name} apply_pure{where} at "
-                        f"{_show(ctx.game, visit.state)!r}: {exc}"
-                    ) from exc
-            else:
-                run_check(ctx, name, visit.state, where)
-            checked += 1
+            if budget is not None and time.monotonic() - start > budget:
+                break
+        visit = trace.visits[i]
+        where = f" (seed {trace.seed}, step {i})"
+        if name == "apply_pure" and visit.action is not None:
+            try:
+                check_apply_pure(ctx, visit.state, [visit.action])
+            except AssertionError as exc:
+                raise AssertionError(
+                    f"{ctx.game.name} apply_pure{where} at "
+                    f"{_show(ctx.game, visit.state)!r}: {exc}"
+                ) from exc
+        else:
+            run_check(ctx, name, visit.state, where)
+        checked += 1
     return checked
 
 
@@ -465,14 +525,21 @@ def check_deterministic(game: Any, seeds: Iterable[int] = (0, 1, 2)) -> None:
 
 
 def chance_nodes(game: Any, traces: Sequence[Trace], count: int) -> list[Any]:
-    """Up to ``count`` distinct chance nodes of ``traces``, those with most outcomes first."""
+    """Up to ``count`` distinct chance nodes of ``traces`` for a sampling test: those with
+    unequal probabilities first, then those with a moderate number of outcomes (2 to 60: a
+    chi-square has power there), then the rest by their number of outcomes."""
     seen: dict[str, Any] = {}
     for trace in traces:
         for visit in trace.visits:
             if visit.actor == CHANCE:
                 seen.setdefault(game.to_notation(visit.state), visit.state)
-    nodes = sorted(seen.values(), key=lambda s: -len(game.chance_outcomes(s)))
-    return nodes[:count]
+
+    def key(state: Any) -> tuple[bool, bool, int]:
+        outcomes = game.chance_outcomes(state)
+        unequal = len({p for _, p in outcomes}) > 1
+        return (not unequal, not 2 <= len(outcomes) <= 60, len(outcomes))
+
+    return sorted(seen.values(), key=key)[:count]
 
 
 def chi_square(counts: Sequence[int], probabilities: Sequence[Fraction]) -> tuple[float, int]:
@@ -509,15 +576,18 @@ def check_sampling(
     outcomes = game.chance_outcomes(state)
     actions = [a for a, _ in outcomes]
     counts = [0] * len(outcomes)
+    try:
+        index: dict[Any, int] | None = {a: i for i, a in enumerate(actions)}
+    except TypeError:
+        index = None
     rng = random.Random(seed)
     for _ in range(samples):
         action = draw(state, rng)
-        for i, a in enumerate(actions):
-            if a == action:
-                counts[i] += 1
-                break
-        else:
-            raise AssertionError(f"sampled {action!r}, not a listed chance outcome")
+        i = index.get(action) if index is not None else None
+        if i is None:
+            i = next((j for j, a in enumerate(actions) if a == action), None)
+        assert i is not None, f"sampled {action!r}, not a listed chance outcome"
+        counts[i] += 1
     stat, df = chi_square(counts, [p for _, p in outcomes])
     assert stat <= chi_square_bound(df), (
         f"{game.name}: sampled frequencies far from the probabilities at "
@@ -525,17 +595,28 @@ def check_sampling(
     )
 
 
-def check_game(game: Any, *, seeds: Iterable[int] = range(20)) -> None:
+def check_game(
+    game: Any,
+    *,
+    seeds: Iterable[int] = range(20),
+    samples: int = 2000,
+    sparse: bool = False,
+    budget: float | None = None,
+    max_actions: int | None = None,
+) -> None:
     """The whole contract for ``game``: per-game checks, then every per-state check at every
-    state of random games at ``seeds``, then sampling at a few chance nodes."""
+    state of random games at ``seeds``, then sampling at a few chance nodes. ``sparse``,
+    ``budget`` and ``max_actions`` make a quick run (see :func:`check_traces`)."""
     check_attributes(game)
     check_player_counts(game)
     check_options(game)
     check_deterministic(game)
     counts = player_counts(game)
-    traces = [play(game, s, players=counts[s % len(counts)]) for s in seeds]
-    with context(game) as ctx:
+    traces = [
+        play(game, s, players=counts[s % len(counts)], seeded_setup=s % 2 == 0) for s in seeds
+    ]
+    with context(game, max_actions=max_actions) as ctx:
         for name in STATE_CHECKS:
-            check_traces(ctx, traces, name)
+            check_traces(ctx, traces, name, sparse=sparse, budget=budget)
     for node in chance_nodes(game, traces, 3):
-        check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), 2000)
+        check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), samples)

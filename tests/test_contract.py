@@ -20,14 +20,20 @@ from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL
 from banditsolve.errors import IllegalActionError
 from tests import contract
-from tests.profiles import scaled
+from tests.profiles import PROFILE, scaled
 from tests.strategies.games import Trace, names, play, player_counts, seeded_games
 
 GAMES = names()
 #: Random games per game for the per-state checks.
-GAME_COUNT = scaled(25, 200, 1000)
+GAME_COUNT = scaled(15, 200, 1000)
+#: Quick runs check the slow per-state checks on some states only (``contract.SPARSE``), and
+#: stop each check after a time budget (every game's first and last state always checked).
+SPARSE = PROFILE == "default"
+BUDGET = 0.5 if PROFILE == "default" else None
+#: Quick runs round-trip the text of at most this many actions per state (spread evenly).
+MAX_ACTIONS = 60 if PROFILE == "default" else None
 #: Draws per chance node in the sampling test.
-SAMPLES = scaled(3000, 20000)
+SAMPLES = scaled(2000, 20000)
 
 
 @functools.cache
@@ -68,14 +74,15 @@ def test_random_games_end(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_visited_state(name: str, check: str) -> None:
     game = contract.load(name)
-    with contract.context(game) as ctx:
-        checked = contract.check_traces(ctx, traces(name), check)
+    with contract.context(game, max_actions=MAX_ACTIONS) as ctx:
+        checked = contract.check_traces(ctx, traces(name), check, sparse=SPARSE, budget=BUDGET)
     assert checked >= GAME_COUNT
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_chance_is_explicit(name: str) -> None:
-    """Some random game meets a chance node (every registered game has chance)."""
+    """Some random game meets a chance node (every registered game has chance: dice, tiles or
+    a shuffled deck, drawn at chance nodes when the game starts without a seed)."""
     game = contract.load(name)
     assert contract.chance_nodes(game, traces(name), 1), f"{name}: no chance node reached"
 
@@ -131,7 +138,14 @@ def test_chi_square_statistic() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_check_game_runs_whole(name: str) -> None:
     """The one-call suite that a new game's own tests can use (few seeds here)."""
-    contract.check_game(contract.load(name), seeds=range(100, 103))
+    contract.check_game(
+        contract.load(name),
+        seeds=range(100, 102),
+        samples=300,
+        sparse=SPARSE,
+        budget=BUDGET,
+        max_actions=MAX_ACTIONS,
+    )
 
 
 # -- a hypothesis state machine per game -----------------------------------------------------
@@ -145,7 +159,7 @@ def machine(name: str) -> type[RuleBasedStateMachine]:
         def __init__(self) -> None:
             super().__init__()
             self.game = contract.load(name)
-            self._tmp = contract.context(self.game)
+            self._tmp = contract.context(self.game, max_actions=MAX_ACTIONS)
             self.ctx = self._tmp.__enter__()
             # Actions from other games, so that "legal elsewhere" has something to offer.
             for trace in traces(name)[:3]:
@@ -208,7 +222,7 @@ def test_state_machine(name: str) -> None:
     run_state_machine_as_test(
         machine(name),
         settings=settings(
-            max_examples=scaled(8, 40, 200), stateful_step_count=scaled(30, 60, 100), deadline=None
+            max_examples=scaled(5, 40, 200), stateful_step_count=scaled(25, 60, 100), deadline=None
         ),
     )
 

@@ -63,17 +63,20 @@ def play(
     max_steps: int = MAX_STEPS,
     stop_at: int | None = None,
     mix: bool = False,
+    seeded_setup: bool = True,
 ) -> Trace:
     """A random legal game: uniform over ``legal_actions`` at player nodes, chance drawn with
     its probabilities (``core.play.sample_chance``). Raises ``AssertionError`` if it does not end
     within ``max_steps``. With ``stop_at`` the game stops (unfinished) after that many
     states. With ``mix`` the game's other built-in policies choose most moves (random
     games of some games end early; their stronger policies reach deeper states); a policy's
-    choice that is not legal is ignored here (the contract's policy check reports it)."""
+    choice that is not legal is ignored here (the contract's policy check reports it).
+    Without ``seeded_setup`` the game starts with ``seed=None``, so that a game which settles
+    its hidden set-up from the seed plays it out as chance nodes instead."""
     rng = random.Random(seed)
     others = [p for n, p in game.policies().items() if n != "random"] if mix else []
     trace = Trace(seed, players, dict(options or {}))
-    state = game.new_game(players, options, seed=seed)
+    state = game.new_game(players, options, seed=seed if seeded_setup else None)
     for _ in range(max_steps):
         actor = game.current_player(state)
         visit = Visit(state, actor)
@@ -96,10 +99,17 @@ def play(
 
 def seeded_games(game: Any, count: int, *, first_seed: int = 0) -> list[Trace]:
     """``count`` random games at seeds ``first_seed...``, cycling over the allowed player
-    counts; every other game mixes in the game's own policies."""
+    counts; every other game mixes in the game's own policies, and every third starts
+    without a seed (its set-up drawn at chance nodes)."""
     counts = player_counts(game)
     return [
-        play(game, seed, players=counts[seed % len(counts)], mix=seed % 2 == 1)
+        play(
+            game,
+            seed,
+            players=counts[seed % len(counts)],
+            mix=seed % 2 == 1,
+            seeded_setup=seed % 3 != 2,
+        )
         for seed in range(first_seed, first_seed + count)
     ]
 
