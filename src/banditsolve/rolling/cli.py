@@ -1,0 +1,106 @@
+"""``banditsolve rolling``: the shared verbs plus ``odds``, ``best`` and ``safe``.
+
+- ``odds POSITION [--symbol R] [--at-least K]``: exact odds of the coming roll (exit 0).
+- ``best POSITION``: the best play of this turn, exact (exit 0, or 3 past a limit).
+- ``safe POSITION CAR [--player P]``: is car CAR provably P's at the start of their next turn?
+  (0 safe, 1 unsafe with a counterexample, 3 unknown within the limits).
+
+Nothing heavy is imported at module level (the handlers import the solvers).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+from banditsolve.cli.common import (
+    Commands,
+    DemoItem,
+    add_limits,
+    add_query,
+    emit_answer,
+    read_position,
+    write_svg,
+)
+
+
+def register(commands: Commands) -> None:
+    """Add ``odds``, ``best`` and ``safe`` to ``banditsolve rolling``."""
+    odds = add_query(commands, "odds", "exact odds of the coming roll (lay, trunk, steal)")
+    odds.add_argument("--symbol", choices=tuple("RMHBS"), help="only this symbol")
+    odds.add_argument(
+        "--at-least", type=int, default=3, metavar="K", help="dice of a symbol to lay (default 3)"
+    )
+    odds.set_defaults(handler=cmd_odds)
+
+    best = add_query(commands, "best", "the best play of this turn (exact expected points)")
+    add_limits(best, time_limit=60.0, node_limit=None)
+    best.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
+    best.set_defaults(handler=cmd_best)
+
+    safe = add_query(commands, "safe", "is this car provably mine at my next turn? (0 yes, 1 no)")
+    safe.add_argument("car", metavar="CAR", type=int, help="the car's number (0: the locomotive)")
+    safe.add_argument("--player", type=int, help="whose car (default: who moved last)")
+    add_limits(safe, time_limit=30.0, node_limit=None)
+    safe.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
+    safe.set_defaults(handler=cmd_safe)
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from banditsolve.errors import SolverError
+    from banditsolve.rolling.solvers.turn import odds
+
+    if not 0 <= args.at_least <= 30:
+        raise SolverError(f"--at-least must be between 0 and 30, not {args.at_least}")
+    state = read_position(args)
+    symbol = None if args.symbol is None else "RMHBS".index(args.symbol)
+    result = odds(state, symbol=symbol, k=args.at_least)
+    return emit_answer(args, result.to_answer(), text=result.explain())
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    from banditsolve.rolling.solvers.turn import best_turn
+
+    state = read_position(args)
+    result = best_turn(
+        state, time_limit=args.time_limit, node_limit=args.node_limit, plain=args.plain
+    )
+    return emit_answer(args, result.to_answer(), text=result.explain())
+
+
+def cmd_safe(args: argparse.Namespace) -> int:
+    from banditsolve.rolling.solvers.safety import is_safe
+
+    state = read_position(args)
+    result = is_safe(
+        state,
+        args.car,
+        args.player,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+        share=not args.plain,
+    )
+    return emit_answer(args, result.to_answer(), text=result.explain())
+
+
+def demo(out_dir: Path) -> Iterator[DemoItem]:
+    """A seeded game's picture and a safety question that looks safe but is not."""
+    from banditsolve.rolling.game import GAME
+    from banditsolve.rolling.solvers.safety import is_safe
+
+    state = GAME.from_notation(DEMO_UNSAFE)
+    answer = is_safe(state, 1, 0, time_limit=20)
+    yield DemoItem(
+        "a car that looks safe but is not",
+        GAME.ascii(state) + "\n" + answer.explain(),
+        answer=answer.to_answer(),
+        svg=write_svg(out_dir / "rolling-unsafe.svg", GAME.svg(state)),
+    )
+
+
+#: Player 0 leads car 1 by 3 to 2, but player 1 can take everything back and roll seven dice.
+DEMO_UNSAFE = (
+    "rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,2:3/3:H:B1|S2"
+    " won=-|- trunks=-|-"
+)

@@ -1,0 +1,352 @@
+"""Exact odds and the best play for one turn (RB-ODDS-1, RB-BEST-1).
+
+Everything here walks the active player's own turn: chance nodes (rolls, trunks being opened)
+are averaged with their exact probabilities, the player's choices are maximised, and the turn's
+end is scored by a leaf function. :func:`turn_value` shares equal positions in a table;
+:func:`plain_turn_value` is the plain enumeration without sharing, the baseline it must agree
+with.
+
+>>> from banditsolve.rolling.solvers.turn import roll_distribution
+>>> str(roll_distribution(2)["RR"])
+'1/36'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from banditsolve.core.answer import Answer
+from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.errors import SolverError
+from banditsolve.rolling.edition import JOKER, LETTERS
+from banditsolve.rolling.rules import (
+    Action,
+    Reroll,
+    _apply,
+    chance_outcomes,
+    faces_text,
+    legal_actions,
+    roll_outcomes,
+)
+from banditsolve.rolling.state import State
+
+Leaf = Callable[[State], Fraction]
+Stop = Callable[[State], bool]
+
+
+def roll_distribution(n: int) -> dict[str, Fraction]:
+    """The exact distribution of a roll of ``n`` dice, by face counts written as letters."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 30:
+        raise SolverError(f"a roll has 0 to 30 dice, not {n!r}")
+    return {faces_text(f): p for f, p in roll_outcomes(n)}
+
+
+def steal_points(state: State, player: int) -> Fraction:
+    """The player's points so far plus the points of every car they would steal now."""
+    total = state.score(player)
+    total += sum(car.points for car in state.train if state.stealer(car) == player)
+    return Fraction(total)
+
+
+def _ended(state: State, player: int) -> bool:
+    return state.is_terminal or state.to_move != player
+
+
+class _Search:
+    def __init__(
+        self, player: int, leaf: Leaf, stop: Stop | None, rerolls: bool, budget: Budget, share: bool
+    ) -> None:
+        self.player = player
+        self.leaf = leaf
+        self.stop = stop
+        self.rerolls = rerolls
+        self.budget = budget
+        self.memo: dict[State, Fraction] | None = {} if share else None
+
+    def value(self, state: State) -> Fraction:
+        if self.memo is not None:
+            hit = self.memo.get(state)
+            if hit is not None:
+                return hit
+        self.budget.tick()
+        if self.stop is not None and self.stop(state):
+            result = Fraction(1)
+        elif _ended(state, self.player):
+            result = self.leaf(state)
+        elif state.is_chance:
+            result = sum(
+                (p * self.value(_apply(state, a)) for a, p in chance_outcomes(state)), Fraction(0)
+            )
+        else:
+            result = max(self.value(_apply(state, a)) for a in self.choices(state))
+        if self.memo is not None:
+            self.memo[state] = result
+        return result
+
+    def choices(self, state: State) -> tuple[Action, ...]:
+        actions = legal_actions(state)
+        if not self.rerolls:
+            actions = tuple(a for a in actions if not isinstance(a, Reroll))
+        return actions
+
+
+def _search(
+    state: State,
+    leaf: Leaf,
+    *,
+    stop: Stop | None = None,
+    rerolls: bool = True,
+    limits: Limits | None = None,
+    share: bool = True,
+) -> tuple[Fraction, _Search]:
+    player = state.to_move
+    if state.is_terminal:
+        raise SolverError("the game is over: there is no turn to play")
+    if state.phase in ("deal-wagon", "deal-trunk"):
+        raise SolverError("the train is still being dealt: no turn has begun")
+    search = _Search(player, leaf, stop, rerolls, Budget(limits or Limits()), share)
+    return search.value(state), search
+
+
+def turn_value(state: State, leaf: Leaf, **kw: Any) -> Fraction:
+    """The exact value of the rest of the active player's turn (shared positions)."""
+    return _search(state, leaf, **kw)[0]
+
+
+def plain_turn_value(state: State, leaf: Leaf, **kw: Any) -> Fraction:
+    """The same by plain enumeration (no sharing): the baseline."""
+    return _search(state, leaf, share=False, **kw)[0]
+
+
+# -- odds ------------------------------------------------------------------------------------------
+
+
+def _at_roll(state: State) -> State:
+    """A state whose next step is the active player's roll: from ``start`` roll now."""
+    from banditsolve.rolling.rules import Roll
+
+    if state.phase == "start":
+        return _apply(state, Roll(0))
+    if state.phase not in ("roll", "mroll"):
+        raise SolverError(
+            f"the odds of a roll are asked before rolling, not in phase {state.phase}"
+        )
+    return state
+
+
+def chance_to_lay(state: State, symbol: int, k: int) -> Fraction:
+    """The chance that the coming roll lets the active player lay ``k`` or more dice of
+    ``symbol`` (rolled ones and jokers) on the train this turn (no roll-again)."""
+    from banditsolve.rolling.rules import new_group_targets
+
+    at = _at_roll(state)
+    p = at.to_move
+    total = Fraction(0)
+    for action, prob in chance_outcomes(at):
+        after = _apply(at, action)
+        if after.phase != "attack":
+            continue
+        has = any(c.groups[p] is not None and c.groups[p].symbol == symbol for c in after.train)  # type: ignore[union-attr]
+        rolled = after.roll[symbol] + after.mroll[symbol]
+        jokers = after.roll[JOKER] + after.mroll[JOKER]
+        can = has or (rolled > 0 and bool(new_group_targets(after, p)))
+        if can and rolled + jokers >= k:
+            total += prob
+    return total
+
+
+def chance_of_trunk(state: State, car_id: int) -> Fraction:
+    """The chance that the coming roll lets the active player carry off car ``car_id``'s trunk
+    this turn (best laying, no roll-again)."""
+    at = _at_roll(state)
+    car = at.car(car_id)
+    if car is None or car.trunk is None:
+        raise SolverError(f"car {car_id} has no trunk on the train")
+
+    def stop(s: State) -> bool:
+        return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
+
+    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=False)
+
+
+def chance_stealable(state: State, car_id: int) -> Fraction:
+    """The chance that the coming roll lets the active player lay so that car ``car_id`` is
+    theirs to steal at the start of their next turn, if nobody else plays (no roll-again)."""
+    at = _at_roll(state)
+    p = at.to_move
+    if at.car(car_id) is None:
+        raise SolverError(f"car {car_id} is not on the train")
+
+    def leaf(s: State) -> Fraction:
+        car = s.car(car_id)
+        if car is None:
+            return Fraction(1 if any(w.id == car_id for w in s.won[p]) else 0)
+        return Fraction(1 if s.stealer(car) == p else 0)
+
+    return turn_value(at, leaf, rerolls=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The odds questions of one position, for the command line and puzzles."""
+
+    position: str
+    roll_dice: int
+    lay: dict[str, str]
+    trunks: dict[str, str]
+    stealable: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "roll_dice": self.roll_dice,
+            "lay_at_least": self.lay,
+            "take_trunk": self.trunks,
+            "stealable_next_turn": self.stealable,
+        }
+
+    def explain(self) -> str:
+        lines = [f"rolling {self.roll_dice} dice:"]
+        lines += [f"  lay {k}: {v}" for k, v in self.lay.items()]
+        lines += [f"  take the trunk of car {k}: {v}" for k, v in self.trunks.items()]
+        lines += [f"  car {k} stealable next turn: {v}" for k, v in self.stealable.items()]
+        return "\n".join(lines)
+
+    def to_answer(self) -> Answer:
+        return Answer(
+            "rolling",
+            "odds",
+            "yes",
+            "exact",
+            self.explain().replace("\n", "; "),
+            details=self.to_json(),
+        )
+
+
+def odds(state: State, *, symbol: int | None = None, k: int = 3) -> Odds:
+    """Every odds question at once: laying ``k`` of each symbol (or of ``symbol``), each trunk,
+    each car stealable."""
+    at = _at_roll(state)
+    symbols = range(5) if symbol is None else (symbol,)
+    lay = {f"{k}+ {LETTERS[s]}": str(chance_to_lay(at, s, k)) for s in symbols}
+    trunks = {str(c.id): str(chance_of_trunk(at, c.id)) for c in at.train if c.trunk is not None}
+    steal = {str(c.id): str(chance_stealable(at, c.id)) for c in at.train}
+    return Odds(state.notation(), at.airborne[0] + at.airborne[1], lay, trunks, steal)
+
+
+# -- best play ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BestTurn:
+    """The best play of this turn: the value of each action now and the best plan up to the
+    next chance step (``None`` values: a limit ran out)."""
+
+    position: str
+    objective: str
+    values: tuple[tuple[str, Fraction], ...]
+    plan: tuple[str, ...]
+    value: Fraction | None
+    reason: str
+    nodes: int
+    stats: dict[str, Any] = field(default_factory=dict)
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "objective": self.objective,
+            "value": None if self.value is None else str(self.value),
+            "plan": list(self.plan),
+            "actions": [{"action": a, "value": str(v)} for a, v in self.values],
+            "nodes": self.nodes,
+        }
+
+    def explain(self) -> str:
+        if self.value is None:
+            return self.reason
+        return (
+            f"best: {', '.join(self.plan) or '(chance moves next)'}; expected {self.objective} "
+            f"{self.value} (= {float(self.value):.3f})"
+        )
+
+    def to_answer(self) -> Answer:
+        if self.value is None:
+            return Answer(
+                "rolling",
+                "best",
+                "unknown",
+                "unknown",
+                self.reason,
+                None,
+                self.limits,
+                {"nodes": self.nodes},
+            )
+        return Answer(
+            "rolling",
+            "best",
+            "yes",
+            "best turn",
+            self.explain(),
+            list(self.plan),
+            self.limits,
+            {"nodes": self.nodes, **self.stats},
+            {"value": str(self.value), "actions": [[a, str(v)] for a, v in self.values]},
+        )
+
+
+def best_turn(
+    state: State,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    plain: bool = False,
+) -> BestTurn:
+    """The play that maximises the expected points the active player has or could steal at
+    the start of their next turn if nobody else played (cars they would steal plus points
+    taken), exactly: every roll, every laying, roll-again trunks and ambushes included."""
+    limits = Limits(time_limit, node_limit)
+    if state.is_chance or state.is_terminal:
+        raise SolverError("best play is asked when a player is to move")
+    p = state.to_move
+
+    def leaf(s: State) -> Fraction:
+        return steal_points(s, p)
+
+    search = _Search(p, leaf, None, True, Budget(limits), not plain)
+    try:
+        values = tuple((str(a), search.value(_apply(state, a))) for a in legal_actions(state))
+        plan: list[str] = []
+        s = state
+        while not s.is_chance and not _ended(s, p):
+            scored = [(search.value(_apply(s, a)), i, a) for i, a in enumerate(legal_actions(s))]
+            best_v = max(v for v, _, _ in scored)
+            action = next(a for v, _, a in scored if v == best_v)
+            plan.append(str(action))
+            s = _apply(s, action)
+    except LimitReached as exc:
+        return BestTurn(
+            state.notation(),
+            "points",
+            (),
+            (),
+            None,
+            exc.reason,
+            search.budget.nodes,
+            limits=limits.to_json(),
+        )
+    value = max(v for _, v in values)
+    return BestTurn(
+        state.notation(),
+        "points",
+        values,
+        tuple(plan),
+        value,
+        "exact",
+        search.budget.nodes,
+        {"method": "plain" if plain else "shared"},
+        limits.to_json(),
+    )
