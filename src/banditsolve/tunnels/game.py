@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 
+from banditsolve.core.protocol import Policy as CorePolicy
 from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import DataError, IllegalActionError, RuleOptionError
 from banditsolve.tunnels.cards import PORT_MASK, Deck, card_name, load_deck
@@ -604,7 +605,8 @@ def _why_illegal(state: GameState, action: Action) -> str:
 
 # -- simulation ---------------------------------------------------------------------------------
 
-Policy = Callable[[GameState, random.Random], Action]
+#: A policy of the tunnel game (the core contract's policy type).
+Policy = CorePolicy[GameState, Action]
 
 
 def greedy_policy(state: GameState, rng: random.Random) -> Action:
@@ -655,7 +657,10 @@ def step(state: GameState, rng: random.Random, policy: Policy = greedy_policy) -
 def playout(
     state: GameState, rng: random.Random, policy: Policy = greedy_policy
 ) -> Iterator[tuple[GameState, Action, GameState]]:
-    """Play to the end, yielding ``(before, action, after)`` for every event."""
+    """Play to the end, yielding ``(before, action, after)`` for every event. Draws at chance
+    nodes come from this engine's sampler (:func:`sample_chance`: one ``randrange`` over the
+    unseen cards), not from ``core.play.sample_chance``, so that seeded playouts stay the
+    same games they always were."""
     while state.outcome is None:
         action = sample_chance(state, rng) if state.is_chance else policy(state, rng)
         after = apply(state, action)
@@ -682,12 +687,14 @@ def simulate(
     deck: Deck | None = None,
 ) -> list[GameState]:
     """Every state of :func:`play_game`'s game in order, from the deal to the finished game
-    (the last one)."""
+    (the last one). The shuffle and the policy share one ``random.Random(seed)``; the pile is
+    then known, so there is no chance node and the game is played by ``core.play.playout``."""
+    from banditsolve.core.play import playout as core_playout
+    from banditsolve.tunnels.variants import BANDIDO
+
     rng = random.Random(seed)
-    states = [new_game(players, options, deck=deck, rng=rng)]
-    while states[-1].outcome is None:
-        states.append(step(states[-1], rng, policy))
-    return states
+    start = new_game(players, options, deck=deck, rng=rng)
+    return [start, *(step.state for step in core_playout(BANDIDO, start, policy, rng))]
 
 
 def state_from(
