@@ -89,8 +89,9 @@ def refused(
     return None
 
 
-def cli_problem(result: CliResult) -> str | None:
-    """Why a command's result is not a clean refusal (exit 2, one error line), or None."""
+def cli_problem(result: CliResult, argv: tuple[str, ...] = ()) -> str | None:
+    """Why a command's result is not a clean refusal (exit 2, one error line), or None. A file
+    name from ``argv`` quoted whole in the message does not count towards its length."""
     for stream in (result.out, result.err):
         if "Traceback" in stream:
             return f"a traceback: {stream[-300:]!r}"
@@ -101,7 +102,11 @@ def cli_problem(result: CliResult) -> str | None:
         return f"{len(result.err.splitlines())} lines on stderr: {result.err[:300]!r}"
     if not lines[0].startswith("banditsolve: error:"):
         return f"stderr does not start 'banditsolve: error:': {lines[0][:200]!r}"
-    problem = message_problem(lines[0])
+    line = lines[0]
+    for arg in argv:
+        if "/" in arg and len(arg) <= 200:
+            line = line.replace(arg, "FILE")
+    problem = message_problem(line)
     if problem:
         return problem
     return None
@@ -119,7 +124,7 @@ def run_bounded(*argv: str) -> CliResult:
 def cli_refused(*argv: str) -> CliResult:
     """Run ``banditsolve ARGV...`` and require a clean refusal."""
     result = run_bounded(*argv)
-    problem = cli_problem(result)
+    problem = cli_problem(result, argv)
     assert problem is None, f"banditsolve {shown(' '.join(argv), 200)}: {problem}"
     return result
 
@@ -129,7 +134,7 @@ def cli_clean(*argv: str) -> CliResult:
     or a clean refusal."""
     result = run_bounded(*argv)
     if result.code == 2:
-        problem = cli_problem(result)
+        problem = cli_problem(result, argv)
         assert problem is None, f"banditsolve {shown(' '.join(argv), 200)}: {problem}"
     else:
         assert result.code in (0, 1, 3), (
