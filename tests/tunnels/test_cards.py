@@ -190,3 +190,27 @@ def test_check_counts_refuses_surplus_copies_and_a_second_super_card() -> None:
         deck.check_counts([parse_card("L:ladder")], "hand 1")
     with pytest.raises(NotationError, match="not a card code"):
         deck.check_counts(["L"], "hand 1")  # type: ignore[list-item]
+
+
+@rules("BD-DECK-2")
+def test_deck_files_are_read_safely(tmp_path: Path) -> None:
+    good = load_deck().to_json()
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(good), encoding="utf-8")
+    assert load_deck(path) == load_deck()
+    for data, pattern in (
+        (b"\xef\xbb\xbf" + json.dumps(good).encode(), "byte-order mark"),
+        (json.dumps(good).encode() + b"\xe9", "not UTF-8"),
+        (b"", "empty"),
+        (b"[" * 1000, "deeper"),
+    ):
+        path.write_bytes(data)
+        with pytest.raises(DataError, match=pattern):
+            load_deck(path)
+    for name in ("puzzles", "x" * 5000, "../bandido", "nosuch"):
+        with pytest.raises(DataError) as caught:
+            load_deck(name)
+        assert len(str(caught.value)) < 200
+    with pytest.raises(NotationError) as caught2:
+        parse_card("L+" + "Q" * 5000)
+    assert len(str(caught2.value)) < 200

@@ -12,7 +12,6 @@ card code is just its canonical port mask.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +19,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from banditsolve.core.io import load_json, read_text
+from banditsolve.core.text import excerpt
 from banditsolve.errors import DataError, NotationError
 
 #: Port names in bit order.
@@ -142,7 +143,7 @@ def parse_ports(text: str) -> int:
     Use this (not :func:`parse_card`) for a placement given with either name of its card.
     """
     if not isinstance(text, str):
-        raise NotationError(f"card name must be a string, not {type(text).__name__}")
+        raise NotationError(f"a card name must be text, not {type(text).__name__}")
     raw = text.strip()
     if raw in ALIASES:
         return ALIASES[raw]
@@ -150,17 +151,20 @@ def parse_ports(text: str) -> int:
     kind = 0
     if sep:
         if kind_name not in KIND_INDEX:
-            raise NotationError(f"unknown card kind {kind_name!r} in card name {text!r}")
+            raise NotationError(
+                f"unknown card kind {excerpt(kind_name, 20)} in card name {excerpt(text)}"
+            )
         kind = KIND_INDEX[kind_name]
     mask = 0
     for token in ports.split("+"):
         bit = PORT_BIT.get(token)
         if bit is None:
             raise NotationError(
-                f"unknown port {token!r} in card name {text!r} (ports are {', '.join(PORTS)})"
+                f"unknown port {excerpt(token, 20)} in card name {excerpt(text)}"
+                f" (ports are {', '.join(PORTS)})"
             )
         if mask & bit:
-            raise NotationError(f"port {token} repeated in card name {text!r}")
+            raise NotationError(f"port {token} repeated in card name {excerpt(text)}")
         mask |= bit
     return with_kind(mask, kind)
 
@@ -253,7 +257,7 @@ class Deck:
         """The code of the super card's named side (``super6`` or ``super5``)."""
         sides = dict(self.super_sides)
         if side not in sides:
-            raise DataError(f"edition {self.edition!r} has no super card side {side!r}")
+            raise DataError(f"edition {self.edition!r} has no super card side {excerpt(str(side))}")
         return sides[side]
 
     def knows(self, code: int) -> bool:
@@ -320,23 +324,32 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
 
 @cache
 def _packaged_deck(edition: str) -> Deck:
+    if not (edition.isascii() and edition.isalpha() and len(edition) <= 20) or edition in (
+        "puzzles",
+    ):
+        raise DataError(f"no packaged deck data for edition {excerpt(edition, 20)}")
     ref = resources.files("banditsolve.tunnels") / "data" / f"{edition}.json"
     try:
         text = ref.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise DataError(f"no packaged deck data for edition {edition!r}") from exc
-    return deck_from_json(json.loads(text), f"packaged {edition}.json")
+    except (FileNotFoundError, IsADirectoryError):
+        raise DataError(f"no packaged deck data for edition {edition!r}") from None
+    return deck_from_json(load_json(text, f"packaged {edition}.json"), f"packaged {edition}.json")
 
 
 def load_deck(source: str | Path = "bandido") -> Deck:
-    """Load a deck: a packaged edition by name (``"bandido"``, loaded once) or a JSON file."""
-    if isinstance(source, Path) or source.endswith(".json"):
+    """Load a deck: a packaged edition by name (``"bandido"``, loaded once) or a JSON file
+    (read by :mod:`banditsolve.core.io`: UTF-8 only, no byte-order mark, size and depth
+    guarded; every problem a :class:`DataError`)."""
+    if isinstance(source, Path) or (isinstance(source, str) and source.endswith(".json")):
         path = Path(source)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
-        return deck_from_json(data, str(path))
+            text, where = read_text(path, "deck file")
+            data = load_json(text, where)
+        except NotationError as exc:
+            raise DataError(str(exc)) from None
+        return deck_from_json(data, where)
+    if not isinstance(source, str):
+        raise DataError(f"a deck is an edition name or a .json file, not {type(source).__name__}")
     return _packaged_deck(source)
 
 

@@ -357,7 +357,7 @@ def new_game(
     unseen and the deal is a sequence of chance nodes.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-        raise RuleOptionError(f"Bandido is played by 1 to 4 players, not {players!r}")
+        raise RuleOptionError(f"Bandido is played by 1 to 4 players, not {shown(players)}")
     options = options or Options()
     deck = deck or load_deck()
     table = Table.start(deck.super_card(options.super_side))
