@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -74,7 +75,10 @@ def refused(
         with bounded():
             call(value)
     except BanditsolveError as exc:
-        problem = message_problem(str(exc))
+        message = str(exc)
+        if isinstance(value, str | os.PathLike) and len(os.fspath(value)) <= 200:
+            message = message.replace(os.fspath(value), "FILE")  # a file name quoted whole
+        problem = message_problem(message)
         assert problem is None, f"{label}({shown(value)}): {type(exc).__name__}: {problem}"
         return exc
     except TookTooLong:
