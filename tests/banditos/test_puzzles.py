@@ -137,7 +137,7 @@ def test_bad_puzzle_data_is_a_data_error() -> None:
         ([{"id": "x"}], "missing field"),
         ({"puzzles": [entry]}, "JSON list"),
         ([entry, entry], "appears twice"),
-        ([{**entry, "position": "bad"}], "4 to 6 space-separated fields"),
+        ([{**entry, "position": "bad"}], "4 to 6 fields"),
         ([{**entry, "colour": "red"}], "unknown field 'colour'"),
         ([{**entry, "question": "why"}], "unknown question"),
         ([{**entry, "tile": 9}], "names a tile 1-4"),

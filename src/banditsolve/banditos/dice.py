@@ -98,10 +98,15 @@ ALL_DICE: tuple[Die, ...] = tuple(Die(c, v) for c in COLOURS for v in VALUES)
 def parse_dice(text: str) -> tuple[Die, ...]:
     """Read dice separated by spaces or commas (``"r5 g3 k1"``); the empty string is no dice.
 
-    A run of dice without separators (``"r5g3"``) is accepted too.
+    A run of dice without separators (``"r5g3"``) is accepted too. More dice of a colour than
+    the game has (six) are refused.
     """
     if not isinstance(text, str):
         raise NotationError(f"dice are text such as 'r5 g3', not {json_type(text)}")
+    if len(text) > 4 * DICE_PER_COLOUR * 4:
+        raise NotationError(
+            f"{len(text)} characters are more than the game's 24 dice need: {excerpt(text)}"
+        )
     cleaned = text.replace(",", " ").split()
     dice: list[Die] = []
     for word in cleaned:
@@ -110,6 +115,12 @@ def parse_dice(text: str) -> tuple[Die, ...]:
                 f"bad dice {excerpt(word)}: each die is a colour letter and a value"
             )
         dice.extend(Die.parse(word[i : i + 2]) for i in range(0, len(word), 2))
+    for colour in COLOURS:
+        n = sum(1 for die in dice if die.colour == colour)
+        if n > DICE_PER_COLOUR:
+            raise NotationError(
+                f"{n} {colour.name.lower()} dice, but the game has only {DICE_PER_COLOUR}"
+            )
     return tuple(dice)
 
 

@@ -137,8 +137,8 @@ def parse_position(text: str) -> State:
     extra = len(OPTION_VALUES)
     if not 4 <= len(fields) <= 4 + extra:
         raise NotationError(
-            f"a position has 4 to {4 + extra} space-separated fields (row, stack, won, turn, "
-            f"then options), got {len(fields)}: {excerpt(text)}"
+            f"a position has 4 to {4 + extra} fields (ROW STACK WON TURN [OPTIONS]), got "
+            f"{len(fields)}: {excerpt(text, 30)}"
         )
     row_text, stack_text, won_text, turn_text = fields[:4]
     options = _options_from_fields(fields[4:])
@@ -383,7 +383,7 @@ def from_json(doc: Any) -> State:
     doc = expect_object(doc, where)
     if doc.get("game", "banditos") != "banditos":
         raise NotationError(
-            f'{where}: "game" must be "banditos", not {excerpt(str(doc["game"]))}'
+            f'{where}: "game" must be "banditos", not {shown(doc["game"])}'
         )
     check_keys(doc, where, required=_TOP_REQUIRED, optional=_TOP_DERIVED)
     row_doc = _list(doc["row"], f"{where}: 'row'", size=SLOTS)
@@ -422,9 +422,9 @@ def from_json(doc: Any) -> State:
     to_move = _int(doc["to_move"], f"{where}: 'to_move'", 0, 1)
     phase = doc["phase"]
     if not isinstance(phase, str) or phase not in _JSON_PHASES:
-        shown = excerpt(phase) if isinstance(phase, str) else json_type(phase)
+        given = excerpt(phase) if isinstance(phase, str) else json_type(phase)
         raise NotationError(
-            f"{where}: unknown phase {shown} (phases are {', '.join(_JSON_PHASES)})"
+            f"{where}: unknown phase {given} (phases are {', '.join(_JSON_PHASES)})"
         )
     rolled, pending = _JSON_PHASES[phase]
     hand = _json_dice(doc["hand"], f"{where}: 'hand'", 2)
@@ -437,9 +437,9 @@ def from_json(doc: Any) -> State:
     check_keys(options_doc, f"{where}: 'options'", required=(), optional=tuple(OPTION_VALUES))
     for name, value in options_doc.items():
         if not isinstance(value, str) or value not in OPTION_VALUES[name]:
-            shown = excerpt(value) if isinstance(value, str) else json_type(value)
+            given = excerpt(value) if isinstance(value, str) else json_type(value)
             raise NotationError(
-                f"{where}: unknown {name} option {shown} (one of "
+                f"{where}: unknown {name} option {given} (one of "
                 f"{', '.join(OPTION_VALUES[name])})"
             )
     state = build_state(
@@ -458,7 +458,7 @@ def from_json(doc: Any) -> State:
         if key in doc and doc[key] != written[key]:
             raise NotationError(
                 f"{where}: {key!r} contradicts the rest of the position "
-                f"(it gives {excerpt(str(doc[key]))}, the position means {written[key]})"
+                f"(it gives {shown(doc[key])}, the position means {written[key]})"
             )
     return state
 

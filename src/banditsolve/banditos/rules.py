@@ -96,6 +96,35 @@ class Reveal:
 
 Action = Claim | GiveUp | Roll | Place | EndTurn | Drawn | Reveal
 ChanceAction = Drawn | Reveal
+ACTION_TYPES = (Claim, GiveUp, Roll, Place, EndTurn, Drawn, Reveal)
+
+
+def check_action(action: object) -> Action:
+    """``action`` if it is a Los Banditos action with fields of the right kind (so that it can
+    be named in a message); an :class:`IllegalActionError` otherwise."""
+    if not isinstance(action, ACTION_TYPES):
+        raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
+    if isinstance(action, Claim | GiveUp | Place):
+        slot = action.slot
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= 4:
+            raise IllegalActionError(
+                f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
+            )
+    if isinstance(action, Place) and not isinstance(action.die, Die):
+        raise IllegalActionError(f"{shown(action.die)} is not a die")
+    if isinstance(action, Reveal) and (
+        isinstance(action.value, bool)
+        or not isinstance(action.value, int)
+        or action.value not in TILE_VALUES
+    ):
+        raise IllegalActionError(f"no tile is worth {shown(action.value)}")
+    if isinstance(action, Drawn) and (
+        not isinstance(action.dice, tuple)
+        or not 1 <= len(action.dice) <= 2
+        or not all(isinstance(d, Die) for d in action.dice)
+    ):
+        raise IllegalActionError(f"a draw is one or two dice, not {shown(action.dice)}")
+    return action
 
 
 def parse_action(text: str) -> Action:
@@ -344,6 +373,7 @@ def apply(state: State, action: Action) -> State:
     """The state after ``action``. Raises :class:`IllegalActionError` (and changes nothing) when
     the action is not legal here."""
     expect_state(state)
+    check_action(action)
     if state.is_terminal:
         raise IllegalActionError(f"the game is over (player {state.winner} won): no {action}")
     if state.is_chance:
