@@ -12,8 +12,11 @@ A reader may accept what is valid; what it refuses it refuses with a
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,7 +57,59 @@ MODULE_READERS = (
     "core.read_text",
     "core.load_json",
 )
-READERS = tuple(f"{g}:{m}" for g in GAMES for m in GAME_METHODS) + MODULE_READERS
+#: Public readers found in each game's package and its ``notation`` module (``parse_*``,
+#: ``read_*``, ``from_json``, ``load_*`` taking one argument), so a game added later has its
+#: own parse functions fuzzed too.
+READER_NAME = re.compile(r"^(parse(_\w+)?|read_\w+|from_json|from_notation|load_\w+)$")
+
+
+def discovered_readers() -> tuple[str, ...]:
+    from banditsolve.core.registry import entries
+
+    found: list[str] = []
+    seen: set[int] = set()
+    for label in MODULE_READERS:
+        try:
+            seen.add(id(_module_reader(label)))
+        except Exception:  # noqa: BLE001
+            continue
+    for e in entries():
+        package = e.module.rsplit(".", 1)[0]
+        for module_name in (package, f"{package}.notation"):
+            try:
+                module = importlib.import_module(module_name)
+            except Exception:  # noqa: BLE001 - a game that does not import fails elsewhere
+                continue
+            names = getattr(module, "__all__", None) or [
+                n for n, v in vars(module).items() if getattr(v, "__module__", None) == module_name
+            ]
+            for attribute in names:
+                fn = getattr(module, attribute, None)
+                if not READER_NAME.match(attribute) or not callable(fn) or _arity(fn) != 1:
+                    continue
+                if id(fn) in seen:
+                    continue  # the same function under another name
+                seen.add(id(fn))
+                found.append(f"{module_name.removeprefix('banditsolve.')}.{attribute}")
+    return tuple(found)
+
+
+def _arity(fn: Callable[..., object]) -> int:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return -1
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(1 for p in params if p.kind in kinds and p.default is inspect.Parameter.empty)
+
+
+READERS = tuple(
+    dict.fromkeys(
+        [f"{g}:{m}" for g in GAMES for m in GAME_METHODS]
+        + list(MODULE_READERS)
+        + list(discovered_readers())
+    )
+)
 #: Readers that take a file (a path) as well as text.
 PATH_READERS = tuple(f"{g}:read_state" for g in GAMES) + (
     "tunnels.read_position",
@@ -105,18 +160,26 @@ def reader(label: str) -> Callable[[Any], object]:
             return lambda text: game.parse_action(state, text)
         fn: Callable[[Any], object] = getattr(game, method)
         return fn
-    module, _, attribute = label.partition(".")
-    if module == "core":
+    return _module_reader(label)
+
+
+def _module_reader(label: str) -> Callable[[Any], object]:
+    if label == "core.read_text":
         from banditsolve.core import io
 
-        if attribute == "read_text":
-            return io.read_text
+        return io.read_text
+    if label == "core.load_json":
+        from banditsolve.core import io
+
         return lambda text: io.load_json(text, "fuzz input")
-    package: Any = __import__(f"banditsolve.{module}", fromlist=["_"])
-    if attribute == "Die.parse":
-        die: Callable[[Any], object] = package.Die.parse
+    if label == "banditos.Die.parse":
+        from banditsolve.banditos import Die
+
+        die: Callable[[Any], object] = Die.parse
         return die
-    found: Callable[[Any], object] = getattr(package, attribute)
+    module_name, _, attribute = label.rpartition(".")
+    module: Any = importlib.import_module(f"banditsolve.{module_name}")
+    found: Callable[[Any], object] = getattr(module, attribute)
     return found
 
 
@@ -161,6 +224,14 @@ def valid_texts(label: str) -> list[str]:
                 )
             ]
         return [notation]
+    from banditsolve.core.registry import entries
+
+    for e in entries():
+        package = e.module.rsplit(".", 1)[0].removeprefix("banditsolve.")
+        if label.startswith(package + ".") and e.name in GAMES:
+            game = contract.load(e.name)
+            states = sample_states(e.name)
+            return [game.to_notation(s) for s in states] + [json.dumps(game.to_json(states[1]))]
     return ['{"a": [1, 2, {"b": null}]}', "text"]
 
 

@@ -269,8 +269,18 @@ def test_bad_svg_outputs(name: str, tmp_path: Path) -> None:
     cli_refused(name, "show", position, "--svg", "")
 
 
+def test_bad_demo_outputs(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    cli_refused("demo", "--out", str(tmp_path / "a-file"))
+    cli_refused("demo", "--out", str(tmp_path / "a-file" / "below"))
+    for name in GAMES:
+        cli_refused(name, "demo", "--out", str(tmp_path / "a-file"))
+
+
 def test_unknown_games_verbs_and_flags() -> None:
     cli_refused()
+    cli_refused("games", "extra")
+    cli_refused("games", "--nosuchflag")
     cli_refused("nosuchgame")
     cli_refused("nosuchgame", "show", "x")
     cli_refused("x" * 5000)
