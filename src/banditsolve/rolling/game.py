@@ -34,11 +34,11 @@ class RollingBandits:
     symbols, every roll and what each trunk holds. One object per edition (:data:`GAME` plays
     the bundled, reconstructed one; :meth:`with_edition` makes another)."""
 
-    name = "rolling"
-    title = "Rolling Bandits"
-    seeds = ("002",)
-    min_players = 2
-    max_players = 4
+    name: str = "rolling"
+    title: str = "Rolling Bandits"
+    seeds: tuple[str, ...] = ("002",)
+    min_players: int = 2
+    max_players: int = 4
 
     def __init__(self, edition: Edition | None = None) -> None:
         self.edition = register(edition or default_edition())

@@ -1,0 +1,133 @@
+"""The game object: notation, JSON, pictures, whole games, the command line (RB-NOTE-*)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import banditsolve
+from banditsolve.core.play import resolve_policies, simulate
+from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.rolling.game import GAME
+from banditsolve.rolling.rules import legal_actions
+from tests.cli_runner import run
+from tests.profiles import scaled
+from tests.rules import rules
+
+VARIANTS: list[tuple[int, dict[str, object]]] = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (2, {"mercenaries": "on"}),
+    (3, {"jokers": "together", "trunk-count": "exactly", "front": "behind", "cut": "rear-back",
+         "restart": "any", "keep": "must-join", "theft-trunk": "discard",
+         "trunk-jokers": "natural", "locomotive": "last"}),
+]
+
+
+@rules("RB-NOTE-1")
+@pytest.mark.parametrize(("players", "options"), VARIANTS)
+def test_round_trips_over_whole_games(players: int, options: dict[str, object]) -> None:
+    for seed in range(scaled(1, 5)):
+        for policy in ("random", "greedy"):
+            start, steps = simulate(GAME, seed=seed, players=players, options=options,
+                                    policies=resolve_policies(GAME, [policy], players))
+            assert GAME.outcome(steps[-1].state) is not None
+            prev = start
+            rng = random.Random(seed)
+            for step in steps:
+                s = step.state
+                assert GAME.from_notation(GAME.to_notation(s)) == s
+                assert GAME.from_json(json.loads(json.dumps(GAME.to_json(s)))) == s
+                assert GAME.parse_action(prev, GAME.action_text(prev, step.action)) == step.action
+                if rng.random() < 0.05:
+                    for a in legal_actions(s)[:50]:
+                        assert GAME.parse_action(s, str(a)) == a
+                prev = s
+
+
+@rules("RB-NOTE-2")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "rb",
+        "xx ed=default",
+        "rb ed=default n=5 phase=start turn=0 wagons=1 train=-- won=-|- trunks=-|-",
+        "rb ed=nope n=2 phase=start turn=0 wagons=1 train=0:5/5L:-:-|- won=-|- trunks=-|-",
+        "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,1:1/1:R:R1|-,"
+        "2:1/1:R:R1|- won=-|- trunks=-|-",
+        "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R1|-,1:1/1:R:-|-,"
+        "2:1/1:R:M1|- won=-|- trunks=-|-",
+        "rb ed=default n=2 phase=start turn=0 wagons=1 train=0:5/5L:-:R9|-,1:1/1:R:-|- "
+        "won=-|- trunks=-|-",
+        '{"game": "rolling"}',
+        "[1, 2]",
+    ],
+)
+def test_bad_positions_are_refused(text: str) -> None:
+    with pytest.raises(NotationError) as exc:
+        GAME.read_state(text)
+    assert "\n" not in str(exc.value) and len(str(exc.value)) < 300
+
+
+@rules("RB-NOTE-2")
+def test_bad_actions_and_options() -> None:
+    state = GAME.new_game(2, seed=1)
+    for bad in ("", "lay J@1", "fly", "roll +x", "open R2z"):
+        with pytest.raises(NotationError):
+            GAME.parse_action(state, bad)
+    with pytest.raises(RuleOptionError):
+        GAME.new_game(2, {"jokers": "maybe"})
+    with pytest.raises(RuleOptionError):
+        GAME.new_game(2, {"colour": "red"})
+    with pytest.raises(RuleOptionError):
+        GAME.new_game(5)
+
+
+@rules("RB-NOTE-3")
+def test_pictures() -> None:
+    start, steps = simulate(GAME, seed=2, players=3)
+    mid = steps[len(steps) // 3].state
+    text = GAME.ascii(mid)
+    assert "LOCO" in text or "W" in text
+    svg = GAME.svg(mid)
+    assert svg.startswith("<svg") and "steals" in svg and "#c62828" in svg
+    for car in mid.train:
+        assert (f"Wagon {car.id}" in svg) or car.loco
+
+
+@rules("RB-NOTE-1")
+def test_registry_and_cli_play() -> None:
+    assert "rolling" in banditsolve.games()
+    assert banditsolve.load_game("rb") is GAME
+    for players in ("2", "3", "4"):
+        result = run("rolling", "play", "--seed", "3", "--players", players, "--json")
+        assert result.code == 0, result.err
+        doc = json.loads(result.out)
+        assert doc["game"] == "rolling" and doc["steps"]
+    merc = run("rolling", "play", "--seed", "3", "--players", "2", "--option",
+               "mercenaries=on", "--json")
+    assert merc.code == 0, merc.err
+
+
+@rules("RB-SAFE-1", "RB-ODDS-1", "RB-BEST-1")
+def test_cli_questions() -> None:
+    from banditsolve.rolling.cli import DEMO_UNSAFE
+
+    no = run("rolling", "safe", DEMO_UNSAFE, "1", "--player", "0", "--json")
+    assert no.code == 1 and json.loads(no.out)["answer"] == "unsafe"
+    unknown = run("rolling", "safe", DEMO_UNSAFE, "1", "--node-limit", "2")
+    assert unknown.code == 3
+    odds = run("rolling", "odds", DEMO_UNSAFE, "--json")
+    assert odds.code == 0 and json.loads(odds.out)["question"] == "odds"
+    attack = (
+        "rb ed=default n=2 phase=attack turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
+        "2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS"
+    )
+    best = run("rolling", "best", attack, "--json")
+    assert best.code == 0 and json.loads(best.out)["status"] == "yes"
+    bad = run("rolling", "safe", "rb nonsense", "1")
+    assert bad.code == 2 and bad.err.count("\n") == 1

@@ -1,0 +1,200 @@
+"""Odds, best turn and the safety question against independent references (RB-ODDS/BEST/SAFE)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from banditsolve.core.play import sample_chance
+from banditsolve.errors import SolverError
+from banditsolve.rolling.game import GAME
+from banditsolve.rolling.rules import Roll, _apply, apply, legal_actions
+from banditsolve.rolling.solvers.safety import is_safe, plain_safe
+from banditsolve.rolling.solvers.turn import (
+    best_turn,
+    chance_stealable,
+    chance_to_lay,
+    roll_distribution,
+)
+from banditsolve.rolling.state import State
+from tests.profiles import scaled
+from tests.rolling import reference
+from tests.rolling.helpers import position
+from tests.rules import rules
+
+TINY = GAME.with_edition(reference.TINY)
+
+
+@rules("RB-ODDS-1")
+@pytest.mark.parametrize("n", range(0, 5))
+def test_roll_distribution(n: int) -> None:
+    assert roll_distribution(n) == reference.roll_distribution(n)
+
+
+@rules("RB-ODDS-1")
+def test_chance_to_lay_and_steal() -> None:
+    # Player 1 has H2 on car 1 and rolls 3 dice.
+    s = position([(2, "R", ["M3", "H2"]), (3, "H", ["B1", "S2"])], loco=[None, None],
+                 phase="start", to_move=1)
+    for sym, has in (("H", True), ("S", True), ("R", False)):
+        got = chance_to_lay(s, "RMHBS".index(sym), 3)
+        # a new symbol goes in front of the gang: car 0 (the locomotive) is free
+        assert got == reference.chance_to_lay(3, sym, 3, has, True), sym
+    # car 2 needs 3: one more S or joker; car 1: three more H/J to beat M3 ... or 2 + tie-free
+    assert chance_stealable(s, 2) == 1 - Fraction(4, 6) ** 3
+    with pytest.raises(SolverError):
+        chance_stealable(s, 9)
+
+
+def _random_positions(game: object, count: int, seed: int) -> list[tuple[State, int]]:
+    """Start-of-turn positions of random tiny games with a car the previous player would
+    steal: (state, car)."""
+    rng = random.Random(seed)
+    out: list[tuple[State, int]] = []
+    while len(out) < count:
+        state = TINY.new_game(2, seed=rng.randrange(10**6))
+        for _ in range(400):
+            if state.is_terminal:
+                break
+            if state.phase == "start" and len(out) < count:
+                prev = (state.to_move - 1) % state.players
+                mine = [c.id for c in state.train if state.stealer(c) == prev]
+                if mine:
+                    out.append((state, rng.choice(mine)))
+            if state.is_chance:
+                action = sample_chance(TINY, state, rng)
+            else:
+                acts = legal_actions(state)
+                action = acts[rng.randrange(len(acts))]
+            state = apply(state, action)
+    return out
+
+
+def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
+    """A random gang: neighbouring cars (1..cars), distinct symbols, at most ``dice`` dice."""
+    length = rng.randrange(0, min(cars, dice) + 1)
+    if not length:
+        return {}
+    start = rng.randrange(0, cars - length + 1)
+    symbols = rng.sample("RMHBS", length)
+    left = dice - length
+    out: dict[int, str] = {}
+    for k in range(length):
+        extra = rng.randrange(0, left + 1)
+        left -= extra
+        out[start + k] = f"{symbols[k]}{1 + extra}"
+    return out
+
+
+def _built_positions(count: int, seed: int) -> list[tuple[State, int]]:
+    """Positions of the tiny edition built at random: player 1 about to start their turn, and a
+    car player 0 would steal."""
+    rng = random.Random(seed)
+    out: list[tuple[State, int]] = []
+    while len(out) < count:
+        n = 3
+        mine, theirs = _gang(rng, n + 1, 3), _gang(rng, n + 1, 3)
+        cars = []
+        for i in range(n + 1):
+            groups = f"{mine.get(i, '-')}|{theirs.get(i, '-')}"
+            if i == 0:
+                cars.append(f"0:3/3L:-:{groups}")
+            else:
+                need = rng.choice((1, 2))
+                trunk = rng.choice("RMHBS--")
+                cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+        text = (f"rb ed=tiny n=2 phase=start turn=1 wagons={n} train={','.join(cars)} "
+                "won=-|- trunks=-|-")
+        try:
+            state = TINY.from_notation(text)
+        except ValueError:
+            continue
+        targets = [c.id for c in state.train if state.stealer(c) == 0]
+        if targets:
+            out.append((state, rng.choice(targets)))
+    return out
+
+
+@rules("RB-SAFE-1")
+def test_safety_exact_agrees_with_plain_and_counterexamples_replay() -> None:
+    cases = _random_positions(TINY, scaled(30, 300), 11) + _built_positions(scaled(80, 1500), 4)
+    decided = 0
+    for state, car in cases:
+        exact = is_safe(state, car, node_limit=20000)
+        plain = plain_safe(state, car, node_limit=60000)
+        if exact.safe is None or plain.safe is None:
+            continue
+        decided += 1
+        assert exact.safe == plain.safe, state.notation()
+        if exact.safe is False:
+            # replay the counterexample: it is legal and the car is not stolen
+            s = state
+            for text in exact.counterexample:
+                s = apply(s, GAME.parse_action(s, text))
+            assert s.is_terminal or s.to_move == exact.player or s.car(car) is None
+            assert not any(w.id == car for w in s.won[exact.player])
+    assert decided >= len(cases) // 2
+
+
+@rules("RB-SAFE-1")
+def test_safety_against_the_closed_form() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(scaled(40, 400)):
+        wagons = 3
+        cars: list[tuple[int, str | None, list[str | None]]] = []
+        # player 0's gang: one group on a chosen car, maybe another in front
+        target = rng.randrange(1, wagons + 1)
+        mine = rng.randrange(1, 4)
+        for i in range(1, wagons + 1):
+            need = rng.choice((1, 2))
+            groups: list[str | None] = [f"R{mine}" if i == target else None, None]
+            cars.append((need, None, groups))
+        state = position(cars, loco=[None, None], phase="start", to_move=1)
+        state = state.replace(edition="default")
+        # rebuild for the tiny edition (3 dice per colour)
+        tiny_state = TINY.from_notation(state.notation().replace("ed=default", "ed=tiny")
+                                        .replace("0:5/5L", "0:3/3L"))
+        distance = len(tiny_state.train) - 1 - tiny_state.index(target)
+        expected = reference.safe_from_empty_opponent(3, distance, mine, cars[target - 1][0])
+        got = is_safe(tiny_state, target, 0)
+        assert got.safe is expected, tiny_state.notation()
+        checked += 1
+    assert checked
+
+
+@rules("RB-SAFE-1")
+def test_safety_limits_answer_unknown_and_refuse_bad_questions() -> None:
+    state = GAME.from_notation(
+        "rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,"
+        "2:3/3:H:B1|S2 won=-|- trunks=-|-"
+    )
+    unknown = is_safe(state, 1, 0, node_limit=2)
+    assert unknown.safe is None and unknown.to_answer().status == "unknown"
+    no = is_safe(state, 1, 0)
+    assert no.safe is False and no.to_answer().status == "no" and no.to_answer().certificate
+    with pytest.raises(SolverError):
+        is_safe(state, 1, 1)  # player 1 is to move
+    with pytest.raises(SolverError):
+        is_safe(state, 7, 0)
+
+
+@rules("RB-BEST-1")
+def test_best_turn_shared_equals_plain() -> None:
+    state = position([(2, "R", ["M1", "H2"]), (3, "H", ["B1", "S1"])], loco=[None, None],
+                     phase="attack", roll="MJS")
+    shared = best_turn(state)
+    plain = best_turn(state, plain=True)
+    assert shared.value == plain.value and shared.plan == plain.plan
+    assert shared.to_answer().status == "yes"
+    # laying M and the joker on car 1 makes it 3-2 (stealable, 2 points), the S on car 2 ties
+    assert shared.value == 2 and shared.plan[:2] == ("lay M@1", "lay S@2") or shared.value == 2
+    tiny = TINY.new_game(2, seed=3)
+    after_roll = _apply(tiny, Roll())
+    for a, _ in TINY.chance_outcomes(after_roll)[:5]:
+        s = _apply(after_roll, a)
+        assert best_turn(s).value == best_turn(s, plain=True).value
+    limited = best_turn(tiny, node_limit=5)
+    assert limited.value is None and limited.to_answer().status == "unknown"
