@@ -25,11 +25,7 @@ from banditsolve.banditos import (
 )
 from banditsolve.banditos.rules import apply, apply_all, legal_actions, parse_action
 from banditsolve.banditos.values import shown
-from banditsolve.errors import (
-    BanditsolveError,
-    NotationError,
-    RuleOptionError,
-)
+from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError, RuleOptionError
 from tests.rules import rules
 
 POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
@@ -224,3 +220,21 @@ def test_the_setup_and_a_shrinking_row_are_reachable() -> None:
     assert parse_position("3::/3::/-/- 11112223 -:- 0A").reveal_pending  # setup, two tiles up
     assert not parse_position("-/-/3:k1:/1:: - 3222:3111 0a").is_chance  # the stack is used up
     assert parse_position("1::/3:r1:/1::/1:: 12 3322:- 1a").is_terminal
+
+
+@rules("LB-NOTE-1", "LB-NOTE-2")
+@pytest.mark.parametrize("value", [None, 7, "1::/2::/3::/1:: 112233 -:- 0a", [], HUGE], ids=shown)
+def test_the_game_object_refuses_what_is_not_a_state(value: object) -> None:
+    methods: list[Callable[[Any], object]] = [
+        GAME.current_player, GAME.legal_actions, GAME.chance_outcomes, GAME.outcome,
+        GAME.players, GAME.to_notation, GAME.to_json, GAME.ascii, GAME.svg,
+        lambda s: GAME.apply(s, parse_action("roll")),
+        lambda s: GAME.action_text(s, parse_action("roll")),
+        lambda s: GAME.parse_action(s, "roll"),
+    ]
+    for method in methods:
+        _refused(lambda m=method: m(value), NotationError)  # type: ignore[misc]
+    state = parse_position(POSITION)
+    assert "5001-digit" in _refused(
+        lambda: GAME.action_text(state, HUGE), IllegalActionError  # type: ignore[arg-type]
+    )

@@ -76,9 +76,11 @@ class LosBanditos:
         return initial_state(self.options(options))
 
     def players(self, state: State) -> int:
+        expect_state(state)
         return 2
 
     def current_player(self, state: State) -> int:
+        expect_state(state)
         if state.is_terminal:
             return TERMINAL
         if state.is_chance:
@@ -95,7 +97,7 @@ class LosBanditos:
         return tuple(rules.chance_outcomes(state))
 
     def outcome(self, state: State) -> Outcome | None:
-        winner = state.winner
+        winner = expect_state(state).winner
         if winner is None:
             return None
         scores = state.scores
@@ -104,7 +106,8 @@ class LosBanditos:
         )
 
     def action_text(self, state: State, action: Action) -> str:
-        return str(action)
+        expect_state(state)
+        return str(rules.check_action(action))
 
     def parse_action(self, state: State, text: str) -> Action:
         expect_state(state)
@@ -126,10 +129,10 @@ class LosBanditos:
         return notation.read_position(source)
 
     def ascii(self, state: State) -> str:
-        return state.ascii()
+        return expect_state(state).ascii()
 
     def svg(self, state: State) -> str:
-        return state.svg()
+        return expect_state(state).svg()
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return PLAYERS
