@@ -69,3 +69,13 @@ def test_svg_escapes_by_construction() -> None:
     texts = [t.text or "" for t in root.iter(f"{SVG}text")]
     assert "full: straight 4-5-6" in texts and "full: colour straight 1-2-3" in texts
     assert "player 0 to place:" in texts
+
+
+@rules("LB-OPT-1", "LB-OPT-4")
+def test_pictures_name_the_rule_options_that_are_not_the_default() -> None:
+    plain = parse_position("1::/2::/3::/1:k1: 112233 -:- 1a")
+    assert "rule options" not in plain.ascii() and "rule options" not in plain.svg()
+    both = parse_position("1::/2::/3::/1:k1: 112233 -:- 1a proof=bag unplaceable=return")
+    assert both.ascii().splitlines()[-1] == "rule options: proof=bag unplaceable=return"
+    texts = [t.text for t in ET.fromstring(both.svg()).iter(f"{SVG}text")]
+    assert "rule options: proof=bag unplaceable=return" in texts

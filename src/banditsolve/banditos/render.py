@@ -55,7 +55,13 @@ def ascii_picture(state: State) -> str:
             side = tile.sides[player]
             if len(side) == MAX_SIDE:
                 lines.append(f"       P{player}: {describe(rank(side))}")
+    if state.options.changed():
+        lines.append(f"rule options: {_options_text(state)}")
     return "\n".join(lines)
+
+
+def _options_text(state: State) -> str:
+    return " ".join(f"{name}={value}" for name, value in state.options.changed().items())
 
 
 _FILL = {"k": "#222222", "g": "#2e8b3d", "r": "#c0392b", "b": "#2c5fb3"}
@@ -106,6 +112,8 @@ def svg_picture(state: State) -> str:
         f"P1: {state.scores[1]} points ({won[1]})   |   P0: {state.scores[0]} points "
         f"({won[0]})   |   stack: {state.stack_size} face down",
     )
+    if state.options.changed():
+        _text(doc, 300, 64, f"rule options: {_options_text(state)}", 12, fill=_GREY)
     _text(doc, 10, 64, "bag:")
     bag = doc.group(title="bag: " + " ".join(
         f"{n} {colour.name.lower()}" for colour, n in zip(COLOURS, state.bag, strict=True)
