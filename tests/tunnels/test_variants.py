@@ -431,3 +431,26 @@ def test_option_names_list_every_value_with_the_default_first() -> None:
         with pytest.raises(RuleOptionError) as caught:
             GAME.new_game(1, bad, seed=0)
         assert len(str(caught.value)) < 300
+
+
+@rules("BD-NOTE-5")
+def test_apply_refuses_what_is_not_an_action() -> None:
+    state = GAME.new_game(1, seed=0)
+    drawn = GAME.new_game(1)
+    code = state.hands[0][0]
+    for action in (
+        None,
+        "change",
+        7,
+        Placement("L", 0, 0, 0),  # type: ignore[arg-type]
+        Placement(code, 10**5000, 0, 0),
+        Placement(code, 0, 0, 45),
+        Placement(code, True, 0, 0),
+        Placement(0, -1, 0, 0),
+        Draw("L"),  # type: ignore[arg-type]
+        Draw(10**40),
+    ):
+        for where in (state, drawn):
+            with pytest.raises(IllegalActionError) as caught:
+                GAME.apply(where, action)  # type: ignore[arg-type]
+            assert len(str(caught.value)) < 200

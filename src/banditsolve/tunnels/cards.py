@@ -145,6 +145,8 @@ def parse_ports(text: str) -> int:
     if not isinstance(text, str):
         raise NotationError(f"a card name must be text, not {type(text).__name__}")
     raw = text.strip()
+    if not raw:
+        raise NotationError("empty card name")
     if raw in ALIASES:
         return ALIASES[raw]
     ports, sep, kind_name = raw.partition(":")

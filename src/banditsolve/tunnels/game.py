@@ -22,9 +22,9 @@ from fractions import Fraction
 
 from banditsolve.core.protocol import Policy as CorePolicy
 from banditsolve.core.text import excerpt, plural
-from banditsolve.errors import DataError, IllegalActionError, RuleOptionError
-from banditsolve.tunnels.cards import PORT_MASK, Deck, card_name, load_deck
-from banditsolve.tunnels.geometry import Placement, normalise
+from banditsolve.errors import DataError, IllegalActionError, NotationError, RuleOptionError
+from banditsolve.tunnels.cards import PORT_MASK, Deck, as_code, card_name, load_deck
+from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.table import (
     Table,
     candidates,
@@ -55,12 +55,17 @@ def shown(value: object) -> str:
         return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
     if isinstance(value, str):
         return excerpt(value)
-    return excerpt(repr(value)) if isinstance(value, list | tuple | dict) else type_name(value)
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    try:
+        return excerpt(repr(value))
+    except ValueError:  # an int too long to print inside
+        return f"a {type(value).__name__}"
 
 
 def type_name(value: object) -> str:
     if value is None or isinstance(value, bool | int | float):
-        return repr(value)
+        return shown(value)
     return f"a {type(value).__name__}"
 
 
@@ -462,9 +467,7 @@ def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int,
     who = state.to_draw[0]
     hands = list(state.hands)
     hands[who] = _insert_sorted(hands[who], code)
-    return replace(
-        state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:]
-    )
+    return replace(state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:])
 
 
 def settle(state: GameState) -> GameState:
@@ -499,7 +502,7 @@ def settle(state: GameState) -> GameState:
                 player=(state.player + 1) % state.players,
                 changed=False,
                 turn=state.turn + 1,
-                )
+            )
             continue
         return state
     return state
@@ -513,6 +516,7 @@ def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
     if state.outcome is not None:
         raise IllegalActionError(f"the game is over ({state.outcome}: {state.reason})")
+    check_action(action)
     if state.is_chance:
         if not isinstance(action, Draw):
             raise IllegalActionError(f"a card must be drawn now, not {action}")
@@ -543,9 +547,7 @@ def apply(state: GameState, action: Action) -> GameState:
         if not table.exit_count:
             return replace(new, outcome=WON, reason=REASONS["no-exit"], to_draw=())
         if options.hole == "loses" and table.holes():
-            return replace(
-                new, outcome=LOST, reason=REASONS["hole"], to_draw=()
-            )
+            return replace(new, outcome=LOST, reason=REASONS["hole"], to_draw=())
         if options.dead_exit == "loses" and dead_exits(table, new.remaining(), options.area):
             return replace(new, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
         return settle(new)
@@ -566,6 +568,39 @@ def apply(state: GameState, action: Action) -> GameState:
         return settle(new)
     # Pass
     return settle(replace(state, player=nxt, changed=False, turn=state.turn + 1))
+
+
+#: Coordinates beyond this are never legal (and are refused before any work).
+MAX_COORD = 10_000
+
+
+def check_action(action: object) -> None:
+    """Refuse what is not an action of the tunnel game at all (:class:`IllegalActionError`):
+    a placement of wrong types, a rotation that is not a quarter turn, a coordinate beyond
+    ±10,000, a draw of something that is no card, anything else."""
+    if isinstance(action, Placement):
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in action):
+            raise IllegalActionError(f"not a placement: {shown(tuple(action))}")
+        if action.rotation not in ROTATIONS:
+            raise IllegalActionError(
+                f"rotation must be 0, 90, 180 or 270, not {shown(action.rotation)}"
+            )
+        if abs(action.x) > MAX_COORD or abs(action.y) > MAX_COORD:
+            raise IllegalActionError(f"a placement beyond ±{MAX_COORD}: {shown(tuple(action))}")
+        _check_code(action.card)
+    elif isinstance(action, Draw):
+        _check_code(action.card)
+    elif action is not CHANGE and action is not PASS and not isinstance(action, Change | Pass):
+        raise IllegalActionError(f"not an action of the tunnel game: {shown(action)}")
+
+
+def _check_code(card: object) -> None:
+    try:
+        as_code(card)  # type: ignore[arg-type]
+    except NotationError as exc:
+        raise IllegalActionError(str(exc)) from None
+    if isinstance(card, str):
+        raise IllegalActionError(f"a card in an action is a card code, not the name {shown(card)}")
 
 
 def _is_legal(state: GameState, action: Action) -> bool:

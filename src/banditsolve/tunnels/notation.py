@@ -83,6 +83,7 @@ from banditsolve.tunnels.game import (
     GameState,
     Options,
     settle,
+    shown,
 )
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.table import Table, dead_exits
@@ -309,6 +310,8 @@ def _json_items(raw: object) -> list[Item]:
 
 def _document(document: object, what: str) -> dict[str, Any]:
     if isinstance(document, str):
+        if not document.strip():
+            raise NotationError(f"empty JSON {what}")
         document = load_json(document, f"JSON {what}")
     return expect_object(document, f"a {what} document")
 
@@ -675,7 +678,7 @@ def state_from_json(
     else:
         if outcome not in (WON, LOST):
             raise NotationError(
-                f'\'outcome\' must be null, "won" or "lost", not {excerpt(str(outcome))}'
+                f'\'outcome\' must be null, "won" or "lost", not {shown(outcome)}'
             )
         if not isinstance(reason, str) or reason not in REASON_CODES:
             raise NotationError(

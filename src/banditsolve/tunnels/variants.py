@@ -213,10 +213,10 @@ class TunnelGame:
         return notation.state_to_json(_state(state), self.name)
 
     def from_json(self, document: Any) -> GameState:
+        if isinstance(document, str) and not document.strip():
+            raise NotationError("empty JSON game state")
         doc = expect_object(
-            load_json(document, "JSON game state")
-            if isinstance(document, str)
-            else document,
+            load_json(document, "JSON game state") if isinstance(document, str) else document,
             "a game state document",
         )
         if doc.get("game", self.name) != self.name:
