@@ -198,3 +198,18 @@ def test_best_turn_shared_equals_plain() -> None:
         assert best_turn(s).value == best_turn(s, plain=True).value
     limited = best_turn(tiny, node_limit=5)
     assert limited.value is None and limited.to_answer().status == "unknown"
+
+
+@rules("RB-BEST-1")
+def test_monte_carlo_is_labelled_an_estimate() -> None:
+    from banditsolve.rolling.solvers.montecarlo import win_chances
+
+    state = TINY.new_game(2, seed=4)
+    result = win_chances(state, samples=4, policy="random", seed=1)
+    answer = result.to_answer()
+    assert answer.status == "unknown" and answer.answer == "estimate"
+    for e in result.estimates:
+        assert e.samples == 4 and 0.0 <= e.low <= e.wins / e.samples <= e.high <= 1.0
+    assert win_chances(state, samples=4, policy="random", seed=1) == result
+    with pytest.raises(SolverError):
+        win_chances(state, samples=0)
