@@ -491,12 +491,13 @@ def option_values(game: Any) -> list[tuple[str, str]]:
     return pairs
 
 
-def check_options(game: Any) -> None:
-    """Every listed option value is accepted (and the game it sets up is playable); unknown
-    names and values are refused with :class:`RuleOptionError`."""
+def check_options(game: Any, *, stop_at: int | None = None) -> None:
+    """Every listed option value is accepted (and the game it sets up is playable, to its end
+    or for ``stop_at`` states); unknown names and values are refused with
+    :class:`RuleOptionError`."""
     with context(game) as ctx:
         for name, value in option_values(game):
-            trace = play(game, 3, options={name: value})
+            trace = play(game, 3, options={name: value}, stop_at=stop_at)
             for visit in trace.visits[:: max(1, len(trace.visits) // 10)]:
                 check_state(ctx, visit.state, ("current_player", "notation", "json"))
             check_state(ctx, trace.last, ("outcome", "notation", "json"))
@@ -603,13 +604,15 @@ def check_game(
     sparse: bool = False,
     budget: float | None = None,
     max_actions: int | None = None,
+    stop_at: int | None = None,
 ) -> None:
     """The whole contract for ``game``: per-game checks, then every per-state check at every
     state of random games at ``seeds``, then sampling at a few chance nodes. ``sparse``,
-    ``budget`` and ``max_actions`` make a quick run (see :func:`check_traces`)."""
+    ``budget``, ``max_actions`` and ``stop_at`` make a quick run (see :func:`check_traces`
+    and :func:`check_options`)."""
     check_attributes(game)
     check_player_counts(game)
-    check_options(game)
+    check_options(game, stop_at=stop_at)
     check_deterministic(game)
     counts = player_counts(game)
     traces = [

@@ -296,16 +296,19 @@ def test_hostile_json(label: str) -> None:
 
 @pytest.mark.parametrize("label", READERS)
 def test_huge_input_gets_a_short_message(label: str) -> None:
+    """A megabyte of input gets a message of a line; past the size limit (4 MB) the readers
+    that take files refuse by size."""
     call = reader(label)
     base = valid_texts(label)[0]
     huge = [
         "x" * 1_000_000,
-        "x" * 5_000_000,
         (base + " ") * (1_000_000 // (len(base) + 1)),
         base + " " + "9" * 1_000_000,
-        "[" + "1," * 500_000 + "1]",
-        '{"game": "' + "g" * 1_000_000 + '"}',
     ]
+    if "json" in label or label.endswith(("read_state", "read_position")):
+        huge += ["[" + "1," * 500_000 + "1]", '{"game": "' + "g" * 1_000_000 + '"}']
+    if label in PATH_READERS:
+        huge.append("x" * 5_000_000)
     for text in huge:
         if label == "core.load_json":
             must = False  # JSON text of any size: the size limit is read_text's
