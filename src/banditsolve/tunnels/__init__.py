@@ -30,13 +30,6 @@ if TYPE_CHECKING:
         load_deck,
         parse_card,
     )
-    from banditsolve.tunnels.solvers.closure import (
-        Closure,
-        can_close,
-        min_cards_to_close,
-        plain_search,
-    )
-    from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare, solve_game, win_share
     from banditsolve.tunnels.game import (
         CHANGE,
         PASS,
@@ -69,6 +62,13 @@ if TYPE_CHECKING:
     )
     from banditsolve.tunnels.puzzles import Puzzle, game_state, load_puzzles
     from banditsolve.tunnels.render import ascii_art, svg
+    from banditsolve.tunnels.solvers.closure import (
+        Closure,
+        can_close,
+        min_cards_to_close,
+        plain_search,
+    )
+    from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare, solve_game, win_share
     from banditsolve.tunnels.table import (
         DeadExit,
         Exit,
@@ -78,6 +78,7 @@ if TYPE_CHECKING:
         legal_placements,
         placements_with_delta,
     )
+    from banditsolve.tunnels.variants import BANDIDO, TunnelGame, Variant, parse_action
 
 # Submodules load on first use, so that importing the package (and the CLI) stays light.
 _WHERE: dict[str, str] = {
@@ -93,6 +94,10 @@ _WHERE: dict[str, str] = {
     "load_puzzles": "banditsolve.tunnels.puzzles",
     "game_state": "banditsolve.tunnels.puzzles",
     "state_from": "banditsolve.tunnels.game",
+    "BANDIDO": "banditsolve.tunnels.variants",
+    "TunnelGame": "banditsolve.tunnels.variants",
+    "Variant": "banditsolve.tunnels.variants",
+    "parse_action": "banditsolve.tunnels.variants",
     "Action": "banditsolve.tunnels.game",
     "CHANGE": "banditsolve.tunnels.game",
     "Change": "banditsolve.tunnels.game",
@@ -163,6 +168,10 @@ __all__ = [
     "load_puzzles",
     "game_state",
     "state_from",
+    "BANDIDO",
+    "TunnelGame",
+    "Variant",
+    "parse_action",
     "CHANGE",
     "KINDS",
     "PASS",

@@ -31,8 +31,6 @@ SQUARE_A_PORTS = PORT_BIT["L"] | PORT_BIT["TL"] | PORT_BIT["BL"]
 SQUARE_B_PORTS = PORT_BIT["TR"] | PORT_BIT["R"] | PORT_BIT["BR"]
 #: The port bits of a card code (bits 0-5): every port open.
 PORT_MASK = 0b111111
-#: The older name of :data:`PORT_MASK` (the super card's 6-exit side has every port open).
-FULL = PORT_MASK
 #: A card code's kind index starts at this bit.
 KIND_SHIFT = 6
 
@@ -50,9 +48,9 @@ KINDS: tuple[str, ...] = (
 )
 KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
 
-SUPER6 = FULL
+SUPER6 = PORT_MASK
 #: The 5-exit side of the super card: every port but ``L``.
-SUPER5 = FULL & ~PORT_BIT["L"]
+SUPER5 = PORT_MASK & ~PORT_BIT["L"]
 ALIASES: dict[str, int] = {"super6": SUPER6, "super5": SUPER5}
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 
 from banditsolve.core.protocol import Policy as CorePolicy
@@ -285,9 +285,6 @@ class GameState:
     outcome: str | None = None
     reason: str = ""
     turn: int = 0
-    # Compatibility only: the former legal-action memo, unused and never read. Old callers of
-    # ``replace(state, ..., _legal=[])`` keep working until they drop the argument.
-    _legal: object = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def players(self) -> int:
@@ -506,10 +503,6 @@ def settle(state: GameState) -> GameState:
             continue
         return state
     return state
-
-
-#: Former private name of :func:`settle`.
-_settle = settle
 
 
 def apply(state: GameState, action: Action) -> GameState:

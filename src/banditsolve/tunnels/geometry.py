@@ -185,12 +185,3 @@ def shapes(mask: int) -> tuple[Shape, ...]:
             p = normalise(mask, *STEP[a_side], rotation)
             out.append(Shape(o.open_b, a_side, o.open_a, (p.x, p.y), p.rotation))
     return tuple(out)
-
-
-@cache
-def shape_rows(mask: int) -> tuple[tuple[int, int, int, int, int, int, int, int], ...]:
-    """:func:`shapes` as plain tuples for the hot loop:
-    ``(t_open, side, o_open, other_dx, other_dy, a_dx, a_dy, rotation)``."""
-    return tuple(
-        (s.t_open, s.side, s.o_open, *STEP[s.side], *s.a_step, s.rotation) for s in shapes(mask)
-    )

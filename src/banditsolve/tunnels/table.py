@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from banditsolve.errors import IllegalActionError
-from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, card_name, parse_ports
+from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, parse_ports
 from banditsolve.tunnels.geometry import (
     SIDE_MASK,
     SIDE_NAMES,
@@ -56,12 +56,6 @@ INDEX_SHIFT = 7
 RIM_TOUCH_SHIFT = 4
 #: Rim value: every side touches a card.
 RIM_WALLED = SIDE_MASK << RIM_TOUCH_SHIFT
-
-# Former private names (kept for the solvers until they use the public ones).
-_PARTNER_SHIFT = PARTNER_SHIFT
-_FLASH_BIT = FLASH_BIT
-_INDEX_SHIFT = INDEX_SHIFT
-
 
 def rim_open(rim: int) -> int:
     """The sides of an empty cell from which an opening runs into it."""
@@ -167,19 +161,6 @@ class Table:
         """A table holding only the super card (or any first card) at ``(x, y)``."""
         raw = parse_ports(super_card) if isinstance(super_card, str) else as_code(super_card)
         return Table.empty().place(normalise(raw, x, y, rotation))
-
-    # Former private names of the packed mappings (kept for the solvers for now).
-    @property
-    def _cells(self) -> Mapping[Cell, int]:
-        return self.packed
-
-    @property
-    def _rim(self) -> Mapping[Cell, int]:
-        return self.rim
-
-    @property
-    def _front(self) -> Mapping[Cell, int]:
-        return self.front_rim
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -335,10 +316,6 @@ class Table:
                 front[n] = v
         return Table(cells, rim, front, (*self.history, p))
 
-    def _place(self, p: Placement) -> Table:
-        """Former private name of ``place(p, check=False)``."""
-        return self.place(p, check=False)
-
     def place_all(self, placements: Iterable[Placement]) -> Table:
         """Lay placements in order; an error names the placement by its number (1 = first)."""
         table = self
@@ -434,10 +411,6 @@ def candidates(table: Table, mask: int) -> Iterator[tuple[int, int, int, int]]:
             yield tx + adx, ty + ady, rotation, t_change + EXIT_CHANGE[o_open << 8 | ov]
 
 
-#: Former private name of :func:`candidates`.
-_candidates = candidates
-
-
 def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
     """Every legal placement of ``card`` on ``table``, sorted by ``(y, x, rotation)``.
 
@@ -524,8 +497,3 @@ def dead_exits(
             continue
         out.extend(DeadExit(e, reason) for e in _exits_into(t, fv))
     return tuple(sorted(out))
-
-
-def describe_placement(p: Placement) -> str:
-    """``NAME at (x, y) rot R``."""
-    return f"{card_name(p.card)} at ({p.x}, {p.y}) rot {p.rotation}"
