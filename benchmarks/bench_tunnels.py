@@ -74,6 +74,48 @@ def bench_games(quick: bool) -> dict[str, float]:
     }
 
 
+def bench_contract(quick: bool) -> dict[str, float]:
+    """The game object (``load_game("bandido")``): random 2-player games played through the
+    contract with chance-node deals, and the game-state notation and JSON round trips."""
+    from banditsolve import load_game
+    from banditsolve.core.play import sample_chance
+
+    game = load_game("bandido")
+    games = 5 if quick else 40
+    steps = 0
+    visited = []
+    start = time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_game(2)
+        while game.outcome(state) is None:
+            if game.current_player(state) < 0:
+                action = sample_chance(game, state, rng)
+            else:
+                actions = game.legal_actions(state)
+                action = actions[rng.randrange(len(actions))]
+            state = game.apply(state, action)
+            steps += 1
+            if steps % 7 == 0:
+                visited.append(state)
+    played = time.perf_counter() - start
+    start = time.perf_counter()
+    for state in visited:
+        assert game.from_notation(game.to_notation(state)) == state
+    notation = time.perf_counter() - start
+    start = time.perf_counter()
+    for state in visited:
+        assert game.from_json(game.to_json(state)) == state
+    as_json = time.perf_counter() - start
+    return {
+        "games": games,
+        "us_per_step": round(1e6 * played / steps, 1),
+        "states_round_tripped": len(visited),
+        "us_per_notation_round_trip": round(1e6 * notation / len(visited), 1),
+        "us_per_json_round_trip": round(1e6 * as_json / len(visited), 1),
+    }
+
+
 def run(quick: bool = False) -> dict[str, object]:
     """Time generation and games; write the results files; return the figures."""
     figures: dict[str, object] = {
@@ -82,6 +124,7 @@ def run(quick: bool = False) -> dict[str, object]:
         "quick": quick,
         "generation": bench_generation(quick),
         "games_2p": bench_games(quick),
+        "contract": bench_contract(quick),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "tunnels.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
@@ -112,6 +155,17 @@ def run(quick: bool = False) -> dict[str, object]:
         f"- games per second: **{games['games_per_second']}** (target ≥ 20)",
         f"- ms per game: {games['ms_per_game']}",
         f"- mean turns: {games['mean_turns']}; win rate of the greedy policy: {games['win_rate']}",
+        "",
+    ]
+    contract = figures["contract"]
+    assert isinstance(contract, dict)
+    lines += [
+        "## The game object on the contract (random moves, chance-node deals)",
+        "",
+        f"- µs per step (current player, legal actions, apply): {contract['us_per_step']}",
+        f"- game-state notation round trip: {contract['us_per_notation_round_trip']} µs;"
+        f" JSON: {contract['us_per_json_round_trip']} µs"
+        f" ({contract['states_round_tripped']} states)",
         "",
     ]
     (RESULTS / "tunnels.md").write_text("\n".join(lines), encoding="utf-8")
