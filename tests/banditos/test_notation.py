@@ -62,7 +62,7 @@ def test_the_notation_is_one_line_with_the_documented_fields() -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ("", "4 to 6"),
+        ("", "empty position"),
         ("1::/2::/3:: 112233 -:- 0a", "4 slots"),
         ("1::/2::/3::/1:: 11223 -:- 0a", "tiles worth 3"),
         ("1:k1k2k3k4:/2::/3::/1:: 112233 -:- 0a", "slot 1, player 0's side: 4 dice"),

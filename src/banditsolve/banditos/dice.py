@@ -72,6 +72,8 @@ class Die:
         if not isinstance(text, str):
             raise NotationError(f"a die is text such as 'r5', not {json_type(text)}")
         token = text.strip()
+        if not token:
+            raise NotationError("empty die: expected a colour letter (k g r b) and a value 1-6")
         if len(token) != 2 or token[1] not in "123456":
             raise NotationError(
                 f"bad die {excerpt(text)}: expected a colour letter (k g r b) and a value 1-6, "

@@ -134,6 +134,10 @@ def parse_position(text: str) -> State:
             f"{excerpt(text)}"
         )
     fields = text.split()
+    if not fields:
+        raise NotationError(
+            "empty position: expected ROW STACK WON TURN, like '-/-/-/- 1111222333 -:- 0A'"
+        )
     extra = len(OPTION_VALUES)
     if not 4 <= len(fields) <= 4 + extra:
         raise NotationError(
