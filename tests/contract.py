@@ -410,15 +410,17 @@ def check_traces(
     *,
     sparse: bool = False,
     budget: float | None = None,
+    learn: bool = True,
 ) -> int:
     """Run check ``name`` over the states of ``traces``; the number of states checked.
 
     With ``sparse`` the slow checks run on some states only (:data:`SPARSE`); with ``budget``
     (seconds) the check stops once the budget is spent and every game's first and last state
-    were checked."""
-    for trace in traces:
-        for visit in trace.visits:
-            ctx.learn(visit.state)
+    were checked. ``learn=False``: the context already knows the traces' actions."""
+    if learn:
+        for trace in traces:
+            for visit in trace.visits:
+                ctx.learn(visit.state)
     every = SPARSE.get(name, 1) if sparse else 1
     order = check_order(traces)
     must = sum(1 for t in traces for _ in {0, len(t.visits) - 1})

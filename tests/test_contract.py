@@ -29,7 +29,7 @@ GAME_COUNT = scaled(15, 200, 1000)
 #: Quick runs check the slow per-state checks on some states only (``contract.SPARSE``), and
 #: stop each check after a time budget (every game's first and last state always checked).
 SPARSE = PROFILE == "default"
-BUDGET = 0.5 if PROFILE == "default" else None
+BUDGET = 0.4 if PROFILE == "default" else None
 #: Quick runs round-trip the text of at most this many actions per state (spread evenly).
 MAX_ACTIONS = 60 if PROFILE == "default" else None
 #: Quick runs play each rule option's game for this many states (CI: to the end).
@@ -41,6 +41,17 @@ SAMPLES = scaled(2000, 20000)
 @functools.cache
 def traces(name: str) -> tuple[Trace, ...]:
     return tuple(seeded_games(contract.load(name), GAME_COUNT))
+
+
+@functools.cache
+def pools(name: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The player and chance actions seen in the random games (to try as illegal ones)."""
+    game = contract.load(name)
+    with contract.context(game) as ctx:
+        for trace in traces(name):
+            for visit in trace.visits:
+                ctx.learn(visit.state)
+        return tuple(ctx.player_actions), tuple(ctx.chance_actions)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -77,7 +88,11 @@ def test_random_games_end(name: str) -> None:
 def test_every_visited_state(name: str, check: str) -> None:
     game = contract.load(name)
     with contract.context(game, max_actions=MAX_ACTIONS) as ctx:
-        checked = contract.check_traces(ctx, traces(name), check, sparse=SPARSE, budget=BUDGET)
+        players, chance = pools(name)
+        ctx.player_actions, ctx.chance_actions = list(players), list(chance)
+        checked = contract.check_traces(
+            ctx, traces(name), check, sparse=SPARSE, budget=BUDGET, learn=False
+        )
     assert checked >= GAME_COUNT
 
 
@@ -165,9 +180,8 @@ def machine(name: str) -> type[RuleBasedStateMachine]:
             self._tmp = contract.context(self.game, max_actions=MAX_ACTIONS)
             self.ctx = self._tmp.__enter__()
             # Actions from other games, so that "legal elsewhere" has something to offer.
-            for trace in traces(name)[:3]:
-                for visit in trace.visits:
-                    self.ctx.learn(visit.state)
+            players, chance = pools(name)
+            self.ctx.player_actions, self.ctx.chance_actions = list(players), list(chance)
             self.state: Any = None
 
         def teardown(self) -> None:

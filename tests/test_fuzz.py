@@ -38,7 +38,7 @@ from tests.profiles import PROFILE
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import HOSTILE_TEXTS, WRONG_VALUES, broken_documents, nested
 from tests.strategies.refusal import refused
-from tests.strategies.text import mutations
+from tests.strategies.text import quick_mutations
 
 GAMES = names()
 GAME_METHODS = ("read_state", "from_notation", "from_json", "parse_action")
@@ -257,7 +257,7 @@ def test_any_bytes(label: str, data: bytes) -> None:
 @given(data=st.data())
 def test_mutated_valid_input(label: str, data: st.DataObject) -> None:
     texts = valid_texts(label)
-    text = data.draw(st.sampled_from(texts).flatmap(mutations), label="mutated")
+    text = data.draw(st.sampled_from(texts).flatmap(quick_mutations), label="mutated")
     refused(label, reader(label), text)
 
 

@@ -23,7 +23,7 @@ from tests.profiles import PROFILE, scaled
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import nested
 from tests.strategies.refusal import cli_clean, cli_refused
-from tests.strategies.text import mutations
+from tests.strategies.text import quick_mutations
 
 GAMES = names()
 #: Verbs that write files or run every game: fuzzed only through their flags, not at random.
@@ -174,7 +174,7 @@ def test_bad_position_files(name: str, verb: str, tmp_path: Path) -> None:
 @fuzz
 @given(data=st.data())
 def test_mutated_positions(name: str, verb: str, data: st.DataObject) -> None:
-    text = data.draw(st.sampled_from(positions(name)).flatmap(mutations), label="position")
+    text = data.draw(st.sampled_from(positions(name)).flatmap(quick_mutations), label="position")
     cli_clean(*command(name, verb, text))
 
 
@@ -184,7 +184,7 @@ def test_mutated_positions(name: str, verb: str, data: st.DataObject) -> None:
 def test_mutated_json_positions(name: str, data: st.DataObject) -> None:
     game = contract.load(name)
     doc = json.dumps(game.to_json(game.from_notation(positions(name)[1])))
-    text = data.draw(mutations(doc), label="json")
+    text = data.draw(quick_mutations(doc), label="json")
     cli_clean(*command(name, "show", text))
 
 

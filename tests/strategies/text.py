@@ -3,6 +3,7 @@ inserted, numbers made huge or negative, the text cut short or repeated."""
 
 from __future__ import annotations
 
+import random
 import re
 
 from hypothesis import strategies as st
@@ -45,8 +46,40 @@ def renumber(text: str, k: int, number: str) -> str:
     return text[: m.start()] + number + text[m.end() :]
 
 
+#: Pieces inserted by a mutation.
+PIECES = list(" -/:|@,*=+{}[]\"'\\\t\n\x00#é0123456789") + ["", "  ", "--", "::", "\u2028", "💥"]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """``text`` changed in one to three places, chosen by ``rng`` (cheap: no strategy tree)."""
+    for _ in range(rng.randint(1, 3)):
+        i, j, n = rng.randrange(10_000), rng.randrange(10_000), rng.randint(1, 4)
+        op = rng.randrange(7)
+        if op == 0:
+            text = delete(text, i, n)
+        elif op == 1:
+            text = duplicate(text, i, n)
+        elif op == 2:
+            text = swap(text, i, j)
+        elif op == 3:
+            text = insert(text, i, rng.choice(PIECES))
+        elif op == 4:
+            text = renumber(text, i, rng.choice(NUMBERS))
+        elif op == 5:
+            text = text[: i % max(len(text), 1)]
+        else:
+            text = " ".join([text] * rng.randint(2, 3))
+    return text
+
+
+def quick_mutations(text: str) -> st.SearchStrategy[str]:
+    """:func:`mutate` driven by hypothesis (fast to draw; shrinks poorly)."""
+    return st.builds(mutate, st.just(text), st.randoms(use_true_random=False))
+
+
 def mutations(text: str) -> st.SearchStrategy[str]:
-    """``text`` changed in one to three places."""
+    """``text`` changed in one to three places (a strategy tree that shrinks well; slower to
+    draw than :func:`quick_mutations`)."""
     index = st.integers(0, 10_000)
     pieces = st.one_of(
         st.sampled_from(list(" -/:|@,*=+{}[]\"'\\\t\n\x00#é0123456789")), st.text(max_size=4)
