@@ -35,7 +35,9 @@ MAX_ACTIONS = 60 if PROFILE == "default" else None
 #: Quick runs play each rule option's game for this many states (CI: to the end).
 OPTION_STATES = 80 if PROFILE == "default" else None
 #: Draws per chance node in the sampling test.
-SAMPLES = scaled(2000, 20000)
+SAMPLES = scaled(1000, 20000)
+#: Chance nodes per game in the sampling tests.
+NODES = scaled(2, 5, 10)
 
 
 @functools.cache
@@ -107,7 +109,7 @@ def test_chance_is_explicit(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_sample_chance_follows_the_probabilities(name: str) -> None:
     game = contract.load(name)
-    nodes = contract.chance_nodes(game, traces(name), 3)
+    nodes = contract.chance_nodes(game, traces(name), NODES)
     assert nodes
     for node in nodes:
         contract.check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), SAMPLES)
@@ -120,7 +122,7 @@ def test_the_games_own_sampler_follows_the_probabilities(name: str) -> None:
     own = getattr(game, "sample_chance", None)
     if own is None:
         return
-    for node in contract.chance_nodes(game, traces(name), 3):
+    for node in contract.chance_nodes(game, traces(name), NODES):
         contract.check_sampling(game, node, own, SAMPLES, seed=99)
 
 
@@ -157,8 +159,8 @@ def test_check_game_runs_whole(name: str) -> None:
     """The one-call suite that a new game's own tests can use (few seeds here)."""
     contract.check_game(
         contract.load(name),
-        seeds=range(100, 102),
-        samples=300,
+        seeds=range(100, 100 + scaled(1, 3, 10)),
+        samples=scaled(200, 2000),
         sparse=SPARSE,
         budget=BUDGET / 5 if BUDGET else None,
         max_actions=MAX_ACTIONS,
@@ -244,7 +246,7 @@ def test_state_machine(name: str) -> None:
     run_state_machine_as_test(
         machine(name),
         settings=settings(
-            max_examples=scaled(5, 40, 200), stateful_step_count=scaled(25, 60, 100), deadline=None
+            max_examples=scaled(5, 40, 200), stateful_step_count=scaled(20, 60, 100), deadline=None
         ),
     )
 
