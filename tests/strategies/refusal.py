@@ -76,8 +76,9 @@ def refused(
             call(value)
     except BanditsolveError as exc:
         message = str(exc)
-        if isinstance(value, str | os.PathLike) and len(os.fspath(value)) <= 200:
-            message = message.replace(os.fspath(value), "FILE")  # a file name quoted whole
+        name = os.fspath(value) if isinstance(value, str | os.PathLike) else ""
+        if "/" in name and len(name) <= 200:
+            message = message.replace(name, "FILE")  # a file name quoted whole
         problem = message_problem(message)
         assert problem is None, f"{label}({shown(value)}): {type(exc).__name__}: {problem}"
         return exc
