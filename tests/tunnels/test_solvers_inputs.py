@@ -112,7 +112,14 @@ def test_game_solver_limits_are_checked(kwargs: dict[str, object]) -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"samples": 0}, {"samples": 2.5}, {"samples": True}, {"seed": "x"}, {"time_limit": 0}],
+    [
+        {"samples": 0},
+        {"samples": 2.5},
+        {"samples": True},
+        {"samples": 10**50},
+        {"seed": "x"},
+        {"time_limit": 0},
+    ],
 )
 def test_win_share_arguments_are_checked(kwargs: dict[str, object]) -> None:
     with pytest.raises(SolverError):

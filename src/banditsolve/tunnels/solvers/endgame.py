@@ -35,6 +35,9 @@ from banditsolve.tunnels.table import placements_with_delta
 
 GameStatus = Literal["win", "lose", "unknown"]
 
+#: The most samples :func:`win_share` takes.
+MAX_SAMPLES = 1_000_000
+
 #: The answer status of the shared shape per game status.
 ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
     "win": "yes",
@@ -270,8 +273,14 @@ def win_share(
     counted apart and, so that the share stays an upper bound, as won; the interval is the
     95 % Wilson interval of that share. ``hypothetical`` as for :func:`solve_game`.
     """
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise SolverError(f"samples must be a positive integer, not {short_repr(samples)}")
+    if (
+        isinstance(samples, bool)
+        or not isinstance(samples, int)
+        or not 1 <= samples <= MAX_SAMPLES
+    ):
+        raise SolverError(
+            f"samples must be an integer from 1 to {MAX_SAMPLES}, not {short_repr(samples)}"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SolverError(f"seed must be an integer, not {short_repr(seed)}")
     limits = check_limits(None, time_limit, None)
@@ -288,8 +297,8 @@ def win_share(
         if deadline is not None:
             part = (deadline - time.perf_counter()) / (samples - i)
         if part is not None and part <= 0:
-            unknown += 1
-            continue
+            unknown += samples - i  # the time is up: every sample left is undecided
+            break
         result = _solve_known(settle(known), Limits(part))
         if result.status == "win":
             won += 1
