@@ -37,7 +37,7 @@ from tests import contract
 from tests.profiles import PROFILE
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import HOSTILE_TEXTS, WRONG_VALUES, broken_documents, nested
-from tests.strategies.refusal import refused
+from tests.strategies.refusal import refused, shown
 from tests.strategies.text import quick_mutations
 
 GAMES = names()
@@ -449,10 +449,11 @@ def test_apply_refuses_things_that_are_not_actions(name: str) -> None:
                 contract.assert_clear_message(exc)
             except Exception as exc:  # noqa: BLE001
                 raise AssertionError(
-                    f"{name}: apply({thing!r:.40}) raised {type(exc).__name__}: {exc!s:.200}"
+                    f"{name}: apply({shown(thing)}) raised {type(exc).__name__}: "
+                    f"{shown(str(exc), 200)}"
                 ) from exc
             else:
-                raise AssertionError(f"{name}: apply accepted {thing!r:.40}")
+                raise AssertionError(f"{name}: apply accepted {shown(thing)}")
             assert game.to_notation(state) == before
 
 
