@@ -22,12 +22,15 @@ from tests.tunnels.oracle import brute_force, is_legal
 
 
 def same_board(search: ExactSearch, table: Table) -> None:
-    """The search's mutable board equals the table: cells, rim, front, exits, balance."""
+    """The search's mutable board equals the table (cells, rim, front, balance), and its exit
+    count and front cells are the oracle's."""
     assert search.cells == table.cells
     assert search.rim == dict(table.rim)
     assert search.front == dict(table.front_rim)
-    assert search.exits == table.exit_count
     assert search.balance == colour_balance(table)
+    exits = plain_copy(table).exits()
+    assert search.exits == len(exits)
+    assert set(search.front) == {(x + dx, y + dy) for (x, y), (dx, dy) in exits}
 
 
 @rules("BD-PLACE-1", "BD-PLACE-2", "BD-PLACE-3")
