@@ -11,6 +11,13 @@ give ``unknown``, never a false answer.
 :func:`win_share` leaves the pile order open: it samples shuffles of the unseen cards with a
 seeded random source, solves each exactly and reports the share won with a 95 % Wilson
 interval. That is an upper bound on the real chance of winning: the players do not see the pile.
+
+In the shared answer shape (``to_answer()``): a solution is question ``"solve"``,
+``yes``/``"win"`` (certificate: the winning line's actions as text), ``no``/``"lose"`` or
+``unknown``; a win share is question ``"win-share"``, always ``yes``/``"estimate"`` (an
+estimate answers the question asked, "what share of shuffles does perfect play win?", and
+proves nothing either way), with the share, the interval and the sample counts in
+``details``.
 """
 
 from __future__ import annotations
