@@ -24,7 +24,7 @@ from banditsolve.banditos import (
     parse_position,
 )
 from banditsolve.banditos.rules import apply, apply_all, legal_actions, parse_action
-from banditsolve.banditos.values import shown
+from banditsolve.core.text import shown
 from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError, RuleOptionError
 from tests.rules import rules
 

@@ -29,9 +29,9 @@ from banditsolve.banditos.dice import (
     format_dice,
     parse_dice,
 )
-from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
+from banditsolve.core.text import shown
 from banditsolve.errors import NotationError
 
 Backend = Literal["exact", "cpsat", "z3"]

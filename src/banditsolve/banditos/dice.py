@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.text import excerpt
+from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import NotationError
 
 DICE_PER_COLOUR = 6

@@ -26,10 +26,9 @@ from banditsolve.banditos.state import (
     expect_state,
     initial_state,
 )
-from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
-from banditsolve.core.text import excerpt
+from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import RuleOptionError
 
 

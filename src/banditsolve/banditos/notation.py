@@ -41,7 +41,6 @@ from banditsolve.banditos.state import (
     State,
     expect_state,
 )
-from banditsolve.banditos.values import shown
 from banditsolve.core.io import (
     check_keys,
     expect_object,
@@ -49,7 +48,7 @@ from banditsolve.core.io import (
     load_json,
     read_text,
 )
-from banditsolve.core.text import excerpt, plural
+from banditsolve.core.text import excerpt, plural, shown
 from banditsolve.errors import NotationError
 
 _PHASES = {"a": (False, False), "r": (False, True), "h": (True, False)}

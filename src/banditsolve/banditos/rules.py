@@ -19,9 +19,8 @@ from banditsolve.banditos.claim import claim_is_safe, exact_verdict, normalise_a
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
 from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State, expect_state
-from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
-from banditsolve.core.text import excerpt, plural
+from banditsolve.core.text import excerpt, plural, shown
 from banditsolve.errors import IllegalActionError, NotationError
 
 # -- actions -------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
-from banditsolve.banditos.values import shown
 from banditsolve.core.io import json_type
+from banditsolve.core.text import shown
 from banditsolve.errors import NotationError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]

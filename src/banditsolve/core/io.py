@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from banditsolve.core.text import excerpt
+from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import NotationError
 
 #: The largest input read, in bytes (a position is a few hundred bytes; a game a few KB).
@@ -223,6 +223,5 @@ def expect_int(value: object, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise NotationError(f"{where} must be a whole number, not {json_type(value)}")
     if not low <= value <= high:
-        shown = value if abs(value) < 10**12 else f"a {len(str(abs(value)))}-digit number"
-        raise NotationError(f"{where} must be between {low} and {high}, not {shown}")
+        raise NotationError(f"{where} must be between {low} and {high}, not {shown(value)}")
     return value

@@ -19,7 +19,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from banditsolve.core.text import plural
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 
 #: The largest node limit accepted (beyond it a limit means nothing on this hardware).
@@ -33,7 +33,9 @@ def check_time_limit(value: object, name: str = "time limit") -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SolverError(f"the {name} must be a number of seconds, not {short_repr(value)}")
+        raise SolverError(f"the {name} must be a number of seconds, not {shown(value)}")
+    if isinstance(value, int) and abs(value) > MAX_TIME_LIMIT:
+        raise SolverError(f"the {name} of {shown(value)} seconds is more than a week")
     seconds = float(value)
     if not math.isfinite(seconds) or seconds <= 0:
         raise SolverError(f"the {name} must be a positive finite number of seconds, not {value!r}")
@@ -47,15 +49,12 @@ def check_node_limit(value: object, name: str = "node limit") -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SolverError(f"the {name} must be a whole number of nodes, not {short_repr(value)}")
+        raise SolverError(f"the {name} must be a whole number of nodes, not {shown(value)}")
     if not 1 <= value <= MAX_NODE_LIMIT:
-        raise SolverError(f"the {name} must be between 1 and {MAX_NODE_LIMIT:.0e}, not {value}")
+        raise SolverError(
+            f"the {name} must be between 1 and {MAX_NODE_LIMIT:.0e}, not {shown(value)}"
+        )
     return value
-
-
-def short_repr(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +131,7 @@ class Budget:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+
+#: Former name of :func:`banditsolve.core.text.shown` (kept while callers move over).
+short_repr = shown

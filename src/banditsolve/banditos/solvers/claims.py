@@ -20,8 +20,8 @@ from banditsolve.banditos.claim import (
 )
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import PROOF_OPTIONS, ProofOption, expect_state
-from banditsolve.banditos.values import shown
-from banditsolve.banditos.values import time_limit as check_time_limit
+from banditsolve.core.limits import check_time_limit
+from banditsolve.core.text import shown
 from banditsolve.errors import RuleOptionError, SolverError
 
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]

@@ -30,7 +30,7 @@ from ortools.sat.python.cp_model_helper import Literal
 from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import Colour, Die
-from banditsolve.banditos.values import time_limit as check_time_limit
+from banditsolve.core.limits import check_time_limit
 from banditsolve.errors import SolverError
 
 

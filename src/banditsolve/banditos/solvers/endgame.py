@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from banditsolve.banditos import values
 from banditsolve.banditos.players import greedy_player
 from banditsolve.banditos.rules import (
     Action,
@@ -49,11 +48,16 @@ from banditsolve.banditos.rules import (
     sample_chance,
 )
 from banditsolve.banditos.state import State, expect_state
-from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.core.limits import (
+    Budget,
+    LimitReached,
+    Limits,
+    check_node_limit,
+    check_time_limit,
+)
 from banditsolve.core.stats import wilson
-from banditsolve.core.text import plural
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 
 Method = Literal["exact", "monte-carlo"]
@@ -411,7 +415,7 @@ def best_turn(
     """
     position = expect_state(state)
     limits = Limits(
-        time_limit=values.time_limit(time_limit), node_limit=values.node_limit(node_limit)
+        time_limit=check_time_limit(time_limit), node_limit=check_node_limit(node_limit)
     )
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise SolverError(

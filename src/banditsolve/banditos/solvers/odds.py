@@ -23,9 +23,9 @@ from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
 from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, format_dice
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import MAX_SIDE, expect_state
-from banditsolve.banditos.values import shown
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
+from banditsolve.core.text import shown
 from banditsolve.errors import NotationError, SolverError
 
 

@@ -22,7 +22,7 @@ from itertools import combinations, permutations
 from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import Rank, rank, rank_category, rank_values
 from banditsolve.banditos.dice import Colour, Die
-from banditsolve.banditos.values import time_limit as check_time_limit
+from banditsolve.core.limits import check_time_limit
 from banditsolve.errors import SolverError
 from banditsolve.z3typed import (
     BoolExpr,
