@@ -107,6 +107,18 @@ FITS: tuple[int, ...] = tuple(
 EXIT_CHANGE: tuple[int, ...] = tuple(
     exit_change(open4, rim) for open4 in range(16) for rim in range(256)
 )
+#: ``FITTING_RIMS[open4] >> rim & 1`` is :func:`fits` the other way round: the rim values a
+#: square with open sides ``open4`` fits.
+FITTING_RIMS: tuple[int, ...] = tuple(
+    sum(1 << rim for rim in range(256) if fits(open4, rim)) for open4 in range(16)
+)
+#: ``IS_HOLE[rim]`` is :func:`is_hole`, for hot loops.
+IS_HOLE: tuple[bool, ...] = tuple(is_hole(rim) for rim in range(256))
+#: ``TOUCH[open4 << 2 | side]``: what :func:`rim_add` adds to the rim value of the empty cell
+#: on side ``side`` of a square with open sides ``open4``.
+TOUCH: tuple[int, ...] = tuple(
+    rim_add(0, (side + 2) % 4, bool(open4 >> side & 1)) for open4 in range(16) for side in range(4)
+)
 
 
 class Exit(NamedTuple):
@@ -339,12 +351,12 @@ def _touched(table: Table, o: Orientation, a: Cell, b: Cell) -> Iterator[tuple[C
     cells = table.packed
     rim = table.rim
     for (cx, cy), open4, partner in ((a, o.open_a, b), (b, o.open_b, a)):
-        for side in range(4):
-            dx, dy = STEP[side]
+        touch = open4 << 2
+        for side, (dx, dy) in enumerate(STEP):
             n = (cx + dx, cy + dy)
             if n == partner or n in cells:
                 continue
-            yield n, rim_add(rim.get(n, 0), opposite(side), bool(open4 >> side & 1))
+            yield n, rim.get(n, 0) | TOUCH[touch | side]
 
 
 class Cover(NamedTuple):
@@ -379,7 +391,7 @@ def covers(mask: int, rim: int) -> tuple[Cover, ...]:
         found = tuple(
             Cover(
                 *STEP[s.side],
-                sum(1 << ov for ov in range(256) if fits(s.o_open, ov)),
+                FITTING_RIMS[s.o_open],
                 s.o_open,
                 exit_change(s.t_open, rim),
                 *s.a_step,
@@ -445,7 +457,10 @@ def creates_hole(table: Table, placement: Placement) -> bool:
     o = orientation(placement.card & PORT_MASK, placement.rotation)
     a = (placement.x, placement.y)
     b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-    return any(is_hole(v) for _, v in _touched(table, o, a, b))
+    for _, v in _touched(table, o, a, b):
+        if IS_HOLE[v]:
+            return True
+    return False
 
 
 Area = tuple[int, int, int, int]
