@@ -34,11 +34,11 @@ from banditsolve.errors import (
     SolverError,
 )
 from tests import contract
-from tests.profiles import PROFILE
+from tests.profiles import PROFILE, scaled
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import HOSTILE_TEXTS, WRONG_VALUES, broken_documents, nested
 from tests.strategies.refusal import refused, shown
-from tests.strategies.text import quick_mutations
+from tests.strategies.text import mutations, quick_mutations
 
 GAMES = names()
 GAME_METHODS = ("read_state", "from_notation", "from_json", "parse_action")
@@ -517,3 +517,22 @@ def test_notation_errors_are_banditsolve_errors() -> None:
     """The hierarchy the fuzz tests rely on."""
     assert issubclass(NotationError, BanditsolveError)
     assert issubclass(BanditsolveError, ValueError)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", READERS)
+@settings(fuzz, max_examples=scaled(1000, 3000, 20000))
+@given(data=st.data())
+def test_long_fuzz_of_every_reader(label: str, data: st.DataObject) -> None:
+    """Many more inputs per reader (run with ``-m slow``)."""
+    texts = valid_texts(label)
+    value = data.draw(
+        st.one_of(
+            st.sampled_from(texts).flatmap(mutations),
+            st.text(max_size=300),
+            st.binary(max_size=300),
+            st.sampled_from(HOSTILE_TEXTS),
+        ),
+        label="input",
+    )
+    refused(label, reader(label), value)

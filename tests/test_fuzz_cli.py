@@ -170,6 +170,19 @@ def test_bad_position_files(name: str, verb: str, tmp_path: Path) -> None:
             assert "directory" in result.err, result.err
 
 
+@pytest.mark.parametrize("name", GAMES)
+@fuzz
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
+def test_random_files(name: str, data: bytes) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
+        path = Path(tmp) / "position.txt"
+        path.write_bytes(data)
+        cli_clean(name, "show", str(path))
+        cli_clean(name, "moves", str(path))
+
+
 @pytest.mark.parametrize(("name", "verb"), POSITION_VERBS)
 @fuzz
 @given(data=st.data())
