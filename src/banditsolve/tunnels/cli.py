@@ -111,19 +111,11 @@ def add_hypothetical(parser: argparse.ArgumentParser) -> None:
 # -- reading --------------------------------------------------------------------------------
 
 
-def read_table_position(source: str) -> Any:
+def read_table_position(source: str, hypothetical: bool = False) -> Any:
     """A table position (cards laid, cards left) from notation, JSON text or a file."""
-    from banditsolve.core.io import read_text
-    from banditsolve.errors import NotationError
-    from banditsolve.tunnels import parse_position
+    from banditsolve.tunnels.notation import read_position
 
-    text, where = read_text(source, "position")
-    try:
-        return parse_position(text)
-    except NotationError as exc:
-        if where == "position":
-            raise
-        raise NotationError(f"{where}: {exc}") from None
+    return read_position(source, hypothetical=hypothetical)
 
 
 def read_game_state(args: argparse.Namespace) -> Any:
@@ -188,7 +180,7 @@ def closure_text(position: Any, result: Any, *, legend: bool = True) -> str:
 def cmd_close(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import can_close, min_cards_to_close, svg
 
-    position = read_table_position(args.position)
+    position = read_table_position(args.position, args.hypothetical)
     solver = min_cards_to_close if args.minimum else can_close
     result = solver(
         position,
