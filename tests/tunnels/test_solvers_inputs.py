@@ -14,6 +14,7 @@ from banditsolve.tunnels import (
     legal_placements,
     load_puzzles,
     min_cards_to_close,
+    parse_position,
     plain_search,
     solve_game,
     win_share,
@@ -45,6 +46,16 @@ def test_the_super_card_is_not_a_card_to_close_with(solve: object) -> None:
     for side in ("super6", "super5"):
         with pytest.raises(NotationError, match="super card"):
             solve(Table.start(), ["L", side])
+
+
+def test_a_hypothetical_position_is_answered_as_one() -> None:
+    position = parse_position("bandido hypothetical L+TL+TR+R+BR+BL@0,0,0 | L*5")
+    assert position.hypothetical
+    r = can_close(position)
+    assert r.status == "impossible" and "openings" in r.reason
+    real = parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L*3")
+    with pytest.raises(NotationError, match="copies"):
+        can_close(real, ["L"] * 5)
 
 
 def test_hypothetical_questions_are_answered() -> None:

@@ -16,7 +16,8 @@ processes (``workers``). The CP-SAT and Z3 backends load only when asked for.
 
 By default the cards must be cards of the real game: no more copies of a card (on the table
 and among the cards) than the deck holds, and never the super card among the cards to close
-with. ``hypothetical=True`` lifts that check for made-up questions.
+with. ``hypothetical=True`` (or a Position read as hypothetical) lifts that check for made-up
+questions.
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ def can_close(
     ``workers`` is how many processes a long exact search may share its work among (None:
     :func:`~banditsolve.tunnels.solvers.parallel.default_workers`; 1: never fork). The answer
     does not depend on it. ``hypothetical=True`` accepts cards the real game cannot hold (more
-    copies than the deck has, the super card); otherwise they are refused with
-    :class:`~banditsolve.errors.SolverError`.
+    copies than the deck has, the super card among the cards); otherwise they are refused
+    with :class:`~banditsolve.errors.NotationError` (a Position read as hypothetical counts
+    as hypothetical).
     """
     return _solve(
         position, cards, max_cards, backend, bounds, time_limit, node_limit, False, workers,

@@ -70,12 +70,13 @@ def deck_of(position: object) -> Deck:
 def check_cards(
     position: object, table: Table, codes: Iterable[int], hypothetical: object
 ) -> None:
-    """Refuse, unless ``hypothetical``, cards the real game cannot hold: the table's cards
-    after its start card and ``codes`` together must be cards of the deck, with no more copies
-    of a card than it has, and no super card among them (:meth:`Deck.check_counts`)."""
+    """Refuse, unless ``hypothetical`` (or the position says it is hypothetical), cards the
+    real game cannot hold: the table's cards after its start card and ``codes`` together must
+    be cards of the deck, with no more copies of a card than it has, and no super card among
+    them (:meth:`Deck.check_counts`)."""
     if not isinstance(hypothetical, bool):
         raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
-    if hypothetical:
+    if hypothetical or getattr(position, "hypothetical", False) is True:
         return
     laid = table.cards()[1:]
     deck_of(position).check_counts(
