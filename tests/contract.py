@@ -68,7 +68,10 @@ def _show(game: Any, state: Any) -> str:
 
 
 def _json_text(doc: object) -> str:
-    return json.dumps(doc, sort_keys=True, allow_nan=False)
+    try:
+        return json.dumps(doc, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"to_json is not plain JSON ({exc})") from None
 
 
 def assert_clear_message(exc: BaseException, limit: int = 300) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from banditsolve.core.play import sample_chance
-from banditsolve.core.protocol import CHANCE, TERMINAL
+from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
 from banditsolve.errors import IllegalActionError
 from tests import contract
 from tests.profiles import PROFILE, scaled
@@ -261,3 +261,113 @@ def test_many_more_random_games(name: str) -> None:
             trace = play(game, seed, players=counts[seed % len(counts)])
             for visit in trace.visits:
                 contract.check_state(ctx, visit.state)
+
+
+# -- the checks are not vacuous: a game broken in one way fails the check for it -------------
+
+
+class Broken:
+    """The first registered game with one method replaced."""
+
+    def __init__(self, game: Any, **methods: Any) -> None:
+        self._game = game
+        self._methods = methods
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._methods:
+            return self._methods[name]
+        return getattr(self._game, name)
+
+
+def _states(game: Any) -> dict[str, Any]:
+    """A chance node, a player node with several actions, and a finished game."""
+    found: dict[str, Any] = {}
+    for trace in traces(game.name):
+        for visit in trace.visits:
+            actor = visit.actor
+            if actor == CHANCE:
+                found.setdefault("chance", visit.state)
+            elif actor == TERMINAL:
+                found.setdefault("end", visit.state)
+            elif len(game.legal_actions(visit.state)) > 1:
+                found.setdefault("player", visit.state)
+    assert set(found) == {"chance", "player", "end"}, sorted(found)
+    return found
+
+
+FAILS = (AssertionError, pytest.fail.Exception)
+
+
+def test_each_check_catches_its_violation() -> None:
+    from fractions import Fraction
+
+    game = contract.load(GAMES[0])
+    s = _states(game)
+
+    def check(name: str, state: Any, **methods: Any) -> None:
+        broken = Broken(game, **methods)
+        with contract.context(broken) as ctx:
+            ctx.player_actions = list(pools(game.name)[0])
+            ctx.chance_actions = list(pools(game.name)[1])
+            with pytest.raises(FAILS):
+                contract.STATE_CHECKS[name](ctx, state)
+
+    calls = {"n": 0}
+
+    def unstable(state: Any) -> tuple[Any, ...]:
+        calls["n"] += 1
+        actions = tuple(game.legal_actions(state))
+        return actions if calls["n"] % 2 else actions[::-1]
+
+    def lenient_apply(state: Any, action: Any) -> Any:
+        if not any(action == a for a in game.legal_actions(state)):
+            return state
+        return game.apply(state, action)
+
+    check("legal_actions", s["player"], legal_actions=lambda st: list(game.legal_actions(st)))
+    check("legal_actions", s["player"], legal_actions=unstable)
+    check("legal_actions", s["end"], legal_actions=lambda st: game.legal_actions(s["player"]))
+    check(
+        "chance_outcomes",
+        s["chance"],
+        chance_outcomes=lambda st: tuple((a, float(p)) for a, p in game.chance_outcomes(st)),
+    )
+    check(
+        "chance_outcomes",
+        s["chance"],
+        chance_outcomes=lambda st: tuple((a, p / 2) for a, p in game.chance_outcomes(st)),
+    )
+    check("chance_outcomes", s["player"], chance_outcomes=lambda st: ())
+    check("illegal_actions", s["player"], apply=lenient_apply)
+    check("notation", s["player"], to_notation=lambda st: game.to_notation(s["chance"]))
+    check("json", s["player"], to_json=lambda st: {**game.to_json(st), "x": float("nan")})
+    check(
+        "outcome",
+        s["end"],
+        outcome=lambda st: Outcome((0,), (1.0,), "won", ()),
+    )
+    check("outcome", s["player"], outcome=lambda st: game.outcome(s["end"]))
+    check("pictures", s["player"], svg=lambda st: "<html></html>")
+    check("pictures", s["player"], ascii=lambda st: "")
+    check("policies", s["player"], policies=lambda: {"first": lambda st, rng: None})
+    check(
+        "action_texts",
+        s["player"],
+        parse_action=lambda st, text: game.legal_actions(st)[0],
+    )
+    check("current_player", s["end"], current_player=lambda st: 0)
+    check("read_state", s["player"], read_state=lambda src: s["chance"])
+    check("policies", s["player"], policies=lambda: {"random": lambda st, rng: None})
+    flips = {"n": 0}
+
+    def hidden_state_apply(state: Any, action: Any) -> Any:
+        flips["n"] += 1
+        after = game.apply(state, action)
+        return after if flips["n"] % 2 else state
+
+    check("apply_pure", s["player"], apply=hidden_state_apply)
+    check(
+        "chance_outcomes",
+        s["chance"],
+        chance_outcomes=lambda st: tuple((a, Fraction(0)) for a, _ in game.chance_outcomes(st)),
+    )
