@@ -536,3 +536,41 @@ def test_long_fuzz_of_every_reader(label: str, data: st.DataObject) -> None:
         label="input",
     )
     refused(label, reader(label), value)
+
+
+def test_the_refusal_check_is_not_vacuous() -> None:
+    """``refused`` fails on a stray exception, a long or multi-line message, an accepted input
+    that must be refused, and a hang; ``cli_problem`` on a traceback or a second line."""
+    import time as _time
+
+    from tests.cli_runner import CliResult
+    from tests.strategies import refusal
+
+    def raises(exc: BaseException) -> Callable[[object], object]:
+        def call(_: object) -> object:
+            raise exc
+
+        return call
+
+    assert refused("ok", raises(NotationError("bad input")), "x") is not None
+    for bad in (TypeError("x"), KeyError("x"), ValueError("x"), RecursionError()):
+        with pytest.raises(AssertionError):
+            refused("stray", raises(bad), "x")
+    for message in ("two\nlines", "x" * 400, ""):
+        with pytest.raises(AssertionError):
+            refused("message", raises(NotationError(message)), "x")
+    with pytest.raises(AssertionError):
+        refused("accepts", lambda v: v, "x", must_refuse=True)
+    with pytest.raises(refusal.TookTooLong):
+        with refusal.bounded(0.05):
+            _time.sleep(1)
+    good = CliResult(2, "", "banditsolve: error: bad position\n")
+    assert refusal.cli_problem(good) is None
+    for result in (
+        CliResult(1, "", "banditsolve: error: bad position\n"),
+        CliResult(2, "", "banditsolve: error: bad\nTraceback (most recent call last):\n"),
+        CliResult(2, "", "usage: banditsolve ...\nbanditsolve: error: bad\n"),
+        CliResult(2, "", "error: bad\n"),
+        CliResult(2, "", ""),
+    ):
+        assert refusal.cli_problem(result) is not None, result
