@@ -344,3 +344,23 @@ def test_random_command_lines(data: st.DataObject) -> None:
         and "--time-limit" in verbs(argv[0]).get(argv[1], ((), ()))[1]
     )
     cli_clean(*argv, *(SHORT if limited else ()))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_valid_positions_are_accepted(name: str, tmp_path: Path) -> None:
+    """The fuzz is not vacuous: the same commands accept valid input (notation, JSON text, a
+    file of either) with exit 0."""
+    game = contract.load(name)
+    for position in positions(name):
+        state = game.from_notation(position)
+        doc = json.dumps(game.to_json(state))
+        (tmp_path / "p.txt").write_text(position + "\n")
+        (tmp_path / "p.json").write_text(doc)
+        for source in (position, doc, str(tmp_path / "p.txt"), str(tmp_path / "p.json")):
+            for verb in ("show", "moves"):
+                result = cli_clean(*command(name, verb, source))
+                assert result.code == 0, (verb, source[:80], result.err)
+        if game.current_player(state) != TERMINAL:
+            action = game.action_text(state, game.legal_actions(state)[0])
+            result = cli_clean(name, "apply", position, action)
+            assert result.code == 0, (position, action, result.err)
