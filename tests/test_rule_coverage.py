@@ -117,6 +117,23 @@ def test_each_spec_has_its_own_prefix() -> None:
     assert len(owners) == len(set(owners)), f"specs share a prefix: {prefixes}"
 
 
+def test_rule_ids_cited_in_specs_exist() -> None:
+    """A spec that refers to another rule (``see LB-CLAIM-2``) names one that is defined."""
+    import re
+
+    from tests.rules import SPECS
+
+    defined = spec_rule_ids()
+    cited = re.compile(r"\b[A-Z]{2}-[A-Z]+-\d+\b")
+    dangling = sorted(
+        f"{spec.name}: {m.group(0)}"
+        for spec in SPECS.glob("*.md")
+        for m in cited.finditer(spec.read_text(encoding="utf-8"))
+        if m.group(0) not in defined
+    )
+    assert not dangling, f"specs cite rule IDs that no spec defines: {dangling}"
+
+
 def test_specs_define_rules() -> None:
     ids = spec_rule_ids()
     assert ids, "no rule IDs found in specs/"
