@@ -101,9 +101,7 @@ def test_options_respect_the_play_area() -> None:
         for t in table.front:
             bounded = set(options_at(table, t, types, area))
             free = options_at(table, t, types)
-            within = {
-                o for o in free if all(inside(c) for c, _ in to_footprint(Placement(*o[1:])))
-            }
+            within = {o for o in free if all(inside(c) for c, _ in to_footprint(Placement(*o[1:])))}
             assert bounded == (within if inside(t) else set())
             kept += len(bounded)
         assert kept

@@ -80,9 +80,17 @@ def can_close(
     as hypothetical).
     """
     return _solve(
-        position, cards, max_cards, backend, bounds, time_limit, node_limit, False, workers,
-        hypothetical,
-    )  # fmt: skip
+        position,
+        cards,
+        max_cards=max_cards,
+        backend=backend,
+        bounds=bounds,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        minimum=False,
+        workers=workers,
+        hypothetical=hypothetical,
+    )
 
 
 def min_cards_to_close(
@@ -101,14 +109,23 @@ def min_cards_to_close(
     it is proven that fewer cannot. ``impossible`` when no closure exists (within
     ``max_cards``). Arguments as for :func:`can_close`."""
     return _solve(
-        position, cards, max_cards, backend, bounds, time_limit, node_limit, True, workers,
-        hypothetical,
-    )  # fmt: skip
+        position,
+        cards,
+        max_cards=max_cards,
+        backend=backend,
+        bounds=bounds,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        minimum=True,
+        workers=workers,
+        hypothetical=hypothetical,
+    )
 
 
 def _solve(
     position: object,
     cards: Iterable[CardLike] | None,
+    *,
     max_cards: int | None,
     backend: str,
     bounds: Bounds | None,

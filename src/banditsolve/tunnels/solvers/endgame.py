@@ -280,11 +280,7 @@ def win_share(
     counted apart and, so that the share stays an upper bound, as won; the interval is the
     95 % Wilson interval of that share. ``hypothetical`` as for :func:`solve_game`.
     """
-    if (
-        isinstance(samples, bool)
-        or not isinstance(samples, int)
-        or not 1 <= samples <= MAX_SAMPLES
-    ):
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise SolverError(
             f"samples must be an integer from 1 to {MAX_SAMPLES}, not {short_repr(samples)}"
         )
@@ -319,9 +315,18 @@ def win_share(
     if unknown:
         label += f"; the {plural(unknown, 'undecided sample')} counted as won"
     return WinShare(
-        won, lost, unknown, samples, bound / samples, low, high, label,
-        seed, limits.time_limit, time.perf_counter() - start,
-    )  # fmt: skip
+        won,
+        lost,
+        unknown,
+        samples,
+        bound / samples,
+        low,
+        high,
+        label,
+        seed=seed,
+        time_limit=limits.time_limit,
+        seconds=time.perf_counter() - start,
+    )
 
 
 def _with_pile(state: GameState, pile: tuple[int, ...]) -> GameState:

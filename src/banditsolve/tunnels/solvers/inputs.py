@@ -46,9 +46,7 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
             raise SolverError("give the cards to close with (a table alone has no remaining cards)")
         cards = remaining() if callable(remaining) else remaining
     if isinstance(cards, str | bytes):
-        raise SolverError(
-            f"cards must be a list of card names, not the string {short_repr(cards)}"
-        )
+        raise SolverError(f"cards must be a list of card names, not the string {short_repr(cards)}")
     try:
         items = list(cards)
     except TypeError:
@@ -67,9 +65,7 @@ def deck_of(position: object) -> Deck:
         return load_deck("bandido")
 
 
-def check_cards(
-    position: object, table: Table, codes: Iterable[int], hypothetical: object
-) -> None:
+def check_cards(position: object, table: Table, codes: Iterable[int], hypothetical: object) -> None:
     """Refuse, unless ``hypothetical`` (or the position says it is hypothetical), cards the
     real game cannot hold: the table's cards after its start card and ``codes`` together must
     be cards of the deck, with no more copies of a card than it has, and no super card among
