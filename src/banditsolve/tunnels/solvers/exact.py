@@ -53,7 +53,7 @@ from banditsolve.tunnels.solvers.options import (
     signature,
     summary,
 )
-from banditsolve.tunnels.table import Table, rim_add
+from banditsolve.tunnels.table import TOUCH, Table
 
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 NEVER = 1 << 20
@@ -117,7 +117,8 @@ class ExactSearch:
 
         :meth:`Table.place` on mutable dicts, for speed (the search lays and lifts a card per
         node, and never copies the table): the rim values change by the table's one rim update
-        (:func:`~banditsolve.tunnels.table.rim_add`); a test lays random boards both ways and
+        (:func:`~banditsolve.tunnels.table.rim_add`, through its table
+        :data:`~banditsolve.tunnels.table.TOUCH`); a test lays random boards both ways and
         compares them. It also keeps the exit count and the colour balance. (Rim values: the
         sides with an opening running in are ``rim & SIDE_MASK``.)"""
         o = orientation(p.card & PORT_MASK, p.rotation)
@@ -144,9 +145,8 @@ class ExactSearch:
                     continue
                 old = rim.get(n, -1)
                 undo.append((n, old))
-                opening = open4 >> side & 1
-                v = rim_add(old if old > 0 else 0, (side + 2) & 3, bool(opening))
-                if opening:
+                v = (old if old > 0 else 0) | TOUCH[open4 << 2 | side]
+                if open4 >> side & 1:
                     exits += 1
                     balance += -1 if (n[0] + n[1]) & 1 else 1
                 if v & SIDE_MASK:
