@@ -219,7 +219,7 @@ def test_import_and_help_stay_light() -> None:
     # Every game's commands built: their cli modules load, no solver library.
     loaded = _modules_after("import banditsolve.cli\nbanditsolve.cli.build_parser()")
     assert not [m for m in loaded if m.startswith(("ortools", "z3"))]
-    assert not [m for m in loaded if m.startswith("banditsolve.tunnels.closure")]
+    assert not [m for m in loaded if m.startswith("banditsolve.tunnels.solvers")]
 
 
 def test_console_script_exits_2_without_a_traceback() -> None:

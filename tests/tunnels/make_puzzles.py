@@ -11,9 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from banditsolve.tunnels import card_name, to_json
-from banditsolve.tunnels.closure import can_close, min_cards_to_close
-from banditsolve.tunnels.endgame import solve_game
+from banditsolve.tunnels import can_close, card_name, min_cards_to_close, solve_game, to_json
 from banditsolve.tunnels.game import GameState, simulate, state_from
 from banditsolve.tunnels.notation import Position, parse_position
 
