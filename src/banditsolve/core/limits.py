@@ -131,7 +131,3 @@ class Budget:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
-
-
-#: Former name of :func:`banditsolve.core.text.shown` (kept while callers move over).
-short_repr = shown

@@ -26,7 +26,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import replace
 
-from banditsolve.core.limits import LimitReached, Limits, short_repr
+from banditsolve.core.limits import LimitReached, Limits
+from banditsolve.core.text import shown
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.solvers import parallel
@@ -137,7 +138,7 @@ def _solve(
 ) -> Closure:
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise SolverError(
-            f"unknown closure backend {short_repr(backend)} (one of {', '.join(BACKENDS)})"
+            f"unknown closure backend {shown(backend)} (one of {', '.join(BACKENDS)})"
         )
     table = table_of(position)
     codes = cards_of(position, cards)

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import Budget, LimitReached, Limits, short_repr
+from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.core.stats import wilson
-from banditsolve.core.text import plural
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.game import WON, Action, GameState, apply, legal_actions, settle
@@ -282,10 +282,10 @@ def win_share(
     """
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise SolverError(
-            f"samples must be an integer from 1 to {MAX_SAMPLES}, not {short_repr(samples)}"
+            f"samples must be an integer from 1 to {MAX_SAMPLES}, not {shown(samples)}"
         )
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SolverError(f"seed must be an integer, not {short_repr(seed)}")
+        raise SolverError(f"seed must be an integer, not {shown(seed)}")
     limits = check_limits(None, time_limit, None)
     state = check_state(state, hypothetical)
     rng = random.Random(seed)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from banditsolve.core.limits import Limits, check_node_limit, check_time_limit, short_repr
+from banditsolve.core.limits import Limits, check_node_limit, check_time_limit
+from banditsolve.core.text import shown
 from banditsolve.errors import BanditsolveError, SolverError
 from banditsolve.tunnels.cards import CardLike, Deck, as_code, load_deck
 from banditsolve.tunnels.geometry import Cell
@@ -46,7 +47,7 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
             raise SolverError("give the cards to close with (a table alone has no remaining cards)")
         cards = remaining() if callable(remaining) else remaining
     if isinstance(cards, str | bytes):
-        raise SolverError(f"cards must be a list of card names, not the string {short_repr(cards)}")
+        raise SolverError(f"cards must be a list of card names, not the string {shown(cards)}")
     try:
         items = list(cards)
     except TypeError:
@@ -71,7 +72,7 @@ def check_cards(position: object, table: Table, codes: Iterable[int], hypothetic
     be cards of the deck, with no more copies of a card than it has, and no super card among
     them (:meth:`Deck.check_counts`)."""
     if not isinstance(hypothetical, bool):
-        raise SolverError(f"hypothetical must be True or False, not {short_repr(hypothetical)}")
+        raise SolverError(f"hypothetical must be True or False, not {shown(hypothetical)}")
     if hypothetical or getattr(position, "hypothetical", False) is True:
         return
     laid = table.cards()[1:]
@@ -88,9 +89,9 @@ def check_limits(
 ) -> Limits:
     """The time and node limits, checked (with ``max_cards`` and ``workers``)."""
     if max_cards is not None and not _count(max_cards, 0):
-        raise SolverError(f"max_cards must be a non-negative integer, not {short_repr(max_cards)}")
+        raise SolverError(f"max_cards must be a non-negative integer, not {shown(max_cards)}")
     if workers is not None and not _count(workers, 1):
-        raise SolverError(f"workers must be a positive integer, not {short_repr(workers)}")
+        raise SolverError(f"workers must be a positive integer, not {shown(workers)}")
     return Limits(
         check_time_limit(time_limit, "time_limit"), check_node_limit(node_limit, "node_limit")
     )
@@ -108,12 +109,12 @@ def check_bounds(bounds: object, table: Table) -> Bounds | None:
         raise SolverError("bounds must be (min_x, min_y, max_x, max_y), four integers")
     x0, y0, x1, y1 = bounds
     if x0 > x1 or y0 > y1:
-        raise SolverError(f"empty play area {short_repr(tuple(bounds))}")
+        raise SolverError(f"empty play area {shown(tuple(bounds))}")
     area = (x0, y0, x1, y1)
     for cell in table.cells:
         if not inside(cell, area):
             raise SolverError(
-                f"cell {cell} of the table lies outside the play area {short_repr(area)}"
+                f"cell {cell} of the table lies outside the play area {shown(area)}"
             )
     return area
 
