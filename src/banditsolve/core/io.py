@@ -157,10 +157,14 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def load_json(text: str, where: str = "JSON") -> Any:
+def load_json(text: object, where: str = "JSON") -> Any:
     """Parse JSON text with guards: nesting deeper than :data:`MAX_JSON_DEPTH`, numbers longer
     than :data:`MAX_NUMBER_DIGITS` digits, NaN and Infinity are refused; a syntax error names its
-    line and column."""
+    line and column. UTF-8 bytes are decoded first; anything else is refused."""
+    if isinstance(text, bytes | bytearray):
+        text = decode(bytes(text), where)
+    if not isinstance(text, str):
+        raise NotationError(f"{where}: JSON must be given as text, not {json_type(text)}")
     if _depth(text) > MAX_JSON_DEPTH:
         raise NotationError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
     try:
