@@ -537,7 +537,7 @@ def chance_nodes(game: Any, traces: Sequence[Trace], count: int) -> list[Any]:
     seen: dict[str, Any] = {}
     for trace in traces:
         for visit in trace.visits:
-            if visit.actor == CHANCE:
+            if visit.actor == CHANCE and len(seen) < 300:  # enough to choose from
                 seen.setdefault(game.to_notation(visit.state), visit.state)
 
     def key(state: Any) -> tuple[bool, bool, int]:

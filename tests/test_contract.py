@@ -27,17 +27,24 @@ GAMES = names()
 #: Random games per game for the per-state checks.
 GAME_COUNT = scaled(15, 200, 1000)
 #: Quick runs check the slow per-state checks on some states only (``contract.SPARSE``), and
-#: stop each check after a time budget (every game's first and last state always checked).
+#: each check stops after a time budget (every game's first and last state always checked);
+#: CI checks every state within a larger budget; the long profile has no budget.
 SPARSE = PROFILE == "default"
-BUDGET = 0.4 if PROFILE == "default" else None
+BUDGET = {"default": 0.4, "ci": 6.0}.get(PROFILE)
 #: Quick runs round-trip the text of at most this many actions per state (spread evenly).
-MAX_ACTIONS = 60 if PROFILE == "default" else None
+MAX_ACTIONS = {"default": 60, "ci": 200}.get(PROFILE)
 #: Quick runs play each rule option's game for this many states (CI: to the end).
 OPTION_STATES = 80 if PROFILE == "default" else None
 #: Draws per chance node in the sampling test.
 SAMPLES = scaled(1000, 20000)
 #: Chance nodes per game in the sampling tests.
 NODES = scaled(2, 5, 10)
+
+
+def samples_at(game: Any, node: Any) -> int:
+    """:data:`SAMPLES`, fewer at a node with hundreds of outcomes (each draw of
+    ``core.play.sample_chance`` walks the outcomes), never fewer than 1000."""
+    return max(1000, min(SAMPLES, 1_000_000 // len(game.chance_outcomes(node))))
 
 
 @functools.cache
@@ -112,7 +119,8 @@ def test_sample_chance_follows_the_probabilities(name: str) -> None:
     nodes = contract.chance_nodes(game, traces(name), NODES)
     assert nodes
     for node in nodes:
-        contract.check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), SAMPLES)
+        draw = lambda s, rng: sample_chance(game, s, rng)  # noqa: E731
+        contract.check_sampling(game, node, draw, samples_at(game, node))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -123,7 +131,7 @@ def test_the_games_own_sampler_follows_the_probabilities(name: str) -> None:
     if own is None:
         return
     for node in contract.chance_nodes(game, traces(name), NODES):
-        contract.check_sampling(game, node, own, SAMPLES, seed=99)
+        contract.check_sampling(game, node, own, samples_at(game, node), seed=99)
 
 
 def test_chi_square_catches_a_biased_sampler() -> None:
@@ -246,7 +254,7 @@ def test_state_machine(name: str) -> None:
     run_state_machine_as_test(
         machine(name),
         settings=settings(
-            max_examples=scaled(5, 40, 200), stateful_step_count=scaled(20, 60, 100), deadline=None
+            max_examples=scaled(5, 25, 200), stateful_step_count=scaled(20, 50, 100), deadline=None
         ),
     )
 
