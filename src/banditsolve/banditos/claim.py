@@ -120,6 +120,9 @@ def claim_dice(dice: object, what: str) -> tuple[Die, ...]:
     return out
 
 
+_COLOUR_INDEX = {letter: i for i, letter in enumerate("kgrb")}
+
+
 def normalise_availability(available: object) -> Availability:
     """Accept ``{Colour.RED: 2, ...}``, ``{"r": 2, ...}`` or a sequence of four counts (k g r b)."""
     if (
@@ -131,6 +134,10 @@ def normalise_availability(available: object) -> Availability:
     counts: list[object] = [0, 0, 0, 0]
     if isinstance(available, Mapping):
         for key, value in available.items():
+            index = _COLOUR_INDEX.get(key) if isinstance(key, str) else None
+            if index is not None:
+                counts[index] = value
+                continue
             if isinstance(key, str):
                 colour = Colour.parse(key)
             elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 4:
@@ -153,11 +160,7 @@ def normalise_availability(available: object) -> Availability:
         )
     out: list[int] = []
     for colour, value in zip(COLOURS, counts, strict=True):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not 0 <= value <= DICE_PER_COLOUR
-        ):
+        if type(value) is not int or not 0 <= value <= DICE_PER_COLOUR:
             raise NotationError(
                 f"availability of {colour.name.lower()} must be a count from 0 to "
                 f"{DICE_PER_COLOUR}, not {shown(value)}"

@@ -27,8 +27,9 @@ class Colour(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Colour:
-        if isinstance(text, str) and len(text) == 1 and text in COLOUR_LETTERS:
-            return cls(COLOUR_LETTERS.index(text))
+        found = _BY_LETTER.get(text) if isinstance(text, str) else None
+        if found is not None:
+            return found
         given = excerpt(text) if isinstance(text, str) else shown(text)
         raise NotationError(
             f"unknown colour {given}: expected one of k (black), g (green), r (red), b (blue)"
@@ -37,6 +38,7 @@ class Colour(IntEnum):
 
 COLOUR_LETTERS = "kgrb"
 COLOURS = tuple(Colour)
+_BY_LETTER: dict[str, Colour] = {letter: Colour(i) for i, letter in enumerate(COLOUR_LETTERS)}
 
 
 @dataclass(frozen=True, slots=True, order=True)
