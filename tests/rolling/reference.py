@@ -71,3 +71,47 @@ def safe_from_empty_opponent(dice: int, distance: int, mine: int, need: int) -> 
     if distance > 4 or distance >= dice:
         return True
     return dice - distance < mine
+
+
+#: A small edition with every trunk content (ambush, roll-again, bomb, nothing) on every symbol.
+TINY_TRUNKS = parse_edition(
+    {
+        "name": "tinyx",
+        "dice_per_colour": 3,
+        "locomotive": {"need": 3, "points": 3},
+        "wagons": [
+            {"need": 1, "points": 1, "count": 4},
+            {"need": 2, "points": 2, "count": 5},
+        ],
+        "trunks": [
+            {"symbol": s, "value": 1, "content": c}
+            for s in ("revolver", "mask", "hat", "boot", "horseshoe")
+            for c in ("nothing", "bomb", "ambush", "roll-again")
+        ],
+    },
+    "tinyx edition",
+)
+
+
+def max_on_car_after_turn(state: object, car: int) -> int:
+    """The most dice the player to move can have on car ``car`` when their turn is over, by
+    walking every line of the rules engine's actions (no sharing, no bound)."""
+    from banditsolve.rolling.rules import _apply, legal_actions
+    from banditsolve.rolling.state import State
+
+    assert isinstance(state, State)
+    q = state.to_move
+    best = -1
+    stack = [state]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal or s.to_move != q:
+            c = s.car(car)
+            best = max(best, 0 if c is None else c.count(q))
+            continue
+        c = s.car(car)
+        if c is None:  # taken outright by q (all their dice were there)
+            best = max(best, 99)
+            continue
+        stack.extend(_apply(s, a) for a in legal_actions(s))
+    return best

@@ -44,6 +44,12 @@ def register(commands: Commands) -> None:
     safe.add_argument("--player", type=int, help="whose car (default: who moved last)")
     add_limits(safe, time_limit=30.0, node_limit=None)
     safe.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
+    safe.add_argument(
+        "--backend",
+        choices=("auto", "exact", "plain", "cpsat", "z3"),
+        help="exact search (default), plain enumeration, or the CP-SAT / Z3 model",
+    )
+    safe.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
     safe.set_defaults(handler=cmd_safe)
 
 
@@ -80,6 +86,9 @@ def cmd_safe(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
         share=not args.plain,
+        backend=args.backend,
+        workers=args.workers,
+        seed=getattr(args, "seed", None) or 0,
     )
     return emit_answer(args, result.to_answer(), text=result.explain())
 

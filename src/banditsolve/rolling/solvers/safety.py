@@ -1,23 +1,40 @@
-""" "Is car W provably mine?" (RB-SAFE-1).
+""" "Is car W provably mine?" (RB-SAFE-1, RB-SAFE-2, RB-SAFE-3).
 
 At a position where player ``p`` is not the one to move (their turn is over), car W is *safe*
 for ``p`` when, whatever the other players roll, whatever the trunks they open hold, and
-whatever they do, ``p`` steals W at the start of their next turn. The exact search looks for one
-line of rolls and actions that breaks it (a counterexample); it shares positions already shown
-safe. :func:`plain_safe` is the plain enumeration without sharing, the baseline. A limit that
-runs out answers *unknown*, never *no*.
+whatever they do, ``p`` steals W at the start of their next turn. Every roll and every trunk is
+the adversary's choice, so the question is one of reachability: is there a line of rolls and
+actions after which ``p`` does not steal W? That line is the counterexample.
+
+Backends (``backend=``):
+
+- ``plain``: the plain enumeration of every line (the baseline).
+- ``exact`` (and ``auto``): the same search over the rules engine, made fast by a visited set on
+  cheap keys with the symmetry of free symbols (:mod:`.keys`), roll outcomes taken once per
+  class of symmetric outcomes, the cheapest actions first, and a proven bound in the last
+  opponent's turn: the opponent's group on W can never exceed the dice they can still play
+  less one die for each other car their gang must hold to touch W (:func:`reach_bound`); when
+  that is below ``p``'s count (and no trunk on W can be opened) the car is safe at once.
+- ``cpsat`` and ``z3``: constraint models of the last opponent's turn (:mod:`.models`), for the
+  positions they cover (:func:`.models.covers`); a ``no`` is replayed through the rules engine.
+
+A limit that runs out answers *unknown*, never *no*.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from banditsolve.core.answer import Answer
 from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.errors import SolverError
-from banditsolve.rolling.rules import _apply, legal_actions
+from banditsolve.rolling.rules import _apply, edition_of, legal_actions
+from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.state import State
+
+Backend = Literal["auto", "exact", "plain", "cpsat", "z3"]
+BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +105,8 @@ def _check(state: State, player: int | None, car: int) -> int:
 
 
 class _Search:
+    """The plain enumeration (``share``: remember positions shown safe, no symmetry)."""
+
     def __init__(self, player: int, car: int, budget: Budget, share: bool) -> None:
         self.player = player
         self.car = car
@@ -120,6 +139,138 @@ class _Search:
         return False
 
 
+def _bound_options(state: State) -> bool:
+    o = state.options
+    return (
+        o.mercenaries == "off" and o.cut == "join" and o.front == "keep" and o.restart == "last"
+    )
+
+
+def reach_bound(state: State, opponent: int, car: int) -> int | None:
+    """An upper bound on the dice ``opponent`` can have on car ``car`` at the end of the turn
+    they are playing (``None``: options the bound does not cover).
+
+    Proof sketch (RB-SAFE-2): the opponent can only play the dice on the train, in their roll
+    and in the air (or, before rolling, all their dice). Dice reach W only through a group on W,
+    and the gang is one block of neighbouring cars (RB-ATTACK-6) each holding a die, so every
+    other car of the block costs a die. Before rolling they may take back groups from the rear:
+    a group in front of W can only be taken back with W's, and with nothing left on the train
+    their first new group goes on the rearmost car. After the roll nothing is taken back and new
+    groups go only in front of the gang (option front=keep). An ambush swaps two groups of one
+    block, so the block and its cost stay; a bomb only lowers counts; an outright theft uses
+    every die."""
+    if not _bound_options(state):
+        return None
+    w = state.index(car)
+    if w < 0:
+        return None
+    gang = state.gang(opponent)
+    rear = len(state.train) - 1
+    restart = rear - w
+    if state.phase == "start":
+        playable = edition_of(state).dice_per_colour
+        if w in gang:
+            cost = min(sum(1 for i in gang if i < w), restart)
+        elif gang and w < gang[0]:
+            cost = min(gang[0] - w, restart)
+        else:
+            cost = restart
+    else:
+        on = state.on_train(opponent)
+        playable = on[0] + on[1] + sum(state.roll) + sum(state.mroll) + sum(state.airborne)
+        if w in gang:
+            cost = len(gang) - 1
+        elif gang and w < gang[0]:
+            cost = len(gang) + gang[0] - w - 1
+        elif gang:
+            return state.train[w].count(opponent)
+        else:
+            cost = restart
+    return max(playable - cost, state.train[w].count(opponent))
+
+
+def _bounded_safe(state: State, player: int, car: int) -> int | None:
+    """At a position of the last opponent's turn before ``player``'s: the bound on the
+    opponent's group on W when it proves W safe (``None`` otherwise)."""
+    q = state.to_move
+    if (q + 1) % state.players != player:
+        return None
+    w = state.car(car)
+    if w is None:
+        return None
+    mine = w.count(player)
+    rivals = (w.count(r) for r in range(state.players) if r not in (player, q))
+    if mine < w.need or any(n >= mine for n in rivals):
+        return None
+    bound = reach_bound(state, q, car)
+    if bound is None or bound >= mine or (w.trunk is not None and bound >= 3):
+        return None
+    return bound
+
+
+class _Fast:
+    """The exact search: reachability over the engine with keys, symmetry and the bound."""
+
+    def __init__(self, player: int, car: int, budget: Budget) -> None:
+        self.player = player
+        self.car = car
+        self.budget = budget
+        self.seen: set[Key] = set()
+        self.bounded = 0
+
+    def breaks(self, state: State, line: list[str]) -> bool:
+        if state.is_terminal or state.to_move == self.player:
+            return not any(w.id == self.car for w in state.won[self.player])
+        if state.car(self.car) is None:
+            return True
+        if _bounded_safe(state, self.player, self.car) is not None:
+            self.bounded += 1
+            return False
+        key = position_key(state)
+        if key in self.seen:
+            return False
+        self.budget.tick()
+        if state.phase in ("roll", "mroll"):
+            n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
+            actions: tuple[Any, ...] = tuple(a for a, _ in roll_orbits(state, n))
+        elif state.is_chance:
+            actions = legal_actions(state)
+        else:
+            actions = legal_actions(state)[::-1]  # end first: the shortest lines
+        for action in actions:
+            line.append(str(action))
+            if self.breaks(_apply(state, action), line):
+                return True
+            line.pop()
+        self.seen.add(key)
+        return False
+
+
+def _result(
+    state: State,
+    p: int,
+    car: int,
+    safe: bool | None,
+    reason: str,
+    line: tuple[str, ...],
+    nodes: int,
+    method: str,
+    limits: Limits,
+) -> Safety:
+    return Safety(state.notation(), p, car, safe, reason, line, nodes, method, limits.to_json())
+
+
+def _unsafe_reason(car: int, p: int) -> str:
+    return f"car {car} can be lost before player {p}'s next turn"
+
+
+def _safe_reason(car: int, p: int, nodes: int) -> str:
+    return (
+        f"whatever the others roll and do, player {p} steals car {car} at the start of their "
+        f"next turn (all {nodes} positions checked)"
+    )
+
+
 def is_safe(
     state: State,
     car: int,
@@ -128,54 +279,59 @@ def is_safe(
     time_limit: float | None = None,
     node_limit: int | None = None,
     share: bool = True,
+    backend: str | None = None,
+    workers: int = 1,
+    seed: int = 0,
 ) -> Safety:
     """Whether ``player`` (default: the player who just moved) surely steals ``car`` at the start
-    of their next turn."""
+    of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false),
+    ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search). ``workers`` and ``seed`` go to
+    CP-SAT (and the seed to Z3)."""
     limits = Limits(time_limit, node_limit)
+    if backend is None:
+        backend = "exact" if share else "plain"
+    if backend not in BACKENDS:
+        shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
+        raise SolverError(f"unknown safety backend {shown!r}: choose from {', '.join(BACKENDS)}")
     p = _check(state, player, car)
-    search = _Search(p, car, Budget(limits), share)
+    if backend in ("cpsat", "z3"):
+        from banditsolve.rolling.solvers.models import model_safe
+
+        return model_safe(state, car, p, backend, limits, workers=workers, seed=seed)
+    budget = Budget(limits)
     line: list[str] = []
-    method = "exact" if share else "plain"
+    if backend == "plain":
+        search = _Search(p, car, budget, False)
+        run = search.breaks
+        method = "plain"
+    else:
+        bound = _bounded_safe(state, p, car)
+        if bound is not None:
+            mine = state.car(car).count(p)  # type: ignore[union-attr]
+            q = state.to_move
+            return _result(
+                state, p, car, True,
+                f"player {q} plays the last turn before player {p}'s and can have at most "
+                f"{bound} dice on car {car}, fewer than player {p}'s {mine}: player {p} steals "
+                f"it at the start of their next turn",
+                (), 0, "exact", limits,
+            )
+        fast = _Fast(p, car, budget)
+        run = fast.breaks
+        method = "exact"
     try:
-        broken = search.breaks(state, line)
+        broken = run(state, line)
     except LimitReached as exc:
-        return Safety(
-            state.notation(),
-            p,
-            car,
-            None,
-            exc.reason,
-            (),
-            search.budget.nodes,
-            method,
-            limits.to_json(),
-        )
+        return _result(state, p, car, None, exc.reason, (), budget.nodes, method, limits)
     if broken:
-        return Safety(
-            state.notation(),
-            p,
-            car,
-            False,
-            f"car {car} can be lost before player {p}'s next turn",
-            tuple(line),
-            search.budget.nodes,
-            method,
-            limits.to_json(),
+        return _result(
+            state, p, car, False, _unsafe_reason(car, p), tuple(line), budget.nodes, method, limits
         )
-    return Safety(
-        state.notation(),
-        p,
-        car,
-        True,
-        f"whatever the others roll and do, player {p} steals car {car} at the start of their "
-        f"next turn (all {search.budget.nodes} positions checked)",
-        (),
-        search.budget.nodes,
-        method,
-        limits.to_json(),
+    return _result(
+        state, p, car, True, _safe_reason(car, p, budget.nodes), (), budget.nodes, method, limits
     )
 
 
 def plain_safe(state: State, car: int, player: int | None = None, **kw: Any) -> Safety:
-    """The same question by plain enumeration (no sharing)."""
-    return is_safe(state, car, player, share=False, **kw)
+    """The same question by plain enumeration (no sharing): the baseline."""
+    return is_safe(state, car, player, backend="plain", **kw)

@@ -31,6 +31,7 @@ from banditsolve.rolling.rules import (
     legal_actions,
     roll_outcomes,
 )
+from banditsolve.rolling.solvers.keys import position_key, roll_orbits
 from banditsolve.rolling.state import State
 
 Leaf = Callable[[State], Fraction]
@@ -56,19 +57,38 @@ def _ended(state: State, player: int) -> bool:
 
 
 class _Search:
+    """Expectimax over the rest of the active player's turn. ``share``: a table of values by
+    position; ``symmetric`` (with ``share``): the table is keyed by :func:`.keys.position_key`,
+    so positions equal up to interchangeable free symbols share a value, and a roll is taken
+    once per class of symmetric outcomes with the class's probability. Only for leaf and stop
+    functions that do not tell free symbols apart (every one in this module)."""
+
     def __init__(
-        self, player: int, leaf: Leaf, stop: Stop | None, rerolls: bool, budget: Budget, share: bool
+        self,
+        player: int,
+        leaf: Leaf,
+        stop: Stop | None,
+        rerolls: bool,
+        budget: Budget,
+        share: bool,
+        symmetric: bool = False,
     ) -> None:
         self.player = player
         self.leaf = leaf
         self.stop = stop
         self.rerolls = rerolls
         self.budget = budget
-        self.memo: dict[State, Fraction] | None = {} if share else None
+        self.memo: dict[object, Fraction] | None = {} if share else None
+        self.symmetric = share and symmetric
+
+    def _key(self, state: State) -> object:
+        return position_key(state, scores=True) if self.symmetric else state
 
     def value(self, state: State) -> Fraction:
+        key: object = None
         if self.memo is not None:
-            hit = self.memo.get(state)
+            key = self._key(state)
+            hit = self.memo.get(key)
             if hit is not None:
                 return hit
         self.budget.tick()
@@ -77,13 +97,16 @@ class _Search:
         elif _ended(state, self.player):
             result = self.leaf(state)
         elif state.is_chance:
-            result = sum(
-                (p * self.value(_apply(state, a)) for a, p in chance_outcomes(state)), Fraction(0)
-            )
+            if self.symmetric and state.phase in ("roll", "mroll"):
+                n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
+                outcomes: Any = roll_orbits(state, n)
+            else:
+                outcomes = chance_outcomes(state)
+            result = sum((p * self.value(_apply(state, a)) for a, p in outcomes), Fraction(0))
         else:
             result = max(self.value(_apply(state, a)) for a in self.choices(state))
         if self.memo is not None:
-            self.memo[state] = result
+            self.memo[key] = result
         return result
 
     def choices(self, state: State) -> tuple[Action, ...]:
@@ -101,13 +124,14 @@ def _search(
     rerolls: bool = True,
     limits: Limits | None = None,
     share: bool = True,
+    symmetric: bool = False,
 ) -> tuple[Fraction, _Search]:
     player = state.to_move
     if state.is_terminal:
         raise SolverError("the game is over: there is no turn to play")
     if state.phase in ("deal-wagon", "deal-trunk"):
         raise SolverError("the train is still being dealt: no turn has begun")
-    search = _Search(player, leaf, stop, rerolls, Budget(limits or Limits()), share)
+    search = _Search(player, leaf, stop, rerolls, Budget(limits or Limits()), share, symmetric)
     return search.value(state), search
 
 
@@ -169,7 +193,7 @@ def chance_of_trunk(state: State, car_id: int) -> Fraction:
     def stop(s: State) -> bool:
         return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
 
-    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=False)
+    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=False, symmetric=True)
 
 
 def chance_stealable(state: State, car_id: int) -> Fraction:
@@ -186,7 +210,7 @@ def chance_stealable(state: State, car_id: int) -> Fraction:
             return Fraction(1 if any(w.id == car_id for w in s.won[p]) else 0)
         return Fraction(1 if s.stealer(car) == p else 0)
 
-    return turn_value(at, leaf, rerolls=False)
+    return turn_value(at, leaf, rerolls=False, symmetric=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +340,7 @@ def best_turn(
     def leaf(s: State) -> Fraction:
         return steal_points(s, p)
 
-    search = _Search(p, leaf, None, True, Budget(limits), not plain)
+    search = _Search(p, leaf, None, True, Budget(limits), not plain, True)
     try:
         values = tuple((str(a), search.value(_apply(state, a))) for a in legal_actions(state))
         plan: list[str] = []

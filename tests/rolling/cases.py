@@ -1,0 +1,129 @@
+"""Generated Rolling Bandits safety questions for the agreement tests: positions built at random
+(gangs, trunks on the train, trunks in hand, rule options) and positions of random games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from banditsolve.core.play import sample_chance
+from banditsolve.errors import BanditsolveError
+from banditsolve.rolling.game import GAME, RollingBandits
+from banditsolve.rolling.rules import apply, legal_actions
+from banditsolve.rolling.state import OPTION_VALUES, State
+from tests.rolling import reference
+
+TINY = GAME.with_edition(reference.TINY)
+TINYX = GAME.with_edition(reference.TINY_TRUNKS)
+Case = tuple[State, int, int]  # position, car, player
+
+
+def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
+    length = rng.randrange(0, min(cars, dice, 5) + 1)
+    if not length:
+        return {}
+    start = rng.randrange(0, cars - length + 1)
+    symbols = rng.sample("RMHBS", length)
+    left = dice - length
+    out: dict[int, str] = {}
+    for k in range(length):
+        extra = rng.randrange(0, left + 1)
+        left -= extra
+        out[start + k] = f"{symbols[k]}{1 + extra}"
+    return out
+
+
+def _options(rng: random.Random, pool: Sequence[str]) -> str:
+    chosen = [name for name in pool if rng.random() < 0.3]
+    parts = [f"{n}:{rng.choice(OPTION_VALUES[n][1:])}" for n in chosen]
+    return (" opt=" + ",".join(parts)) if parts else ""
+
+
+OPTION_POOL = ("jokers", "trunk-count", "trunk-jokers", "front", "locomotive", "cut", "restart",
+               "keep")
+
+
+def built(
+    rng: random.Random,
+    *,
+    edition: str = "tinyx",
+    players: int = 2,
+    wagons: tuple[int, int] = (2, 4),
+    options: Sequence[str] = OPTION_POOL,
+    trunk_chance: float = 0.4,
+    held_chance: float = 0.4,
+) -> Case | None:
+    """One built question (``None`` if the drawn position is not a valid one)."""
+    dice = 3 if edition.startswith("tiny") else 7
+    loco_need = 3 if edition.startswith("tiny") else 5
+    needs = (1, 2) if edition.startswith("tiny") else (1, 2, 3, 4)
+    n = rng.randint(*wagons)
+    gangs = [_gang(rng, n + 1, dice) for _ in range(players)]
+    cars = []
+    for i in range(n + 1):
+        groups = "|".join(g.get(i, "-") for g in gangs)
+        if i == 0:
+            cars.append(f"0:{loco_need}/{loco_need}L:-:{groups}")
+        else:
+            need = rng.choice(needs)
+            trunk = rng.choice("RMHBS") if rng.random() < trunk_chance else "-"
+            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    q = rng.randrange(players)
+    held = ["-"] * players
+    usable = 0
+    if edition == "tinyx" and rng.random() < held_chance:
+        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
+        held[q] = ",".join(tiles)
+        usable = len(tiles)
+    text = (
+        f"rb ed={edition} n={players} phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"won={'|'.join('-' * 1 for _ in range(players))} trunks={'|'.join(held)}"
+        + (f" usable={usable}" if usable else "")
+        + _options(rng, options)
+    )
+    try:
+        state = GAME.from_notation(text)
+    except BanditsolveError:
+        return None
+    others = [r for r in range(players) if r != q]
+    p = rng.choice(others)
+    mine = [c.id for c in state.train if state.stealer(c) == p]
+    if mine and rng.random() < 0.85:
+        return state, rng.choice(mine), p
+    held_cars = [c.id for c in state.train if c.groups[p] is not None]
+    if not held_cars:
+        return None
+    return state, rng.choice(held_cars), p
+
+
+def built_cases(count: int, seed: int, **kw: object) -> list[Case]:
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        case = built(rng, **kw)  # type: ignore[arg-type]
+        if case is not None:
+            out.append(case)
+    return out
+
+
+def game_cases(game: RollingBandits, count: int, seed: int, players: int = 2) -> list[Case]:
+    """Positions of random games (any phase but set-up) with a car the previous player holds."""
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        state = game.new_game(players, seed=rng.randrange(10**6))
+        for _ in range(300):
+            if state.is_terminal or len(out) >= count:
+                break
+            prev = (state.to_move - 1) % state.players
+            if rng.random() < 0.2 and state.phase not in ("deal-wagon", "deal-trunk"):
+                mine = [c.id for c in state.train if c.groups[prev] is not None]
+                if mine:
+                    out.append((state, rng.choice(mine), prev))
+            if state.is_chance:
+                action = sample_chance(game, state, rng)
+            else:
+                acts = legal_actions(state)
+                action = acts[rng.randrange(len(acts))]
+            state = apply(state, action)
+    return out

@@ -1,0 +1,126 @@
+"""The safety question's backends agree: the fast exact search with the plain enumeration, and
+the CP-SAT and Z3 models with the exact search, on generated cases; every counterexample is
+replayed through the rules engine; the proven bound holds against an independent walk
+(RB-SAFE-1, RB-SAFE-2, RB-SAFE-3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from banditsolve.errors import SolverError
+from banditsolve.rolling.game import GAME
+from banditsolve.rolling.rules import apply, parse_action
+from banditsolve.rolling.solvers.models import covers
+from banditsolve.rolling.solvers.safety import Safety, is_safe, plain_safe, reach_bound
+from banditsolve.rolling.state import State
+from tests.profiles import scaled
+from tests.rolling import cases, reference
+from tests.rules import rules
+
+
+def _replays(state: State, verdict: Safety) -> None:
+    """The counterexample is a legal line after which the player does not steal the car: the
+    car left the train, or the player's turn begins (or the game ends) without it."""
+    s = state
+    for text in verdict.counterexample:
+        s = apply(s, parse_action(text))
+    assert s.is_terminal or s.to_move == verdict.player or s.car(verdict.car) is None
+    assert not any(w.id == verdict.car for w in s.won[verdict.player]), state.notation()
+
+
+def _mixed(count: int, seed: int) -> list[cases.Case]:
+    n = max(1, count // 4)
+    return (
+        cases.built_cases(2 * n, seed)
+        + cases.built_cases(n, seed + 1, players=3)
+        + cases.game_cases(cases.TINYX, n // 2 + 1, seed + 2)
+        + cases.game_cases(cases.TINY, n // 2 + 1, seed + 3, players=3)
+    )
+
+
+@rules("RB-SAFE-1", "RB-SAFE-2")
+def test_exact_agrees_with_plain_on_generated_cases() -> None:
+    decided = 0
+    answers = set()
+    for state, car, player in _mixed(scaled(120, 2000), 21):
+        exact = is_safe(state, car, player, node_limit=50_000)
+        plain = plain_safe(state, car, player, node_limit=50_000)
+        if exact.safe is None or plain.safe is None:
+            continue
+        decided += 1
+        answers.add(exact.safe)
+        assert exact.safe == plain.safe, (state.notation(), car, player)
+        if exact.safe is False:
+            _replays(state, exact)
+            _replays(state, plain)
+    assert decided >= scaled(100, 1500) and answers == {True, False}
+
+
+@rules("RB-SAFE-2")
+def test_the_bound_holds_against_every_line_of_the_turn() -> None:
+    checked = 0
+    for state, car, _ in cases.built_cases(scaled(25, 400), 31, held_chance=0.15):
+        bound = reach_bound(state, state.to_move, car)
+        if bound is None:
+            continue
+        most = reference.max_on_car_after_turn(state, car)
+        assert most == 99 or most <= bound, (state.notation(), car, bound, most)
+        checked += 1
+    assert checked >= scaled(6, 100)
+
+
+def _model_cases(count: int, seed: int) -> list[cases.Case]:
+    pool = ("jokers", "locomotive", "trunk-count", "trunk-jokers")
+    out = [
+        c
+        for c in cases.built_cases(count, seed, options=pool, held_chance=0.5)
+        + cases.built_cases(count, seed + 1, edition="default", options=pool, trunk_chance=0.2)
+        + cases.built_cases(count // 2, seed + 2, edition="default", players=3, options=pool)
+        if covers(*c) is None
+    ]
+    return out
+
+
+@rules("RB-SAFE-3")
+@pytest.mark.parametrize("backend", ["cpsat", "z3"])
+def test_models_agree_with_the_exact_search(backend: str) -> None:
+    answers = set()
+    checked = 0
+    for state, car, player in _model_cases(scaled(60, 1200), 41):
+        exact = is_safe(state, car, player)
+        model = is_safe(state, car, player, backend=backend, time_limit=30, seed=1)
+        assert model.safe is exact.safe, (state.notation(), car, player)
+        answers.add(model.safe)
+        checked += 1
+        if model.safe is False:
+            _replays(state, model)
+    assert checked >= scaled(40, 800) and answers == {True, False}
+
+
+@rules("RB-SAFE-3")
+def test_backends_refuse_what_they_do_not_cover_and_bad_arguments() -> None:
+    state = cases.TINYX.from_notation(
+        "rb ed=tinyx n=2 phase=start turn=1 wagons=2 train=0:3/3L:-:-|-,1:2/2:R:M2|-,"
+        "2:1/1:-:-|- won=-|- trunks=-|-"
+    )
+    assert covers(state, 1, 0) is not None  # the trunk is still on car 1
+    with pytest.raises(SolverError, match="does not cover"):
+        is_safe(state, 1, 0, backend="cpsat")
+    with pytest.raises(SolverError, match="unknown safety backend"):
+        is_safe(state, 1, 0, backend="magic")
+    with pytest.raises(SolverError, match="workers"):
+        is_safe(state, 2, 0, backend="cpsat", workers=0)
+    auto = is_safe(state, 1, 0, backend="auto")
+    assert auto.safe == is_safe(state, 1, 0, backend="plain").safe
+
+
+@rules("RB-SAFE-2")
+def test_the_bound_answers_at_once_with_its_reason() -> None:
+    # my six dice on car 5; the opponent needs two other cars to reach it: at most five dice
+    state = GAME.from_notation(
+        "rb ed=default n=2 phase=start turn=1 wagons=7 train=0:5/5L:-:-|-,1:2/2:-:-|-,"
+        "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|-,5:2/2:-:R6|-,6:3/3:-:-|-,7:4/4:-:-|- "
+        "won=-|- trunks=-|-"
+    )
+    verdict = is_safe(state, 5, 0)
+    assert verdict.safe is True and verdict.nodes == 0 and "at most 5 dice" in verdict.reason
