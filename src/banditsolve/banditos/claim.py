@@ -184,6 +184,13 @@ def check_claim(
         )
     avail = normalise_availability(available)
     shown = colour_counts(mine_t + theirs_t)
+    if (
+        shown[0] + avail[0] <= DICE_PER_COLOUR
+        and shown[1] + avail[1] <= DICE_PER_COLOUR
+        and shown[2] + avail[2] <= DICE_PER_COLOUR
+        and shown[3] + avail[3] <= DICE_PER_COLOUR
+    ):
+        return mine_t, theirs_t, avail  # the usual case, without the loop
     for colour in COLOURS:
         if shown[colour] + avail[colour] <= DICE_PER_COLOUR:
             continue
