@@ -34,7 +34,9 @@ PORT_MASK = 0b111111
 #: A card code's kind index starts at this bit.
 KIND_SHIFT = 6
 
-#: Card kinds, as data: plain tunnels, and the special cards of Bandida (for a later issue).
+#: Card kinds, as data: plain tunnels, and the special cards of Bandida (seed 003): the ladder,
+#: the five objects, the two alarms and, in Bandida's mode 3, Bandido's super card shuffled into
+#: the pile (``bandido_super``; its code carries the 6-exit mask, and either side may be laid).
 KINDS: tuple[str, ...] = (
     "tunnel",
     "ladder",
@@ -45,13 +47,27 @@ KINDS: tuple[str, ...] = (
     "map",
     "alarm_discard_five",
     "alarm_discard_one",
+    "bandido_super",
 )
 KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
+#: The object kinds (effects when laid, BA-OBJ-*), the alarm kinds (BA-ALARM-*).
+OBJECT_KINDS: frozenset[str] = frozenset(
+    {"backpack", "water_bottle", "broken_tool", "dynamite", "map"}
+)
+ALARM_KINDS: frozenset[str] = frozenset({"alarm_discard_five", "alarm_discard_one"})
 
 SUPER6 = PORT_MASK
 #: The 5-exit side of the super card: every port but ``L``.
 SUPER5 = PORT_MASK & ~PORT_BIT["L"]
-ALIASES: dict[str, int] = {"super6": SUPER6, "super5": SUPER5}
+#: Bandido's super card as a card of Bandida's mode-3 pile (its hand code is the 6-exit side).
+BANDIDO_SUPER6 = SUPER6 | (KIND_INDEX["bandido_super"] << KIND_SHIFT)
+BANDIDO_SUPER5 = SUPER5 | (KIND_INDEX["bandido_super"] << KIND_SHIFT)
+ALIASES: dict[str, int] = {
+    "super6": SUPER6,
+    "super5": SUPER5,
+    "bandido6": BANDIDO_SUPER6,
+    "bandido5": BANDIDO_SUPER5,
+}
 
 
 def half_turn(mask: int) -> int:
@@ -113,6 +129,17 @@ def with_kind(mask: int, kind: int) -> int:
 def card_kind(code: int) -> str:
     """The kind of a card code (``"tunnel"`` for plain cards)."""
     return KINDS[code >> KIND_SHIFT]
+
+
+def hand_code(code: int) -> int:
+    """The card a placement of ``code`` takes from the hand: itself, except that either side
+    of Bandido's super card is the one card :data:`BANDIDO_SUPER6`."""
+    return BANDIDO_SUPER6 if code >> KIND_SHIFT == KIND_INDEX["bandido_super"] else code
+
+
+def is_alarm(code: int) -> bool:
+    """True for an alarm card."""
+    return KINDS[code >> KIND_SHIFT] in ALARM_KINDS
 
 
 def card_name(code: int) -> str:
@@ -200,6 +227,12 @@ class Deck:
     edition: str
     counts: tuple[tuple[int, int], ...]
     super_sides: tuple[tuple[str, int], ...]
+    #: Cards that are in the pile only in some game modes: ``(code, modes)`` (Bandida's ladder:
+    #: modes 2 and 3). A card not listed is in the pile in every mode.
+    modes: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    #: Cards that are not in this box (Bandido's super card in Bandida's mode 3): not counted
+    #: by :attr:`size` nor dealt by :meth:`cards` without a mode.
+    extra: tuple[int, ...] = ()
 
     @property
     def types(self) -> tuple[int, ...]:
@@ -208,12 +241,22 @@ class Deck:
 
     @property
     def size(self) -> int:
-        """Number of deck cards (the super card not included)."""
-        return sum(n for _, n in self.counts)
+        """Number of deck cards in the box (the super card not included)."""
+        return len(self.cards())
 
-    def cards(self) -> tuple[int, ...]:
-        """The deck as a sorted tuple of card codes, one entry per physical card."""
-        return tuple(code for code, n in self.counts for _ in range(n))
+    def in_mode(self, code: int, mode: int | None) -> bool:
+        """True when ``code`` is in the pile of game mode ``mode`` (None: the box's cards)."""
+        if mode is None:
+            return code not in self.extra
+        modes = dict(self.modes).get(code)
+        return modes is None or mode in modes
+
+    def cards(self, mode: int | None = None) -> tuple[int, ...]:
+        """The deck as a sorted tuple of card codes, one entry per physical card: the box's
+        cards, or with ``mode`` the pile of that game mode (BA-SETUP-*)."""
+        return tuple(
+            code for code, n in self.counts if self.in_mode(code, mode) for _ in range(n)
+        )
 
     def count(self, card: CardLike) -> int:
         """How many copies of ``card`` the deck has."""
@@ -269,11 +312,17 @@ class Deck:
         return {
             "edition": self.edition,
             "super": {name: card_name(code) for name, code in self.super_sides},
-            "cards": [
-                {"card": card_name(code), "count": n, "kind": card_kind(code)}
-                for code, n in self.counts
-            ],
+            "cards": [self._entry(code, n) for code, n in self.counts],
         }
+
+    def _entry(self, code: int, n: int) -> dict[str, object]:
+        name = port_names(canonical(code & PORT_MASK))
+        entry: dict[str, object] = {"card": name, "count": n, "kind": card_kind(code)}
+        if code in dict(self.modes):
+            entry["modes"] = list(dict(self.modes)[code])
+        if code in self.extra:
+            entry["extra"] = True
+        return entry
 
 
 def deck_from_json(data: object, where: str = "deck data") -> Deck:
@@ -299,6 +348,8 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
     if not isinstance(cards, list) or not cards:
         raise DataError(f"{where}: 'cards' must be a non-empty list")
     counter: Counter[int] = Counter()
+    modes: list[tuple[int, tuple[int, ...]]] = []
+    extra: list[int] = []
     for i, entry in enumerate(cards):
         if not isinstance(entry, Mapping):
             raise DataError(f"{where}: cards[{i}] must be an object")
@@ -318,8 +369,31 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
         code = with_kind(code, KIND_INDEX[str(kind)])
         if code in counter:
             raise DataError(f"{where}: cards[{i}] ({card}): card listed twice")
+        unknown = set(entry) - {"card", "count", "kind", "modes", "extra"}
+        if unknown:
+            raise DataError(f"{where}: cards[{i}] ({card}): unknown field {sorted(unknown)[0]!r}")
+        if "modes" in entry:
+            listed = entry["modes"]
+            if (
+                not isinstance(listed, list)
+                or not listed
+                or any(isinstance(m, bool) or m not in (1, 2, 3) for m in listed)
+            ):
+                raise DataError(f"{where}: cards[{i}] ({card}): 'modes' must list modes 1, 2, 3")
+            modes.append((code, tuple(sorted(set(listed)))))
+        flag = entry.get("extra", False)
+        if not isinstance(flag, bool):
+            raise DataError(f"{where}: cards[{i}] ({card}): 'extra' must be true or false")
+        if flag:
+            extra.append(code)
         counter[code] = count
-    return Deck(edition, tuple(sorted(counter.items())), tuple(sides))
+    return Deck(
+        edition,
+        tuple(sorted(counter.items())),
+        tuple(sides),
+        tuple(sorted(modes)),
+        tuple(sorted(extra)),
+    )
 
 
 @cache
