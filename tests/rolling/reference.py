@@ -115,3 +115,80 @@ def max_on_car_after_turn(state: object, car: int) -> int:
             continue
         stack.extend(_apply(s, a) for a in legal_actions(s))
     return best
+
+
+def chance_to_lay_with_reroll(n: int, symbol: str, k: int) -> Fraction:
+    """A player with a group of ``symbol`` on the train rolls ``n`` dice and may roll any of them
+    once more: the best is to keep every die showing the symbol or a joker and roll the rest
+    again. The chance of ``k`` or more such dice, counting sequences one by one."""
+    good_first: dict[int, int] = {}
+    for seq in sequences(n):
+        g = sum(1 for x in seq if x in (symbol, "J"))
+        good_first[g] = good_first.get(g, 0) + 1
+    total = Fraction(0)
+    for g, ways in good_first.items():
+        if g >= k:
+            total += Fraction(ways, 6**n)
+            continue
+        m = n - g
+        hits = sum(1 for seq in sequences(m) if sum(1 for x in seq if x in (symbol, "J")) >= k - g)
+        total += Fraction(ways, 6**n) * Fraction(hits, 6**m)
+    return total
+
+
+def bomb_share(edition: object, symbol: int, seen: list[tuple[int, int, int]]) -> Fraction:
+    """The chance that a face-down trunk of ``symbol`` is a bomb: bomb tiles of that symbol over
+    all its tiles, less the tiles already seen, read from the edition's list."""
+    from banditsolve.rolling.edition import CONTENTS, Edition
+
+    assert isinstance(edition, Edition)
+    tiles = [(t.symbol, t.value, t.content) for t in edition.trunks if t.symbol == symbol]
+    for tile in seen:
+        tiles.remove(tile)
+    bombs = sum(1 for t in tiles if CONTENTS[t[2]] == "bomb")
+    return Fraction(bombs, len(tiles))
+
+
+def ambush_trunks(
+    groups: dict[int, tuple[str, int]], trunks: dict[int, str]
+) -> dict[tuple[int, int], int]:
+    """For every pair of the player's cars, how many trunks swapping their groups carries off:
+    the cars whose trunk symbol matches the group that lands there, three dice or more."""
+    out: dict[tuple[int, int], int] = {}
+    cars = sorted(groups)
+    for i, a in enumerate(cars):
+        for b in cars[i + 1 :]:
+            swapped = {a: groups[b], b: groups[a]}
+            out[a, b] = sum(
+                1 for c, (sym, size) in swapped.items() if trunks.get(c) == sym and size >= 3
+            )
+    return out
+
+
+def trunk_layings(
+    gang: list[tuple[int, str, int]], roll: str, trunks: dict[int, str], cars: list[int]
+) -> set[int]:
+    """The cars whose trunk some laying of ``roll`` carries off, by listing every laying by hand:
+    ``gang`` is the player's (car, symbol, size) front to back on the train ``cars`` (ids front
+    to back); a rolled symbol of the gang joins its car or is kept; the new symbols, in any order
+    and any subset, fill the cars in front of the gang one by one; jokers join any group."""
+    symbols = {s for _, s, _ in gang}
+    counts = {f: roll.count(f) for f in FACES}
+    new = [s for s in "RMHBS" if counts[s] and s not in symbols]
+    front = cars.index(gang[0][0])
+    found: set[int] = set()
+    for join in itertools.product([False, True], repeat=len(symbols)):
+        joined = dict(zip(sorted(symbols), join, strict=True))
+        for r in range(len(new) + 1):
+            for order in itertools.permutations(new, r):
+                if front - r < 0:
+                    continue
+                groups: dict[int, tuple[str, int]] = {}
+                for car, s, size in gang:
+                    groups[car] = (s, size + (counts[s] if joined[s] else 0))
+                for j, s in enumerate(order):
+                    groups[cars[front - 1 - j]] = (s, counts[s])
+                for car, (s, size) in groups.items():
+                    if trunks.get(car) == s and size + counts["J"] >= 3:
+                        found.add(car)
+    return found

@@ -131,3 +131,23 @@ def test_cli_questions() -> None:
     assert best.code == 0 and json.loads(best.out)["status"] == "yes"
     bad = run("rolling", "safe", "rb nonsense", "1")
     assert bad.code == 2 and bad.err.count("\n") == 1
+
+
+@rules("RB-NOTE-3")
+def test_svg_draws_a_shape_per_symbol() -> None:
+    import xml.etree.ElementTree as ET
+
+    state = GAME.from_notation(
+        "rb ed=default n=2 phase=start turn=1 wagons=5 train=0:5/5L:-:-|-,1:2/2:-:R1|-,"
+        "2:3/3:-:M1|-,3:3/3:-:H1|-,4:2/2:-:B1|S2,5:1/1:-:-|- won=-|- trunks=-|-"
+    )
+    root = ET.fromstring(GAME.svg(state))
+    ns = "{http://www.w3.org/2000/svg}"
+    dice = [g for g in root.iter(f"{ns}g") if "die" in (g.get("class") or "").split()]
+    kinds = {g.get("class", "").split()[1] for g in dice}
+    assert kinds == {f"die-{s}" for s in ("revolver", "mask", "hat", "boot", "horseshoe")}
+    shapes = {g.get("class"): sorted(child.tag.removeprefix(ns) for child in g) for g in dice}
+    assert shapes["die die-revolver"] == ["circle", "rect", "rect", "title"]
+    assert shapes["die die-horseshoe"] == ["path", "rect", "title"]
+    assert "polygon" in shapes["die die-boot"]
+    assert len({tuple(v) for v in shapes.values()}) == 5  # five different drawings

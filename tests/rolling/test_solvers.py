@@ -213,3 +213,22 @@ def test_monte_carlo_is_labelled_an_estimate() -> None:
     assert win_chances(state, samples=4, policy="random", seed=1) == result
     with pytest.raises(SolverError):
         win_chances(state, samples=0)
+
+
+@rules("RB-ODDS-2", "RB-AGAIN-1")
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_odds_use_a_roll_again_trunk(k: int) -> None:
+    from banditsolve.rolling.solvers.turn import odds
+
+    state = GAME.from_notation(
+        "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:-:R4|-,"
+        "2:3/3:-:-|- won=-|- trunks=M1r|- usable=1"
+    )
+    with_again = chance_to_lay(state, 0, k)
+    assert with_again == reference.chance_to_lay_with_reroll(3, "R", k)
+    without = reference.chance_to_lay(3, "R", k, True, True)
+    assert chance_to_lay(state, 0, k, rerolls=False) == without
+    assert with_again > chance_to_lay(state, 0, k, rerolls=False)
+    result = odds(state, symbol=0, k=k)
+    assert result.roll_again and result.to_json()["roll_again"] is True
+    assert result.lay[f"{k}+ R"] == str(with_again)

@@ -1,9 +1,17 @@
 """The bundled Rolling Bandits puzzles (``data/puzzles.json``), loaded with core.puzzles.
 
-Each puzzle has an ``id``, a ``position`` (notation), a ``question`` (``"lay"``: the chance to
-lay ``k`` dice of ``symbol`` with the coming roll; ``"safe"``: is ``car`` provably ``player``'s
-at their next turn), a ``description`` and the ``answer`` (a fraction as text, or
-``"safe"``/``"unsafe"``). The tests re-derive every answer by an independent computation.
+Each puzzle has an ``id``, a ``position`` (notation), a ``question``, a ``description`` and the
+``answer``. Questions:
+
+- ``"lay"``: the chance to lay ``k`` dice of ``symbol`` with the coming roll (a fraction);
+- ``"safe"``: is ``car`` provably ``player``'s at their next turn (``"safe"``/``"unsafe"``);
+- ``"trunk"``: the roll known, the only car whose trunk some laying carries off (its number);
+- ``"ambush"``: in the ambush step, the swap that carries off the most trunks (its text), ``k``
+  being how many;
+- ``"steal"``: the chance, with the best play of the rest of the turn, that ``car`` is the
+  mover's to steal at their next turn (a fraction; a trunk still to open is chance).
+
+The tests re-derive every answer by an independent computation.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from banditsolve.errors import DataError
 from banditsolve.rolling.notation import parse_state
 from banditsolve.rolling.state import State
 
-QUESTIONS = ("lay", "safe")
+QUESTIONS = ("lay", "safe", "trunk", "ambush", "steal")
 
 
 @dataclass(frozen=True, slots=True)

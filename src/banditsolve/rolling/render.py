@@ -1,11 +1,14 @@
 """Pictures of a Rolling Bandits state: ASCII for the terminal, SVG of the train (RB-NOTE-3).
 
 The SVG draws the cars front (left) to back (right) with their numbers, points and trunks,
-each player's dice in their colour with the symbol's letter on each die, and, under each car,
+each player's dice in their colour with the symbol drawn on each die (a shape per symbol, its
+name as the die's title), and, under each car,
 who would steal it at the start of their next turn.
 """
 
 from __future__ import annotations
+
+import xml.etree.ElementTree as ET
 
 from banditsolve.core.svg import Svg
 from banditsolve.rolling.edition import COLOUR_FILLS, COLOURS, LETTERS, SYMBOLS
@@ -40,6 +43,34 @@ def _car_label(car: Car) -> str:
     name = "LOCO" if car.loco else f"W{car.id}"
     trunk = "" if car.trunk is None else f" trunk {LETTERS[car.trunk]}"
     return f"{name} need {car.need} pts {car.points}{trunk}"
+
+
+def symbol_shape(doc: Svg, parent: ET.Element, symbol: int, x: float, y: float) -> None:
+    """Draw a bandit symbol in white on the 12 x 12 die whose corner is (``x``, ``y``): revolver
+    a cylinder with a barrel, mask a band with two eye holes, hat a crown on a brim, boot a leg
+    and foot, horseshoe an open arc (RB-NOTE-3)."""
+    white = {"fill": "#fff"}
+    if symbol == 0:  # revolver
+        doc.add("circle", {"cx": x + 4.5, "cy": y + 6, "r": 2.8, **white}, parent=parent)
+        doc.add("rect", {"x": x + 6, "y": y + 5, "width": 5, "height": 2, **white}, parent=parent)
+    elif symbol == 1:  # mask
+        doc.add("rect", {"x": x + 1.5, "y": y + 4, "width": 9, "height": 4, "rx": 2, **white},
+                parent=parent)
+        for ex in (4, 8):
+            doc.add("circle", {"cx": x + ex, "cy": y + 6, "r": 1, "fill": "#000"}, parent=parent)
+    elif symbol == 2:  # hat
+        doc.add("rect", {"x": x + 1.5, "y": y + 8, "width": 9, "height": 1.6, **white},
+                parent=parent)
+        doc.add("rect", {"x": x + 4, "y": y + 3, "width": 4, "height": 5.5, **white},
+                parent=parent)
+    elif symbol == 3:  # boot
+        points = [(4, 2), (7, 2), (7, 7), (10.5, 8), (10.5, 10), (4, 10)]
+        doc.add("polygon", {"points": " ".join(f"{x + a:g},{y + b:g}" for a, b in points),
+                            **white}, parent=parent)
+    elif symbol == 4:  # horseshoe
+        d = f"M {x + 3:g} {y + 10:g} V {y + 6:g} A 3 3 0 0 1 {x + 9:g} {y + 6:g} V {y + 10:g}"
+        doc.add("path", {"d": d, "fill": "none", "stroke": "#fff", "stroke_width": 1.8},
+                parent=parent)
 
 
 def ascii_picture(state: State) -> str:
@@ -162,6 +193,11 @@ def svg_picture(state: State) -> str:
             for k in range(grp.size):
                 merc = k >= grp.bandits
                 dx = x + 6 + (k % 7) * 13
+                die = doc.group(
+                    {"class": f"die die-{SYMBOLS[grp.symbol]}"},
+                    title=f"{COLOURS[q + 2 if merc else q]} {SYMBOLS[grp.symbol]}",
+                    parent=g,
+                )
                 doc.add(
                     "rect",
                     {
@@ -173,21 +209,9 @@ def svg_picture(state: State) -> str:
                         "fill": COLOUR_FILLS[q + 2 if merc else q],
                         "stroke": "#000",
                     },
-                    parent=g,
+                    parent=die,
                 )
-                doc.add(
-                    "text",
-                    {
-                        "x": dx + 6,
-                        "y": y + 10,
-                        "font_size": 9,
-                        "fill": "#fff",
-                        "text_anchor": "middle",
-                        "font_family": "monospace",
-                    },
-                    text=LETTERS[grp.symbol],
-                    parent=g,
-                )
+                symbol_shape(doc, die, grp.symbol, dx, y)
         thief = state.stealer(car)
         label = f"P{thief} steals" if thief is not None else "nobody steals"
         doc.add(

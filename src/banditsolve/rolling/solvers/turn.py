@@ -161,30 +161,46 @@ def _at_roll(state: State) -> State:
     return state
 
 
-def chance_to_lay(state: State, symbol: int, k: int) -> Fraction:
-    """The chance that the coming roll lets the active player lay ``k`` or more dice of
-    ``symbol`` (rolled ones and jokers) on the train this turn (no roll-again)."""
+def _can_lay(state: State, symbol: int, k: int) -> bool:
     from banditsolve.rolling.rules import new_group_targets
 
+    p = state.to_move
+    has = any(c.groups[p] is not None and c.groups[p].symbol == symbol for c in state.train)  # type: ignore[union-attr]
+    rolled = state.roll[symbol] + state.mroll[symbol]
+    jokers = state.roll[JOKER] + state.mroll[JOKER]
+    can = has or (rolled > 0 and bool(new_group_targets(state, p)))
+    return can and rolled + jokers >= k
+
+
+def chance_to_lay(state: State, symbol: int, k: int, *, rerolls: bool = True) -> Fraction:
+    """The chance that the coming roll lets the active player lay ``k`` or more dice of
+    ``symbol`` (rolled ones and jokers) on the train this turn; with ``rerolls`` (and a usable
+    roll-again trunk) the player rolls again as well as they can (RB-AGAIN-1)."""
     at = _at_roll(state)
-    p = at.to_move
+    if rerolls and _holds_roll_again(at):
+
+        def stop(s: State) -> bool:
+            return s.phase == "attack" and s.to_move == at.to_move and _can_lay(s, symbol, k)
+
+        return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=True)
     total = Fraction(0)
     for action, prob in chance_outcomes(at):
         after = _apply(at, action)
-        if after.phase != "attack":
-            continue
-        has = any(c.groups[p] is not None and c.groups[p].symbol == symbol for c in after.train)  # type: ignore[union-attr]
-        rolled = after.roll[symbol] + after.mroll[symbol]
-        jokers = after.roll[JOKER] + after.mroll[JOKER]
-        can = has or (rolled > 0 and bool(new_group_targets(after, p)))
-        if can and rolled + jokers >= k:
+        if after.phase == "attack" and _can_lay(after, symbol, k):
             total += prob
     return total
 
 
-def chance_of_trunk(state: State, car_id: int) -> Fraction:
+def _holds_roll_again(state: State) -> bool:
+    from banditsolve.rolling.rules import ROLL_AGAIN
+
+    p = state.to_move
+    return any(h.content == ROLL_AGAIN and not h.used for h in state.trunks[p][: state.usable])
+
+
+def chance_of_trunk(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
     """The chance that the coming roll lets the active player carry off car ``car_id``'s trunk
-    this turn (best laying, no roll-again)."""
+    this turn (best laying; with ``rerolls``, a usable roll-again trunk used at its best)."""
     at = _at_roll(state)
     car = at.car(car_id)
     if car is None or car.trunk is None:
@@ -193,13 +209,23 @@ def chance_of_trunk(state: State, car_id: int) -> Fraction:
     def stop(s: State) -> bool:
         return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
 
-    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=False, symmetric=True)
+    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=rerolls, symmetric=True)
 
 
-def chance_stealable(state: State, car_id: int) -> Fraction:
+def chance_stealable(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
     """The chance that the coming roll lets the active player lay so that car ``car_id`` is
-    theirs to steal at the start of their next turn, if nobody else plays (no roll-again)."""
-    at = _at_roll(state)
+    theirs to steal at the start of their next turn, if nobody else plays (with ``rerolls``, a
+    usable roll-again trunk used at its best)."""
+    return steal_chance(_at_roll(state), car_id, rerolls=rerolls)
+
+
+def steal_chance(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
+    """From any point of the active player's turn: the chance, with the best play of the rest
+    of it (trunks opened included), that car ``car_id`` is theirs to steal at the start of their
+    next turn if nobody else plays."""
+    if state.is_terminal or state.phase in ("deal-wagon", "deal-trunk"):
+        raise SolverError("no turn is being played")
+    at = state
     p = at.to_move
     if at.car(car_id) is None:
         raise SolverError(f"car {car_id} is not on the train")
@@ -210,7 +236,42 @@ def chance_stealable(state: State, car_id: int) -> Fraction:
             return Fraction(1 if any(w.id == car_id for w in s.won[p]) else 0)
         return Fraction(1 if s.stealer(car) == p else 0)
 
-    return turn_value(at, leaf, rerolls=False, symmetric=True)
+    return turn_value(at, leaf, rerolls=rerolls, symmetric=True)
+
+
+def trunk_cars(state: State) -> tuple[int, ...]:
+    """The cars whose trunk the active player surely can carry off this turn from here (the
+    roll known: phase attack or ambush), by searching every laying."""
+    if state.phase not in ("attack", "ambush"):
+        raise SolverError(f"trunks in reach are asked after the roll, not in phase {state.phase}")
+    out = []
+    for car in state.train:
+        if car.trunk is None:
+            continue
+        cid = car.id
+
+        def stop(s: State, cid: int = cid) -> bool:
+            return s.phase == "reveal" and any(c == cid for c, _ in s.pending)
+
+        if turn_value(state, lambda s: Fraction(0), stop=stop, symmetric=True) == 1:
+            out.append(cid)
+    return tuple(out)
+
+
+def best_ambush(state: State) -> tuple[str, int]:
+    """In the ambush step: the swap that carries off the most trunks at once, and how many."""
+    from banditsolve.rolling.rules import Ambush
+
+    if state.phase != "ambush":
+        raise SolverError(f"an ambush is chosen in the ambush step, not in phase {state.phase}")
+    best = ("end", 0)
+    for action in legal_actions(state):
+        if isinstance(action, Ambush):
+            after = _apply(state, action)
+            n = len(after.pending) if after.phase == "reveal" else 0
+            if n > best[1]:
+                best = (str(action), n)
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +283,11 @@ class Odds:
     lay: dict[str, str]
     trunks: dict[str, str]
     stealable: dict[str, str]
+    roll_again: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "roll_again": self.roll_again,
             "position": self.position,
             "roll_dice": self.roll_dice,
             "lay_at_least": self.lay,
@@ -233,7 +296,8 @@ class Odds:
         }
 
     def explain(self) -> str:
-        lines = [f"rolling {self.roll_dice} dice:"]
+        again = " (a roll-again trunk used at its best)" if self.roll_again else ""
+        lines = [f"rolling {self.roll_dice} dice{again}:"]
         lines += [f"  lay {k}: {v}" for k, v in self.lay.items()]
         lines += [f"  take the trunk of car {k}: {v}" for k, v in self.trunks.items()]
         lines += [f"  car {k} stealable next turn: {v}" for k, v in self.stealable.items()]
@@ -258,7 +322,8 @@ def odds(state: State, *, symbol: int | None = None, k: int = 3) -> Odds:
     lay = {f"{k}+ {LETTERS[s]}": str(chance_to_lay(at, s, k)) for s in symbols}
     trunks = {str(c.id): str(chance_of_trunk(at, c.id)) for c in at.train if c.trunk is not None}
     steal = {str(c.id): str(chance_stealable(at, c.id)) for c in at.train}
-    return Odds(state.notation(), at.airborne[0] + at.airborne[1], lay, trunks, steal)
+    again = _holds_roll_again(at)
+    return Odds(state.notation(), at.airborne[0] + at.airborne[1], lay, trunks, steal, again)
 
 
 # -- best play ---------------------------------------------------------------------
