@@ -1,7 +1,11 @@
 """Rolling Bandits benchmarks: the exact turn solver and the safety check against plain
-enumeration in the same run, and random games per second for 2, 3 and 4 players.
+enumeration in the same run, the CP-SAT and Z3 models of the safety question, and random games
+per second for 2, 3 and 4 players.
 
     python benchmarks/bench_rolling.py [--quick]
+
+Each row is one JSON line. A plain run that passes its time limit is reported with
+``"plain_answer": null`` (unknown) and the time it was given.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import time
 from banditsolve.core.play import simulate
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.notation import parse_state
+from banditsolve.rolling.solvers.models import covers
 from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn
 
@@ -26,10 +31,24 @@ TURNS = [
     "2:3/3:H:B1|S3 won=-|- trunks=-|- air=2/0",
 ]
 SAFETY = [
+    # unsafe: the opponent takes everything back and rolls seven dice
     ("rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,"
      "2:3/3:H:B1|S2 won=-|- trunks=-|-", 1),
+    # unsafe: one car between the rear and mine
     ("rb ed=default n=2 phase=start turn=1 wagons=3 train=0:5/5L:-:-|-,1:1/1:-:-|-,"
      "2:2/2:-:R4|-,3:3/3:-:-|- won=-|- trunks=-|-", 2),
+    # safe: puzzle safe-10, the proof that took 100,000 positions (25 s) before the bound
+    ("rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:-:R5|-,"
+     "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-", 1),
+    # safe at once: a hat trunk on my car, but no hat trunk is a bomb
+    ("rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:H:R5|-,"
+     "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-", 1),
+    # three players, safe: the first opponent's whole turn is searched, the second is bounded
+    ("rb ed=default n=3 phase=start turn=1 wagons=5 train=0:5/5L:-:-|-|-,1:2/2:-:-|-|-,"
+     "2:3/3:-:R6|-|-,3:1/1:-:-|-|-,4:2/2:-:-|-|-,5:4/4:-:-|-|- won=-|-|- trunks=-|-|-", 2),
+    # three players: two opponents play before my turn
+    ("rb ed=default n=3 phase=start turn=1 wagons=3 train=0:5/5L:-:-|-|-,1:2/2:-:-|M6|-,"
+     "2:3/3:-:R5|S1|-,3:1/1:-:-|-|B3 won=-|-|- trunks=-|-|-", 2),
 ]
 
 
@@ -55,10 +74,24 @@ def main() -> None:
     for text, car in SAFETY[:1] if args.quick else SAFETY:
         state = parse_state(text)
         t1, exact = timed(is_safe, state, car, 0, time_limit=120)
-        t2, plain = timed(is_safe, state, car, 0, time_limit=120, share=False)
-        rows.append({"bench": "safe", "car": car, "answer": exact.safe,  # type: ignore[attr-defined]
-                     "exact_s": round(t1, 3), "plain_s": round(t2, 3),
-                     "exact_nodes": exact.nodes, "plain_nodes": plain.nodes})  # type: ignore[attr-defined]
+        t2, plain = timed(is_safe, state, car, 0, time_limit=120, backend="plain")
+        if plain.safe is not None:  # type: ignore[attr-defined]
+            assert plain.safe == exact.safe  # type: ignore[attr-defined]
+        row: dict[str, object] = {
+            "bench": "safe", "position": text[:60], "car": car,
+            "answer": exact.safe,  # type: ignore[attr-defined]
+            "exact_s": round(t1, 3), "exact_nodes": exact.nodes,  # type: ignore[attr-defined]
+            "plain_s": round(t2, 3), "plain_nodes": plain.nodes,  # type: ignore[attr-defined]
+            "plain_answer": plain.safe,  # type: ignore[attr-defined]
+        }
+        for backend in ("cpsat", "z3"):
+            if covers(state, car, 0) is None:
+                t3, model = timed(is_safe, state, car, 0, backend=backend, time_limit=60)
+                assert model.safe == exact.safe  # type: ignore[attr-defined]
+                row[f"{backend}_s"] = round(t3, 3)
+            else:
+                row[f"{backend}_s"] = None
+        rows.append(row)
     games = 2 if args.quick else 20
     for players in (2, 3, 4):
         start = time.perf_counter()

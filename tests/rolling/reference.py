@@ -73,7 +73,8 @@ def safe_from_empty_opponent(dice: int, distance: int, mine: int, need: int) -> 
     return dice - distance < mine
 
 
-#: A small edition with every trunk content (ambush, roll-again, bomb, nothing) on every symbol.
+#: A small edition with every trunk content (ambush, roll-again, bomb, nothing) on every symbol
+#: but the hat, which has no bomb (a second empty trunk instead).
 TINY_TRUNKS = parse_edition(
     {
         "name": "tinyx",
@@ -86,7 +87,7 @@ TINY_TRUNKS = parse_edition(
         "trunks": [
             {"symbol": s, "value": 1, "content": c}
             for s in ("revolver", "mask", "hat", "boot", "horseshoe")
-            for c in ("nothing", "bomb", "ambush", "roll-again")
+            for c in ("nothing", "nothing" if s == "hat" else "bomb", "ambush", "roll-again")
         ],
     },
     "tinyx edition",

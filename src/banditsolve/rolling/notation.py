@@ -242,6 +242,10 @@ _KEYS = (
 _REQUIRED = ("ed", "n", "phase", "turn", "wagons", "train", "won", "trunks")
 
 
+#: Positions already read, by text and edition (states are immutable, so one may be shared).
+_PARSED: dict[tuple[str, int], tuple[Edition, State]] = {}
+
+
 def parse_state(text: str) -> State:
     """A state from its one-line notation (validated: :class:`NotationError` names the field)."""
     if not isinstance(text, str):
@@ -261,7 +265,20 @@ def parse_state(text: str) -> State:
     if missing:
         raise NotationError(f"position: missing field {missing[0]}")
     try:
-        return _build(fields)
+        edition = lookup(fields["ed"])
+    except BanditsolveError:
+        edition = None
+    if edition is not None and len(text) <= 4000:
+        cached = _PARSED.get((text, id(edition)))
+        if cached is not None and cached[0] is edition:
+            return cached[1]
+    try:
+        state = _build(fields)
+        if edition is not None and len(text) <= 4000:
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[text, id(edition)] = (edition, state)
+        return state
     except BanditsolveError as exc:
         if isinstance(exc, NotationError):
             raise

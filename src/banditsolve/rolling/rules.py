@@ -296,6 +296,11 @@ def _rolled_outcomes(n: int) -> tuple[tuple[Action, Fraction], ...]:
     return tuple((Rolled(faces), p) for faces, p in roll_outcomes(n))
 
 
+@lru_cache(maxsize=64)
+def _rolled_actions(n: int) -> tuple[Action, ...]:
+    return tuple(a for a, _ in _rolled_outcomes(n))
+
+
 def edition_of(state: State) -> Edition:
     return default_edition() if state.edition == "default" else lookup(state.edition)
 
@@ -466,6 +471,10 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     phase = state.phase
     if phase == "over":
         return ()
+    if phase == "roll":
+        return _rolled_actions(state.airborne[0])
+    if phase == "mroll":
+        return _rolled_actions(state.airborne[1])
     if state.is_chance:
         return tuple(a for a, _ in chance_outcomes(state))
     p = state.to_move

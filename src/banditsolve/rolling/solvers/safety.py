@@ -29,7 +29,7 @@ from typing import Any, Literal
 from banditsolve.core.answer import Answer
 from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.errors import SolverError
-from banditsolve.rolling.rules import _apply, edition_of, legal_actions
+from banditsolve.rolling.rules import BOMB, _apply, edition_of, legal_actions, unseen_tiles
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.state import State
 
@@ -203,8 +203,11 @@ def _bounded_safe(state: State, player: int, car: int) -> int | None:
     if mine < w.need or any(n >= mine for n in rivals):
         return None
     bound = reach_bound(state, q, car)
-    if bound is None or bound >= mine or (w.trunk is not None and bound >= 3):
+    if bound is None or bound >= mine:
         return None
+    if w.trunk is not None and bound >= 3:
+        if any(t.content == BOMB for t in unseen_tiles(state, w.trunk)):
+            return None  # the opponent may open W's trunk, and it may be a bomb
     return bound
 
 
