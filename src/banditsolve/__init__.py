@@ -2,7 +2,7 @@
 
 >>> import banditsolve
 >>> banditsolve.games()
-('banditos', 'bandido', 'rolling')
+('banditos', 'bandido', 'bandida', 'rolling')
 >>> banditsolve.load_game("los-banditos").title
 'Los Banditos'
 

@@ -45,6 +45,15 @@ _ENTRIES: tuple[GameEntry, ...] = (
         "cooperative tunnel cards: close every exit (seed 004)",
     ),
     GameEntry(
+        "bandida",
+        "Bandida",
+        ("bda",),
+        "banditsolve.tunnels.variants",
+        "BANDIDA",
+        "banditsolve.tunnels.cli",
+        "cooperative tunnel cards with objects, alarms, a ladder and three modes (seed 003)",
+    ),
+    GameEntry(
         "rolling",
         "Rolling Bandits",
         ("rolling-bandits", "rb"),

@@ -16,16 +16,29 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from banditsolve.core.protocol import Policy as CorePolicy
 from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import DataError, IllegalActionError, NotationError, RuleOptionError
-from banditsolve.tunnels.cards import PORT_MASK, Deck, as_code, card_name, load_deck
+from banditsolve.tunnels.cards import (
+    BANDIDO_SUPER5,
+    BANDIDO_SUPER6,
+    PORT_MASK,
+    Deck,
+    as_code,
+    card_kind,
+    card_name,
+    hand_code,
+    is_alarm,
+    load_deck,
+)
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.table import (
+    INDEX_SHIFT,
     Table,
     candidates,
     creates_hole,
@@ -33,12 +46,39 @@ from banditsolve.tunnels.table import (
 )
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "pile_out": ("play_on", "end"),
+    "pile_out": ("play_on", "end", "must_draw"),
     "hand_change": ("ends_turn", "may_place"),
     "hole": ("loses", "illegal"),
     "dead_exit": ("play_on", "loses"),
     "super_side": ("super6", "super5"),
+    # Bandida's readings (BA-OPT-*); Bandido never uses them.
+    "map_removes": ("not_special", "not_super"),
+    "map_split": ("edges", "tunnels"),
+    "map_reopen": ("allowed", "forbidden"),
+    "map_short": ("as_many", "none"),
+    "tool": ("this_turn", "over_turns"),
+    "tool_stuck": ("keep", "under"),
+    "dynamite_stuck": ("lapse", "change"),
+    "chain": ("yes", "no"),
+    "alarm_stuck": ("effect", "no_effect"),
+    "alarm_zero": ("keep_one", "zero"),
 }
+#: The options only Bandida reads (with ``mode``).
+BANDIDA_OPTIONS: tuple[str, ...] = (
+    "mode",
+    "map_removes",
+    "map_split",
+    "map_reopen",
+    "map_short",
+    "tool",
+    "tool_stuck",
+    "dynamite_stuck",
+    "chain",
+    "alarm_stuck",
+    "alarm_zero",
+)
+#: ``mode``: 0 is Bandido (no modes); Bandida's modes are 1, 2, 3 (BA-MODE-*).
+MODES = (0, 1, 2, 3)
 #: The hand sizes allowed (option ``hand_size``).
 HAND_SIZES = range(1, 11)
 #: ``table_size``: no edge, or a play area of ``WxH`` cells (each 2..:data:`MAX_TABLE_SIDE`).
@@ -114,6 +154,17 @@ class Options:
     super_side: str = "super6"
     hand_size: int = 3
     table_size: str = UNBOUNDED
+    mode: int = 0
+    map_removes: str = "not_special"
+    map_split: str = "edges"
+    map_reopen: str = "allowed"
+    map_short: str = "as_many"
+    tool: str = "this_turn"
+    tool_stuck: str = "keep"
+    dynamite_stuck: str = "lapse"
+    chain: str = "yes"
+    alarm_stuck: str = "effect"
+    alarm_zero: str = "keep_one"
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -131,6 +182,8 @@ class Options:
                 f"option hand_size={shown(self.hand_size)} is outside"
                 f" {HAND_SIZES[0]}..{HAND_SIZES[-1]}"
             )
+        if isinstance(self.mode, bool) or self.mode not in MODES:
+            raise RuleOptionError(f"option mode={shown(self.mode)} is not one of 1, 2, 3")
         if not isinstance(self.table_size, str):
             raise RuleOptionError(
                 f"option table_size must be text such as 20x20, not {shown(self.table_size)}"
@@ -178,6 +231,11 @@ class Options:
                 raise RuleOptionError(
                     f"unknown rule option {what} (options are {', '.join(known)})"
                 )
+            if name == "mode" and isinstance(value, str):
+                text = value.strip()
+                if text not in ("1", "2", "3"):
+                    raise RuleOptionError(f"option mode={shown(value)} is not one of 1, 2, 3")
+                value = int(text)
             if name == "hand_size" and isinstance(value, str):
                 text = value.strip()
                 if not text.isascii() or not text.isdigit() or len(text) > 3:
@@ -201,6 +259,7 @@ class Options:
         sizes = [str(n) for n in HAND_SIZES]
         out["hand_size"] = (str(default.hand_size), *(n for n in sizes if n != "3"))
         out["table_size"] = (UNBOUNDED, *TABLE_SIZES)
+        out["mode"] = ("1", "2", "3")
         return out
 
     def to_dict(self) -> dict[str, object]:
@@ -217,8 +276,8 @@ class Options:
         return {k: v for k, v in self.to_text().items() if ref[k] != v}
 
 
-#: Bandida's readings of the rules Bandido and Bandida share (seed 003).
-BANDIDA_RULES: dict[str, object] = {"pile_out": "end", "hand_change": "may_place"}
+#: Bandida's readings of the rules Bandido and Bandida share (seed 003), and its first mode.
+BANDIDA_RULES: dict[str, object] = {"pile_out": "end", "hand_change": "may_place", "mode": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,9 +306,29 @@ class Draw:
         return f"draw {card_name(self.card)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Bandida's alarm "every player discards one card": the player to act discards ``card``."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"discard {card_name(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """Bandida's map: take these cards (placements on the table, in the order laid) off."""
+
+    cards: tuple[Placement, ...]
+
+    def __str__(self) -> str:
+        return " ".join(("remove", *(str(p) for p in self.cards)))
+
+
 CHANGE = Change()
 PASS = Pass()
-Action = Placement | Change | Pass | Draw
+Action = Placement | Change | Pass | Draw | Discard | Remove
 
 WON = "won"
 LOST = "lost"
@@ -261,7 +340,12 @@ REASONS: dict[str, str] = {
     "all-down": "every card is down",
     "hole": "an exit runs into a one-cell hole",
     "dead-exit": "an exit can no longer be closed",
+    "no-ladder": "every exit is closed but the ladder is not on the table",
+    "no-join": "every exit is closed before both super cards and the ladder are down and joined",
+    "no-draw": "a card must be drawn from the empty pile",
 }
+#: The phases of a Bandida turn (a stack in :attr:`GameState.phase`, innermost last).
+PHASES = ("deal", "dynamite", "tool", "map", "alarm", "discard", "five")
 REASON_CODES: dict[str, str] = {text: code for code, text in REASONS.items()}
 
 
@@ -285,6 +369,40 @@ class GameState:
     outcome: str | None = None
     reason: str = ""
     turn: int = 0
+    #: Bandida only (empty or neutral in Bandido): each player's hand size (BA-OBJ-2, BA-ALARM-3),
+    #: the stack of pending effects (:data:`PHASES`), the player acting inside an alarm,
+    #: the cards out of the game (sorted), the cards an alarm set aside while discarding five,
+    #: the discards still to come (alarm: cards; discard: players), the players drawing nothing
+    #: until their hand is empty (option ``tool=over_turns``), and who laid a water bottle.
+    sizes: tuple[int, ...] = ()
+    phase: tuple[str, ...] = ()
+    actor: int = 0
+    discard: tuple[int, ...] = ()
+    aside: tuple[int, ...] = ()
+    left: int = 0
+    queue: tuple[int, ...] = ()
+    hold: tuple[int, ...] = ()
+    quiet: int = -1
+
+    @property
+    def to_act(self) -> int:
+        """The player who decides now: inside an alarm the drawer (or the player discarding),
+        else the player whose turn it is."""
+        if self.phase and self.phase[-1] in ("alarm", "discard"):
+            return self.actor if self.phase[-1] == "alarm" else self.queue[0]
+        return self.player
+
+    def size(self, player: int) -> int:
+        """The number of cards ``player`` holds when their hand is full."""
+        return self.sizes[player] if self.sizes else self.options.hand_size
+
+    @property
+    def top_is_alarm(self) -> bool | None:
+        """Whether the top card of the pile is an alarm (their backs are marked, BA-ALARM-1):
+        known when the top card is; None when the top lies in the unseen part."""
+        if self.unseen:
+            return None
+        return bool(self.pile) and is_alarm(self.pile[0])
 
     @property
     def players(self) -> int:
@@ -298,8 +416,13 @@ class GameState:
 
     @property
     def is_chance(self) -> bool:
-        """True when the next event is a draw from the unseen pile."""
-        return self.outcome is None and bool(self.to_draw) and bool(self.unseen)
+        """True when the next event is a draw from the unseen pile (or, in Bandida's alarm,
+        the discard of its top card)."""
+        if self.outcome is not None or not self.unseen:
+            return False
+        if self.phase and self.phase[-1] != "deal":
+            return self.phase[-1] == "five"
+        return bool(self.to_draw)
 
     @property
     def pile_size(self) -> int:
@@ -311,6 +434,7 @@ class GameState:
         out = [c for hand in self.hands for c in hand]
         out.extend(self.unseen)
         out.extend(self.pile)
+        out.extend(self.aside)
         return tuple(sorted(out))
 
     def returns(self) -> tuple[float, ...]:
@@ -325,12 +449,28 @@ class GameState:
         if len(self.table) > 1:
             parts.append(f"last card {self.table.history[-1]}")
         parts.append(f"pile {plural(self.pile_size, 'card')}")
+        if self.options.mode:
+            parts.insert(1, f"mode {self.options.mode}")
+            if self.top_is_alarm:
+                parts.append("an alarm on top of the pile")
+            if self.quiet >= 0:
+                parts.append(f"no talking until player {self.quiet} plays again")
         if self.outcome is not None:
             parts.append(f"{self.outcome}: {self.reason}")
         elif self.is_chance:
-            parts.append(f"player {self.to_draw[0]} draws")
+            if self.phase and self.phase[-1] == "five":
+                parts.append(f"the alarm discards from the pile ({self.left} to go)")
+            else:
+                parts.append(f"player {self.to_draw[0]} draws")
         else:
-            parts.append(f"player {self.player} to act")
+            doing = {
+                "dynamite": " (dynamite: another card)",
+                "tool": " (broken tool: every card)",
+                "map": " (map: remove cards)",
+                "alarm": " (lay the alarm)",
+                "discard": " (alarm: discard a card)",
+            }.get(self.phase[-1] if self.phase else "", "")
+            parts.append(f"player {self.to_act} to act{doing}")
         return ", ".join(parts)
 
     def _repr_svg_(self) -> str:
@@ -363,6 +503,8 @@ def new_game(
     options = options or Options()
     deck = deck or load_deck()
     table = Table.start(deck.super_card(options.super_side))
+    if options.mode:
+        return _ba_new_game(players, options, deck, table, rng)
     cards = deck.cards()
     unseen: tuple[int, ...] = cards
     pile: tuple[int, ...] = ()
@@ -384,13 +526,16 @@ def new_game(
 
 def _playable_placements(table: Table, code: int, options: Options) -> Iterator[Placement]:
     area = options.area
-    for x, y, r, _ in candidates(table, code & PORT_MASK):
-        p = Placement(code, x, y, r)
-        if area is not None and not inside(p, area):
-            continue
-        if options.hole == "illegal" and creates_hole(table, p):
-            continue
-        yield p
+    # Bandido's super card in Bandida's mode 3 is laid on the side the players choose.
+    sides = (BANDIDO_SUPER6, BANDIDO_SUPER5) if code == BANDIDO_SUPER6 else (code,)
+    for side in sides:
+        for x, y, r, _ in candidates(table, side & PORT_MASK):
+            p = Placement(side, x, y, r)
+            if area is not None and not inside(p, area):
+                continue
+            if options.hole == "illegal" and creates_hole(table, p):
+                continue
+            yield p
 
 
 def inside(p: Placement, area: tuple[int, int, int, int]) -> bool:
@@ -414,6 +559,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     if state.is_chance:
         return tuple(a for a, _ in chance_outcomes(state))
+    if state.options.mode:
+        return _ba_legal(state)
     actions: list[Action] = []
     for code in sorted(set(state.hands[state.player])):
         found = sorted(
@@ -472,6 +619,8 @@ def settle(state: GameState) -> GameState:
 
     Every state :func:`new_game` and :func:`apply` return is settled (``settle`` leaves it
     as it is)."""
+    if state.options.mode:
+        return _ba_settle(state)
     while state.outcome is None:
         if state.to_draw:
             if state.unseen:
@@ -516,7 +665,13 @@ def apply(state: GameState, action: Action) -> GameState:
         if action.card not in state.unseen:
             raise IllegalActionError(f"{action}: no such card in the unseen pile")
         unseen = _remove_one(state.unseen, action.card)
+        if state.options.mode:
+            return _ba_settle(_ba_take(state, action.card, unseen, state.pile))
         return settle(_give(state, action.card, unseen, state.pile))
+    if isinstance(action, Placement):
+        action = normalise(action.card, action.x, action.y, action.rotation)
+    if state.options.mode:
+        return _ba_apply(state, action)
     if isinstance(action, Placement):
         action = normalise(action.card, action.x, action.y, action.rotation)
     if not _is_legal(state, action):
@@ -581,8 +736,15 @@ def check_action(action: object) -> None:
         if abs(action.x) > MAX_COORD or abs(action.y) > MAX_COORD:
             raise IllegalActionError(f"a placement beyond ±{MAX_COORD}: {shown(tuple(action))}")
         _check_code(action.card)
-    elif isinstance(action, Draw):
+    elif isinstance(action, Draw | Discard):
         _check_code(action.card)
+    elif isinstance(action, Remove):
+        if not isinstance(action.cards, tuple) or len(action.cards) > 3:
+            raise IllegalActionError(f"a map removes at most three cards: {shown(action)}")
+        for p in action.cards:
+            if not isinstance(p, Placement):
+                raise IllegalActionError(f"not a placement: {shown(p)}")
+            check_action(p)
     elif action is not CHANGE and action is not PASS and not isinstance(action, Change | Pass):
         raise IllegalActionError(f"not an action of the tunnel game: {shown(action)}")
 
@@ -600,7 +762,7 @@ def _is_legal(state: GameState, action: Action) -> bool:
     if isinstance(action, Placement):
         area = state.options.area
         return (
-            action.card in state.hands[state.player]
+            hand_code(action.card) in state.hands[state.to_act]
             and state.table.placement_error(action) is None
             and (area is None or inside(action, area))
             and not (state.options.hole == "illegal" and creates_hole(state.table, action))
@@ -612,8 +774,8 @@ def _why_illegal(state: GameState, action: Action) -> str:
     if isinstance(action, Draw):
         return f"{action}: no card is to be drawn now"
     if isinstance(action, Placement):
-        if action.card not in state.hands[state.player]:
-            return f"{action}: player {state.player} holds no {card_name(action.card)}"
+        if hand_code(action.card) not in state.hands[state.to_act]:
+            return f"{action}: player {state.to_act} holds no {card_name(action.card)}"
         error = state.table.placement_error(action)
         if error:
             return f"{action}: {error}"
@@ -646,11 +808,18 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
         return sample_chance(state, rng)
     if state.outcome is not None:
         raise IllegalActionError("the game is over")
+    top = state.phase[-1] if state.phase else ""
+    if top in ("discard", "map"):
+        choices = legal_actions(state)
+        return choices[rng.randrange(len(choices))]
+    hand = state.hands[state.to_act]
+    if top == "alarm":
+        hand = tuple(c for c in hand if is_alarm(c))
     table = state.table
     exits = table.exit_count
     found: list[tuple[int, int, int, int, int]] = []
     area = state.options.area
-    for code in set(state.hands[state.player]):
+    for code in set(hand):
         for x, y, r, delta in candidates(table, code & PORT_MASK):
             if area is None or inside(Placement(code, x, y, r), area):
                 found.append((delta, code, y, x, r))
@@ -718,11 +887,14 @@ def simulate(
     (the last one). The shuffle and the policy share one ``random.Random(seed)``; the pile is
     then known, so there is no chance node and the game is played by ``core.play.playout``."""
     from banditsolve.core.play import playout as core_playout
-    from banditsolve.tunnels.variants import BANDIDO
+    from banditsolve.tunnels.variants import BANDIDA, BANDIDO
 
     rng = random.Random(seed)
+    if options is not None and options.mode and deck is None:
+        deck = load_deck("bandida")
     start = new_game(players, options, deck=deck, rng=rng)
-    return [start, *(step.state for step in core_playout(BANDIDO, start, policy, rng))]
+    game = BANDIDA if start.options.mode else BANDIDO
+    return [start, *(step.state for step in core_playout(game, start, policy, rng))]
 
 
 def state_from(
@@ -762,3 +934,464 @@ def state_from(
     if not table.exit_count:
         return replace(state, outcome=WON, reason=REASONS["no-exit"])
     return settle(state)
+
+
+# -- Bandida (seed 003): the special cards, the alarms and the modes -----------------------------
+#
+# The same state and the same placement rules; what differs is kept here: each player's hand
+# size, the stack of pending effects (``phase``), the alarm's discards and the modes' ends.
+# Every function below runs only when ``options.mode`` is 1, 2 or 3 (see specs/bandida.md).
+
+#: Cards a map may never take off under ``map_removes=not_special`` (besides the start card and
+#: the map just laid): the ladder and Bandido's super card.
+_KEEP_KINDS = frozenset({"ladder", "bandido_super"})
+
+
+def _ba_new_game(
+    players: int, options: Options, deck: Deck, table: Table, rng: random.Random | None
+) -> GameState:
+    """BA-SETUP-*: the mode's pile; three cards each, an alarm dealt going back."""
+    cards = deck.cards(options.mode)
+    sizes = (options.hand_size,) * players
+    deal = tuple(p for _ in range(options.hand_size) for p in range(players))
+    if rng is None:
+        state = GameState(
+            table, ((),) * players, cards, (), 0, deal, options, sizes=sizes, phase=("deal",)
+        )
+        return _ba_settle(state)
+    pile = list(cards)
+    rng.shuffle(pile)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for p in deal:
+        while is_alarm(pile[0]):
+            # BA-SETUP-3: the alarm goes back into the pile, which is shuffled again.
+            rng.shuffle(pile)
+        hands[p].append(pile.pop(0))
+    state = GameState(
+        table,
+        tuple(tuple(sorted(h)) for h in hands),
+        (),
+        tuple(pile),
+        0,
+        (),
+        options,
+        sizes=sizes,
+    )
+    return _ba_settle(state)
+
+
+def _top(state: GameState) -> str:
+    return state.phase[-1] if state.phase else ""
+
+
+def _pop(state: GameState) -> GameState:
+    return replace(state, phase=state.phase[:-1])
+
+
+def _refill(state: GameState, player: int) -> GameState:
+    """The player draws up to their hand size (BA-TURN-2, BA-OBJ-*): owed draws."""
+    if player in state.hold:
+        if state.hands[player]:
+            return state
+        state = replace(state, hold=tuple(p for p in state.hold if p != player))
+    owed = max(0, state.size(player) - len(state.hands[player]))
+    return replace(state, to_draw=(player,) * owed)
+
+
+def _end_turn(state: GameState) -> GameState:
+    """The turn of ``state.player`` is over: refill, then the next player."""
+    player = state.player
+    state = _refill(state, player)
+    return replace(
+        state,
+        player=(player + 1) % state.players,
+        changed=False,
+        turn=state.turn + 1,
+    )
+
+
+def _ba_take(
+    state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int, ...]
+) -> GameState:
+    """The top card of the pile is ``code`` (drawn at a chance node or known)."""
+    if _top(state) == "five":
+        # BA-ALARM-5: discarded, or set aside when it is the ladder or Bandido's super card.
+        if card_kind(code) in _KEEP_KINDS:
+            return replace(state, unseen=unseen, pile=pile, aside=_insert_sorted(state.aside, code))
+        return replace(
+            state,
+            unseen=unseen,
+            pile=pile,
+            discard=_insert_sorted(state.discard, code),
+            left=state.left - 1,
+        )
+    who = state.to_draw[0]
+    if is_alarm(code):
+        if _top(state) == "deal":
+            # BA-SETUP-3: an alarm dealt at the start goes back into the pile (shuffled).
+            return replace(state, unseen=tuple(sorted((*unseen, *pile, code))), pile=())
+        # BA-ALARM-2: laid at once by the player who drew it (the draws resume after it).
+        state = _give(state, code, unseen, pile)
+        return replace(state, phase=(*state.phase, "alarm"), actor=who, to_draw=())
+    return _give(state, code, unseen, pile)
+
+
+def _joined(table: Table, codes: Sequence[int]) -> bool:
+    """True when the cards with these codes (each on the table) and the start card are all in
+    one tunnel network."""
+    links = _links(table, True)
+    wanted = {0} | {i for i, p in enumerate(table.history) if hand_code(p.card) in codes}
+    if len(wanted) != 1 + len(codes):
+        return False
+    return wanted <= _reach(links, 0, frozenset())
+
+
+def _links(table: Table, tunnels: bool) -> tuple[frozenset[int], ...]:
+    """For each card of ``table.history``, the cards touching it edge to edge, or
+    (``tunnels``) joined to it by an edge open on both sides."""
+    out: list[set[int]] = [set() for _ in table.history]
+    packed = table.packed
+    for (x, y), v in packed.items():
+        mine = v >> INDEX_SHIFT
+        for side, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            w = packed.get((x + dx, y + dy))
+            if w is None or w >> INDEX_SHIFT == mine:
+                continue
+            if tunnels and not (v >> side & 1):
+                continue  # a wall (openings meet openings, BD-PLACE-2)
+            out[mine].add(w >> INDEX_SHIFT)
+    return tuple(frozenset(s) for s in out)
+
+
+def _reach(links: Sequence[frozenset[int]], start: int, gone: frozenset[int]) -> set[int]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in links[todo.pop()]:
+            if j not in seen and j not in gone:
+                seen.add(j)
+                todo.append(j)
+    return seen
+
+
+def _rebuilt(table: Table, removed: Sequence[Placement]) -> Table:
+    gone = set(removed)
+    out = Table.empty().place(table.history[0])
+    for p in table.history[1:]:
+        if p not in gone:
+            out = out.place(p, check=False)
+    return out
+
+
+def _removal_choices(state: GameState) -> tuple[Remove, ...]:
+    """BA-OBJ-6, BA-OPT-1..4: the map's removals, in a fixed order (by the order laid)."""
+    o = state.options
+    return _removals(state.table, o.map_removes, o.map_split, o.map_reopen, o.map_short)
+
+
+@lru_cache(maxsize=64)
+def _removals(
+    table: Table, removes: str, split: str, reopen: str, short: str
+) -> tuple[Remove, ...]:
+    from itertools import combinations
+
+    history = table.history
+    last = len(history) - 1
+    pool = [
+        i
+        for i in range(1, len(history))
+        if card_kind(history[i].card) != "bandido_super"
+        and (
+            removes == "not_super"
+            or (card_kind(history[i].card) not in _KEEP_KINDS and i != last)
+        )
+    ]
+    links = _links(table, split == "tunnels")
+    tunnel_links = links if split == "tunnels" else _links(table, True)
+    n = len(history)
+    for k in (3, 2, 1):
+        found: list[Remove] = []
+        for combo in combinations(pool, k):
+            gone = frozenset(combo)
+            if len(_reach(links, 0, gone)) != n - k:
+                continue  # BA-OPT-2: the table would split in two
+            if reopen == "forbidden" and any(tunnel_links[i] - gone for i in combo):
+                continue  # BA-OPT-3: a kept card's opening would face an emptied cell
+            found.append(Remove(tuple(history[i] for i in combo)))
+        if found or short == "none":
+            return tuple(found)
+    return ()
+
+
+def _fits_hand(state: GameState, player: int) -> bool:
+    return _fits(state.table, state.hands[player], state.options)
+
+
+def _placements_of(state: GameState, codes: Iterable[int]) -> list[Action]:
+    actions: list[Action] = []
+    for code in sorted(set(codes)):
+        found = sorted(
+            (p.y, p.x, p.rotation, p)
+            for p in _playable_placements(state.table, code, state.options)
+        )
+        actions.extend(p for _, _, _, p in found)
+    return actions
+
+
+def _ba_legal(state: GameState) -> tuple[Action, ...]:
+    top = _top(state)
+    if top == "alarm":
+        return tuple(
+            _placements_of(state, (c for c in state.hands[state.actor] if is_alarm(c)))
+        )
+    if top == "discard":
+        return tuple(Discard(c) for c in sorted(set(state.hands[state.queue[0]])))
+    if top == "map":
+        return _removal_choices(state)
+    actions = _placements_of(state, state.hands[state.player])
+    if state.changed:
+        actions.append(PASS)
+    elif not actions:
+        actions.append(CHANGE if state.pile_size else PASS)
+    return tuple(actions)
+
+
+def _alarm_effect(state: GameState, code: int) -> GameState:
+    """BA-ALARM-4/5: the alarm's effect for everyone, then the drawer refills (at the end)."""
+    if card_kind(code) == "alarm_discard_five":
+        return replace(state, phase=(*state.phase[:-1], "five"), left=5)
+    floor = 0 if state.options.alarm_zero == "zero" else 1
+    order = [(state.actor + i) % state.players for i in range(state.players)]
+    queue = tuple(p for p in order if state.hands[p] and state.size(p) > floor)
+    sizes = tuple(
+        state.size(p) - 1 if state.size(p) > floor else state.size(p) for p in range(state.players)
+    )
+    return replace(state, phase=(*state.phase[:-1], "discard"), queue=queue, sizes=sizes)
+
+
+def _after_alarm(state: GameState) -> GameState:
+    """The alarm is done: the drawer draws to refill the hand."""
+    state = _pop(state)
+    owed = max(0, state.size(state.actor) - len(state.hands[state.actor]))
+    return replace(state, to_draw=(state.actor,) * owed, actor=0)
+
+
+def _ba_settle(state: GameState) -> GameState:
+    """Everything that needs no decision, for Bandida (see :func:`settle`)."""
+    options = state.options
+    while state.outcome is None:
+        top = _top(state)
+        if top == "five":
+            if state.left <= 0 or not state.pile_size:
+                # BA-ALARM-5: what was set aside goes back, then the pile is shuffled.
+                everything = (*state.unseen, *state.pile, *state.aside)
+                state = replace(state, unseen=tuple(sorted(everything)), pile=(), aside=(), left=0)
+                state = _after_alarm(state)
+                continue
+            if state.unseen:
+                return state  # chance node: which card is discarded
+            state = _ba_take(state, state.pile[0], (), state.pile[1:])
+            continue
+        if top == "alarm":
+            if _ba_legal(state):
+                return state
+            # BA-OPT-9: an alarm that cannot be laid leaves the game; its effect per option.
+            hand = state.hands[state.actor]
+            code = next(c for c in hand if is_alarm(c))
+            hands = list(state.hands)
+            hands[state.actor] = _remove_one(hand, code)
+            state = replace(
+                state, hands=tuple(hands), discard=_insert_sorted(state.discard, code)
+            )
+            if options.alarm_stuck == "effect":
+                state = _alarm_effect(state, code)
+            else:
+                state = _after_alarm(state)
+            continue
+        if top == "discard":
+            while state.queue and not state.hands[state.queue[0]]:
+                state = replace(state, queue=state.queue[1:])
+            if state.queue:
+                return state
+            state = _after_alarm(state)
+            continue
+        if top == "map":
+            if _removal_choices(state):
+                return state
+            state = _pop(state)
+            if not state.phase:
+                state = _end_turn(state)
+            continue
+        if top in ("dynamite", "tool"):
+            if _fits_hand(state, state.player):
+                return state
+            if top == "dynamite" and options.dynamite_stuck == "change":
+                if state.pile_size and not state.changed:
+                    return state  # BA-OPT-7: the player may change the hand
+            if top == "tool" and options.tool_stuck == "under" and state.hands[state.player]:
+                hands = list(state.hands)
+                rest = hands[state.player]
+                hands[state.player] = ()
+                state = replace(state, hands=tuple(hands), pile=state.pile + rest)
+            state = replace(_pop(state), changed=False)
+            if not state.phase:
+                state = _end_turn(state)
+            continue
+        if state.to_draw:
+            if not state.pile_size:
+                if options.pile_out == "must_draw" and top != "deal":
+                    return replace(state, outcome=LOST, reason=REASONS["no-draw"], to_draw=())
+                state = replace(state, to_draw=())
+                continue
+            if state.unseen:
+                return state  # chance node
+            state = _ba_take(state, state.pile[0], (), state.pile[1:])
+            continue
+        if top == "deal":
+            state = _pop(state)
+            continue
+        if options.pile_out == "end" and not state.pile_size:
+            return replace(state, outcome=LOST, reason=REASONS["pile-empty"])
+        if _fits_hand(state, state.player):
+            return state
+        remaining = state.remaining()
+        if not _fits(state.table, remaining, options):
+            reason = REASONS["stuck"] if remaining else REASONS["all-down"]
+            return replace(state, outcome=LOST, reason=reason)
+        if state.changed:
+            # After a hand change, nothing fits: the turn ends (BA-TURN-3).
+            state = replace(
+                state,
+                player=(state.player + 1) % state.players,
+                changed=False,
+                turn=state.turn + 1,
+            )
+            continue
+        return state
+    return state
+
+
+def mode_end(state: GameState) -> GameState:
+    """BA-MODE-*, BA-END-*: the end checks of a Bandida state whose table changed (a card
+    laid or removed): won, lost (closed too soon, a hole, a dead exit) or still on."""
+    table = state.table
+    options = state.options
+    if not table.exit_count:
+        mode = options.mode
+        if mode == 1:
+            return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
+        ladder = [c for c in table.cards() if card_kind(c) == "ladder"]
+        if mode == 2:
+            if ladder:
+                return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
+            return replace(state, outcome=LOST, reason=REASONS["no-ladder"], to_draw=())
+        if ladder and _joined(table, (ladder[0], BANDIDO_SUPER6)):
+            return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
+        return replace(state, outcome=LOST, reason=REASONS["no-join"], to_draw=())
+    if options.hole == "loses" and table.holes():
+        return replace(state, outcome=LOST, reason=REASONS["hole"], to_draw=())
+    if options.dead_exit == "loses" and dead_exits(table, state.remaining(), options.area):
+        return replace(state, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
+    return state
+
+
+def _ba_apply(state: GameState, action: Action) -> GameState:
+    """A player's action in Bandida (chance draws are handled by :func:`apply`)."""
+    if isinstance(action, Draw):
+        raise IllegalActionError(f"{action}: no card is to be drawn now")
+    top = _top(state)
+    if isinstance(action, Placement):
+        if top in ("map", "discard"):
+            raise IllegalActionError(
+                f"{action}: the {'map' if top == 'map' else 'alarm'} wants a"
+                f" {'removal' if top == 'map' else 'discard'} first"
+            )
+        if top == "alarm" and not is_alarm(action.card):
+            raise IllegalActionError(f"{action}: the alarm just drawn must be laid first")
+        if not _is_legal(state, action):
+            raise IllegalActionError(_why_illegal(state, action))
+        who = state.to_act
+        hands = list(state.hands)
+        hands[who] = _remove_one(hands[who], hand_code(action.card))
+        table = state.table.place(action, check=False)
+        new = replace(state, table=table, hands=tuple(hands), changed=state.changed)
+        if top == "alarm":
+            new = mode_end(new)
+            if new.outcome is not None:
+                return new
+            return _ba_settle(_alarm_effect(new, action.card))
+        new = replace(new, changed=False)
+        if new.quiet == who:
+            new = replace(new, quiet=-1)
+        new = mode_end(new)
+        if new.outcome is not None:
+            return new
+        effects = top not in ("dynamite", "tool") or state.options.chain == "yes"
+        if top == "dynamite":
+            new = _pop(new)  # the dynamite's extra card is down
+        kind = card_kind(action.card)
+        if effects:
+            sizes = list(new.sizes) or [new.options.hand_size] * new.players
+            if kind == "backpack":
+                sizes[who] += 1  # BA-OBJ-2
+            elif kind == "water_bottle":
+                new = replace(new, quiet=who)  # BA-OBJ-7
+            elif kind == "dynamite":
+                new = replace(new, phase=(*new.phase, "dynamite"))  # BA-OBJ-3
+            elif kind == "broken_tool":
+                sizes[who] = 3  # BA-OBJ-4: afterwards three cards, whatever was held
+                if new.options.tool == "over_turns":
+                    new = replace(new, hold=tuple(sorted({*new.hold, who})))
+                elif top != "tool":
+                    new = replace(new, phase=(*new.phase, "tool"))
+            elif kind == "map":
+                new = replace(new, phase=(*new.phase, "map"))  # BA-OBJ-5
+            new = replace(new, sizes=tuple(sizes))
+        if not new.phase:
+            new = _end_turn(new)
+        return _ba_settle(new)
+    if isinstance(action, Remove):
+        order = {p: i for i, p in enumerate(state.table.history)}
+        if all(p in order for p in action.cards):
+            action = Remove(tuple(sorted(action.cards, key=order.__getitem__)))
+        if top != "map" or action not in _removal_choices(state):
+            raise IllegalActionError(f"{action}: not a removal the map allows now")
+        table = _rebuilt(state.table, action.cards)
+        out = tuple(sorted((*state.discard, *(p.card for p in action.cards))))
+        new = _pop(replace(state, table=table, discard=out))
+        new = mode_end(new)
+        if new.outcome is not None:
+            return new
+        if not new.phase:
+            new = _end_turn(new)
+        return _ba_settle(new)
+    if isinstance(action, Discard):
+        if top != "discard" or action.card not in state.hands[state.queue[0]]:
+            raise IllegalActionError(f"{action}: not a discard the alarm asks for now")
+        who = state.queue[0]
+        hands = list(state.hands)
+        hands[who] = _remove_one(hands[who], action.card)
+        new = replace(
+            state,
+            hands=tuple(hands),
+            discard=_insert_sorted(state.discard, action.card),
+            queue=state.queue[1:],
+        )
+        return _ba_settle(new)
+    if action not in _ba_legal(state):
+        raise IllegalActionError(_why_illegal(state, action))
+    player = state.player
+    if isinstance(action, Change):
+        hand = state.hands[player]
+        hands = list(state.hands)
+        hands[player] = ()
+        new = replace(
+            state,
+            hands=tuple(hands),
+            pile=state.pile + hand,
+            to_draw=(player,) * len(hand),
+            changed=True,
+        )
+        return _ba_settle(new)
+    # Pass: the turn ends (a dynamite or a tool still pending lapses).
+    return _ba_settle(_end_turn(replace(state, phase=(), changed=False)))

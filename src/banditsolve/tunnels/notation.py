@@ -70,18 +70,23 @@ from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
     Deck,
     canonical_code,
+    card_kind,
     card_name,
+    hand_code,
     load_deck,
     parse_card,
     parse_ports,
 )
 from banditsolve.tunnels.game import (
+    BANDIDA_OPTIONS,
     LOST,
+    PHASES,
     REASON_CODES,
     REASONS,
     WON,
     GameState,
     Options,
+    mode_end,
     settle,
     shown,
 )
@@ -100,6 +105,11 @@ _PLACEMENT_KEYS = ("card", "x", "y", "rotation")
 _STATE_REQUIRED = ("game", "placements", "hands", "player")
 _STATE_OPTIONAL = ("unseen", "pile", "to_draw", "turn", "changed", "outcome", "reason", "options")
 _STATE_WORDS = ("hands", "player", "turn", "unseen", "pile", "draw", "changed", "end", "options")
+#: Bandida's own fields of a game state (notation words and JSON keys alike): hand sizes, the
+#: pending effects, the alarm's actor, the cards out of the game, the cards an alarm set aside,
+#: the alarm's discards to go, the players still to discard, the players drawing nothing
+#: until their hand is empty (broken tool over turns) and who laid a water bottle.
+BANDIDA_FIELDS = ("sizes", "phase", "actor", "out", "aside", "left", "queue", "hold", "quiet")
 HYPOTHETICAL = "hypothetical"
 
 Item = tuple[str, int, int, int]
@@ -139,11 +149,13 @@ def deck_for(game: object, deck: Deck | None = None) -> Deck:
     if deck is not None:
         return deck
     if not (game.isascii() and game.isalpha() and game.islower() and len(game) <= 20):
-        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido')")
+        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido' or 'bandida')")
     try:
         return load_deck(game)
     except BanditsolveError:
-        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido')") from None
+        raise NotationError(
+            f"unknown game {excerpt(game)} (expected 'bandido' or 'bandida')"
+        ) from None
 
 
 def _number(text: str, what: str, where: str) -> int:
@@ -197,9 +209,11 @@ def placement_of(item: Item, where: str) -> Placement:
     return normalise(raw, x, y, rotation)
 
 
-def build_table(items: Iterable[Item], deck: Deck) -> Table:
+def build_table(items: Iterable[Item], deck: Deck, *, removed: bool = False) -> Table:
     """The table of raw placements laid in order: the first must be a super card side; every
-    placement must be legal when laid. Errors name the placement by its number and as given."""
+    placement must be legal when laid. Errors name the placement by its number and as given.
+    ``removed``: Bandida's map has taken cards off, so a card may have joined the tunnels only
+    through a card no longer there (the cells and edges are still checked)."""
     supers = dict(deck.super_sides).values()
     table = Table.empty()
     for number, raw in enumerate(items, start=1):
@@ -214,12 +228,12 @@ def build_table(items: Iterable[Item], deck: Deck) -> Table:
             raise NotationError(
                 f"{where}: a second super card; the {deck.edition} game has one, laid first"
             )
-        if number > 1 and not deck.knows(code):
+        if number > 1 and not deck.knows(hand_code(code)):
             raise NotationError(
                 f"{where}: {card_name(code)} is not a card of the {deck.edition} deck"
             )
         error = table.placement_error(p)
-        if error is not None:
+        if error is not None and not (removed and error.startswith("no opening joins")):
             raise NotationError(f"{where}: {error}")
         table = table.place(p, check=False)
     if not table.history:
@@ -483,7 +497,7 @@ def position_of(state: object) -> Position:
     """The position of a game state: its table and every card not on it."""
     if not isinstance(state, GameState):
         raise NotationError(f"position_of needs a GameState, not {json_type(state)}")
-    return Position(state.table, state.remaining(), "bandido")
+    return Position(state.table, state.remaining(), "bandida" if state.options.mode else "bandido")
 
 
 # -- game states --------------------------------------------------------------------------------
@@ -504,6 +518,7 @@ class StateParts:
     changed: bool
     end: tuple[str, str] | None  # (outcome, reason code)
     options: Options
+    extra: Mapping[str, Any] | None = None  # Bandida's fields, already typed (see below)
 
 
 def state_to_notation(state: GameState, game: str = "bandido", base: Options | None = None) -> str:
@@ -525,7 +540,44 @@ def state_to_notation(state: GameState, game: str = "bandido", base: Options | N
     changes = state.options.changes(base)
     if changes:
         parts.append("options=" + ",".join(f"{k}:{v}" for k, v in changes.items()))
+    if state.options.mode:
+        parts.append("sizes=" + ",".join(map(str, state.sizes)))
+        if state.phase:
+            parts.append("phase=" + ",".join(state.phase))
+        if state.actor:
+            parts.append(f"actor={state.actor}")
+        if state.discard:
+            parts.append("out=" + _runs(state.discard))
+        if state.aside:
+            parts.append("aside=" + _runs(state.aside))
+        if state.left:
+            parts.append(f"left={state.left}")
+        if state.queue:
+            parts.append("queue=" + ",".join(map(str, state.queue)))
+        if state.hold:
+            parts.append("hold=" + ",".join(map(str, state.hold)))
+        if state.quiet >= 0:
+            parts.append(f"quiet={state.quiet}")
     return " ".join(parts)
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    return [_number(t, what, what) for t in text.split(",")] if text else []
+
+
+def _extra_from_words(words: Mapping[str, str]) -> dict[str, Any]:
+    """Bandida's fields from the notation words (types only; :func:`build_state` checks)."""
+    return {
+        "sizes": _numbers(words.get("sizes", ""), "sizes"),
+        "phase": [p for p in words.get("phase", "").split(",") if p],
+        "actor": _number(words.get("actor", "0"), "actor", "actor"),
+        "out": _run_list(words.get("out", ""), "cards out of the game"),
+        "aside": _run_list(words.get("aside", ""), "cards set aside"),
+        "left": _number(words.get("left", "0"), "left", "left"),
+        "queue": _numbers(words.get("queue", ""), "queue"),
+        "hold": _numbers(words.get("hold", ""), "hold"),
+        "quiet": _number(words.get("quiet", "-1"), "quiet", "quiet"),
+    }
 
 
 def state_from_notation(
@@ -552,10 +604,11 @@ def state_from_notation(
                 f"{excerpt(token)} is not FIELD=VALUE; a game state gives hands=..., player=..."
                 " (a list of cards alone is a position)"
             )
-        if key not in _STATE_WORDS:
+        allowed = _STATE_WORDS + (BANDIDA_FIELDS if _is_bandida(game, base) else ())
+        if key not in allowed:
             raise NotationError(
                 f"unknown game state field {excerpt(key, 20)}"
-                f" (fields are {', '.join(_STATE_WORDS)})"
+                f" (fields are {', '.join(allowed)})"
             )
         if key in words:
             raise NotationError(f"game state field {key} given twice")
@@ -599,15 +652,28 @@ def state_from_notation(
         changed_text == "yes",
         end,
         _options(changes, base),
+        _extra_from_words(words) if _is_bandida(game, base) else None,
     )
     return build_state(parts, deck)
 
 
+def _is_bandida(game: object, base: Options | None) -> bool:
+    return bool(base is not None and base.mode) or game == "bandida"
+
+
 def _options(values: Mapping[str, object], base: Options | None) -> Options:
+    bandida = base is not None and bool(base.mode)
+    if not bandida:
+        for name in values:
+            if name in BANDIDA_OPTIONS:
+                raise NotationError(f"game state options: {name} is an option of Bandida only")
     try:
-        return Options.from_mapping(values, base)
+        options = Options.from_mapping(values, base)
     except RuleOptionError as exc:
         raise NotationError(f"game state options: {exc}") from None
+    if bandida and not options.mode:
+        raise NotationError("game state options: mode must be 1, 2 or 3")
+    return options
 
 
 def state_to_json(state: GameState, game: str = "bandido") -> dict[str, Any]:
@@ -624,7 +690,30 @@ def state_to_json(state: GameState, game: str = "bandido") -> dict[str, Any]:
         "changed": state.changed,
         "outcome": state.outcome,
         "reason": state.reason if state.outcome is not None else None,
-        "options": state.options.to_dict(),
+        "options": _json_options(state.options),
+        **(_extra_json(state) if state.options.mode else {}),
+    }
+
+
+def _json_options(options: Options) -> dict[str, object]:
+    out = options.to_dict()
+    if not options.mode:
+        for name in BANDIDA_OPTIONS:
+            del out[name]
+    return out
+
+
+def _extra_json(state: GameState) -> dict[str, Any]:
+    return {
+        "sizes": list(state.sizes),
+        "phase": list(state.phase),
+        "actor": state.actor,
+        "out": [card_name(c) for c in state.discard],
+        "aside": [card_name(c) for c in state.aside],
+        "left": state.left,
+        "queue": list(state.queue),
+        "hold": list(state.hold),
+        "quiet": state.quiet,
     }
 
 
@@ -647,7 +736,9 @@ def state_from_json(
             "this is a position (table and remaining cards), not a game state: a game state"
             " gives 'hands', 'player' and the pile"
         )
-    check_keys(data, "game state document", required=_STATE_REQUIRED, optional=_STATE_OPTIONAL)
+    bandida = _is_bandida(data.get("game"), base)
+    optional = _STATE_OPTIONAL + (BANDIDA_FIELDS if bandida else ())
+    check_keys(data, "game state document", required=_STATE_REQUIRED, optional=optional)
     hands_raw = data["hands"]
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
         raise NotationError(
@@ -682,7 +773,7 @@ def state_from_json(
             )
         if not isinstance(reason, str) or reason not in REASON_CODES:
             raise NotationError(
-                f"'reason' must be one of the game's reasons ({'; '.join(REASONS.values())}),"
+                f"'reason' must be one of the game's reasons in words (codes: {', '.join(REASONS)}),"
                 f" not {excerpt(reason) if isinstance(reason, str) else json_type(reason)}"
             )
         end = (outcome, REASON_CODES[reason])
@@ -701,15 +792,41 @@ def state_from_json(
         changed,
         end,
         _options(options, base),
+        _extra_from_json(data) if bandida else None,
     )
     return build_state(parts, deck, settled=settled)
+
+
+def _extra_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("sizes", "phase", "out", "aside", "queue", "hold"):
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise NotationError(f"'{key}' must be a list, not {json_type(value)}")
+        kind = str if key in ("phase", "out", "aside") else int
+        for item in value:
+            if kind is int:
+                expect_int(item, f"'{key}'", 0, 99)
+            elif not isinstance(item, str):
+                raise NotationError(f"'{key}' must list names, not {json_type(item)}")
+        out[key] = value
+    out["actor"] = expect_int(data.get("actor", 0), "'actor'", 0, 3)
+    out["left"] = expect_int(data.get("left", 0), "'left'", 0, 5)
+    out["quiet"] = expect_int(data.get("quiet", -1), "'quiet'", -1, 3)
+    return out
 
 
 def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = False) -> GameState:
     """Check the parts of a game state against everything the game can reach and build it."""
     deck = deck_for(parts.game, deck)
     options = parts.options
-    table = build_table(parts.items, deck)
+    extra = dict(parts.extra or {})
+    out = tuple(sorted(parse_cards(extra.get("out", []), "cards out of the game")))
+    aside = tuple(sorted(parse_cards(extra.get("aside", []), "cards set aside")))
+    removed = any(card_kind(c) == "map" for c in out) or any(
+        card_kind(parse_ports(item[0])) == "map" for item in parts.items[1:] if _is_card(item[0])
+    )
+    table = build_table(parts.items, deck, removed=removed)
     start = table.history[0]
     side = deck.super_card(options.super_side)
     if start != Placement(side, 0, 0, 0):
@@ -723,9 +840,23 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
     hands = [tuple(sorted(parse_cards(h, f"hand {i}"))) for i, h in enumerate(parts.hands)]
     unseen = tuple(sorted(parse_cards(parts.unseen, "unseen cards")))
     pile = tuple(parse_cards(parts.pile, "pile"))
-    everything = [*table.cards()[1:], *(c for h in hands for c in h), *unseen, *pile]
+    everything = [
+        *(hand_code(c) for c in table.cards()[1:]),
+        *(c for h in hands for c in h),
+        *unseen,
+        *pile,
+        *out,
+        *aside,
+    ]
     deck.check_counts(everything, "game state")
-    missing = Counter(deck.cards()) - Counter(everything)
+    cards = deck.cards(options.mode or None)
+    surplus = Counter(everything) - Counter(cards)
+    if surplus:
+        raise NotationError(
+            f"game state: {card_name(sorted(surplus)[0])} is not in the pile of mode"
+            f" {options.mode}"
+        )
+    missing = Counter(cards) - Counter(everything)
     if missing:
         names = ", ".join(card_name(c) for c in sorted(missing)[:4])
         raise NotationError(
@@ -738,13 +869,21 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
     for p in parts.to_draw:
         if not 0 <= p < players:
             raise NotationError(f"draw: player {p} does not exist ({plural(players, 'player')})")
+    sizes = _check_extra(extra, players) if options.mode else ()
     for i, hand in enumerate(hands):
         owed = parts.to_draw.count(i)
-        if len(hand) + owed > options.hand_size:
+        full = sizes[i] if sizes else options.hand_size
+        # An alarm just drawn is held beside the hand until it is laid (BA-ALARM-2).
+        phase = extra.get("phase", ())
+        held = len(hand) - (1 if "alarm" in phase and i == extra["actor"] else 0)
+        held -= 1 if i in extra.get("queue", ()) else 0
+        # A broken tool leaves three cards to hold, whatever was held before (BA-OBJ-4).
+        loose = i in extra.get("hold", ()) or ("tool" in phase and i == parts.player)
+        if held + owed > full and not loose:
             raise NotationError(
                 f"hand {i} holds {plural(len(hand), 'card')}"
                 + (f" and is owed {owed}" if owed else "")
-                + f", more than hand_size {options.hand_size}"
+                + f", more than {'its hand size' if sizes else 'hand_size'} {full}"
             )
     if not 0 <= parts.turn <= MAX_TURN:
         raise NotationError(f"turn must be 0..{MAX_TURN}")
@@ -760,6 +899,15 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
         None if parts.end is None else parts.end[0],
         "" if parts.end is None else REASONS[parts.end[1]],
         parts.turn,
+        sizes,
+        tuple(extra.get("phase", ())),
+        extra.get("actor", 0),
+        out,
+        aside,
+        extra.get("left", 0),
+        tuple(extra.get("queue", ())),
+        tuple(sorted(set(extra.get("hold", ())))),
+        extra.get("quiet", -1),
     )
     if settled and parts.end is None:
         if not state.table.exit_count:
@@ -769,6 +917,46 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
             return state
     _check_reachable(state, parts.end)
     return state
+
+
+def _is_card(name: str) -> bool:
+    try:
+        parse_ports(name)
+    except NotationError:
+        return False
+    return True
+
+
+def _check_extra(extra: Mapping[str, Any], players: int) -> tuple[int, ...]:
+    """Bandida's fields checked against the number of players; the hand sizes returned."""
+    sizes = tuple(extra.get("sizes", ()))
+    if len(sizes) != players or not all(0 <= n <= 20 for n in sizes):
+        raise NotationError(f"sizes must give {plural(players, 'hand size')} of 0..20")
+    phase = tuple(extra.get("phase", ()))
+    for i, name in enumerate(phase):
+        if name not in PHASES:
+            raise NotationError(
+                f"phase {excerpt(name, 20)} is not one of {', '.join(PHASES)}"
+            )
+        if name in ("alarm", "discard", "five", "deal") and i != len(phase) - 1:
+            raise NotationError(f"phase {name} can only be the last (innermost) one")
+    if len(set(phase)) != len(phase):
+        raise NotationError("a phase is listed twice")
+    top = phase[-1] if phase else ""
+    for key in ("actor", "quiet"):
+        value = extra.get(key, 0)
+        if not (-1 if key == "quiet" else 0) <= value < players:
+            raise NotationError(f"{key}: player {value} does not exist")
+    queue = extra.get("queue", [])
+    if any(not 0 <= p < players for p in (*queue, *extra.get("hold", []))):
+        raise NotationError(f"queue/hold: no such player ({plural(players, 'player')})")
+    if bool(queue) != (top == "discard") or len(set(queue)) != len(queue):
+        raise NotationError("queue lists the players still to discard, only in phase discard")
+    if (extra.get("left", 0) > 0) != (top == "five"):
+        raise NotationError("left counts the cards an alarm still discards, only in phase five")
+    if extra.get("aside") and top != "five":
+        raise NotationError("aside: cards are set aside only while an alarm discards five")
+    return sizes
 
 
 def _check_reachable(state: GameState, end: tuple[str, str] | None) -> None:
@@ -800,8 +988,13 @@ def _check_reachable(state: GameState, end: tuple[str, str] | None) -> None:
         and bool(dead_exits(state.table, state.remaining(), state.options.area)),
         "stuck": exits > 0 and bool(state.remaining()),
         "all-down": exits > 0 and not state.remaining(),
+        "no-ladder": not exits and state.options.mode == 2,
+        "no-join": not exits and state.options.mode == 3,
+        "no-draw": state.options.pile_out == "must_draw" and not state.pile_size,
     }[code]
+    if state.options.mode and code in ("no-exit", "no-ladder", "no-join"):
+        holds = mode_end(replace(state, outcome=None, reason="")).reason == REASONS[code]
     if not holds:
         raise NotationError(f"end={outcome}:{code}: {REASONS[code]} is not true of this table")
-    if outcome == LOST and not exits:
+    if outcome == LOST and not exits and code not in ("no-ladder", "no-join"):
         raise NotationError("no exit is left, so the game is won, not lost")

@@ -4,7 +4,10 @@ ASCII legend: ``o`` tunnel square, ``*`` flashlight square of a dead end, ``@`` 
 ``|`` and ``---`` walls, ``-`` and ``-|-`` tunnels crossing between cards; ``< > ^ v`` exits (an
 opening facing an empty cell, pointing out); ``X`` a one-cell hole an exit runs into; ``!`` an
 empty cell faced by an exit that no remaining card can fill; ``#`` a cell outside the play area
-faced by an exit. The SVG is built with :class:`banditsolve.core.svg.Svg` (escaped by
+faced by an exit. Bandida's special cards show a letter on a tunnel square (see
+:data:`KIND_MARKS`: ``H`` ladder, ``B`` backpack, ``W`` water bottle, ``T`` broken tool, ``D``
+dynamite, ``M`` map, ``5`` and ``1`` the alarms) and Bandido's super card in Bandida's mode 3 is
+``&``. The SVG is built with :class:`banditsolve.core.svg.Svg` (escaped by
 construction) and draws dead exits apart from live ones.
 """
 
@@ -13,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from banditsolve.core.svg import Svg
-from banditsolve.tunnels.cards import PORT_MASK
+from banditsolve.tunnels.cards import PORT_MASK, card_kind
 from banditsolve.tunnels.geometry import STEP, Cell
 from banditsolve.tunnels.table import Area, Table, dead_exits
 
@@ -21,6 +24,29 @@ LEGEND = (
     "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  # off the table"
     "  (x east, y south)"
 )
+#: The letter of a special card's square (ASCII) and its word and colour (SVG).
+KIND_MARKS = {
+    "ladder": "H",
+    "backpack": "B",
+    "water_bottle": "W",
+    "broken_tool": "T",
+    "dynamite": "D",
+    "map": "M",
+    "alarm_discard_five": "5",
+    "alarm_discard_one": "1",
+    "bandido_super": "&",
+}
+KIND_WORDS = {
+    "ladder": ("ladder", "#7fb069"),
+    "backpack": ("backpack", "#c9d6ea"),
+    "water_bottle": ("water", "#9ad1d4"),
+    "broken_tool": ("tool", "#c4b7a6"),
+    "dynamite": ("dynamite", "#f4a259"),
+    "map": ("map", "#e9d985"),
+    "alarm_discard_five": ("alarm 5", "#ef6f6c"),
+    "alarm_discard_one": ("alarm 1", "#ef6f6c"),
+    "bandido_super": ("Bandido", "#9fc5e8"),
+}
 #: The mark of a cell an exit faces but no card can ever cover, by the reason.
 MARKS = {"hole": "X", "unfillable": "!", "outside": "#"}
 MARK_WORDS = {"X": "hole", "!": "unfillable", "#": "outside the play area"}
@@ -44,6 +70,21 @@ def _marks(
 def _is_super(table: Table, cell: Cell) -> bool:
     index = table.owner(cell)
     return index is not None and (table.history[index].card & PORT_MASK).bit_count() >= 5
+
+
+def _special(table: Table, cell: Cell) -> str | None:
+    """The letter of a special card on this square (the first tunnel square of the card)."""
+    index = table.owner(cell)
+    if index is None:
+        return None
+    p = table.history[index]
+    kind = card_kind(p.card)
+    if kind == "tunnel":
+        return None
+    if kind == "bandido_super":
+        return KIND_MARKS[kind]
+    first = next(c for c in p.cells if not table.is_flashlight(c))
+    return KIND_MARKS[kind] if cell == first else None
 
 
 def ascii_art(
@@ -74,7 +115,10 @@ def ascii_art(
             if occ(c):
                 open4 = table.open_sides(c)
                 partner = table.partner_side(c)
-                if _is_super(table, c):
+                special = _special(table, c)
+                if special is not None:
+                    centre = special
+                elif _is_super(table, c):
                     centre = "@"
                 elif table.is_flashlight(c):
                     centre = "*"
@@ -102,6 +146,11 @@ def ascii_art(
         lines.append((label + "".join(chars)).rstrip())
     if legend:
         lines.append(LEGEND)
+        kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
+        if kinds:
+            lines.append(
+                "  ".join(f"{KIND_MARKS[k]} {KIND_WORDS[k][0]}" for k in kinds)
+            )
     return "\n".join(lines)
 
 
@@ -213,6 +262,9 @@ def svg(
         width = abs(ax - bx) + size
         height = abs(ay - by) + size
         fill = "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
+        kind = card_kind(p.card)
+        if kind != "tunnel":
+            fill = KIND_WORDS[kind][1]
         if highlight_from is not None and index >= highlight_from:
             fill = "#a8d5a2"
         g = doc.group(title=f"placement {index + 1}: {p}")
@@ -272,6 +324,22 @@ def svg(
                     },
                     parent=g,
                 )
+        if kind != "tunnel":
+            doc.add(
+                "text",
+                {
+                    "x": (ax + bx) / 2 + half,
+                    "y": (ay + by) / 2 + half + 4,
+                    "text-anchor": "middle",
+                    "font-size": 11,
+                    "font-weight": "bold",
+                    "fill": "#111",
+                    "stroke": "#fff",
+                    "stroke-width": 0.6,
+                },
+                text=KIND_WORDS[kind][0],
+                parent=g,
+            )
     for opening in sorted(table.exits):
         cx, cy = px(opening.x, opening.y)
         dx, dy = STEP[opening.side]

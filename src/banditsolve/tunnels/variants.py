@@ -1,9 +1,10 @@
 """The tunnel games on the game contract (:class:`banditsolve.core.protocol.Game`).
 
-One engine, several games: a :class:`Variant` is data (the name, the seeds, the deck edition
-and the rule presets), and :class:`TunnelGame` puts any variant on the contract. Bandido is
-:data:`BANDIDO`; Bandida (seed 003, a later issue) becomes another variant with its deck file
-and :data:`~banditsolve.tunnels.game.BANDIDA_RULES`.
+One engine, several games: a :class:`Variant` is data (the name, the seeds, the deck edition,
+the rule presets and the options it reads), and :class:`TunnelGame` puts any variant on the
+contract. Bandido is :data:`BANDIDO`; Bandida (seed 003) is :data:`BANDIDA`: its deck file,
+:data:`~banditsolve.tunnels.game.BANDIDA_RULES` and its own options (``mode`` 1, 2, 3 and the
+readings of ``specs/bandida.md``).
 
 >>> from banditsolve import load_game
 >>> game = load_game("bandido")
@@ -23,6 +24,13 @@ True
 Actions are :class:`~banditsolve.tunnels.geometry.Placement` (text ``NAME@x,y,r``),
 :data:`~banditsolve.tunnels.game.CHANGE` (``change``), :data:`~banditsolve.tunnels.game.PASS`
 (``pass``) and, at a chance node, :class:`~banditsolve.tunnels.game.Draw` (``draw NAME``).
+Bandida adds :class:`~banditsolve.tunnels.game.Discard` (``discard NAME``, an alarm) and
+:class:`~banditsolve.tunnels.game.Remove` (``remove NAME@x,y,r ...``, a map).
+
+>>> bandida = load_game("bandida")
+>>> state = bandida.new_game(2, {"mode": 2}, seed=3)
+>>> state.options.mode, state.sizes, bandida.to_notation(state).split()[:2]
+(2, (3, 3), ['bandida', 'L+TL+TR+R+BR+BL@0,0,0'])
 """
 
 from __future__ import annotations
@@ -42,13 +50,17 @@ from banditsolve.tunnels import game as rules
 from banditsolve.tunnels import notation
 from banditsolve.tunnels.cards import Deck, card_name, load_deck, parse_card
 from banditsolve.tunnels.game import (
+    BANDIDA_OPTIONS,
+    BANDIDA_RULES,
     CHANGE,
     PASS,
     WON,
     Action,
+    Discard,
     Draw,
     GameState,
     Options,
+    Remove,
     shown,
 )
 from banditsolve.tunnels.geometry import Placement
@@ -68,6 +80,8 @@ class Variant:
     min_players: int = 1
     max_players: int = 4
     default_players: int = 2
+    #: Does the variant read Bandida's options (``mode`` and the special cards' readings)?
+    bandida: bool = False
 
     @property
     def rules(self) -> Options:
@@ -78,6 +92,11 @@ class Variant:
 #: Bandido (seed 004). Players: seed 004 names solo play (the same rules with a hand of 3);
 #: the upper bound of 4 is not in the seeds (the box's count; our reading, BD-SETUP-1).
 BANDIDO_VARIANT = Variant("bandido", "Bandido", ("004",), "bandido")
+#: Bandida (seed 003): its deck, its readings of the shared rules, mode 1 by default; 1 to 4
+#: players (the seed deals "to every player" and names no count: BA-SETUP-2).
+BANDIDA_VARIANT = Variant(
+    "bandida", "Bandida", ("003",), "bandida", dict(BANDIDA_RULES), bandida=True
+)
 
 
 def _state(state: object) -> GameState:
@@ -117,6 +136,7 @@ class TunnelGame:
         return {
             name: (defaults[name], *(v for v in values if v != defaults[name]))
             for name, values in Options.names().items()
+            if self.variant.bandida or name not in BANDIDA_OPTIONS
         }
 
     def options(self, values: Mapping[str, object] | None = None) -> Options:
@@ -125,7 +145,16 @@ class TunnelGame:
         :class:`RuleOptionError`."""
         if values is None:
             return self.base
-        return Options.from_mapping(values, self.base)
+        if not self.variant.bandida and isinstance(values, Mapping):
+            for name in values:
+                if name in BANDIDA_OPTIONS:
+                    raise RuleOptionError(
+                        f"option {name} is Bandida's; {self.title} has no {name}"
+                    )
+        chosen = Options.from_mapping(values, self.base)
+        if self.variant.bandida and not chosen.mode:
+            raise RuleOptionError("option mode must be 1, 2 or 3")
+        return chosen
 
     def new_game(
         self,
@@ -163,7 +192,7 @@ class TunnelGame:
             return TERMINAL
         if state.is_chance:
             return CHANCE
-        return state.player
+        return state.to_act
 
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:
         return rules.legal_actions(_state(state))
@@ -190,12 +219,16 @@ class TunnelGame:
     # -- text forms ---------------------------------------------------------------------------
 
     def action_text(self, state: GameState, action: Action) -> str:
-        if not isinstance(action, Placement | Draw) and action not in (CHANGE, PASS):
+        if not isinstance(action, Placement | Draw | Discard | Remove) and action not in (
+            CHANGE,
+            PASS,
+        ):
             raise NotationError(f"not a tunnel game action: {shown(action)}")
         return str(action)
 
     def parse_action(self, state: GameState, text: str) -> Action:
-        """``NAME@x,y,r`` (either name of the card), ``change``, ``pass`` or ``draw NAME``."""
+        """``NAME@x,y,r`` (either name of the card), ``change``, ``pass``, ``draw NAME``;
+        in Bandida also ``discard NAME`` and ``remove NAME@x,y,r ...``."""
         return parse_action(text)
 
     def to_notation(self, state: GameState) -> str:
@@ -250,24 +283,50 @@ class TunnelGame:
         state = _state(state)
         hands = "; ".join(
             f"player {i}: {' '.join(card_name(c) for c in hand) or '-'}"
+            + (f" (holds {state.size(i)})" if state.options.mode else "")
             for i, hand in enumerate(state.hands)
         )
-        return "\n".join(
-            (
-                ascii_art(state.table, state.remaining(), area=state.options.area),
-                self.caption(state),
-                f"hands: {hands}",
-            )
-        )
+        lines = [
+            ascii_art(state.table, state.remaining(), area=state.options.area),
+            self.caption(state),
+            f"hands: {hands}",
+        ]
+        if state.options.mode:
+            lines.append(self.bandida_line(state))
+        return "\n".join(lines)
+
+    def bandida_line(self, state: GameState) -> str:
+        """Bandida's state in words: the mode's goal, the top of the pile (an alarm's back is
+        marked), what is pending, and the cards out of the game."""
+        goal = {
+            1: "close every exit",
+            2: "lay the ladder and close every other exit",
+            3: "lay Bandido's super card and the ladder, join them, close every other exit",
+        }[state.options.mode]
+        top = {None: "unknown", True: "an alarm", False: "no alarm"}[state.top_is_alarm]
+        parts = [f"mode {state.options.mode}: {goal}", f"top of the pile: {top}"]
+        if state.phase:
+            parts.append("pending: " + ", ".join(state.phase))
+        if state.quiet >= 0:
+            parts.append(f"water bottle: no talking until player {state.quiet} plays again")
+        if state.discard:
+            parts.append(f"out of the game: {len(state.discard)}")
+        return "; ".join(parts)
 
     def svg(self, state: GameState) -> str:
         from banditsolve.tunnels.render import svg
 
         state = _state(state)
+        caption = self.caption(state)
+        if state.options.mode:
+            sizes = ", ".join(
+                f"p{i} {len(h)}/{state.size(i)}" for i, h in enumerate(state.hands)
+            )
+            caption = f"{caption}; hands {sizes}; {self.bandida_line(state)}"
         return svg(
             state.table,
             remaining=state.remaining(),
-            caption=self.caption(state),
+            caption=caption,
             area=state.options.area,
         )
 
@@ -288,13 +347,24 @@ def parse_action(text: object) -> Action:
         return PASS
     if len(words) == 2 and words[0] == "draw":
         return Draw(parse_card(words[1]))
+    if len(words) == 2 and words[0] == "discard":
+        return Discard(parse_card(words[1]))
+    if 2 <= len(words) <= 4 and words[0] == "remove":
+        cards = []
+        for i, word in enumerate(words[1:], start=1):
+            item = notation.parse_placement_token(word, f"removal {i}")
+            cards.append(notation.placement_of(item, f"removal {i} {shown(word)}"))
+        return Remove(tuple(cards))
     if len(words) == 1 and "@" in words[0]:
         item = notation.parse_placement_token(words[0], "placement")
         return notation.placement_of(item, f"placement {shown(words[0])}")
     raise NotationError(
-        f"{shown(text)} is not an action (NAME@x,y,r, change, pass or draw NAME)"
+        f"{shown(text)} is not an action (NAME@x,y,r, change, pass, draw NAME,"
+        " discard NAME or remove NAME@x,y,r ...)"
     )
 
 
 #: Bandido on the game contract (registered as ``bandido``).
 BANDIDO = TunnelGame(BANDIDO_VARIANT)
+#: Bandida on the game contract (registered as ``bandida``).
+BANDIDA = TunnelGame(BANDIDA_VARIANT)
