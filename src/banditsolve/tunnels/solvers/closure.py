@@ -27,12 +27,21 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from banditsolve.core.limits import LimitReached, Limits
-from banditsolve.core.text import shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.solvers import parallel
 from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
 from banditsolve.tunnels.solvers.exact import ExactSearch
+from banditsolve.tunnels.solvers.goals import (
+    GOALS,
+    Required,
+    Variant,
+    goal_of,
+    goal_problem,
+    plan,
+    restore,
+)
 from banditsolve.tunnels.solvers.inputs import (
     DEFAULT_TIME_LIMIT,
     Bounds,
@@ -42,11 +51,11 @@ from banditsolve.tunnels.solvers.inputs import (
     check_limits,
     table_of,
 )
-from banditsolve.tunnels.solvers.plain import plain_search, search_plain
+from banditsolve.tunnels.solvers.plain import search_plain
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
-__all__ = ["BACKENDS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
+__all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
 
 BACKENDS = ("auto", "exact", "cpsat", "z3", "plain")
 
@@ -67,6 +76,7 @@ def can_close(
     node_limit: int | None = None,
     workers: int | None = None,
     hypothetical: bool = False,
+    goal: str | None = None,
 ) -> Closure:
     """Can ``position`` (a Position or a Table) be closed with some of ``cards``?
 
@@ -79,6 +89,14 @@ def can_close(
     copies than the deck has, the super card among the cards); otherwise they are refused
     with :class:`~banditsolve.errors.NotationError` (a Position read as hypothetical counts
     as hypothetical).
+
+    ``goal`` is what the closure must reach: ``"close"`` (every exit closed; Bandido, Bandida
+    mode 1), ``"ladder"`` (Bandida mode 2: the ladder laid and every other exit closed) or
+    ``"join"`` (mode 3: also the second super card, on the side the solver chooses, joined to
+    the first through the tunnels). None takes the position's mode (``options.mode``), else
+    ``"close"``. Map cards are left out of the search (their removals change the table): an
+    answer that would be ``impossible`` with a map card among the cards is ``unknown`` unless
+    no removal could change it (see :mod:`~banditsolve.tunnels.solvers.goals`).
     """
     return _solve(
         position,
@@ -91,6 +109,7 @@ def can_close(
         minimum=False,
         workers=workers,
         hypothetical=hypothetical,
+        goal=goal,
     )
 
 
@@ -105,6 +124,7 @@ def min_cards_to_close(
     node_limit: int | None = None,
     workers: int | None = None,
     hypothetical: bool = False,
+    goal: str | None = None,
 ) -> Closure:
     """The fewest cards that close ``position``, with a certificate and ``minimum=True`` once
     it is proven that fewer cannot. ``impossible`` when no closure exists (within
@@ -120,6 +140,35 @@ def min_cards_to_close(
         minimum=True,
         workers=workers,
         hypothetical=hypothetical,
+        goal=goal,
+    )
+
+
+def plain_search(
+    position: object,
+    cards: Iterable[CardLike] | None = None,
+    *,
+    max_cards: int | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+    hypothetical: bool = False,
+    goal: str | None = None,
+) -> Closure:
+    """The baseline: depth-first over every remaining card type and every legal placement, in
+    any order, with no memo and no bound but the card budget. Complete, and slow. Arguments as
+    for :func:`can_close`."""
+    return _solve(
+        position,
+        cards,
+        max_cards=max_cards,
+        backend="plain",
+        bounds=None,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        minimum=False,
+        workers=None,
+        hypothetical=hypothetical,
+        goal=goal,
     )
 
 
@@ -135,18 +184,101 @@ def _solve(
     minimum: bool,
     workers: int | None,
     hypothetical: bool,
+    goal: str | None = None,
 ) -> Closure:
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise SolverError(
             f"unknown closure backend {shown(backend)} (one of {', '.join(BACKENDS)})"
         )
+    aim = goal_of(position, goal)
     table = table_of(position)
     codes = cards_of(position, cards)
     limits = check_limits(max_cards, time_limit, node_limit, workers)
     area = check_bounds(bounds, table)
     check_cards(position, table, codes, hypothetical)
-    result = _dispatch(table, codes, max_cards, backend, area, limits, minimum, workers)
+    if backend == "plain" and (minimum or area is not None):
+        raise SolverError("the plain baseline answers only can_close on an unbounded table")
+    if backend in ("cpsat", "z3") and node_limit is not None:
+        raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
+    result = solve_goal(table, codes, aim, max_cards, backend, area, limits, minimum, workers)
     return replace(result, limits=limits, max_cards=max_cards)
+
+
+def solve_goal(
+    table: Table,
+    codes: tuple[int, ...],
+    goal: str,
+    max_cards: int | None,
+    backend: str,
+    area: Bounds | None,
+    limits: Limits,
+    minimum: bool,
+    workers: int | None,
+) -> Closure:
+    """The closure question for ``goal`` on checked inputs: the searches of its plan
+    (:func:`~banditsolve.tunnels.solvers.goals.plan`), their answers combined, the
+    certificate named by the real cards and replayed with the goal checked, and the map
+    cards' honesty rule applied."""
+    start = time.perf_counter()
+    p = plan(table, codes, goal)
+    name = "plain" if backend == "plain" else ("exact" if backend == "auto" else backend)
+    if p.verdict is not None:
+        # Holds whatever a map removes: the card is missing from the cards and the table.
+        return Closure("impossible", (), p.verdict, name, goal=goal, notes=p.notes)
+    if not table.exit_count:
+        problem = goal_problem(table, goal)
+        if problem is None:
+            return Closure("closable", (), "the table has no exit", name, minimum=True, goal=goal)
+        # No card can be laid on a closed table (a map card neither): lost for good.
+        why = f"{problem}: no card can be laid on a table without exits"
+        return Closure("impossible", (), why, name, goal=goal, notes=p.notes)
+    results: list[tuple[Variant, Closure]] = []
+    for v in p.variants:
+        left = limits
+        if limits.time_limit is not None:
+            spent = time.perf_counter() - start
+            left = Limits(max(0.01, limits.time_limit - spent), limits.node_limit)
+        r = _dispatch(table, v.codes, max_cards, backend, area, left, minimum, workers, v.required)
+        results.append((v, r))
+        if r.status == "closable" and not minimum:
+            break
+    closable = [(v, r) for v, r in results if r.status == "closable"]
+    seconds = time.perf_counter() - start
+    nodes = sum(r.stats.nodes for _v, r in results)
+    if closable:
+        v, best = min(closable, key=lambda vr: vr[1].cards)
+        sure = all(
+            r.status == "impossible" or (r.status == "closable" and r.minimum)
+            for _v, r in results
+        )
+        proven = best.minimum and sure and len(results) == len(p.variants) and not p.maps
+        why = best.reason
+        if v.side:
+            why += f" (the second super card on its {v.side} side)"
+        if best.minimum and not proven and p.maps:
+            why += "; fewest among closures without the map cards"
+        placements = certify(table, restore(best.placements, v.cards), goal)
+        stats = replace(best.stats, nodes=nodes, seconds=seconds)
+        return replace(
+            best, placements=placements, reason=why, minimum=proven, stats=stats,
+            goal=goal, notes=p.notes,
+        )
+    unknown = [r for _v, r in results if r.status == "unknown"]
+    first = results[0][1]
+    if unknown:
+        return replace(unknown[0], goal=goal, notes=p.notes)
+    why = first.reason
+    if len(results) > 1:
+        why = "; ".join(f"{v.side} side: {r.reason}" for v, r in results)
+    stats = replace(first.stats, nodes=nodes, seconds=seconds)
+    if p.maps:
+        why = (
+            f"{why} without the map cards; the search does not model a map's removals (they"
+            f" change the table), so with {plural(p.maps, 'map card')} among the cards this"
+            " proves nothing"
+        )
+        return Closure("unknown", (), why, first.backend, stats, goal=goal, notes=p.notes)
+    return Closure("impossible", (), why, first.backend, stats, goal=goal, notes=p.notes)
 
 
 def _dispatch(
@@ -158,22 +290,19 @@ def _dispatch(
     limits: Limits,
     minimum: bool,
     workers: int | None,
+    required: Required = (),
 ) -> Closure:
     time_limit, node_limit = limits.time_limit, limits.node_limit
     if backend == "plain":
-        if minimum or area is not None:
-            raise SolverError("the plain baseline answers only can_close on an unbounded table")
-        return search_plain(table, codes, max_cards, limits)
-    if backend in ("cpsat", "z3") and node_limit is not None:
-        raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
+        return search_plain(table, codes, max_cards, limits, required)
     if backend == "cpsat":
         from banditsolve.tunnels.solvers.cpsat import solve_cpsat
 
-        return solve_cpsat(table, codes, max_cards, area, time_limit, minimum)
+        return solve_cpsat(table, codes, max_cards, area, time_limit, minimum, required)
     if backend == "z3":
         from banditsolve.tunnels.solvers.z3 import solve_z3
 
-        return solve_z3(table, codes, max_cards, area, time_limit, minimum)
+        return solve_z3(table, codes, max_cards, area, time_limit, minimum, required)
     # exact and auto: the exact search is complete for every case and the fastest on all the
     # benchmark's sizes; "auto" falls back to CP-SAT for the time left when it gives up on a
     # case that CP-SAT models completely (a small card budget).
@@ -186,6 +315,7 @@ def _dispatch(
         bounds=area,
         limits=limits,
         workers=parallel.default_workers() if workers is None else workers,
+        required=required,
     )
     if backend == "exact" or result.status != "unknown":
         return result
@@ -195,7 +325,7 @@ def _dispatch(
     if budget <= 8 and node_limit is None and (left is None or left > 0.5):
         from banditsolve.tunnels.solvers.cpsat import solve_cpsat
 
-        second = solve_cpsat(table, codes, max_cards, area, left, minimum)
+        second = solve_cpsat(table, codes, max_cards, area, left, minimum, required)
         if second.status != "unknown":
             return second
     return result
@@ -210,8 +340,10 @@ def solve_exact(
     bounds: Bounds | None,
     limits: Limits,
     workers: int = 1,
+    required: Required = (),
 ) -> Closure:
-    """The exact backend on checked inputs: iterative deepening of :class:`ExactSearch`."""
+    """The exact backend on checked inputs: iterative deepening of :class:`ExactSearch`
+    (``required``: groups of codes of which a closure must lay one card each)."""
     start = time.perf_counter()
     budget = len(cards) if max_cards is None else min(max_cards, len(cards))
 
@@ -219,12 +351,15 @@ def solve_exact(
         return SearchStats(nodes, time.perf_counter() - start)
 
     if not table.exit_count:
+        if required:
+            why = "the table is closed without a required card: no card can be laid"
+            return Closure("impossible", (), why, "exact", stats(0))
         return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
     reason = static_reason(table, cards, bounds, budget)
     if reason is not None:
         return Closure("impossible", (), reason, "exact", stats(0))
-    search = ExactSearch(table, cards, bounds, limits)
-    low = lower_bound(table, cards, bounds) or 1
+    search = ExactSearch(table, cards, bounds, limits, required)
+    low = max(lower_bound(table, cards, bounds) or 1, len(required))
     try:
         # Iterative deepening on the number of cards, for both questions: the shallowest
         # closure is found long before a deep search would wander its way there, and the

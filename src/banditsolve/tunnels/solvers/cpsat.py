@@ -10,12 +10,14 @@ explicitly; a time-out is ``unknown``, never a verdict. ``ortools`` is imported 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
 from banditsolve.core.text import plural
 from banditsolve.tunnels.geometry import Placement, opposite
+from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import (
     MAX_LITERALS,
@@ -29,8 +31,11 @@ from banditsolve.tunnels.table import Table
 SEED = 0
 
 
-def model_of(m: ClosureModel, minimum: bool) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The CP-SAT model and its placement literals (in candidate order)."""
+def model_of(
+    m: ClosureModel, minimum: bool, required: Required = ()
+) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model and its placement literals (in candidate order); ``required``: groups
+    of codes of which at least one card must be laid (a Bandida mode's goal)."""
     model = cp_model.CpModel()
     xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
     front = set(m.front)
@@ -55,6 +60,12 @@ def model_of(m: ClosureModel, minimum: bool) -> tuple[cp_model.CpModel, list[cp_
         if len(lits) > count:
             model.add(sum(lits) <= count)
     model.add(sum(total) <= m.budget)
+    for group in required:
+        need = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
+        if need:
+            model.add_bool_or(need)
+        else:
+            model.add_bool_or([])  # the required card fits nowhere in the region
     if minimum:
         model.minimize(sum(total))
     return model, xs
@@ -67,28 +78,44 @@ def solve_cpsat(
     bounds: Bounds | None,
     time_limit: float | None,
     minimum: bool,
+    required: Required = (),
 ) -> Closure:
-    """Answer the closure question (or its minimum) with CP-SAT."""
+    """Answer the closure question (or its minimum) with CP-SAT.
+
+    With ``required`` (a Bandida goal), a solution whose required card lies in a detached
+    closed group (which no legal order reaches) is cut off (that group can never be joined
+    to the network, so no solution holding all of it reaches the goal) and the model solved
+    again."""
     start = time.perf_counter()
     prepared = prepare(table, cards, max_cards, bounds, "cpsat", MAX_LITERALS, start, time_limit)
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
-    model, xs = model_of(m, minimum)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = SEED
-    if time_limit is not None:
-        left = time_limit - (time.perf_counter() - start)
-        solver.parameters.max_time_in_seconds = max(0.01, left)
-    status = solver.solve(model)
-    stats = SearchStats(
-        int(solver.num_branches), time.perf_counter() - start, float(solver.deterministic_time)
-    )
+    model, xs = model_of(m, minimum, required)
+    index = {c.placement: i for i, c in enumerate(m.candidates)}
+    branches = 0
+    while True:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = SEED
+        if time_limit is not None:
+            left = time_limit - (time.perf_counter() - start)
+            solver.parameters.max_time_in_seconds = max(0.01, left)
+        status = solver.solve(model)
+        branches += int(solver.num_branches)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or not required:
+            break
+        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
+        ordered: tuple[Placement, ...] = order_placements(table, chosen)
+        if not missing(required, Counter(p.card for p in ordered)):
+            break
+        dropped = set(chosen) - set(ordered)
+        model.add(sum(xs[index[p]] for p in dropped) <= len(dropped) - 1)
+    stats = SearchStats(branches, time.perf_counter() - start, float(solver.deterministic_time))
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
-        ordered: tuple[Placement, ...] = order_placements(table, chosen)
+        ordered = order_placements(table, chosen)
         proven = minimum and status == cp_model.OPTIMAL and len(ordered) == len(chosen)
         why = f"CP-SAT found a closure ({where})"
         if proven:

@@ -78,9 +78,18 @@ class ExactSearch:
     """
 
     def __init__(
-        self, table: Table, cards: Sequence[int], bounds: Bounds | None, limits: Limits
+        self,
+        table: Table,
+        cards: Sequence[int],
+        bounds: Bounds | None,
+        limits: Limits,
+        required: Sequence[frozenset[int]] = (),
     ) -> None:
         self.counts: Counter[int] = Counter(cards)
+        self.given: Counter[int] = Counter(cards)
+        #: Groups of codes of which at least one card must be laid (a Bandida mode's goal:
+        #: the ladder, the second super card); a closed table without them is a dead end.
+        self.required = tuple(required)
         self.bounds = bounds
         self.budget = Budget(limits)
         self.lower: dict[frozenset[Placement], int] = {}
@@ -247,14 +256,19 @@ class ExactSearch:
         with ``low`` the node's counting bound and ``children`` the placements still to
         search."""
         front = self.front
+        short = self.missing() if self.required else 0
         if not front:
+            if short:
+                # Closed before the ladder (or the second super card) is down: no card can
+                # be laid any more, so this line never reaches the goal.
+                return self.closed(key, NEVER)
             return -1, 0, []
         lower = self.lower
         known = lower.get(key, 0)
         if known > budget:
             return known, known, []
-        # Counting bounds, each valid whatever the budget.
-        low = (len(front) + 1) // 2
+        # Counting bounds, each valid whatever the budget (each required card is one more).
+        low = max((len(front) + 1) // 2, short)
         need = min_cards_for_exits(tuple(self.classes), self.exits)
         if need is None:
             return self.closed(key, NEVER)
@@ -360,6 +374,11 @@ class ExactSearch:
                     continue
             children.append(Placement(code, x, y, rotation))
         return result, low, children
+
+    def missing(self) -> int:
+        """How many of the required groups no card laid so far belongs to."""
+        counts, given = self.counts, self.given
+        return sum(1 for group in self.required if all(counts[c] >= given[c] for c in group))
 
     def closed(self, key: frozenset[Placement], bound: int) -> tuple[int, int, list[Placement]]:
         """Record a leaf's proven bound in the memo; the :meth:`expand` triple of a leaf."""

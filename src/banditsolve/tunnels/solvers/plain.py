@@ -5,7 +5,7 @@ the tests and the benchmark measure the exact search against it."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.tunnels.cards import CardLike
@@ -41,18 +41,25 @@ def plain_search(
 
 
 def search_plain(
-    table: Table, codes: tuple[int, ...], max_cards: int | None, limits: Limits
+    table: Table,
+    codes: tuple[int, ...],
+    max_cards: int | None,
+    limits: Limits,
+    required: Sequence[frozenset[int]] = (),
 ) -> Closure:
-    """:func:`plain_search` on checked inputs."""
+    """:func:`plain_search` on checked inputs (``required``: groups of codes of which a
+    closure must lay one card each, a Bandida mode's goal)."""
     budget_nodes = Budget(limits)
     counts = Counter(codes)
     budget = len(codes) if max_cards is None else min(max_cards, len(codes))
     path: list[Placement] = []
 
+    given = Counter(codes)
+
     def dfs(t: Table, left: int) -> bool:
         budget_nodes.tick()
         if not t.exit_count:
-            return True
+            return not any(all(counts[c] >= given[c] for c in g) for g in required)
         if left == 0:
             return False
         for code in sorted(counts):

@@ -12,6 +12,7 @@ from banditsolve.core.limits import Limits
 from banditsolve.errors import IllegalActionError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.solvers.goals import goal_problem
 from banditsolve.tunnels.table import Table
 
 Status = Literal["closable", "impossible", "unknown"]
@@ -52,7 +53,9 @@ class Closure:
     ``placements`` (when closable) lists the cards laid, in a legal order, leaving no exit.
     ``minimum`` is True only for a closable answer proven to use the fewest cards possible
     (never for impossible or unknown ones); ``reason`` says why in words. ``limits`` and
-    ``max_cards`` record what the solver was allowed.
+    ``max_cards`` record what the solver was allowed. ``goal`` is what the closure reaches
+    (``"close"``, or a Bandida mode's ``"ladder"`` / ``"join"``: see
+    :mod:`~banditsolve.tunnels.solvers.goals`); ``notes`` say how special cards were treated.
     """
 
     status: Status
@@ -63,6 +66,8 @@ class Closure:
     minimum: bool = False
     limits: Limits = field(default_factory=Limits)
     max_cards: int | None = None
+    goal: str = "close"
+    notes: tuple[str, ...] = ()
 
     @property
     def cards(self) -> int:
@@ -70,8 +75,9 @@ class Closure:
         return len(self.placements)
 
     def to_json(self) -> dict[str, object]:
-        """``{"status", "placements": [{"card", "x", "y", "rotation"}...], "reason", ...}``."""
-        return {
+        """``{"status", "placements": [{"card", "x", "y", "rotation"}...], "reason", ...}``
+        (and ``"goal"``, ``"notes"`` for a Bandida goal or special cards)."""
+        out: dict[str, object] = {
             "status": self.status,
             "placements": [
                 {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
@@ -83,6 +89,11 @@ class Closure:
             "backend": self.backend,
             "stats": self.stats.to_json(),
         }
+        if self.goal != "close":
+            out["goal"] = self.goal
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
     def to_answer(self, game: str = "bandido") -> Answer:
         """The shared answer shape: question ``"close"``; ``yes``/``"closable"`` with the
@@ -90,6 +101,13 @@ class Closure:
         ``no``/``"impossible"`` with the reason, or ``unknown`` with the limit that ran out.
         ``details`` holds the card count and whether it is a proven minimum."""
         closable = self.status == "closable"
+        details: dict[str, object] = (
+            {"cards": self.cards, "minimum": self.minimum} if closable else {}
+        )
+        if self.goal != "close":
+            details["goal"] = self.goal
+        if self.notes:
+            details["notes"] = list(self.notes)
         return Answer(
             game=game,
             question="close",
@@ -99,16 +117,23 @@ class Closure:
             certificate=[placement_text(p) for p in self.placements] if closable else None,
             limits={**self.limits.to_json(), "max_cards": self.max_cards},
             stats={**self.stats.to_json(), "backend": self.backend},
-            details={"cards": self.cards, "minimum": self.minimum} if closable else {},
+            details=details,
         )
 
 
-def certify(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...]:
+def certify(
+    table: Table, placements: Sequence[Placement], goal: str = "close"
+) -> tuple[Placement, ...]:
     """Replay ``placements`` through the rules engine (each must be legal when laid) and check
-    that no exit is left; the placements, or :class:`IllegalActionError` for a solver bug."""
+    the goal on the final table (no exit left; for a Bandida goal also the ladder, the second
+    super card and their junction); the placements, or :class:`IllegalActionError` for a
+    solver bug."""
     t = table
     for p in placements:
         t = t.place(p)
-    if t.exit_count:
-        raise IllegalActionError("internal error: a closure certificate leaves exits")
+    problem = goal_problem(t, goal)
+    if problem is not None:
+        if t.exit_count:
+            raise IllegalActionError("internal error: a closure certificate leaves exits")
+        raise IllegalActionError(f"internal error: a {goal} certificate fails: {problem}")
     return tuple(placements)

@@ -10,12 +10,14 @@ per card type. The minimum is found by asking for at most ``n`` cards for ``n = 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from banditsolve import z3typed as z
 from banditsolve.core.text import plural
 from banditsolve.tunnels.geometry import opposite
 from banditsolve.tunnels.solvers.bounds import lower_bound
+from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import MAX_LITERALS, order_placements, prepare
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
@@ -33,8 +35,10 @@ def solve_z3(
     bounds: Bounds | None,
     time_limit: float | None,
     minimum: bool,
+    required: Required = (),
 ) -> Closure:
-    """Answer the closure question (or its minimum) with Z3."""
+    """Answer the closure question (or its minimum) with Z3 (``required`` and the cut of a
+    detached group holding a required card as for the CP-SAT backend)."""
     start = time.perf_counter()
     prepared = prepare(table, cards, max_cards, bounds, "z3", MAX_LITERALS // 10, start, time_limit)
     if isinstance(prepared, Closure):
@@ -61,11 +65,15 @@ def solve_z3(
     for count, idx in m.by_type.values():
         if len(idx) > count:
             constraints.append(z.count_true([xs[i] for i in idx]) <= count)
+    for group in required:
+        lits = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
+        constraints.append(z.count_true(lits) >= 1)
+    index = {c.placement: i for i, c in enumerate(m.candidates)}
     total = z.count_true(xs)
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     limits = [budget]
     if minimum:
-        low = lower_bound(table, cards) or 1
+        low = max(lower_bound(table, cards) or 1, len(required))
         limits = list(range(min(low, budget), budget + 1))
     checks = 0
     for most in limits:
@@ -78,6 +86,20 @@ def solve_z3(
         trial.add(total <= most)
         result = trial.check()
         checks += 1
+        while result == "sat" and required:
+            model = trial.model()
+            chosen = [
+                c.placement for c, x in zip(m.candidates, xs, strict=True) if model.bool_value(x)
+            ]
+            ordered = order_placements(table, chosen)
+            if not missing(required, Counter(p.card for p in ordered)):
+                break
+            dropped = [xs[index[p]] for p in set(chosen) - set(ordered)]
+            cut = z.count_true(dropped) <= len(dropped) - 1
+            constraints.append(cut)
+            trial.add(cut)
+            result = trial.check()
+            checks += 1
         stats = SearchStats(checks, time.perf_counter() - start)
         if result == "unknown":
             why = trial.reason_unknown()

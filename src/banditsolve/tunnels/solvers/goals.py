@@ -1,0 +1,252 @@
+"""What a closure must reach: the goal of each Bandida mode (BA modes 1-3) and Bandido's.
+
+- ``"close"`` (Bandido; Bandida mode 1): no exit left.
+- ``"ladder"`` (Bandida mode 2): the ladder card on the table, laid like any card (its opening
+  joins an exit, which it thereby closes), and every other exit closed. A table closed before
+  the ladder is down can take no more cards: that line is lost (closing too soon loses).
+- ``"join"`` (Bandida mode 3): also the second super card (Bandido's) on the table, on the side
+  the solver chooses, joined to Bandida's super card through the tunnels, every other exit
+  closed. Every card laid joins the network, so without removals the two super cards are
+  always joined; :func:`goal_problem` checks it on the final table all the same.
+
+How the special cards enter the question (``can_close`` with cards of the Bandida deck):
+
+- The map's removals change the table, and the search does not model them: map cards are
+  left out of the search. A closure found without them is a real certificate (it simply does
+  not use the map); when the search without them finds none and a map card is among the
+  cards, the answer is ``unknown`` with that reason, never ``impossible``, unless a reason
+  that holds whatever is removed proves it (no ladder, or no second super card, among the
+  cards and on the table).
+- The backpack, the dynamite, the broken tool and the water bottle (and the alarms' effects)
+  change hands, draws and the pile, never the table: they do not change which placement
+  sequences exist in the closure question (any subset of the cards, in any order), so there
+  they are tunnel cards with their openings.
+
+Cards whose kind plays no part in the goal are searched by their openings alone (one code per
+port set, so a plain ``L+R`` and an ``L+R:broken_tool`` are not tried twice at one spot), and
+the certificate names the real cards again (:func:`restore`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from banditsolve.core.text import plural, shown
+from banditsolve.errors import SolverError
+from banditsolve.tunnels.cards import (
+    KIND_INDEX,
+    PORT_MASK,
+    SUPER5,
+    SUPER6,
+    kind_index,
+    with_kind,
+)
+from banditsolve.tunnels.geometry import STEP, Cell, Placement
+from banditsolve.tunnels.table import Table
+
+GOALS = ("close", "ladder", "join")
+#: The goal of each Bandida game mode.
+MODE_GOALS: dict[int, str] = {1: "close", 2: "ladder", 3: "join"}
+
+LADDER = KIND_INDEX["ladder"]
+MAP = KIND_INDEX["map"]
+#: The object kinds whose effects touch only hands, draws and the pile.
+HAND_OBJECTS = frozenset(
+    KIND_INDEX[k] for k in ("backpack", "water_bottle", "broken_tool", "dynamite")
+)
+SUPER_MASKS = frozenset((SUPER6, SUPER5))
+BANDIDO_SUPER = KIND_INDEX["bandido_super"]
+
+#: A requirement: at least one card whose code is in the set must be laid.
+Required = tuple[frozenset[int], ...]
+
+
+def is_ladder(code: int) -> bool:
+    """True for the ladder card."""
+    return kind_index(code) == LADDER
+
+
+def is_map(code: int) -> bool:
+    """True for a map card."""
+    return kind_index(code) == MAP
+
+
+def is_super(code: int) -> bool:
+    """True for a super card side (the second super card of mode 3, among the cards)."""
+    return code & PORT_MASK in SUPER_MASKS
+
+
+def goal_of(position: object, goal: object) -> str:
+    """The goal asked for, or the position's mode's (``options.mode`` or ``mode``: 1, 2, 3),
+    or ``"close"``."""
+    if goal is None:
+        mode = getattr(getattr(position, "options", None), "mode", None)
+        if mode is None:
+            mode = getattr(position, "mode", None)
+        if isinstance(mode, str) and mode.isdigit():
+            mode = int(mode)
+        return MODE_GOALS.get(mode, "close") if isinstance(mode, int) else "close"
+    if not isinstance(goal, str) or goal not in GOALS:
+        raise SolverError(f"unknown closure goal {shown(goal)} (one of {', '.join(GOALS)})")
+    return goal
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One search to run: the card codes searched and what must be among those laid."""
+
+    codes: tuple[int, ...]
+    required: Required
+    cards: tuple[int, ...]
+    side: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The searches a goal needs (one per side of the second super card), the map cards left
+    out, and the notes for the answer; or ``verdict``: an impossibility that holds whatever
+    a map removes."""
+
+    goal: str
+    variants: tuple[Variant, ...]
+    maps: int
+    notes: tuple[str, ...]
+    verdict: str | None = None
+
+
+def second_super_laid(table: Table) -> bool:
+    """True when a super card lies on the table besides the first card."""
+    return any(p.card & PORT_MASK in SUPER_MASKS for p in table.history[1:])
+
+
+def ladder_laid(table: Table) -> bool:
+    """True when the ladder lies on the table."""
+    return any(is_ladder(p.card) for p in table.history)
+
+
+def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
+    """The searches answering ``goal`` for ``table`` and ``codes``."""
+    maps = sum(1 for c in codes if is_map(c))
+    rest = [c for c in codes if not is_map(c)]
+    notes: list[str] = []
+    if maps:
+        notes.append(
+            f"{plural(maps, 'map card')} left out of the search: its removals change the"
+            " table, which the search does not model"
+        )
+    if any(kind_index(c) in HAND_OBJECTS for c in codes):
+        notes.append(
+            "the backpack, dynamite, broken tool and water bottle change only hands and"
+            " draws, not which placement sequences exist: here they are tunnel cards"
+        )
+    required: list[frozenset[int]] = []
+    if goal in ("ladder", "join") and not ladder_laid(table):
+        ladders = frozenset(c for c in rest if is_ladder(c))
+        if not ladders:
+            why = "no ladder card among the cards or on the table"
+            return Plan(goal, (), maps, tuple(notes), why)
+        required.append(ladders)
+    need_super = goal == "join" and not second_super_laid(table)
+    supers = [c for c in rest if kind_index(c) == BANDIDO_SUPER] or (
+        [c for c in rest if is_super(c)] if need_super else []
+    )
+    if need_super and not supers:
+        why = "no second super card among the cards or on the table"
+        return Plan(goal, (), maps, tuple(notes), why)
+    if supers:
+        # Bandido's super card is laid on the side the players choose: one search per side.
+        first = supers[0]
+        others = list(rest)
+        others.remove(first)
+        kind = first & ~PORT_MASK
+        variants = []
+        for side, mask in (("super6", SUPER6), ("super5", SUPER5)):
+            code = mask | kind
+            need = (*required, frozenset({code})) if need_super else tuple(required)
+            cards = tuple(sorted([*others, code]))
+            variants.append(Variant(tuple(sorted(collapse(cards))), need, cards, side))
+        return Plan(goal, tuple(variants), maps, tuple(notes))
+    req = tuple(required)
+    cards = tuple(sorted(rest))
+    only = Variant(tuple(sorted(collapse(cards))), req, cards)
+    return Plan(goal, (only,), maps, tuple(notes))
+
+
+def collapse(codes: Iterable[int]) -> list[int]:
+    """``codes`` with every card whose kind plays no part in a goal (all but the ladder and
+    Bandido's super card) replaced by its plain port set."""
+    return [c if is_ladder(c) or kind_index(c) == BANDIDO_SUPER else c & PORT_MASK for c in codes]
+
+
+def restore(placements: Sequence[Placement], codes: Sequence[int]) -> tuple[Placement, ...]:
+    """The placements of a search on :func:`collapse`-d codes, named by the real cards of
+    ``codes`` (for each port set, plain tunnel cards first)."""
+    pool: dict[int, list[int]] = {}
+    for c, key in zip(
+        sorted(codes, reverse=True), collapse(sorted(codes, reverse=True)), strict=True
+    ):
+        pool.setdefault(key, []).append(c)
+    out = []
+    for p in placements:
+        cards = pool.get(p.card)
+        if not cards:
+            raise SolverError("internal error: a certificate uses a card not given")
+        out.append(p._replace(card=cards.pop()))
+    return tuple(out)
+
+
+def missing(required: Required, used: Counter[int]) -> int:
+    """How many requirements the cards ``used`` leave unmet."""
+    return sum(1 for group in required if not any(used[c] for c in group))
+
+
+def joined(table: Table, a: Cell, b: Cell) -> bool:
+    """True when cells ``a`` and ``b`` are joined through the tunnels: openings meeting
+    across edges, and the two squares of one card when both have openings."""
+    cells = table.cells
+    seen = {a}
+    queue: deque[Cell] = deque([a])
+    while queue:
+        c = queue.popleft()
+        if c == b:
+            return True
+        nexts: list[Cell] = []
+        open4 = cells[c]
+        for side in range(4):
+            if open4 >> side & 1:
+                dx, dy = STEP[side]
+                nexts.append((c[0] + dx, c[1] + dy))
+        partner = table.partner_side(c)
+        if partner is not None and open4:
+            dx, dy = STEP[partner]
+            nexts.append((c[0] + dx, c[1] + dy))
+        for n in nexts:
+            if cells.get(n) and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return False
+
+
+def goal_problem(table: Table, goal: str) -> str | None:
+    """Why the final ``table`` misses ``goal``, or None when it reaches it."""
+    if table.exit_count:
+        return f"{plural(table.exit_count, 'exit')} left"
+    if goal in ("ladder", "join") and not ladder_laid(table):
+        return "the table is closed without the ladder"
+    if goal == "join":
+        seconds = [p for p in table.history[1:] if p.card & PORT_MASK in SUPER_MASKS]
+        if not seconds:
+            return "the table is closed without the second super card"
+        start = table.history[0].cells[0]
+        for p in seconds:
+            if any(joined(table, start, c) for c in p.cells):
+                return None
+        return "the two super cards are not joined through the tunnels"
+    return None
+
+
+def side_code(code: int, mask: int) -> int:
+    """The code of a super card ``code`` turned to the side with port mask ``mask``."""
+    return with_kind(mask, kind_index(code))
