@@ -1,0 +1,98 @@
+"""Bandida's states as text and pictures, action texts, and the policies (BA-NOTE-*)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from banditsolve.errors import NotationError
+from banditsolve.tunnels.game import GameState
+from banditsolve.tunnels.variants import parse_action
+from tests.bandida.helpers import GAME, make, placements
+from tests.rules import rules
+
+OPTION_SETS: tuple[dict[str, object], ...] = (
+    {"mode": 1},
+    {"mode": 2, "tool": "over_turns", "map_split": "tunnels", "alarm_zero": "zero"},
+    {"mode": 3, "pile_out": "must_draw", "chain": "no", "map_removes": "not_super"},
+    {"mode": 2, "tool_stuck": "under", "dynamite_stuck": "change", "map_short": "none"},
+    {"mode": 3, "alarm_stuck": "no_effect", "map_reopen": "forbidden", "super_side": "super5"},
+)
+
+
+def states(games: int) -> Iterator[GameState]:
+    for seed in range(games):
+        options = OPTION_SETS[seed % len(OPTION_SETS)]
+        rng = random.Random(seed)
+        state = GAME.new_game(1 + seed % 4, options, seed=None if seed % 3 == 0 else seed)
+        greedy = GAME.policies()["greedy"]
+        while True:
+            yield state
+            if state.outcome is not None:
+                break
+            if state.is_chance:
+                action = GAME.sample_chance(state, rng)
+            elif seed % 2:
+                action = greedy(state, rng)
+            else:
+                action = rng.choice(GAME.legal_actions(state))
+            state = GAME.apply(state, action)
+
+
+@rules("BA-NOTE-1", "BA-NOTE-2")
+def test_every_state_and_action_reads_back() -> None:
+    seen: set[str] = set()
+    for i, state in enumerate(states(25)):
+        if i % 3 and not state.phase:
+            continue
+        seen.update(state.phase)
+        text = GAME.to_notation(state)
+        assert GAME.from_notation(text) == state, text
+        doc = GAME.to_json(state)
+        assert GAME.from_json(json.dumps(doc)) == state
+        for action in GAME.legal_actions(state)[:40]:
+            assert parse_action(GAME.action_text(state, action)) == action
+    assert {"map", "alarm", "discard", "dynamite"} <= seen or len(seen) >= 3
+
+
+@rules("BA-NOTE-1")
+def test_refusals_of_bandida_fields() -> None:
+    text = GAME.to_notation(GAME.new_game(2, {"mode": 2}, seed=1))
+    with pytest.raises(NotationError, match="sizes"):
+        GAME.from_notation(text.replace("sizes=3,3", "sizes=3"))
+    with pytest.raises(NotationError, match="phase"):
+        GAME.from_notation(text + " phase=nap")
+    with pytest.raises(NotationError, match="queue"):
+        GAME.from_notation(text + " queue=0")
+    with pytest.raises(NotationError, match="Bandida only"):
+        from banditsolve.tunnels.variants import BANDIDO
+
+        BANDIDO.from_notation(
+            BANDIDO.to_notation(BANDIDO.new_game(2, seed=1)) + " options=mode:2"
+        )
+
+
+@rules("BA-NOTE-3")
+def test_pictures_show_the_special_cards() -> None:
+    state = make([["L:ladder", "TL+TR:map", "L"], ["TL"]], start="L+R", options={"mode": 2})
+    after = GAME.apply(state, placements(state, "L:ladder")[0])
+    art = GAME.ascii(after)
+    assert "-H-" in art and "H ladder" in art and "mode 2" in art and "holds 3" in art
+    picture = GAME.svg(after)
+    assert "ladder" in picture and "mode 2" in picture and picture.startswith("<svg")
+
+
+@rules("BA-NOTE-5", "BA-GAME-4")
+def test_policies_play_whole_games() -> None:
+    assert set(GAME.policies()) == {"random", "greedy"}
+    for mode in (1, 2, 3):
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = GAME.new_game(2, {"mode": mode}, seed=seed)
+            while state.outcome is None:
+                action = GAME.policies()["greedy"](state, rng)
+                assert action in GAME.legal_actions(state)
+                state = GAME.apply(state, action)
