@@ -2,15 +2,17 @@
 ``solve`` and ``placements``, and the game's demo. The shared verbs ``show``, ``moves``,
 ``apply``, ``play`` come from :mod:`banditsolve.cli.verbs`.
 
-This module is the adapter of every tunnel game (Bandido today, Bandida later): the handlers
-use ``args.game`` to find the game object, so a second registry entry pointing here gets the
-same questions.
+This module is the adapter of every tunnel game (Bandido and Bandida): the handlers use
+``args.game`` to find the game object, so both registry entries get the same questions.
+Bandida adds ``--mode M`` to ``play`` (the same as ``--option mode=M``) and to ``close`` (the
+mode's goal: 1 close every exit, 2 the ladder, 3 the ladder and Bandido's super card joined),
+and has its own demo.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,49 @@ from banditsolve.cli.common import (
     write_svg,
 )
 
+#: Bandida's modes and the closure goal of each (``close --mode M``).
+MODE_GOALS = {"1": "close", "2": "ladder", "3": "join"}
+
+
+def mode_words(argv: Sequence[str]) -> list[str]:
+    """``--mode M`` and ``--mode=M`` rewritten as ``--option mode=M`` (other words kept)."""
+    out: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--mode":
+            out += ["--option", f"mode={next(words, '')}"]
+        elif word.startswith("--mode="):
+            out += ["--option", f"mode={word[len('--mode='):]}"]
+        else:
+            out.append(word)
+    return out
+
+
+def add_mode_alias(parser: argparse.ArgumentParser) -> None:
+    """``bandida play --mode M``: the same as ``--option mode=M``. The shared verbs keep the
+    same flags in every game, so the alias is a rewrite of the words, told in the help."""
+    original = parser.parse_known_args
+
+    def parse_known_args(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        return original(None if args is None else mode_words(args), namespace)
+
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
+    parser.epilog = (
+        (parser.epilog or "") + "\n\n--mode M (Bandida): the same as --option mode=M (1, 2, 3)."
+    ).strip()
+
 
 def register(commands: Commands) -> None:
-    """Add ``close``, ``solve`` and ``placements``."""
+    """Add ``close``, ``solve`` and ``placements``; ``--mode`` on ``play``; the demo's handler
+    that knows which tunnel game it shows."""
+    play = commands.choices.get("play")
+    if play is not None and play.prog.split()[-2:-1] == ["bandida"]:
+        add_mode_alias(play)
+    demo_parser = commands.choices.get("demo")
+    if demo_parser is not None:
+        demo_parser.set_defaults(handler=cmd_demo)
     close = add_query(
         commands,
         "close",
@@ -65,6 +107,20 @@ def register(commands: Commands) -> None:
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
     add_hypothetical(close)
+    close.add_argument(
+        "--goal",
+        choices=("close", "ladder", "join"),
+        default=None,
+        help="what the cards must reach: close every exit (default), ladder (Bandida mode 2: "
+        "the ladder down, every other exit closed) or join (mode 3: also Bandido's super card "
+        "joined through the tunnels)",
+    )
+    close.add_argument(
+        "--mode",
+        choices=tuple(MODE_GOALS),
+        default=None,
+        help="Bandida's mode, for its goal (1 close, 2 ladder, 3 join)",
+    )
     add_svg(close, "write a picture with the closing cards laid to OUT")
     close.set_defaults(handler=cmd_close)
 
@@ -182,8 +238,15 @@ def cmd_close(args: argparse.Namespace) -> int:
 
     position = read_table_position(args.position, args.hypothetical)
     solver = min_cards_to_close if args.minimum else can_close
+    goal = args.goal or (MODE_GOALS[args.mode] if args.mode else None)
+    if goal is not None and goal != "close" and args.game != "bandida":
+        from banditsolve.errors import RuleOptionError
+
+        raise RuleOptionError(f"--goal {goal} and --mode are Bandida's; {args.game} closes exits")
+    extra: dict[str, Any] = {} if goal is None else {"goal": goal}
     result = solver(
         position,
+        **extra,
         max_cards=args.max_cards,
         backend=args.backend,
         bounds=parse_bounds(args.bounds),
@@ -250,7 +313,12 @@ DEMO_HOLE = "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | 
 
 def demo(out_dir: Path) -> Iterator[DemoItem]:
     """A closable tunnel with its certificate and picture, an impossible one with its reason,
-    and a perfect-information solve of a bundled endgame."""
+    and a perfect-information solve of a bundled endgame (Bandido's). The shared demo verb
+    does not say which game it shows: a folder named ``bandida`` (``banditsolve demo``) gets
+    Bandida's items."""
+    if out_dir.name == "bandida":
+        yield from bandida_demo(out_dir)
+        return
     from banditsolve.tunnels import (
         can_close,
         game_state,
@@ -298,3 +366,73 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
             solution.to_answer(),
             write_svg(out_dir / "solve.svg", svg(state.table)),
         )
+
+
+# -- Bandida's demo -------------------------------------------------------------------------
+
+#: Mode 2's goal on a small start: the ladder must be among the closing cards.
+DEMO_LADDER = "bandida L+TL+TR+R+BR+BL@0,0,0 | L:ladder L*2 TL*2 L+TL TL+BL R+BR"
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``GAME demo``: the shared verb, with Bandida's own items for ``bandida``."""
+    from banditsolve.cli import verbs
+
+    if args.game != "bandida":
+        return verbs.cmd_demo(args)
+    from banditsolve.cli.common import to_json_text
+
+    folder = verbs.out_dir(args)
+    folder.mkdir(parents=True, exist_ok=True)
+    items = list(bandida_demo(folder))
+    if args.json:
+        print(
+            to_json_text(
+                {"game": "bandida", "out": str(folder), "items": [i.to_json() for i in items]}
+            )
+        )
+    else:
+        print(verbs.demo_text("Bandida", items))
+    return 0
+
+
+def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
+    """A greedy game in each mode (objects and alarms at work), a map's removal choices, and
+    mode 2's closure goal (the ladder among the closing cards)."""
+    import random
+
+    from banditsolve.core.registry import load_game
+    from banditsolve.tunnels import min_cards_to_close, svg
+
+    game = load_game("bandida")
+    greedy = game.policies()["greedy"]
+    for mode in (1, 2, 3):
+        rng = random.Random(7)
+        state = game.new_game(2, {"mode": mode}, seed=7)
+        start = game.to_notation(state)
+        effects: list[str] = []
+        while state.outcome is None:
+            action = game.sample_chance(state, rng) if state.is_chance else greedy(state, rng)
+            after = game.apply(state, action)
+            pending = after.phase[-1:] if after.phase else ()
+            if pending and pending != state.phase[-1:] and len(effects) < 6:
+                effects.append(f"turn {after.turn}: {pending[0]} after {action}")
+            state = after
+        lines = [start[:100] + " ...", *effects, game.ascii(state)]
+        yield DemoItem(
+            f"a two-player game in mode {mode}, seed 7, greedy policy"
+            f" (bandida play --mode {mode} --seed 7 --policy greedy)",
+            "\n".join(lines),
+            None,
+            write_svg(out_dir / f"mode{mode}.svg", game.svg(state)),
+        )
+    position = read_table_position(DEMO_LADDER)
+    result = min_cards_to_close(position, goal="ladder", time_limit=10.0)
+    laid = position.table.place_all(result.placements)
+    yield DemoItem(
+        "mode 2: the ladder laid and every other exit closed (bandida close POSITION"
+        " --mode 2 --minimum)",
+        f"{DEMO_LADDER}\n{closure_text(position, result)}",
+        result.to_answer("bandida"),
+        write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
+    )
