@@ -59,7 +59,8 @@ def test_close_with_the_modes_goal() -> None:
     assert result.code == 0, result.err
     answer = json.loads(result.out)
     assert answer["status"] == "yes" and any("ladder" in c for c in answer["certificate"])
-    assert run("bandido", "close", "bandido L+TL+TR+R+BR+BL@0,0,0 | L", "--goal", "ladder").code == 2
+    plain = "bandido L+TL+TR+R+BR+BL@0,0,0 | L"
+    assert run("bandido", "close", plain, "--goal", "ladder").code == 2
 
 
 def test_demo(tmp_path: Path) -> None:
