@@ -133,6 +133,26 @@ def test_cli_questions() -> None:
     assert bad.code == 2 and bad.err.count("\n") == 1
 
 
+@rules("RB-SAFE-3")
+def test_cli_safe_backends() -> None:
+    from banditsolve.rolling.cli import DEMO_UNSAFE
+
+    safe = (
+        "rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:-:R5|-,"
+        "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-"
+    )
+    for backend in ("exact", "cpsat", "z3", "auto"):  # plain needs minutes for this proof
+        yes = run("rolling", "safe", safe, "1", "--backend", backend, "--json")
+        assert yes.code == 0, (backend, yes.err)
+        assert json.loads(yes.out)["stats"]["method"] == ("exact" if backend == "auto" else backend)
+    unsafe = safe.replace("1:2/2:-:R5|-", "1:2/2:-:R3|-")
+    no = run("rolling", "safe", unsafe, "1", "--backend", "cpsat", "--workers", "2", "--json")
+    assert no.code == 1 and json.loads(no.out)["certificate"][0] == "roll"
+    assert run("rolling", "safe", unsafe, "1", "--backend", "plain").code == 1
+    uncovered = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3")
+    assert uncovered.code == 2 and "does not cover" in uncovered.err
+
+
 @rules("RB-NOTE-3")
 def test_svg_draws_a_shape_per_symbol() -> None:
     import xml.etree.ElementTree as ET

@@ -232,3 +232,43 @@ def test_odds_use_a_roll_again_trunk(k: int) -> None:
     result = odds(state, symbol=0, k=k)
     assert result.roll_again and result.to_json()["roll_again"] is True
     assert result.lay[f"{k}+ R"] == str(with_again)
+
+
+@rules("RB-BEST-1", "RB-ODDS-1")
+def test_symmetric_tables_agree_with_plain_enumeration() -> None:
+    """Best turns, trunk and steal odds keyed by symmetric positions (free symbols renamed,
+    trunks out of reach forgotten) equal the plain enumeration on positions of random games."""
+    from banditsolve.rolling.solvers.turn import chance_of_trunk, plain_turn_value, steal_points
+    from tests.rolling.cases import TINYX
+
+    rng = random.Random(8)
+    checked = 0
+    while checked < scaled(40, 400):
+        players = rng.choice((2, 3))
+        state = TINYX.new_game(players, seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 60)):
+            if state.is_terminal:
+                break
+            if state.is_chance:
+                action = sample_chance(TINYX, state, rng)
+            else:
+                acts = legal_actions(state)
+                action = acts[rng.randrange(len(acts))]
+            state = apply(state, action)
+        if state.is_terminal or state.is_chance:
+            continue
+        p = state.to_move
+        shared = best_turn(state)
+        plain = plain_turn_value(state, lambda s, p=p: steal_points(s, p))
+        assert shared.value == plain, state.notation()
+        if state.phase == "start":
+            for car in state.train:
+                if car.trunk is not None:
+                    assert chance_of_trunk(state, car.id) == plain_turn_value(
+                        apply(state, Roll()),
+                        lambda s: Fraction(0),
+                        stop=lambda s, c=car.id: s.phase == "reveal"
+                        and any(x == c for x, _ in s.pending),
+                    )
+                    break
+        checked += 1

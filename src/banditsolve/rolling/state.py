@@ -262,10 +262,18 @@ class State:
     def stealer(self, car: Car) -> int | None:
         """The player who would steal ``car`` at the start of their turn: at least its number of
         dice there and strictly more than every other player (RB-STEAL-1), if anyone."""
-        counts = [car.count(p) for p in range(self.players)]
-        for p, n in enumerate(counts):
-            if n >= car.need and all(n > m for q, m in enumerate(counts) if q != p):
-                return p
+        best = second = 0
+        who = -1
+        for p, g in enumerate(car.groups):
+            if g is None:
+                continue
+            n = g.bandits + g.mercs
+            if n > best:
+                second, best, who = best, n, p
+            elif n > second:
+                second = n
+        if who >= 0 and best >= car.need and best > second:
+            return who
         return None
 
     # -- pictures and notation (imported lazily) ------------------------------------------------

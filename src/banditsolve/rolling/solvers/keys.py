@@ -10,7 +10,9 @@ same answer to every question the solvers ask (which never name a symbol, except
 
 :func:`position_key` writes a position with its free symbols renamed in a canonical order (by
 their *profile*: where they stand on the train and how many the active player holds rolled);
-free symbols with equal profiles are interchangeable and may get either name. Fields that cannot
+free symbols with equal profiles are interchangeable and may get either name. A search that
+ends with the active player's turn (``turn=True``) may also free the symbols of trunks out of
+their reach this turn. Fields that cannot
 change any future are left out (scores, unless asked for; ``laid`` when no roll-again trunk can
 be used; ``joker_car`` unless option ``jokers=together``).
 
@@ -29,27 +31,56 @@ from banditsolve.rolling.state import Car, Group, State
 Key = tuple[object, ...]
 
 
-def _fixed_symbols(state: State) -> frozenset[int]:
-    return frozenset(c.trunk for c in state.train if c.trunk is not None)
-
-
-def _profiles(state: State, fixed: frozenset[int]) -> dict[int, tuple[object, ...]]:
-    """Each free symbol's profile: its groups (car index, player, sizes) and rolled counts."""
-    where: dict[int, list[tuple[int, int, int, int, int]]] = {s: [] for s in range(5)}
+def _fixed_symbols(state: State, turn: bool = False) -> frozenset[int]:
+    """The symbols of the trunks on the train; with ``turn``, only of those the active player
+    can reach in the rest of their turn: a gang never holds more than five groups, so every
+    car they can lay on this turn lies at most five cars in front of their gang's front (or,
+    before rolling, of the rear, where a gang taken back starts again)."""
+    if not turn or state.options.restart == "any":
+        return frozenset(c.trunk for c in state.train if c.trunk is not None)
+    p = state.to_move
+    rear = len(state.train) - 1
+    front = rear + 1
     for i, car in enumerate(state.train):
+        if car.groups[p] is not None:
+            front = i
+            break
+    low = front - 5
+    if state.phase == "start":
+        low = min(low, rear + 1 - 5)
+    return frozenset(
+        c.trunk for i, c in enumerate(state.train) if c.trunk is not None and i >= low
+    )
+
+
+def _profiles(
+    state: State, fixed: frozenset[int], turn: bool = False
+) -> dict[int, tuple[object, ...]]:
+    """Each free symbol's profile: its groups (car index, player, sizes), the cars with a trunk
+    of it (not with ``turn``: those trunks are out of reach), and the rolled counts."""
+    where: dict[int, list[tuple[int, int, int, int, int]]] = {s: [] for s in range(5)}
+    trunks: dict[int, list[int]] = {s: [] for s in range(5)}
+    for i, car in enumerate(state.train):
+        if car.trunk is not None and not turn:
+            trunks[car.trunk].append(i)
         for q, g in enumerate(car.groups):
             if g is not None:
                 where[g.symbol].append((i, q, g.bandits, g.mercs, g.natural))
     return {
-        s: (tuple(where[s]), state.roll[s], state.mroll[s]) for s in range(5) if s not in fixed
+        s: (tuple(where[s]), tuple(trunks[s]), state.roll[s], state.mroll[s])
+        for s in range(5)
+        if s not in fixed
     }
 
 
-def symbol_map(state: State) -> tuple[int, ...]:
+def symbol_map(
+    state: State, fixed: frozenset[int] | None = None, turn: bool = False
+) -> tuple[int, ...]:
     """A renaming of the symbols (index: old symbol, value: new): fixed symbols keep their
     name; free ones are renamed onto the free names in the order of their profiles."""
-    fixed = _fixed_symbols(state)
-    profiles = _profiles(state, fixed)
+    if fixed is None:
+        fixed = _fixed_symbols(state, turn)
+    profiles = _profiles(state, fixed, turn)
     free_names = sorted(profiles)
     order = sorted(profiles, key=lambda s: profiles[s])
     mapping = list(range(5))
@@ -66,12 +97,23 @@ def _faces(faces: tuple[int, ...], mapping: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _relabel(state: State, mapping: tuple[int, ...]) -> State:
+def _relabel(
+    state: State, mapping: tuple[int, ...], erase: frozenset[int] = frozenset()
+) -> State:
+    """``state`` with its symbols renamed; the trunks of the ``erase`` symbols (out of reach)
+    written as -1 (the result is only ever a key)."""
     def group(g: Group | None) -> Group | None:
         return None if g is None else Group(mapping[g.symbol], g.bandits, g.mercs, g.natural)
 
     train = tuple(
-        Car(c.id, c.need, c.points, c.loco, c.trunk, tuple(group(g) for g in c.groups))
+        Car(
+            c.id,
+            c.need,
+            c.points,
+            c.loco,
+            None if c.trunk is None else -1 if c.trunk in erase else mapping[c.trunk],
+            tuple(group(g) for g in c.groups),
+        )
         for c in state.train
     )
     return state.replace(
@@ -79,15 +121,21 @@ def _relabel(state: State, mapping: tuple[int, ...]) -> State:
     )
 
 
-def position_key(state: State, *, scores: bool = False) -> Key:
+def position_key(state: State, *, scores: bool = False, turn: bool = False) -> Key:
     """A hashable key equal for positions with the same futures (see the module notes).
     ``scores``: also keep every player's points, cars and trunks taken (a turn value counts
-    them)."""
-    fixed = _fixed_symbols(state)
-    if len(fixed) < 4:
-        mapping = symbol_map(state)
-        if mapping != _IDENTITY:
-            state = _relabel(state, mapping)
+    them). ``turn``: the key of a search that ends with the active player's turn, where only
+    the trunks they can reach this turn fix their symbol."""
+    fixed = _fixed_symbols(state, turn)
+    erase = (
+        frozenset(c.trunk for c in state.train if c.trunk is not None) - fixed
+        if turn
+        else frozenset()
+    )
+    if len(fixed) < 4 or erase:
+        mapping = symbol_map(state, fixed, turn)
+        if mapping != _IDENTITY or erase:
+            state = _relabel(state, mapping, erase)
     p = state.to_move
     usable = state.trunks[p][: state.usable] if 0 <= p < state.players else ()
     can_reroll = any(h.content == ROLL_AGAIN and not h.used for h in usable)
@@ -129,21 +177,21 @@ def position_key(state: State, *, scores: bool = False) -> Key:
 _IDENTITY = (0, 1, 2, 3, 4)
 
 
-def _classes(state: State) -> list[list[int]]:
+def _classes(state: State, turn: bool = False) -> list[list[int]]:
     """Free symbols in classes of equal profile (interchangeable before the roll lands)."""
-    fixed = _fixed_symbols(state)
-    profiles = _profiles(state, fixed)
+    fixed = _fixed_symbols(state, turn)
+    profiles = _profiles(state, fixed, turn)
     by: dict[tuple[object, ...], list[int]] = {}
     for s, prof in profiles.items():
         by.setdefault(prof, []).append(s)
     return [c for c in by.values() if len(c) > 1]
 
 
-def roll_orbits(state: State, n: int) -> list[tuple[Rolled, Fraction]]:
+def roll_orbits(state: State, n: int, *, turn: bool = False) -> list[tuple[Rolled, Fraction]]:
     """The outcomes of rolling ``n`` dice at ``state``, one per class of outcomes equal up to
     interchangeable free symbols, with the class's total probability. Within each class of
     interchangeable symbols the representative's counts do not increase with the symbol."""
-    classes = _classes(state)
+    classes = _classes(state, turn)
     out: list[tuple[Rolled, Fraction]] = []
     for faces, p in roll_outcomes(n):
         weight = 1

@@ -82,7 +82,7 @@ class _Search:
         self.symmetric = share and symmetric
 
     def _key(self, state: State) -> object:
-        return position_key(state, scores=True) if self.symmetric else state
+        return position_key(state, scores=True, turn=True) if self.symmetric else state
 
     def value(self, state: State) -> Fraction:
         key: object = None
@@ -99,7 +99,7 @@ class _Search:
         elif state.is_chance:
             if self.symmetric and state.phase in ("roll", "mroll"):
                 n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
-                outcomes: Any = roll_orbits(state, n)
+                outcomes: Any = roll_orbits(state, n, turn=True)
             else:
                 outcomes = chance_outcomes(state)
             result = sum((p * self.value(_apply(state, a)) for a, p in outcomes), Fraction(0))
