@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -234,11 +235,17 @@ def test_odds_use_a_roll_again_trunk(k: int) -> None:
     assert result.lay[f"{k}+ R"] == str(with_again)
 
 
+def _points_of(state: State, player: int) -> Fraction:
+    from banditsolve.rolling.solvers.turn import steal_points
+
+    return steal_points(state, player)
+
+
 @rules("RB-BEST-1", "RB-ODDS-1")
 def test_symmetric_tables_agree_with_plain_enumeration() -> None:
     """Best turns, trunk and steal odds keyed by symmetric positions (free symbols renamed,
     trunks out of reach forgotten) equal the plain enumeration on positions of random games."""
-    from banditsolve.rolling.solvers.turn import chance_of_trunk, plain_turn_value, steal_points
+    from banditsolve.rolling.solvers.turn import chance_of_trunk, plain_turn_value
     from tests.rolling.cases import TINYX
 
     rng = random.Random(8)
@@ -259,7 +266,7 @@ def test_symmetric_tables_agree_with_plain_enumeration() -> None:
             continue
         p = state.to_move
         shared = best_turn(state)
-        plain = plain_turn_value(state, lambda s, p=p: steal_points(s, p))
+        plain = plain_turn_value(state, partial(_points_of, player=p))
         assert shared.value == plain, state.notation()
         if state.phase == "start":
             for car in state.train:
