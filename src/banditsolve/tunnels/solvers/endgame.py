@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Literal
 
 from banditsolve.core.answer import Answer
@@ -33,9 +34,18 @@ from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.cards import card_name
-from banditsolve.tunnels.game import WON, Action, GameState, apply, legal_actions, settle
+from banditsolve.tunnels.game import (
+    WON,
+    Action,
+    GameState,
+    apply,
+    chance_outcomes,
+    legal_actions,
+    settle,
+)
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import static_reason
+from banditsolve.tunnels.solvers.goals import is_bandido_super, is_map
 from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
 from banditsolve.tunnels.table import placements_with_delta
@@ -101,15 +111,21 @@ class GameSolution:
     nodes: int
     seconds: float
     limits: Limits = field(default_factory=Limits)
+    #: Bandida only, when a reshuffle (the alarm "discard five") leaves the result to chance:
+    #: the exact chance of winning with the best play (then ``status`` is ``unknown``).
+    win_chance: Fraction | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "status": self.status,
             "line": [m.to_json() for m in self.line],
             "reason": self.reason,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.win_chance is not None:
+            out["win_chance"] = str(self.win_chance)
+        return out
 
     def to_answer(self, game: str = "bandido") -> Answer:
         """The shared answer shape: question ``"solve"``; ``yes``/``"win"`` with the winning
@@ -126,8 +142,17 @@ class GameSolution:
             certificate=[action_text(m.action) for m in self.line] if won else None,
             limits=self.limits.to_json(),
             stats={"nodes": self.nodes, "seconds": round(self.seconds, 6)},
-            details={"line": [m.to_json() for m in self.line]} if won else {},
+            details=self._details(),
         )
+
+    def _details(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if self.status == "win":
+            out["line"] = [m.to_json() for m in self.line]
+        if self.win_chance is not None:
+            out["win_chance"] = str(self.win_chance)
+            out["line"] = [m.to_json() for m in self.line]
+        return out
 
 
 def _key(state: GameState) -> object:
@@ -174,6 +199,12 @@ def solve_game(
 
 
 def _solve_known(state: GameState, limits: Limits) -> GameSolution:
+    if state.options.mode:
+        return solve_bandida(state, limits)
+    return _solve_bandido(state, limits)
+
+
+def _solve_bandido(state: GameState, limits: Limits) -> GameSolution:
     budget = Budget(limits, check_every=64)
     seen: set[object] = set()
     line: list[Move] = []
@@ -205,6 +236,142 @@ def _solve_known(state: GameState, limits: Limits) -> GameSolution:
         return GameSolution("win", tuple(line), why, nodes, spent, limits)
     why = f"every line of play loses ({plural(nodes, 'state')} searched)"
     return GameSolution("lose", (), why, nodes, spent, limits)
+
+
+ONE = Fraction(1)
+ZERO = Fraction(0)
+
+
+def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
+    """A Bandida state with the pile order known, solved through the rules engine's own
+    :func:`~banditsolve.tunnels.game.legal_actions` and :func:`~banditsolve.tunnels.game.apply`
+    (so every object's and alarm's effect is carried out: the backpack's hand size, the
+    dynamite's second card, the broken tool, the map's removals, the alarms' discards, the
+    mode's end).
+
+    The value of a state is the chance of winning with the best play: 1 or 0 at the end, the
+    best child at a decision, the average over the outcomes at a chance node (a reshuffle
+    after the alarm "discard five" makes the pile order unknown again). Memoised on the whole
+    state but its turn number. ``win`` (value 1: a winning line, or a strategy winning against
+    every reshuffle, shown along the first outcome of each chance node), ``lose`` (value 0:
+    every line loses), ``unknown`` when a limit ran out, or when the result depends on a
+    reshuffle (``win_chance`` gives the exact chance with the best play).
+
+    A branch is cut when the cards still in play cannot close the table at all (the closure
+    solver's static reasons: a relaxation of every mode's goal), unless a map card is among
+    them (its removals change the table)."""
+    # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
+    budget = Budget(limits, check_every=1)
+    memo: dict[object, tuple[Fraction, Action | None]] = {}
+    open_keys: set[object] = set()
+    flags = {"loop": False, "chance": False}
+
+    def key(s: GameState) -> object:
+        return replace(s, turn=0)
+
+    def value(s: GameState) -> Fraction:
+        budget.tick()
+        if s.outcome is not None:
+            return ONE if s.outcome == WON else ZERO
+        k = key(s)
+        found = memo.get(k)
+        if found is not None:
+            if k in open_keys:
+                flags["loop"] = True
+            return found[0]
+        # A state met again on its own line makes no progress: 0 for now (exact when no
+        # chance node is involved; see the end).
+        memo[k] = (ZERO, None)
+        open_keys.add(k)
+        try:
+            return explore(s, k)
+        finally:
+            open_keys.discard(k)
+
+    def explore(s: GameState, k: object) -> Fraction:
+        remaining = s.remaining()
+        if not any(is_map(c) or is_bandido_super(c) for c in remaining) and static_reason(
+            s.table, remaining
+        ):
+            return ZERO
+        if s.is_chance:
+            flags["chance"] = True
+            total = sum(
+                (p * value(apply(s, draw)) for draw, p in chance_outcomes(s)), start=ZERO
+            )
+            memo[k] = (total, None)
+            return total
+        best: Fraction = ZERO
+        best_action: Action | None = None
+        for action in _ordered_bandida(s):
+            v = value(apply(s, action))
+            if best_action is None or v > best:
+                best, best_action = v, action
+                memo[k] = (best, best_action)
+                if best == ONE:
+                    break
+        memo[k] = (best, best_action)
+        return best
+
+    try:
+        won = value(state)
+    except LimitReached as exc:
+        return GameSolution("unknown", (), exc.reason, budget.nodes, budget.elapsed, limits)
+    line = _line(state, memo)
+    nodes, spent = budget.nodes, budget.elapsed
+    if won != ONE and flags["loop"] and flags["chance"]:
+        # A value of a repeated state stood in for 0 under a chance node: a lower bound only.
+        why = (
+            f"the best play wins with chance at least {won}; a position repeated under a"
+            " reshuffle leaves the exact value open"
+        )
+        return GameSolution("unknown", (), why, nodes, spent, limits)
+    if won == ONE:
+        why = f"a winning line of {plural(len(line), 'move')}"
+        if any(m.action is None for m in line):
+            why += " (winning whatever the reshuffle; shown along its first outcomes)"
+        return GameSolution("win", line, why, nodes, spent, limits)
+    if won == ZERO:
+        why = f"every line of play loses ({plural(nodes, 'state')} searched)"
+        return GameSolution("lose", (), why, nodes, spent, limits)
+    why = (
+        f"the result depends on a reshuffle: the best play wins with chance {won}"
+        f" ({float(won):.1%})"
+    )
+    return GameSolution("unknown", line, why, nodes, spent, limits, won)
+
+
+def _ordered_bandida(state: GameState) -> list[Action]:
+    """The legal actions, placements that close the most exits first."""
+    actions = list(legal_actions(state))
+    deltas: dict[Placement, int] = {}
+    hand = set(state.hands[state.to_act])
+    for code in hand:
+        for p, d in placements_with_delta(state.table, code):
+            deltas[p] = d
+    return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
+
+
+def _line(state: GameState, memo: dict[object, tuple[Fraction, Action | None]]) -> tuple[Move, ...]:
+    """The best line from ``state`` along the memo (the first outcome at a chance node)."""
+    out: list[Move] = []
+    s = state
+    seen: set[object] = set()
+    while s.outcome is None:
+        k = replace(s, turn=0)
+        if k in seen or k not in memo:
+            break
+        seen.add(k)
+        if s.is_chance:
+            draw = chance_outcomes(s)[0][0]
+            s = apply(s, draw)
+            continue
+        action = memo[k][1]
+        if action is None:
+            break
+        out.append(Move(s.turn + 1, s.to_act, s.hands[s.to_act], action))
+        s = apply(s, action)
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

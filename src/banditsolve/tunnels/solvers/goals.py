@@ -73,6 +73,11 @@ def is_map(code: int) -> bool:
     return kind_index(code) == MAP
 
 
+def is_bandido_super(code: int) -> bool:
+    """True for Bandido's super card among Bandida's cards (mode 3), either side."""
+    return kind_index(code) == BANDIDO_SUPER
+
+
 def is_super(code: int) -> bool:
     """True for a super card side (the second super card of mode 3, among the cards)."""
     return code & PORT_MASK in SUPER_MASKS

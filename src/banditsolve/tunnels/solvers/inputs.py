@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from banditsolve.core.limits import Limits, check_node_limit, check_time_limit
 from banditsolve.core.text import shown
 from banditsolve.errors import BanditsolveError, SolverError
-from banditsolve.tunnels.cards import CardLike, Deck, as_code, load_deck
+from banditsolve.tunnels.cards import CardLike, Deck, as_code, hand_code, load_deck
 from banditsolve.tunnels.geometry import Cell
 from banditsolve.tunnels.table import Table
 
@@ -58,8 +58,12 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
 
 
 def deck_of(position: object) -> Deck:
-    """The deck a position's cards come from: its game's (Bandido's by default)."""
-    game = getattr(position, "game", "bandido")
+    """The deck a position's cards come from: its game's (Bandido's by default; Bandida's for
+    a game state with a Bandida mode)."""
+    game = getattr(position, "game", None)
+    if game is None:
+        mode = getattr(getattr(position, "options", None), "mode", 0)
+        game = "bandida" if isinstance(mode, int) and mode else "bandido"
     try:
         return load_deck(game if isinstance(game, str) else "bandido")
     except BanditsolveError:
@@ -77,7 +81,8 @@ def check_cards(position: object, table: Table, codes: Iterable[int], hypothetic
         return
     laid = table.cards()[1:]
     deck_of(position).check_counts(
-        (*laid, *codes), "the table and the cards (pass hypothetical=True for made-up ones)"
+        (hand_code(c) for c in (*laid, *codes)),
+        "the table and the cards (pass hypothetical=True for made-up ones)",
     )
 
 
