@@ -1,4 +1,5 @@
-"""Benchmark of the tunnel engine: legal-placement generation and whole simulated games.
+"""Benchmark of the tunnel engine: legal-placement generation and whole simulated games
+(Bandido, and Bandida in each of its three modes).
 
 Run ``python benchmarks/bench_tunnels.py [--quick]``; writes ``benchmarks/results/tunnels.md``
 and ``benchmarks/results/tunnels.json`` and returns the figures from :func:`run`.
@@ -74,6 +75,35 @@ def bench_games(quick: bool) -> dict[str, float]:
     }
 
 
+def bench_bandida(quick: bool) -> dict[str, dict[str, float]]:
+    """Whole 2-player Bandida games per mode with the greedy policy, on one core (seeded
+    shuffles; an alarm's reshuffle makes the rest of the pile chance nodes, sampled)."""
+    from banditsolve.tunnels import Options
+
+    out: dict[str, dict[str, float]] = {}
+    games = 10 if quick else 100
+    for mode in (1, 2, 3):
+        options = Options.bandida(mode=mode)
+        start = time.perf_counter()
+        won = turns = 0
+        reasons: dict[str, int] = {}
+        for seed in range(games):
+            final = play_game(2, seed, options)
+            won += final.outcome == "won"
+            turns += final.turn
+            reasons[final.reason] = reasons.get(final.reason, 0) + 1
+        elapsed = time.perf_counter() - start
+        out[f"mode_{mode}"] = {
+            "games": games,
+            "games_per_second": round(games / elapsed, 1),
+            "ms_per_game": round(1000 * elapsed / games, 2),
+            "mean_turns": round(turns / games, 1),
+            "win_rate": round(won / games, 3),
+            "lost_to_the_pile": round(reasons.get("the draw pile is empty", 0) / games, 3),
+        }
+    return out
+
+
 def bench_contract(quick: bool) -> dict[str, float]:
     """The game object (``load_game("bandido")``): random 2-player games played through the
     contract with chance-node deals, and the game-state notation and JSON round trips."""
@@ -125,6 +155,7 @@ def run(quick: bool = False) -> dict[str, object]:
         "generation": bench_generation(quick),
         "games_2p": bench_games(quick),
         "contract": bench_contract(quick),
+        "bandida_2p": bench_bandida(quick),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "tunnels.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
@@ -168,6 +199,22 @@ def run(quick: bool = False) -> dict[str, object]:
         f" ({contract['states_round_tripped']} states)",
         "",
     ]
+    bandida = figures["bandida_2p"]
+    assert isinstance(bandida, dict)
+    lines += [
+        "## Whole simulated 2-player Bandida games per mode (greedy built-in policy)",
+        "",
+        "| mode | games | games per second | ms per game | mean turns | win rate |"
+        " lost to the empty pile |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for mode in (1, 2, 3):
+        row = bandida[f"mode_{mode}"]
+        lines.append(
+            f"| {mode} | {row['games']} | {row['games_per_second']} | {row['ms_per_game']} |"
+            f" {row['mean_turns']} | {row['win_rate']} | {row['lost_to_the_pile']} |"
+        )
+    lines.append("")
     (RESULTS / "tunnels.md").write_text("\n".join(lines), encoding="utf-8")
     return figures
 

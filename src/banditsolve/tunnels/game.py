@@ -1093,8 +1093,6 @@ def _removal_choices(state: GameState) -> tuple[Remove, ...]:
 def _removals(
     table: Table, removes: str, split: str, reopen: str, short: str
 ) -> tuple[Remove, ...]:
-    from itertools import combinations
-
     history = table.history
     last = len(history) - 1
     pool = [
@@ -1109,18 +1107,79 @@ def _removals(
     links = _links(table, split == "tunnels")
     tunnel_links = links if split == "tunnels" else _links(table, True)
     n = len(history)
-    for k in (3, 2, 1):
-        found: list[Remove] = []
-        for combo in combinations(pool, k):
-            gone = frozenset(combo)
-            if len(_reach(links, 0, gone)) != n - k:
-                continue  # BA-OPT-2: the table would split in two
-            if reopen == "forbidden" and any(tunnel_links[i] - gone for i in combo):
-                continue  # BA-OPT-3: a kept card's opening would face an emptied cell
-            found.append(Remove(tuple(history[i] for i in combo)))
-        if found or short == "none":
-            return tuple(found)
-    return ()
+
+    def keeps(combo: tuple[int, ...]) -> bool:
+        gone = frozenset(combo)
+        # BA-OPT-3: a kept card's opening would face an emptied cell.
+        return reopen != "forbidden" or not any(tunnel_links[i] - gone for i in combo)
+
+    def whole(gone: frozenset[int]) -> bool:
+        return len(_reach(links, 0, gone)) == n - len(gone)
+
+    # BA-OPT-2: the cards left must stay one group. A set {i, j, k} may go when the table
+    # without i and j is one group in which k is no cut vertex, or two groups one of which
+    # is k alone (so no set of three needs its own search).
+    triples: list[tuple[int, int, int]] = []
+    for a, i in enumerate(pool):
+        for b in range(a + 1, len(pool)):
+            j = pool[b]
+            gone = frozenset((i, j))
+            seen = _reach(links, 0, gone)
+            rest = [v for v in range(n) if v not in seen and v not in gone]
+            later = pool[b + 1 :]
+            if not rest:
+                cuts = _cut_vertices(links, gone)
+                ks = [k for k in later if k not in cuts]
+            elif len(rest) == 1 and not links[rest[0]] - gone:
+                ks = [k for k in later if k == rest[0]]
+            else:
+                ks = []
+            triples.extend((i, j, k) for k in ks if keeps((i, j, k)))
+    if triples or short == "none":
+        return tuple(Remove(tuple(history[v] for v in t)) for t in triples)
+    pairs = [
+        (pool[a], j)
+        for a in range(len(pool))
+        for j in pool[a + 1 :]
+        if whole(frozenset((pool[a], j))) and keeps((pool[a], j))
+    ]
+    if pairs:
+        return tuple(Remove(tuple(history[v] for v in t)) for t in pairs)
+    return tuple(
+        Remove((history[i],)) for i in pool if whole(frozenset((i,))) and keeps((i,))
+    )
+
+
+def _cut_vertices(links: Sequence[frozenset[int]], gone: frozenset[int]) -> set[int]:
+    """The cut vertices of the card graph without ``gone`` (searched from the start card,
+    which is never removed): Tarjan's low links, iteratively."""
+    disc = {0: 0}
+    low = {0: 0}
+    parent = {0: -1}
+    cuts: set[int] = set()
+    stack = [(0, iter(links[0]))]
+    clock = 1
+    while stack:
+        v, neighbours = stack[-1]
+        for w in neighbours:
+            if w in gone:
+                continue
+            if w not in disc:
+                parent[w] = v
+                disc[w] = low[w] = clock
+                clock += 1
+                stack.append((w, iter(links[w])))
+                break
+            if w != parent[v]:
+                low[v] = min(low[v], disc[w])
+        else:
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                low[u] = min(low[u], low[v])
+                if parent[u] != -1 and low[v] >= disc[u]:
+                    cuts.add(u)
+    return cuts
 
 
 def _fits_hand(state: GameState, player: int) -> bool:
