@@ -35,14 +35,17 @@ if TYPE_CHECKING:
         PASS,
         Action,
         Change,
+        Discard,
         Draw,
         GameState,
         Options,
         Pass,
+        Remove,
         apply,
         chance_outcomes,
         greedy_policy,
         legal_actions,
+        mode_end,
         new_game,
         play_game,
         playout,
@@ -78,7 +81,7 @@ if TYPE_CHECKING:
         legal_placements,
         placements_with_delta,
     )
-    from banditsolve.tunnels.variants import BANDIDO, TunnelGame, Variant, parse_action
+    from banditsolve.tunnels.variants import BANDIDA, BANDIDO, TunnelGame, Variant, parse_action
 
 # Submodules load on first use, so that importing the package (and the CLI) stays light.
 _WHERE: dict[str, str] = {
@@ -95,6 +98,10 @@ _WHERE: dict[str, str] = {
     "game_state": "banditsolve.tunnels.puzzles",
     "state_from": "banditsolve.tunnels.game",
     "BANDIDO": "banditsolve.tunnels.variants",
+    "BANDIDA": "banditsolve.tunnels.variants",
+    "Discard": "banditsolve.tunnels.game",
+    "Remove": "banditsolve.tunnels.game",
+    "mode_end": "banditsolve.tunnels.game",
     "TunnelGame": "banditsolve.tunnels.variants",
     "Variant": "banditsolve.tunnels.variants",
     "parse_action": "banditsolve.tunnels.variants",
@@ -169,6 +176,10 @@ __all__ = [
     "game_state",
     "state_from",
     "BANDIDO",
+    "BANDIDA",
+    "Discard",
+    "Remove",
+    "mode_end",
     "TunnelGame",
     "Variant",
     "parse_action",
