@@ -102,17 +102,20 @@ def test_dynamite_lays_another_card_then_draws_two() -> None:
     done = apply(after, card)
     assert done.player == 1 and len(done.hands[0]) == 3 and not done.phase
     # Nothing fits for the second card: the effect lapses (default) or a change is offered.
-    tight = make([["L+TL+R+BR:dynamite", "TL+BL", "TL+BL"], ["TL"]], table=Table.start("L"))
-    lay = placements(tight, "L+TL+R+BR:dynamite")[0]
-    lapse = apply(tight, lay)
-    if lapse.table.exit_count and not any(placements(lapse, "TL+BL")):
-        assert lapse.player == 1 and not lapse.phase
-        changing = make(
-            [["L+TL+R+BR:dynamite", "TL+BL", "TL+BL"], ["TL"]],
+    lay = Placement(parse_card("L+TL+R+BR:dynamite"), -1, 0, 90)
+    for stuck, expected in (("lapse", ()), ("change", (CHANGE,))):
+        tight = make(
+            [["L+TL+R+BR:dynamite", "L", "L"], ["TL"]],
             table=Table.start("L"),
-            options={"dynamite_stuck": "change"},
+            options={"table_size": "4x3", "dynamite_stuck": stuck},
         )
-        assert legal_actions(apply(changing, lay)) == (CHANGE,)
+        after = apply(tight, lay)
+        if stuck == "lapse":
+            assert after.player == 1 and not after.phase and len(after.hands[0]) == 3
+        else:
+            assert after.phase == ("dynamite",) and legal_actions(after) == expected
+            changed = apply(after, CHANGE)
+            assert changed.changed or changed.player == 1
 
 
 @rules("BA-OBJ-4", "BA-OPT-5", "BA-OPT-6")
@@ -127,16 +130,21 @@ def test_broken_tool_lays_every_card_then_draws_three() -> None:
     later = make(hands, sizes=(4, 3), options={"tool": "over_turns"})
     held = apply(later, placements(later, "TL+TR:broken_tool")[0])
     assert held.hold == (0,) and held.player == 1 and len(held.hands[0]) == 2
-    # A card that does not fit goes under the pile with tool_stuck=under.
-    table = Table.start("L+TL")
-    under = make(
-        [["L+TR:broken_tool", "TL+BL"], ["TL"]], table=table, options={"tool_stuck": "under"}
-    )
-    lay = placements(under, "L+TR:broken_tool")
-    if lay:
-        out = apply(under, lay[0])
-        if out.player == 1:
-            assert parse_card("TL+BL") not in out.hands[0] or out.pile.count(parse_card("TL+BL"))
+    # A card that does not fit stays in hand (keep) or goes under the pile (under).
+    tool = Placement(parse_card("L+R:broken_tool"), 2, 0, 0)
+    for stuck in ("keep", "under"):
+        tight = make(
+            [["L+R:broken_tool", "L", "L"], ["TL"]],
+            pile=["TR"] * 5,
+            table=Table.start("L+R"),
+            options={"table_size": "5x2", "tool_stuck": stuck},
+        )
+        out = apply(tight, tool)
+        assert out.player == 1 and out.sizes[0] == 3
+        if stuck == "keep":
+            assert out.hands[0] == tuple(sorted(codes(["L", "L", "TR"])))
+        else:
+            assert out.hands[0] == codes(["TR"] * 3) and out.pile[-2:] == codes(["L", "L"])
 
 
 @rules("BA-OBJ-5", "BA-OBJ-6", "BA-OPT-1", "BA-OPT-2", "BA-OPT-4")
@@ -258,22 +266,19 @@ def test_alarm_discards_five_and_reshuffles() -> None:
 @rules("BA-OPT-9")
 def test_an_alarm_that_cannot_be_laid() -> None:
     alarm = "L+TL+R:alarm_discard_one"
-    table = Table.start("L")
-    for stuck, queue in (("effect", (0, 1)), ("no_effect", ())):
+    lay = Placement(parse_card("L+TL"), -1, 0, 90)
+    for stuck, phase in (("effect", ("discard",)), ("no_effect", ())):
         state = make(
-            [["L+BL", "TL", "TR"], ["L", "TL", "TR"]],
-            pile=[alarm, "L+BL", "TR", "TL"],
-            table=table,
-            options={"alarm_stuck": stuck},
+            [["L+TL", "TL", "TR"], ["L", "TL", "TR"]],
+            pile=[alarm, "TR", "TR", "TR"],
+            table=Table.start("L"),
+            options={"table_size": "4x2", "alarm_stuck": stuck},
         )
-        lay = next(iter(placements(state, "L+BL")), None)
-        if lay is None:
-            continue
         after = apply(state, lay)
-        if placements(after, alarm):
-            continue
-        assert parse_card(alarm) in after.discard
-        assert after.queue == queue
+        assert parse_card(alarm) in after.discard and after.phase == phase
+        assert after.queue == ((0, 1) if stuck == "effect" else ())
+        if stuck == "no_effect":
+            assert after.sizes == (3, 3) and len(after.hands[0]) == 3
 
 
 @rules("BA-MODE-1", "BA-MODE-2", "BA-MODE-6", "BA-MODE-3")
@@ -355,3 +360,17 @@ def test_options_per_game() -> None:
         ](unseen, rng)
         unseen = GAME.apply(unseen, action)
     assert GAME.outcome(unseen) is not None
+
+
+@rules("BA-OPT-11")
+def test_must_draw_in_bandido_too() -> None:
+    from banditsolve.tunnels.game import Options, simulate
+
+    reasons: Counter[str] = Counter()
+    for seed in range(12):
+        states = simulate(2, seed, Options(pile_out="must_draw"))
+        final = states[-1]
+        reasons[final.reason] += 1
+        for state in states[::10]:
+            assert BANDIDO.from_notation(BANDIDO.to_notation(state)) == state
+    assert reasons["a card must be drawn from the empty pile"] or reasons["no exit is left"]

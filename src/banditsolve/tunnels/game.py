@@ -627,6 +627,8 @@ def settle(state: GameState) -> GameState:
                 return state  # chance node
             if state.pile:
                 state = _give(state, state.pile[0], (), state.pile[1:])
+            elif state.options.pile_out == "must_draw":
+                return replace(state, outcome=LOST, reason=REASONS["no-draw"], to_draw=())
             else:
                 state = replace(state, to_draw=())
             continue
@@ -688,7 +690,7 @@ def apply(state: GameState, action: Action) -> GameState:
             table=table,
             hands=tuple(hands),
             player=nxt,
-            to_draw=(player,) if state.pile_size else (),
+            to_draw=(player,) if state.pile_size or options.pile_out == "must_draw" else (),
             changed=False,
             turn=state.turn + 1,
         )
