@@ -2,6 +2,12 @@
 3, 5, 7, 10 and 15 cards (the next cards in play: the hand, then the pile) and with the whole
 remaining pile. Times each backend and the plain depth-first baseline in the same run.
 
+Bandida rows (:func:`run_bandida`): per game mode (goal ``close``, ``ladder``, ``join``),
+positions of seeded simulated Bandida games with 5, 10 and 15 cards and the whole remaining
+pile, the exact search and the plain baseline in the same run (the mode's special cards
+among the cards; map cards are left out of the search, so an answer the map could change is
+``unknown``, counted as undecided).
+
 Run ``python benchmarks/bench_closure.py [--quick]``; writes ``benchmarks/results/closure.md``
 and ``.json``. Times over the limit count as the limit (so ratios to the baseline are lower
 bounds where the baseline timed out). ``--smoke`` solves two small cases with every backend
@@ -18,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from banditsolve.tunnels.game import GameState, simulate
+from banditsolve.tunnels.game import GameState, Options, simulate
 from banditsolve.tunnels.solvers.closure import can_close
 from banditsolve.tunnels.solvers.parallel import default_workers
 
@@ -43,7 +49,79 @@ def smoke() -> list[str]:
         for backend in ("exact", "cpsat", "z3", "plain"):
             r = can_close(s.table, cards, backend=backend, time_limit=2, workers=1)
             out.append(f"{size} cards, {backend}: {r.status} ({r.stats.seconds:.3f} s)")
+    for row in bandida_rows(True, 1.0, sizes=(5,), games=1):
+        out.append(
+            f"Bandida mode {row['mode']} ({row['goal']}), {row['cards']} cards,"
+            f" {row['backend']}: {row['decided_share']:.0%} decided of {row['positions']}"
+            f" (median {row['median_ms']} ms)"
+        )
     return out
+
+
+BANDIDA_SIZES: tuple[int | str, ...] = (5, 10, 15, "pile")
+MODE_GOALS = {1: "close", 2: "ladder", 3: "join"}
+
+
+def _bandida_positions(mode: int, games: int, every: int) -> list[GameState]:
+    out = []
+    for seed in range(games):
+        states = simulate(2, 2000 + seed, Options.bandida(mode=mode))[:-1]
+        out += [s for s in states[2::every] if not s.is_chance and s.outcome is None]
+    return out
+
+
+def _bandida_cards(s: GameState, size: int | str) -> list[int]:
+    if size == "pile":
+        return list(s.remaining())
+    assert isinstance(size, int)
+    return (list(s.hands[s.to_act]) + list(s.pile))[:size]
+
+
+def bandida_rows(
+    quick: bool,
+    limit: float,
+    sizes: tuple[int | str, ...] = BANDIDA_SIZES,
+    games: int | None = None,
+) -> list[dict[str, object]]:
+    """Closure per Bandida mode (the mode's goal): the exact search and the plain baseline."""
+    rows: list[dict[str, object]] = []
+    for mode, goal in MODE_GOALS.items():
+        positions = _bandida_positions(mode, games or (2 if quick else 3), 12 if quick else 10)
+        for size in sizes:
+            backends = ("exact", "plain") if size != "pile" else ("exact",)
+            times: dict[str, list[float]] = {b: [] for b in backends}
+            decided = dict.fromkeys(backends, 0)
+            statuses: dict[str, int] = {}
+            for s in positions:
+                cards = _bandida_cards(s, size)
+                for backend in backends:
+                    start = time.perf_counter()
+                    r = can_close(s, cards, backend=backend, time_limit=limit, workers=1)
+                    times[backend].append(min(time.perf_counter() - start, limit))
+                    decided[backend] += r.status != "unknown"
+                    if backend == "exact":
+                        statuses[r.status] = statuses.get(r.status, 0) + 1
+            n = max(len(positions), 1)
+            for backend, ts in times.items():
+                base = times.get("plain")
+                ratio = None
+                if base and backend != "plain" and ts:
+                    ratio = round(sum(base) / max(sum(ts), 1e-9), 1)
+                rows.append(
+                    {
+                        "mode": mode,
+                        "goal": goal,
+                        "cards": size,
+                        "backend": backend,
+                        "positions": len(positions),
+                        "decided_share": round(decided[backend] / n, 3),
+                        "median_ms": round(1000 * statistics.median(ts), 2) if ts else None,
+                        "worst_ms": round(1000 * max(ts), 1) if ts else None,
+                        "speedup_vs_plain": ratio,
+                        "exact_statuses": statuses if backend == "exact" else None,
+                    }
+                )
+    return rows
 
 
 def run(quick: bool = False) -> dict[str, object]:
@@ -89,17 +167,19 @@ def run(quick: bool = False) -> dict[str, object]:
             ratio = None
             if base and backend != "plain":
                 ratio = round(sum(base) / max(sum(ts), 1e-9), 1)
-            rows.append({
-                "cards": size,
-                "backend": backend,
-                "positions": n,
-                "decided_share": round(decided[backend] / n, 3),
-                "median_ms": round(1000 * statistics.median(ts), 2),
-                "worst_ms": round(1000 * max(ts), 1),
-                "total_s": round(sum(ts), 2),
-                "speedup_vs_plain": ratio,
-                "exact_statuses": statuses if backend == "exact" else None,
-            })
+            rows.append(
+                {
+                    "cards": size,
+                    "backend": backend,
+                    "positions": n,
+                    "decided_share": round(decided[backend] / n, 3),
+                    "median_ms": round(1000 * statistics.median(ts), 2),
+                    "worst_ms": round(1000 * max(ts), 1),
+                    "total_s": round(sum(ts), 2),
+                    "speedup_vs_plain": ratio,
+                    "exact_statuses": statuses if backend == "exact" else None,
+                }
+            )
     result: dict[str, object] = {
         "quick": quick,
         "time_limit_s": limit,
@@ -107,6 +187,7 @@ def run(quick: bool = False) -> dict[str, object]:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "rows": rows,
+        "bandida_rows": bandida_rows(quick, limit),
     }
     _write(result)
     return result
@@ -135,6 +216,27 @@ def _write(result: dict[str, object]) -> None:
             f"{100 * r['decided_share']:.0f} % | {r['median_ms']} | {r['worst_ms']} | "
             f"{r['speedup_vs_plain'] if r['speedup_vs_plain'] is not None else '-'} |"
         )
+    bandida = result.get("bandida_rows")
+    if isinstance(bandida, list) and bandida:
+        lines += [
+            "",
+            "## Bandida: closure with each mode's goal",
+            "",
+            "Mode 1 closes every exit, mode 2 also lays the ladder, mode 3 also lays Bandido's",
+            "super card (either side) joined to Bandida's. Map cards are left out of the search;",
+            "an answer a map could change is `unknown` (undecided here).",
+            "",
+            "| mode | cards | backend | positions | decided | median ms | worst ms |"
+            " speed-up vs plain |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for r in bandida:
+            lines.append(
+                f"| {r['mode']} ({r['goal']}) | {r['cards']} | {r['backend']} |"
+                f" {r['positions']} | {100 * r['decided_share']:.0f} % | {r['median_ms']} |"
+                f" {r['worst_ms']} |"
+                f" {r['speedup_vs_plain'] if r['speedup_vs_plain'] is not None else '-'} |"
+            )
     (RESULTS / "closure.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
