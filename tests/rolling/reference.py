@@ -96,7 +96,7 @@ TINY_TRUNKS = parse_edition(
 
 def max_on_car_after_turn(state: object, car: int) -> int:
     """The most dice the player to move can have on car ``car`` when their turn is over, by
-    walking every line of the rules engine's actions (no sharing, no bound)."""
+    walking every position the rules engine's actions reach (each once; no bound)."""
     from banditsolve.rolling.rules import _apply, legal_actions
     from banditsolve.rolling.state import State
 
@@ -104,8 +104,12 @@ def max_on_car_after_turn(state: object, car: int) -> int:
     q = state.to_move
     best = -1
     stack = [state]
+    seen: set[State] = set()
     while stack:
         s = stack.pop()
+        if s in seen:
+            continue
+        seen.add(s)
         if s.is_terminal or s.to_move != q:
             c = s.car(car)
             best = max(best, 0 if c is None else c.count(q))
