@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -27,6 +28,15 @@ from tests.bandida.helpers import GAME, codes, leaving, make, placements, remova
 from tests.rules import rules
 
 DECK = load_deck("bandida")
+
+
+def odds_of(outcomes: Sequence[tuple[object, Fraction]], card: int) -> Fraction:
+    """The chance of drawing ``card`` (whatever back shows next)."""
+    total = Fraction(0)
+    for action, p in outcomes:
+        if isinstance(action, Draw) and action.card == card:
+            total += p
+    return total
 
 
 @rules("BA-SETUP-1", "BA-SETUP-2", "BA-SETUP-4", "BA-SETUP-5", "BA-GAME-2", "BA-TURN-1")
@@ -53,8 +63,8 @@ def test_no_alarm_is_dealt() -> None:
     outcomes = GAME.chance_outcomes(state)
     assert sum(p for _, p in outcomes) == 1
     alarm = parse_card("L+TL+BR:alarm_discard_five")
-    assert dict(outcomes)[Draw(alarm)] == Fraction(1, 68)
-    after = GAME.apply(state, Draw(alarm))
+    assert odds_of(outcomes, alarm) == Fraction(1, 68)
+    after = GAME.apply(state, Draw(alarm, "plain"))
     assert after.hands == state.hands and len(after.unseen) == 68 and after.is_chance
 
 
@@ -256,10 +266,10 @@ def test_alarm_discards_five_and_reshuffles() -> None:
     # From an unseen pile each discarded card is a chance node; the ladder goes aside.
     rest = tuple(sorted(codes(pile[1:])))
     five = settle(replace(state, unseen=rest, pile=(), phase=("five",), left=5))
-    assert five.is_chance and dict(GAME.chance_outcomes(five))[Draw(parse_card("TL"))] == Fraction(
-        2, 9
-    )
-    aside = GAME.apply(five, Draw(parse_card("L:ladder")))
+    tl = parse_card("TL")
+    odds = GAME.chance_outcomes(five)
+    assert five.is_chance and odds_of(odds, tl) == Fraction(2, 9)
+    aside = GAME.apply(five, Draw(parse_card("L:ladder"), "plain"))
     assert aside.aside == codes(["L:ladder"]) and aside.left == 5
 
 
@@ -374,3 +384,25 @@ def test_must_draw_in_bandido_too() -> None:
         for state in states[::10]:
             assert BANDIDO.from_notation(BANDIDO.to_notation(state)) == state
     assert reasons["a card must be drawn from the empty pile"] or reasons["no exit is left"]
+
+
+@rules("BA-ALARM-1", "BA-NOTE-4", "BA-NOTE-2")
+def test_the_alarms_back_shows_on_the_unseen_pile() -> None:
+    state = GAME.new_game(2, {"mode": 1})
+    assert state.top_is_alarm is None
+    outcomes = GAME.chance_outcomes(state)
+    assert sum(p for _, p in outcomes) == 1
+    plain = parse_card("L+BL")
+    # P(L+BL first) * P(an alarm next): 3/68 * 2/67.
+    assert dict(outcomes)[Draw(plain, "alarm")] == Fraction(3, 68) * Fraction(2, 67)
+    after = GAME.apply(state, Draw(plain, "alarm"))
+    assert after.top_is_alarm is True and "top=alarm" in GAME.to_notation(after)
+    following = GAME.chance_outcomes(after)
+    assert {is_alarm(a.card) for a, _ in following} == {True}  # type: ignore[union-attr]
+    assert sum(p for _, p in following) == 1
+    with pytest.raises(IllegalActionError, match="not a possible draw"):
+        GAME.apply(after, Draw(plain, "plain"))
+    assert GAME.parse_action(after, "draw L+BL top=alarm") == Draw(plain, "alarm")
+    assert GAME.from_notation(GAME.to_notation(after)) == after
+    with pytest.raises(IllegalActionError):
+        BANDIDO.apply(BANDIDO.new_game(2), Draw(1, "alarm"))

@@ -298,12 +298,15 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """A chance outcome: the top card of the unseen pile turns out to be ``card``."""
+    """A chance outcome: the top card of the unseen pile turns out to be ``card``. In Bandida
+    the back of the card below it shows at the same time whether that one is an alarm
+    (``top``: ``"alarm"`` or ``"plain"``; empty when the next card is known or none is left)."""
 
     card: int
+    top: str = ""
 
     def __str__(self) -> str:
-        return f"draw {card_name(self.card)}"
+        return f"draw {card_name(self.card)}" + (f" top={self.top}" if self.top else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +386,9 @@ class GameState:
     queue: tuple[int, ...] = ()
     hold: tuple[int, ...] = ()
     quiet: int = -1
+    #: Bandida: the back of the top card of the unseen pile, once seen (``"alarm"`` or
+    #: ``"plain"``; empty while unknown or when the top card is known).
+    top: str = ""
 
     @property
     def to_act(self) -> int:
@@ -401,7 +407,7 @@ class GameState:
         """Whether the top card of the pile is an alarm (their backs are marked, BA-ALARM-1):
         known when the top card is; None when the top lies in the unseen part."""
         if self.unseen:
-            return None
+            return {"alarm": True, "plain": False}.get(self.top)
         return bool(self.pile) and is_alarm(self.pile[0])
 
     @property
@@ -581,14 +587,48 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Draw, Fraction], ...]:
     if not state.is_chance:
         raise IllegalActionError("not a chance node: no card is to be drawn now")
     counts = Counter(state.unseen)
+    if state.options.mode:
+        return _ba_chance(state, counts)
     total = len(state.unseen)
     return tuple((Draw(code), Fraction(n, total)) for code, n in sorted(counts.items()))
+
+
+def _back(code: int) -> str:
+    return "alarm" if is_alarm(code) else "plain"
+
+
+def _ba_chance(state: GameState, counts: Counter[int]) -> tuple[tuple[Draw, Fraction], ...]:
+    """BA-ALARM-1, BA-NOTE-4: the top card is uniform among the unseen cards whose back
+    matches the one showing (``state.top``); the next card's back shows at the same time."""
+    eligible = {c: n for c, n in counts.items() if not state.top or _back(c) == state.top}
+    total = sum(eligible.values())
+    alarms = sum(n for c, n in counts.items() if is_alarm(c))
+    rest = len(state.unseen) - 1
+    out: list[tuple[Draw, Fraction]] = []
+    for code, n in sorted(eligible.items()):
+        p = Fraction(n, total)
+        if not rest:
+            out.append((Draw(code), p))
+            continue
+        after = alarms - is_alarm(code)
+        for back, m in (("alarm", after), ("plain", rest - after)):
+            if m:
+                out.append((Draw(code, back), p * Fraction(m, rest)))
+    return tuple(out)
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Draw:
     """Draw a chance outcome with the right probabilities from ``rng``."""
     if not state.is_chance:
         raise IllegalActionError("not a chance node: nothing to draw")
+    if state.options.mode:
+        outcomes = chance_outcomes(state)
+        pick = rng.random()
+        for action, p in outcomes:
+            pick -= float(p)
+            if pick < 0:
+                return action
+        return outcomes[-1][0]
     return Draw(state.unseen[rng.randrange(len(state.unseen))])
 
 
@@ -668,7 +708,15 @@ def apply(state: GameState, action: Action) -> GameState:
             raise IllegalActionError(f"{action}: no such card in the unseen pile")
         unseen = _remove_one(state.unseen, action.card)
         if state.options.mode:
-            return _ba_settle(_ba_take(state, action.card, unseen, state.pile))
+            if action not in dict(chance_outcomes(state)):
+                raise IllegalActionError(
+                    f"{action}: not a possible draw (the top card's back shows"
+                    f" {state.top or 'nothing yet'}; top= names the next card's back)"
+                )
+            new = replace(state, top=action.top)
+            return _ba_settle(_ba_take(new, action.card, unseen, state.pile))
+        if action.top:
+            raise IllegalActionError(f"{action}: top= is Bandida's")
         return settle(_give(state, action.card, unseen, state.pile))
     if isinstance(action, Placement):
         action = normalise(action.card, action.x, action.y, action.rotation)
@@ -1031,7 +1079,7 @@ def _ba_take(
     if is_alarm(code):
         if _top(state) == "deal":
             # BA-SETUP-3: an alarm dealt at the start goes back into the pile (shuffled).
-            return replace(state, unseen=tuple(sorted((*unseen, *pile, code))), pile=())
+            return replace(state, unseen=tuple(sorted((*unseen, *pile, code))), pile=(), top="")
         # BA-ALARM-2: laid at once by the player who drew it (the draws resume after it).
         state = _give(state, code, unseen, pile)
         return replace(state, phase=(*state.phase, "alarm"), actor=who, to_draw=())
@@ -1246,7 +1294,9 @@ def _ba_settle(state: GameState) -> GameState:
             if state.left <= 0 or not state.pile_size:
                 # BA-ALARM-5: what was set aside goes back, then the pile is shuffled.
                 everything = (*state.unseen, *state.pile, *state.aside)
-                state = replace(state, unseen=tuple(sorted(everything)), pile=(), aside=(), left=0)
+                state = replace(
+                    state, unseen=tuple(sorted(everything)), pile=(), aside=(), left=0, top=""
+                )
                 state = _after_alarm(state)
                 continue
             if state.unseen:

@@ -108,8 +108,20 @@ _STATE_WORDS = ("hands", "player", "turn", "unseen", "pile", "draw", "changed", 
 #: Bandida's own fields of a game state (notation words and JSON keys alike): hand sizes, the
 #: pending effects, the alarm's actor, the cards out of the game, the cards an alarm set aside,
 #: the alarm's discards to go, the players still to discard, the players drawing nothing
-#: until their hand is empty (broken tool over turns) and who laid a water bottle.
-BANDIDA_FIELDS = ("sizes", "phase", "actor", "out", "aside", "left", "queue", "hold", "quiet")
+#: until their hand is empty (broken tool over turns), who laid a water bottle, and the back
+#: of the unseen pile's top card once seen (``alarm`` or ``plain``).
+BANDIDA_FIELDS = (
+    "sizes",
+    "phase",
+    "actor",
+    "out",
+    "aside",
+    "left",
+    "queue",
+    "hold",
+    "quiet",
+    "top",
+)
 HYPOTHETICAL = "hypothetical"
 
 Item = tuple[str, int, int, int]
@@ -558,6 +570,8 @@ def state_to_notation(state: GameState, game: str = "bandido", base: Options | N
             parts.append("hold=" + ",".join(map(str, state.hold)))
         if state.quiet >= 0:
             parts.append(f"quiet={state.quiet}")
+        if state.top:
+            parts.append(f"top={state.top}")
     return " ".join(parts)
 
 
@@ -577,6 +591,7 @@ def _extra_from_words(words: Mapping[str, str]) -> dict[str, Any]:
         "queue": _numbers(words.get("queue", ""), "queue"),
         "hold": _numbers(words.get("hold", ""), "hold"),
         "quiet": _number(words.get("quiet", "-1"), "quiet", "quiet"),
+        "top": words.get("top", ""),
     }
 
 
@@ -714,6 +729,7 @@ def _extra_json(state: GameState) -> dict[str, Any]:
         "queue": list(state.queue),
         "hold": list(state.hold),
         "quiet": state.quiet,
+        "top": state.top,
     }
 
 
@@ -773,7 +789,8 @@ def state_from_json(
             )
         if not isinstance(reason, str) or reason not in REASON_CODES:
             raise NotationError(
-                f"'reason' must be one of the game's reasons in words (codes: {', '.join(REASONS)}),"
+                "'reason' must be one of the game's reasons in words"
+                f" (codes: {', '.join(REASONS)}),"
                 f" not {excerpt(reason) if isinstance(reason, str) else json_type(reason)}"
             )
         end = (outcome, REASON_CODES[reason])
@@ -813,6 +830,10 @@ def _extra_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     out["actor"] = expect_int(data.get("actor", 0), "'actor'", 0, 3)
     out["left"] = expect_int(data.get("left", 0), "'left'", 0, 5)
     out["quiet"] = expect_int(data.get("quiet", -1), "'quiet'", -1, 3)
+    top = data.get("top", "")
+    if not isinstance(top, str):
+        raise NotationError(f"'top' must be \"alarm\", \"plain\" or \"\", not {json_type(top)}")
+    out["top"] = top
     return out
 
 
@@ -908,6 +929,7 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
         tuple(extra.get("queue", ())),
         tuple(sorted(set(extra.get("hold", ())))),
         extra.get("quiet", -1),
+        _check_top(extra.get("top", ""), unseen),
     )
     if settled and parts.end is None:
         if not state.table.exit_count:
@@ -917,6 +939,15 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
             return state
     _check_reachable(state, parts.end)
     return state
+
+
+def _check_top(top: str, unseen: Sequence[int]) -> str:
+    """The back seen on top of the unseen pile: consistent with the unseen cards."""
+    if top not in ("", "alarm", "plain"):
+        raise NotationError(f"top={excerpt(top, 20)} is not alarm or plain")
+    if top and not any((card_kind(c).startswith("alarm")) == (top == "alarm") for c in unseen):
+        raise NotationError(f"top={top}: no such card among the unseen cards")
+    return top
 
 
 def _is_card(name: str) -> bool:

@@ -347,6 +347,8 @@ def parse_action(text: object) -> Action:
         return PASS
     if len(words) == 2 and words[0] == "draw":
         return Draw(parse_card(words[1]))
+    if len(words) == 3 and words[0] == "draw" and words[2] in ("top=alarm", "top=plain"):
+        return Draw(parse_card(words[1]), words[2][4:])
     if len(words) == 2 and words[0] == "discard":
         return Discard(parse_card(words[1]))
     if 2 <= len(words) <= 4 and words[0] == "remove":
