@@ -406,3 +406,23 @@ def test_the_alarms_back_shows_on_the_unseen_pile() -> None:
     assert GAME.from_notation(GAME.to_notation(after)) == after
     with pytest.raises(IllegalActionError):
         BANDIDO.apply(BANDIDO.new_game(2), Draw(1, "alarm"))
+
+
+@rules("BA-TURN-3", "BA-OBJ-7")
+def test_change_ending_the_turn_and_the_quiet_round() -> None:
+    hand = ["TL+TR", "TR", "L+TL+TR"]
+    state = make(
+        [hand, ["L"]],
+        pile=["TL", "L", "TR", "TL"],
+        table=Table.start("BL"),
+        options={"table_size": "3x2", "hand_change": "ends_turn"},
+    )
+    after = apply(state, CHANGE)
+    assert after.player == 1 and not after.changed and len(after.hands[0]) == 3
+    water = make([["TR+BL:water_bottle", "L", "TL"], ["TL", "TR", "L"]], start="L+R")
+    laid = apply(water, placements(water, "TR+BL:water_bottle")[0])
+    assert laid.quiet == 0
+    other = apply(laid, next(a for a in legal_actions(laid) if isinstance(a, Placement)))
+    assert other.quiet == 0 and other.player == 0
+    again = apply(other, next(a for a in legal_actions(other) if isinstance(a, Placement)))
+    assert again.quiet == -1

@@ -1432,8 +1432,8 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
                 return new
             return _ba_settle(_alarm_effect(new, action.card))
         new = replace(new, changed=False)
-        if new.quiet == who:
-            new = replace(new, quiet=-1)
+        if new.quiet == who and not state.phase:
+            new = replace(new, quiet=-1)  # BA-OBJ-7: the round is over
         new = mode_end(new)
         if new.outcome is not None:
             return new
@@ -1503,6 +1503,14 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
             to_draw=(player,) * len(hand),
             changed=True,
         )
+        if state.options.hand_change == "ends_turn":  # Bandido's reading (BD-OPT-2)
+            new = replace(
+                new,
+                phase=(),
+                changed=False,
+                player=(player + 1) % state.players,
+                turn=state.turn + 1,
+            )
         return _ba_settle(new)
     # Pass: the turn ends (a dynamite or a tool still pending lapses).
     return _ba_settle(_end_turn(replace(state, phase=(), changed=False)))
