@@ -86,7 +86,7 @@ def _model_cases(count: int, seed: int) -> list[cases.Case]:
 def test_models_agree_with_the_exact_search(backend: str) -> None:
     answers = set()
     checked = 0
-    for state, car, player in _model_cases(scaled(60, 1200), 41):
+    for state, car, player in _model_cases(scaled(140, 1200), 41):
         exact = is_safe(state, car, player)
         model = is_safe(state, car, player, backend=backend, time_limit=30, seed=1)
         assert model.safe is exact.safe, (state.notation(), car, player)
