@@ -17,7 +17,8 @@ from tests.rules import rules
 OPTION_SETS: tuple[dict[str, object], ...] = (
     {"mode": 1},
     {"mode": 2, "tool": "over_turns", "map_split": "tunnels", "alarm_zero": "zero"},
-    {"mode": 3, "pile_out": "must_draw", "chain": "no", "map_removes": "not_super"},
+    {"mode": 3, "pile_out": "must_draw", "chain": "no", "map_removes": "not_super",
+     "alarm_show": "top", "hand_change": "ends_turn"},
     {"mode": 2, "tool_stuck": "under", "dynamite_stuck": "change", "map_short": "none"},
     {"mode": 3, "alarm_stuck": "no_effect", "map_reopen": "forbidden", "super_side": "super5"},
 )

@@ -426,3 +426,15 @@ def test_change_ending_the_turn_and_the_quiet_round() -> None:
     assert other.quiet == 0 and other.player == 0
     again = apply(other, next(a for a in legal_actions(other) if isinstance(a, Placement)))
     assert again.quiet == -1
+
+
+@rules("BA-OPT-12", "BA-ALARM-2")
+def test_an_alarm_on_top_acts_at_once() -> None:
+    alarm = "L+TL+R:alarm_discard_one"
+    hands = [["L", "TL", "TR"], ["L", "TL", "TR"]]
+    drawn = make(hands, pile=["TR", alarm, "L+BL", "TL"])
+    after = apply(drawn, leaving(drawn, "L", 1))
+    assert not after.phase and after.top_is_alarm is True  # waits to be drawn
+    shown = make(hands, pile=["TR", alarm, "L+BL", "TL"], options={"alarm_show": "top"})
+    early = apply(shown, leaving(shown, "L", 1))
+    assert early.phase == ("alarm",) and GAME.current_player(early) == 1

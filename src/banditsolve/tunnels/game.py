@@ -62,6 +62,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "chain": ("yes", "no"),
     "alarm_stuck": ("effect", "no_effect"),
     "alarm_zero": ("keep_one", "zero"),
+    "alarm_show": ("drawn", "top"),
 }
 #: The options only Bandida reads (with ``mode``).
 BANDIDA_OPTIONS: tuple[str, ...] = (
@@ -76,6 +77,7 @@ BANDIDA_OPTIONS: tuple[str, ...] = (
     "chain",
     "alarm_stuck",
     "alarm_zero",
+    "alarm_show",
 )
 #: ``mode``: 0 is Bandido (no modes); Bandida's modes are 1, 2, 3 (BA-MODE-*).
 MODES = (0, 1, 2, 3)
@@ -165,6 +167,7 @@ class Options:
     chain: str = "yes"
     alarm_stuck: str = "effect"
     alarm_zero: str = "keep_one"
+    alarm_show: str = "drawn"
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -1360,6 +1363,11 @@ def _ba_settle(state: GameState) -> GameState:
             continue
         if top == "deal":
             state = _pop(state)
+            continue
+        if options.alarm_show == "top" and state.top_is_alarm:
+            # BA-OPT-12: an alarm showing on top of the pile is taken at once by the player
+            # whose turn it is (a draw among the alarms when the pile is unseen).
+            state = replace(state, to_draw=(state.player,))
             continue
         if options.pile_out == "end" and not state.pile_size:
             return replace(state, outcome=LOST, reason=REASONS["pile-empty"])
