@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
 from banditsolve.errors import NotationError
+from banditsolve.tunnels.cards import hand_code, load_deck
 from banditsolve.tunnels.game import GameState
 from banditsolve.tunnels.variants import parse_action
 from tests.bandida.helpers import GAME, make, placements
@@ -46,7 +48,13 @@ def states(games: int) -> Iterator[GameState]:
 @rules("BA-NOTE-1", "BA-NOTE-2")
 def test_every_state_and_action_reads_back() -> None:
     seen: set[str] = set()
+    deck = load_deck("bandida")
     for i, state in enumerate(states(25)):
+        cards = Counter(hand_code(c) for c in state.table.cards()[1:])
+        cards.update(state.remaining())
+        cards.update(state.discard)
+        assert cards == Counter(deck.cards(state.options.mode))  # every card exactly once
+        assert state.outcome is not None or GAME.legal_actions(state)
         if i % 3 and not state.phase:
             continue
         seen.update(state.phase)
