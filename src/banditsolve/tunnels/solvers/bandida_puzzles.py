@@ -7,6 +7,8 @@ question with the position's mode's goal, or ``goal``, and ``cards``), ``positio
 notation), and ``expected`` (``status``; for ``close`` also ``cards``, the minimum, when
 closable; for ``solve`` a ``win_chance`` when a reshuffle decides). The tests check every
 answer against an independent brute force (``tests/bandida/test_solve_puzzles.py``).
+A ``solve`` puzzle may add ``contrast``: ``{"swap": CARD, "status": ...}``, the answer when that
+special card is replaced by a plain card of the same openings (what makes the card decide).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class BandidaPuzzle:
     goal: str | None = None
     cards: tuple[str, ...] | None = None
     hypothetical: bool = False
+    contrast: dict[str, Any] | None = None
 
     def state(self) -> GameState:
         """The puzzle's position, read by Bandida's notation."""
@@ -48,7 +51,7 @@ def _make(entry: dict[str, Any], where: str) -> BandidaPuzzle:
         entry,
         where,
         required=("id", "description", "covers", "question", "position", "expected"),
-        optional=("goal", "cards", "hypothetical"),
+        optional=("goal", "cards", "hypothetical", "contrast"),
     )
     question = entry["question"]
     if question not in QUESTIONS:
@@ -77,7 +80,16 @@ def _make(entry: dict[str, Any], where: str) -> BandidaPuzzle:
         entry.get("goal"),
         None if cards is None else tuple(cards),
         bool(entry.get("hypothetical", False)),
+        _contrast(entry.get("contrast"), where),
     )
+
+
+def _contrast(value: object, where: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"swap", "status"}:
+        raise DataError(f"{where}: contrast must be {{\"swap\": CARD, \"status\": STATUS}}")
+    return dict(value)
 
 
 def load_bandida_puzzles() -> tuple[BandidaPuzzle, ...]:

@@ -1,0 +1,68 @@
+"""The Bandida endgame solver: answers through the game's own rules, limits give unknown, the
+win share is an upper bound with its interval, and the answer shapes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from banditsolve.errors import SolverError
+from banditsolve.tunnels import solve_game, win_share
+from banditsolve.tunnels.game import WON
+from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
+from banditsolve.tunnels.solvers.endgame import action_text
+from banditsolve.tunnels.variants import BANDIDA
+
+
+def first_solve_puzzle(status: str) -> BandidaPuzzle:
+    for p in load_bandida_puzzles():
+        if p.question == "solve" and p.expected["status"] == status:
+            return p
+    raise AssertionError(f"no {status} puzzle")
+
+
+@pytest.mark.parametrize("mode", [1, 2, 3])
+def test_whole_games_end_in_unknown_within_the_limits(mode: int) -> None:
+    s = BANDIDA.new_game(2, {"mode": str(mode)}, seed=3)
+    r = solve_game(s, time_limit=0.3)
+    assert r.status in ("unknown", "win", "lose")
+    assert r.seconds < 3
+    if r.status == "unknown":
+        assert not r.line and "limit" in r.reason
+    r = solve_game(s, node_limit=50)
+    assert r.status in ("unknown", "win", "lose") and r.nodes <= 51
+
+
+def test_winning_line_replays_and_answer_shape() -> None:
+    p = first_solve_puzzle("win")
+    s = p.state()
+    r = solve_game(s, time_limit=30)
+    assert r.status == "win"
+    for move in r.line:
+        s = BANDIDA.apply(s, move.action)
+    assert s.outcome == WON
+    a = r.to_answer("bandida")
+    assert a.status == "yes" and a.answer == "win" and a.certificate
+    assert a.certificate == [action_text(m.action) for m in r.line]
+    assert "win_chance" not in r.to_json()
+
+
+def test_losing_answer_shape() -> None:
+    r = solve_game(first_solve_puzzle("lose").state(), time_limit=30)
+    a = r.to_answer("bandida")
+    assert r.status == "lose" and a.status == "no" and a.certificate is None
+
+
+def test_win_share_is_an_upper_bound_with_its_interval() -> None:
+    p = first_solve_puzzle("win")
+    s = p.state()
+    hidden = replace(s, unseen=tuple(sorted(s.pile)), pile=())
+    with pytest.raises(SolverError):
+        solve_game(hidden)
+    w = win_share(hidden, samples=6, seed=1, time_limit=30)
+    assert w.samples == 6 and w.won + w.lost + w.unknown == 6
+    assert 0 <= w.low <= w.share <= w.high <= 1
+    a = w.to_answer("bandida")
+    assert a.question == "win-share" and a.details["upper_bound"] is True
+    assert "upper bound" in a.reason

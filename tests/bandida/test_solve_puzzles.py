@@ -1,0 +1,219 @@
+"""The bundled Bandida puzzles, each answer checked by an independent computation:
+
+- ``solve`` puzzles: a plain expectimax over the game's own ``legal_actions``/``apply`` (the
+  rules engine through the game protocol: no memo, no cuts, no move ordering, nothing of the
+  solver under test), giving the exact chance of winning with the best play;
+- ``close`` puzzles: a brute force on the oracle's plain table (``tests/tunnels/oracle.py``:
+  its own footprints and edge rule), covering the smallest empty cell an exit runs into with
+  every card in every way, the goal checked by the card names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from banditsolve.tunnels import can_close, min_cards_to_close, solve_game
+from banditsolve.tunnels.cards import PORT_MASK, as_code, card_name
+from banditsolve.tunnels.game import WON, GameState
+from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
+from banditsolve.tunnels.variants import BANDIDA
+from tests.bandida.test_close_goals import connected, to_footprint
+from tests.tunnels.oracle import Footprint, PlainTable, footprint, is_legal
+
+PUZZLES = load_bandida_puzzles()
+KINDS = (
+    "backpack",
+    "dynamite",
+    "broken_tool",
+    "map",
+    "water_bottle",
+    "alarm_discard_one",
+    "alarm_discard_five",
+    "ladder",
+)
+
+
+def test_at_least_twenty_puzzles_cover_every_special_card_and_mode() -> None:
+    assert len(PUZZLES) >= 20
+    covered = {c for p in PUZZLES for c in p.covers}
+    for name in (*KINDS, "mode1", "mode2", "mode3"):
+        assert name in covered, name
+    # Every object and alarm also in a game puzzle (where its effect is carried out).
+    played = {c for p in PUZZLES if p.question == "solve" for c in p.covers}
+    for name in KINDS:
+        if name != "ladder":
+            assert name in played, name
+
+
+def best_chance(s: GameState, path: frozenset[object] = frozenset()) -> Fraction:
+    """Reference: the chance of winning with the best play, by plain expectimax over the
+    game's protocol (a state repeated on its own line counts as lost: it made no progress)."""
+    if BANDIDA.outcome(s) is not None:
+        return Fraction(1 if s.outcome == WON else 0)
+    key = (s.table, s.hands, s.unseen, s.pile, s.phase, s.to_draw, s.changed, s.sizes, s.queue)
+    if key in path:
+        return Fraction(0)
+    path = path | {key}
+    if s.is_chance:
+        return sum(
+            (p * best_chance(BANDIDA.apply(s, a), path) for a, p in BANDIDA.chance_outcomes(s)),
+            Fraction(0),
+        )
+    best = Fraction(0)
+    for a in BANDIDA.legal_actions(s):
+        best = max(best, best_chance(BANDIDA.apply(s, a), path))
+        if best == 1:
+            break
+    return best
+
+
+def oracle_closure(
+    start: PlainTable, names: list[str], goal: str, budget: int, first: tuple[int, int]
+) -> bool:
+    """Reference: is there a legal sequence of at most ``budget`` of ``names`` that reaches the
+    goal? Covers the smallest empty cell an exit runs into in every way (every such cell must
+    be covered by some card of a closure, and that card may be laid first)."""
+    laid: list[str] = []
+
+    def ports(name: str) -> list[str]:
+        base = name.split(":")[0]
+        if name.endswith(":bandido_super"):
+            return [base, "TL+TR+R+BR+BL"]  # either side
+        return [base]
+
+    def goal_met(table: PlainTable) -> bool:
+        if table.exits():
+            return False
+        if goal in ("ladder", "join") and not any(n.endswith(":ladder") for n in laid):
+            return False
+        if goal == "join":
+            supers = [c for c, (n, _o) in table.cells.items() if n in bandido_numbers]
+            return bool(supers) and any(connected(table, first, c) for c in supers)
+        return True
+
+    bandido_numbers: set[int] = set()
+
+    def dfs(table: PlainTable, left: Counter[str], room: int) -> bool:
+        if goal_met(table):
+            return True
+        exits = table.exits()
+        if not exits or room == 0:
+            return False
+        target = min((c[0] + d[0], c[1] + d[1]) for c, d in exits)
+        for name in sorted(n for n, k in left.items() if k > 0):
+            tried: set[Footprint] = set()
+            for side in ports(name):
+                for rotation in (0, 90, 180, 270):
+                    for anchor in range(2):
+                        fp0 = footprint(side, 0, 0, rotation)
+                        cells = sorted(fp0, key=lambda e: e[0] != (0, 0))
+                        other = [c for c, _ in cells if c != (0, 0)][0]
+                        x, y = (
+                            target if anchor == 0 else (target[0] - other[0], target[1] - other[1])
+                        )
+                        fp = footprint(side, x, y, rotation)
+                        if fp in tried or not is_legal(table, fp):
+                            continue
+                        tried.add(fp)
+                        child = PlainTable()
+                        child.cells = dict(table.cells)
+                        child.count = table.count
+                        child.add(fp)
+                        if name.endswith(":bandido_super"):
+                            bandido_numbers.add(child.count)
+                        left[name] -= 1
+                        laid.append(name)
+                        found = dfs(child, left, room - 1)
+                        laid.pop()
+                        left[name] += 1
+                        bandido_numbers.discard(child.count)
+                        if found:
+                            return True
+        return False
+
+    return dfs(start, Counter(names), budget)
+
+
+def check_close(puzzle: BandidaPuzzle) -> None:
+    state = puzzle.state()
+    assert puzzle.cards is not None
+    cards = [card_name(as_code(c)) for c in puzzle.cards]
+    expected = puzzle.expected
+    r = min_cards_to_close(
+        state, cards, goal=puzzle.goal, hypothetical=puzzle.hypothetical, time_limit=60
+    )
+    assert r.status == expected["status"], (puzzle.id, r.reason)
+    goal = r.goal
+    plain = PlainTable()
+    for p in state.table.history:
+        plain.add(to_footprint(p))
+    first = state.table.history[0].cells[0]
+    usable = [c for c in cards if not c.endswith(":map")]
+    if r.status == "closable":
+        assert r.cards == expected["cards"] and r.minimum == expected["minimum"]
+        assert oracle_closure(plain, usable, goal, r.cards, first)
+        if r.minimum:
+            assert not oracle_closure(plain, usable, goal, r.cards - 1, first)
+    elif r.status == "impossible":
+        assert not oracle_closure(plain, cards, goal, len(cards), first)
+        assert not any(c.endswith(":map") for c in cards) or "ladder" in r.reason
+    else:
+        # Unknown only because of a map: without it, no closure exists.
+        assert any(c.endswith(":map") for c in cards) and "map" in r.reason
+        assert not oracle_closure(plain, usable, goal, len(usable), first)
+    assert can_close(state, cards, goal=puzzle.goal).status == r.status
+
+
+def check_solve(puzzle: BandidaPuzzle) -> None:
+    state = puzzle.state()
+    r = solve_game(state, time_limit=60)
+    expected = puzzle.expected
+    assert r.status == expected["status"], (puzzle.id, r.reason)
+    reference = best_chance(state)
+    if r.status == "win":
+        assert reference == 1
+        s = state
+        for move in r.line:  # the line replays through the rules engine to a win
+            if s.is_chance:
+                s = BANDIDA.apply(s, BANDIDA.chance_outcomes(s)[0][0])
+            assert move.action in BANDIDA.legal_actions(s)
+            s = BANDIDA.apply(s, move.action)
+        while s.is_chance:
+            s = BANDIDA.apply(s, BANDIDA.chance_outcomes(s)[0][0])
+        assert s.outcome == WON
+    elif r.status == "lose":
+        assert reference == 0
+    else:
+        assert r.win_chance is not None and str(r.win_chance) == expected["win_chance"]
+        assert reference == r.win_chance
+    answer = r.to_answer("bandida")
+    assert answer.question == "solve"
+    if puzzle.contrast is not None:
+        # What makes the card decide: the same position with a plain card of its openings.
+        code = as_code(puzzle.contrast["swap"])
+        plain = code & PORT_MASK
+
+        def swap(cards: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(plain if c == code else c for c in cards)
+
+        other = replace(
+            state,
+            hands=tuple(tuple(sorted(swap(h))) for h in state.hands),
+            pile=swap(state.pile),
+            unseen=tuple(sorted(swap(state.unseen))),
+        )
+        assert code in state.remaining() and code not in other.remaining()
+        want = {"win": 1, "lose": 0}[puzzle.contrast["status"]]
+        assert best_chance(other) == want
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
+def test_puzzle_answers_match_an_independent_computation(puzzle: BandidaPuzzle) -> None:
+    if puzzle.question == "close":
+        check_close(puzzle)
+    else:
+        check_solve(puzzle)
