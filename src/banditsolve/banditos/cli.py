@@ -125,7 +125,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 # -- demo -----------------------------------------------------------------------------------
 
 
-def demo(out_dir: Path) -> Iterator[DemoItem]:
+def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
     """The strongest answers once each: an unsafe claim that looks safe, with the opponent's
     beating dice; a claim safe only under the bag proof; exact odds; an exact endgame."""
     from banditsolve.banditos import claim_verdict_at, completion_odds_at

@@ -28,8 +28,9 @@ handlers. It defines two functions::
         add_limits(claim, time_limit=10.0, node_limit=None)   # if the solver takes limits
         claim.set_defaults(handler=cmd_claim)
 
-    def demo(out_dir: Path) -> Iterator[DemoItem]:
-        '''The game's strongest answers, once each, with the pictures written to out_dir.'''
+    def demo(out_dir: Path, game_name: str) -> Iterator[DemoItem]:
+        '''The game's strongest answers, once each, with the pictures written to out_dir
+        (game_name: the registered game shown, for a module that serves several).'''
         yield DemoItem("an unsafe-looking claim", text, answer=answer,
                        svg=write_svg(out_dir / "claim.svg", game.svg(state)))
 

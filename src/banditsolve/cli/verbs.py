@@ -229,7 +229,7 @@ def demo_items(game_name: str, out_dir: Path) -> list[DemoItem]:
         ) from None
     if module is None or not hasattr(module, "demo"):
         return list(played_demo(game_name, out_dir))
-    return list(module.demo(out_dir))
+    return list(module.demo(out_dir, game_name))
 
 
 def played_demo(game_name: str, out_dir: Path) -> Iterator[DemoItem]:

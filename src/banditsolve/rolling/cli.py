@@ -93,7 +93,7 @@ def cmd_safe(args: argparse.Namespace) -> int:
     return emit_answer(args, result.to_answer(), text=result.explain())
 
 
-def demo(out_dir: Path) -> Iterator[DemoItem]:
+def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
     """A seeded game's picture and a safety question that looks safe but is not."""
     from banditsolve.rolling.game import GAME
     from banditsolve.rolling.solvers.safety import is_safe

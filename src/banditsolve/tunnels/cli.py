@@ -67,14 +67,10 @@ def add_mode_alias(parser: argparse.ArgumentParser) -> None:
 
 
 def register(commands: Commands) -> None:
-    """Add ``close``, ``solve`` and ``placements``; ``--mode`` on ``play``; the demo's handler
-    that knows which tunnel game it shows."""
+    """Add ``close``, ``solve`` and ``placements``; ``--mode`` on ``play`` (Bandida)."""
     play = commands.choices.get("play")
     if play is not None and play.prog.split()[-2:-1] == ["bandida"]:
         add_mode_alias(play)
-    demo_parser = commands.choices.get("demo")
-    if demo_parser is not None:
-        demo_parser.set_defaults(handler=cmd_demo)
     close = add_query(
         commands,
         "close",
@@ -311,12 +307,10 @@ DEMO_CLOSABLE = "bandido L+TL+TR+R+BR+BL@0,0,0 | L*2 TL*2 L+TL TL+BL R+BR"
 DEMO_HOLE = "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
 
 
-def demo(out_dir: Path) -> Iterator[DemoItem]:
-    """A closable tunnel with its certificate and picture, an impossible one with its reason,
-    and a perfect-information solve of a bundled endgame (Bandido's). The shared demo verb
-    does not say which game it shows: a folder named ``bandida`` (``banditsolve demo``) gets
-    Bandida's items."""
-    if out_dir.name == "bandida":
+def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
+    """Bandido: a closable tunnel with its certificate and picture, an impossible one with its
+    reason, and a perfect-information solve of a bundled endgame. Bandida: its own items."""
+    if game_name == "bandida":
         yield from bandida_demo(out_dir)
         return
     from banditsolve.tunnels import (
@@ -372,28 +366,6 @@ def demo(out_dir: Path) -> Iterator[DemoItem]:
 
 #: Mode 2's goal on a small start: the ladder must be among the closing cards.
 DEMO_LADDER = "bandida L+TL+TR+R+BR+BL@0,0,0 | L:ladder L*2 TL*2 L+TL TL+BL R+BR"
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    """``GAME demo``: the shared verb, with Bandida's own items for ``bandida``."""
-    from banditsolve.cli import verbs
-
-    if args.game != "bandida":
-        return verbs.cmd_demo(args)
-    from banditsolve.cli.common import to_json_text
-
-    folder = verbs.out_dir(args)
-    folder.mkdir(parents=True, exist_ok=True)
-    items = list(bandida_demo(folder))
-    if args.json:
-        print(
-            to_json_text(
-                {"game": "bandida", "out": str(folder), "items": [i.to_json() for i in items]}
-            )
-        )
-    else:
-        print(verbs.demo_text("Bandida", items))
-    return 0
 
 
 def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
