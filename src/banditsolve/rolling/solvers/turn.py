@@ -31,7 +31,7 @@ from banditsolve.rolling.rules import (
     legal_actions,
     roll_outcomes,
 )
-from banditsolve.rolling.solvers.keys import position_key, roll_orbits
+from banditsolve.rolling.solvers.keys import roll_orbits
 from banditsolve.rolling.state import State
 
 Leaf = Callable[[State], Fraction]
@@ -58,10 +58,10 @@ def _ended(state: State, player: int) -> bool:
 
 class _Search:
     """Expectimax over the rest of the active player's turn. ``share``: a table of values by
-    position; ``symmetric`` (with ``share``): the table is keyed by :func:`.keys.position_key`,
-    so positions equal up to interchangeable free symbols share a value, and a roll is taken
-    once per class of symmetric outcomes with the class's probability. Only for leaf and stop
-    functions that do not tell free symbols apart (every one in this module)."""
+    position; ``symmetric`` (with ``share``): a roll is taken once per class of outcomes equal
+    up to interchangeable free symbols (:func:`.keys.roll_orbits` with ``turn``: trunks out of
+    the mover's reach this turn do not fix their symbol), with the class's probability. Only
+    for leaf and stop functions that do not tell free symbols apart (every one here)."""
 
     def __init__(
         self,
@@ -82,7 +82,9 @@ class _Search:
         self.symmetric = share and symmetric
 
     def _key(self, state: State) -> object:
-        return position_key(state, scores=True, turn=True) if self.symmetric else state
+        # The position itself: measured cheaper than a canonical key here, where the roll
+        # classes already take the symmetry.
+        return state
 
     def value(self, state: State) -> Fraction:
         key: object = None
