@@ -192,6 +192,12 @@ def check_solve(puzzle: BandidaPuzzle) -> None:
         assert reference == r.win_chance
     answer = r.to_answer("bandida")
     assert answer.question == "solve"
+    if "too_soon" in puzzle.covers:
+        # Some legal move closes the table before the ladder is down, and that loses at once.
+        after = [BANDIDA.apply(state, a) for a in BANDIDA.legal_actions(state)]
+        assert any(
+            s.outcome is not None and s.outcome != WON and s.table.exit_count == 0 for s in after
+        )
     if puzzle.contrast is not None:
         # What makes the card decide: the same position with a plain card of its openings.
         code = as_code(puzzle.contrast["swap"])
