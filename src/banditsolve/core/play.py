@@ -6,6 +6,7 @@ give the same games for the same seeds.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from banditsolve.errors import IllegalActionError
 
 S = TypeVar("S")
 A = TypeVar("A")
+T = TypeVar("T")
 
 #: The most steps any game of the library takes; a playout longer than this is a bug.
 MAX_STEPS = 1_000_000
@@ -45,15 +47,30 @@ def random_policy(game: Game[S, A]) -> Policy[S, A]:
 
 
 def sample_chance(game: Game[S, A], state: S, rng: random.Random) -> A:
-    """One chance outcome drawn with its exact probability (one ``rng.random()`` call)."""
-    outcomes = game.chance_outcomes(state)
-    x = Fraction(rng.random())
-    total = Fraction(0)
-    for action, p in outcomes:
-        total += p
-        if x < total:
-            return action
+    """One chance outcome of ``state`` drawn with its exact probability (see
+    :func:`draw_outcome`)."""
+    return draw_outcome(game.chance_outcomes(state), rng)
+
+
+def draw_outcome(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
+    """One of ``outcomes`` (value, probability) drawn with one ``rng.random()`` call.
+
+    The draw is exact and cheap: ``rng.random()`` is ``m / 2**53``, and the outcome is the first
+    whose cumulative probability exceeds it, compared in whole numbers over the common
+    denominator (no Fraction arithmetic per outcome).
+    """
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    # x < c / denominator  <=>  c > floor(m * denominator / 2**53), c a whole number.
+    threshold = (int(rng.random() * _TWO_53) * denominator) >> 53
+    running = 0
+    for value, p in outcomes:
+        running += p.numerator * (denominator // p.denominator)
+        if running > threshold:
+            return value
     return outcomes[-1][0]
+
+
+_TWO_53 = float(2**53)
 
 
 def playout(

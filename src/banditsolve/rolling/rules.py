@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from banditsolve.core.play import draw_outcome
 from banditsolve.core.text import excerpt
 from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
 from banditsolve.rolling.edition import (
@@ -401,14 +402,9 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    outcomes = chance_outcomes(state)
-    x = Fraction(rng.random())
-    total = Fraction(0)
-    for action, p in outcomes:
-        total += p
-        if x < total:
-            return action
-    return outcomes[-1][0]
+    """A chance outcome drawn with its exact probability (the same draw as
+    :func:`banditsolve.core.play.sample_chance` for the same random stream)."""
+    return draw_outcome(chance_outcomes(state), rng)
 
 
 # -- the attack: where groups may go ---------------------------------------------------------------
