@@ -66,3 +66,35 @@ def test_win_share_is_an_upper_bound_with_its_interval() -> None:
     a = w.to_answer("bandida")
     assert a.question == "win-share" and a.details["upper_bound"] is True
     assert "upper bound" in a.reason
+
+
+def test_chance_nodes_give_the_exact_chance_of_winning() -> None:
+    """Below a reshuffle the pile order is unknown again: the solver averages over the draws.
+    Checked against the puzzles' reference expectimax on states whose pile is unseen."""
+    from fractions import Fraction
+
+    from banditsolve.core.limits import Limits
+    from banditsolve.tunnels.solvers.endgame import solve_bandida
+    from tests.bandida.test_solve_puzzles import best_chance
+
+    checked = mixed = 0
+    for p in load_bandida_puzzles():
+        if p.question != "solve" or len(p.state().pile) > 3:
+            continue
+        s = p.state()
+        hidden = replace(s, unseen=tuple(sorted(s.pile)), pile=())
+        r = solve_bandida(hidden, Limits(30))
+        reference = best_chance(hidden)
+        if r.status == "win":
+            assert reference == 1
+        elif r.status == "lose":
+            assert reference == 0
+        else:
+            assert r.win_chance is not None and r.win_chance == reference, p.id
+            assert 0 < reference < 1 and str(r.win_chance) in r.to_json()["win_chance"]  # type: ignore[operator]
+            assert r.to_answer("bandida").details["win_chance"] == str(Fraction(reference))
+            mixed += 1
+        checked += 1
+        if checked >= 5 and mixed:
+            break
+    assert checked >= 5 and mixed >= 1, (checked, mixed)
