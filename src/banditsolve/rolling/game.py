@@ -50,7 +50,13 @@ class RollingBandits:
         return dict(OPTION_VALUES)
 
     def options(self, values: Mapping[str, object] | None) -> Options:
-        return Options.from_mapping(dict(values or {}))
+        if values is None:
+            return Options.from_mapping({})
+        if not isinstance(values, Mapping):
+            raise RuleOptionError(
+                f"rule options are a mapping of name to value, not {type(values).__name__}"
+            )
+        return Options.from_mapping(dict(values))
 
     def new_game(
         self,

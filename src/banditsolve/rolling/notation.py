@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_int, expect_object, load_json
+from banditsolve.core.io import check_keys, expect_int, expect_object, load_json, read_text
 from banditsolve.core.text import excerpt
 from banditsolve.errors import BanditsolveError, NotationError
 from banditsolve.rolling.edition import (
@@ -732,14 +732,27 @@ def from_json(document: Any) -> State:
         ),
     )
     validate(state, edition)
+    if "notation" in doc:
+        written = doc["notation"]
+        if not isinstance(written, str) or written != format_state(state):
+            raise NotationError(
+                "JSON position: the field 'notation' does not match the position the other "
+                "fields describe"
+            )
     return state
 
 
-def read_state(text: str) -> State:
-    """A state from the notation or JSON text."""
+def read_state(source: object) -> State:
+    """A state from the notation or JSON: text, UTF-8 bytes, or a file holding either."""
+    text, where = read_text(source, "position")
     stripped = text.strip()
-    if stripped.startswith("{"):
-        return from_json(load_json(stripped, "JSON position"))
-    if "\n" in stripped:
-        raise NotationError("a Rolling Bandits position is one line")
-    return parse_state(stripped)
+    try:
+        if stripped.startswith("{"):
+            return from_json(load_json(stripped, "JSON position"))
+        if "\n" in stripped:
+            raise NotationError("a Rolling Bandits position is one line")
+        return parse_state(stripped)
+    except NotationError as exc:
+        if where == "position":
+            raise
+        raise NotationError(f"{where}: {exc}") from None

@@ -29,7 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from banditsolve.core.play import draw_outcome
-from banditsolve.core.text import excerpt
+from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
 from banditsolve.rolling.edition import (
     CONTENT_LETTERS,
@@ -735,13 +735,22 @@ def is_legal(state: State, action: object) -> bool:
         return False
 
 
+def _action_text(action: object) -> str:
+    """An action for a message: its text, or a short form of whatever was passed instead."""
+    try:
+        return str(action) if isinstance(action, Action) else shown(action)
+    except ValueError:  # an action holding a number too long to print
+        return shown(repr(type(action).__name__))
+
+
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
     if not is_legal(state, action):
+        what = _action_text(action)
         if state.phase == "over":
-            raise IllegalActionError(f"{action} is not legal: the game is over")
+            raise IllegalActionError(f"{what} is not legal: the game is over")
         raise IllegalActionError(
-            f"{action} is not legal here (phase {state.phase}, player {state.to_move})"
+            f"{what} is not legal here (phase {state.phase}, player {state.to_move})"
         )
     return _apply(state, action)
 
