@@ -19,7 +19,7 @@ True
 >>> game.from_notation(game.to_notation(after)) == after
 True
 >>> game.chance_outcomes(game.new_game(1))[0]
-(Draw(card=1), Fraction(1, 23))
+(Draw(card=1, top=''), Fraction(1, 23))
 
 Actions are :class:`~banditsolve.tunnels.geometry.Placement` (text ``NAME@x,y,r``),
 :data:`~banditsolve.tunnels.game.CHANGE` (``change``), :data:`~banditsolve.tunnels.game.PASS`
