@@ -24,6 +24,7 @@ from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.game import simulate
 from banditsolve.tunnels.geometry import Placement
 from tests.profiles import scaled
+from tests.rules import rules
 from tests.tunnels.helpers import random_table
 from tests.tunnels.oracle import Footprint, PlainTable, Vec, footprint, is_legal
 
@@ -84,6 +85,7 @@ def replay_goal(table: Table, result: Closure, goal: str) -> None:
     assert not any(n.endswith(":map") for n in names[len(table.history) :])
 
 
+@rules("BA-CLOSE-1")
 def test_ladder_goal_needs_the_ladder() -> None:
     t = Table.start("super6")
     cards = ["TL+TR", "TL+TR", "L", LADDER]
@@ -98,6 +100,7 @@ def test_ladder_goal_needs_the_ladder() -> None:
     assert can_close(t, ["TL+TR", "TL+TR", "L", "L"], hypothetical=True).status == "closable"
 
 
+@rules("BA-CLOSE-1")
 def test_closed_before_the_ladder_is_lost() -> None:
     """A closed table takes no card: without the ladder on it, mode 2 is lost for good."""
     t = Table.start("super6")
@@ -108,6 +111,7 @@ def test_closed_before_the_ladder_is_lost() -> None:
     assert can_close(table, [LADDER], goal="close", hypothetical=True).status == "closable"
 
 
+@rules("BA-CLOSE-1")
 def test_join_goal_chooses_the_side() -> None:
     """Bandido's super card is one card laid on either side: the 5-exit side closes here with
     fewer cards (its L end is a wall)."""
@@ -121,6 +125,7 @@ def test_join_goal_chooses_the_side() -> None:
     assert r.status == "impossible" and "second super card" in r.reason
 
 
+@rules("BA-CLOSE-2")
 def test_map_cards_never_give_impossible() -> None:
     t = Table.start("super6")
     cards = ["TL+TR", "TL+TR", "L", "L+TL+TR:map"]
@@ -138,6 +143,7 @@ def test_map_cards_never_give_impossible() -> None:
         assert r.status == "unknown" and "map" in r.reason
 
 
+@rules("BA-CLOSE-2")
 def test_hand_objects_count_as_tunnel_cards() -> None:
     t = Table.start("super6")
     cards = ["TL+TR:broken_tool", "TL+TR", "L", "L"]
@@ -174,6 +180,7 @@ def positions(seeds: range, every: int = 3) -> list[GameState]:
     return [s for seed in seeds for s in simulate(2, seed)[:-1][::every]]
 
 
+@rules("BA-CLOSE-3")
 @pytest.mark.parametrize("goal", ["close", "ladder", "join"])
 def test_backends_agree_per_goal(goal: str) -> None:
     """Exact vs CP-SAT (Z3 on every fourth) on generated cases of a few cards with the goal's

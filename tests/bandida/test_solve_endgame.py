@@ -13,6 +13,7 @@ from banditsolve.tunnels.game import WON
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
 from banditsolve.tunnels.solvers.endgame import action_text
 from banditsolve.tunnels.variants import BANDIDA
+from tests.rules import rules
 
 
 def first_solve_puzzle(status: str) -> BandidaPuzzle:
@@ -34,6 +35,7 @@ def test_whole_games_end_in_unknown_within_the_limits(mode: int) -> None:
     assert r.status in ("unknown", "win", "lose") and r.nodes <= 51
 
 
+@rules("BA-SOLVE-1")
 def test_winning_line_replays_and_answer_shape() -> None:
     p = first_solve_puzzle("win")
     s = p.state()
@@ -48,12 +50,14 @@ def test_winning_line_replays_and_answer_shape() -> None:
     assert "win_chance" not in r.to_json()
 
 
+@rules("BA-SOLVE-1")
 def test_losing_answer_shape() -> None:
     r = solve_game(first_solve_puzzle("lose").state(), time_limit=30)
     a = r.to_answer("bandida")
     assert r.status == "lose" and a.status == "no" and a.certificate is None
 
 
+@rules("BA-SOLVE-2")
 def test_win_share_is_an_upper_bound_with_its_interval() -> None:
     p = first_solve_puzzle("win")
     s = p.state()
@@ -68,6 +72,7 @@ def test_win_share_is_an_upper_bound_with_its_interval() -> None:
     assert "upper bound" in a.reason
 
 
+@rules("BA-SOLVE-1")
 def test_chance_nodes_give_the_exact_chance_of_winning() -> None:
     """Below a reshuffle the pile order is unknown again: the solver averages over the draws.
     Checked against the puzzles' reference expectimax on states whose pile is unseen."""
