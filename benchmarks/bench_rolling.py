@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import time
+from pathlib import Path
 
 from banditsolve.core.play import simulate
 from banditsolve.rolling.game import GAME
@@ -58,12 +60,11 @@ def timed(fn: object, *args: object, **kw: object) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+def run(quick: bool = False) -> dict[str, object]:
+    """Time the turn solver and the safety check against plain enumeration, and random games;
+    write ``benchmarks/results/rolling.{md,json}``."""
     rows: list[dict[str, object]] = []
-    turns = TURNS[:1] if args.quick else TURNS
+    turns = TURNS[:1] if quick else TURNS
     for text in turns:
         state = parse_state(text)
         t1, shared = timed(best_turn, state)
@@ -71,7 +72,7 @@ def main() -> None:
         assert shared.value == plain.value  # type: ignore[attr-defined]
         rows.append({"bench": "best", "shared_s": round(t1, 3), "plain_s": round(t2, 3),
                      "shared_nodes": shared.nodes, "plain_nodes": plain.nodes})  # type: ignore[attr-defined]
-    for text, car in SAFETY[:1] if args.quick else SAFETY:
+    for text, car in SAFETY[:1] if quick else SAFETY:
         state = parse_state(text)
         t1, exact = timed(is_safe, state, car, 0, time_limit=120)
         t2, plain = timed(is_safe, state, car, 0, time_limit=120, backend="plain")
@@ -92,7 +93,7 @@ def main() -> None:
             else:
                 row[f"{backend}_s"] = None
         rows.append(row)
-    games = 2 if args.quick else 20
+    games = 2 if quick else 20
     for players in (2, 3, 4):
         start = time.perf_counter()
         for seed in range(games):
@@ -100,7 +101,28 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         rows.append({"bench": "random games", "players": players, "games": games,
                      "games_per_s": round(games / elapsed, 2)})
+    out = Path(__file__).resolve().parent / "results"
+    out.mkdir(exist_ok=True)
+    (out / "rolling.json").write_text(json.dumps({"quick": quick, "rows": rows}, indent=2) + "\n")
+    lines = [
+        "# Rolling Bandits benchmarks",
+        "",
+        f"Python {platform.python_version()} on {platform.machine()}, one core"
+        + (" (quick mode)" if quick else "") + ". Each row times the solver and its plain",
+        "enumeration in the same run; `null` where a model does not cover the question.",
+        "",
+    ]
     for row in rows:
+        lines.append("- " + ", ".join(f"{k}: {v}" for k, v in row.items()))
+    (out / "rolling.md").write_text("\n".join(lines) + "\n")
+    return {"rows": rows, "written": [str(out / "rolling.md"), str(out / "rolling.json")]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    for row in run(quick=args.quick)["rows"]:  # type: ignore[attr-defined]
         print(json.dumps(row))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -675,28 +675,42 @@ def settle(state: GameState) -> GameState:
             else:
                 state = replace(state, to_draw=())
             continue
-        options = state.options
-        table = state.table
-        if options.pile_out == "end" and not state.pile_size:
-            return replace(state, outcome=LOST, reason=REASONS["pile-empty"])
-        hand = state.hands[state.player]
-        if _fits(table, hand, options):
+        state, settled = _when_nothing_is_owed(state, _hand_fits)
+        if settled:
             return state
-        remaining = state.remaining()
-        if not _fits(table, remaining, options):
-            reason = REASONS["stuck"] if remaining else REASONS["all-down"]
-            return replace(state, outcome=LOST, reason=reason)
-        if state.changed:
-            # After a hand change that allows a placement, nothing fits: the turn ends.
-            state = replace(
-                state,
-                player=(state.player + 1) % state.players,
-                changed=False,
-                turn=state.turn + 1,
-            )
-            continue
-        return state
     return state
+
+
+def _hand_fits(state: GameState) -> bool:
+    return _fits(state.table, state.hands[state.player], state.options)
+
+
+def _ba_hand_fits(state: GameState) -> bool:
+    return _fits_hand(state, state.player)
+
+
+def _when_nothing_is_owed(
+    state: GameState, hand_fits: Callable[[GameState], bool]
+) -> tuple[GameState, bool]:
+    """The last steps of settling, shared by Bandido and Bandida, once no draw is owed: an empty
+    pile under ``pile_out=end`` loses; a hand that fits waits for its player; no card in play
+    fitting anywhere loses; after a hand change the turn passes. Returns the state and whether
+    it is settled (``False``: settle again)."""
+    if state.options.pile_out == "end" and not state.pile_size:
+        return replace(state, outcome=LOST, reason=REASONS["pile-empty"]), True
+    if hand_fits(state):
+        return state, True
+    remaining = state.remaining()
+    if not _fits(state.table, remaining, state.options):
+        reason = REASONS["stuck"] if remaining else REASONS["all-down"]
+        return replace(state, outcome=LOST, reason=reason), True
+    if state.changed:
+        # After a hand change, nothing fits: the turn ends (BD-TURN-*, BA-TURN-3).
+        passed = replace(
+            state, player=(state.player + 1) % state.players, changed=False, turn=state.turn + 1
+        )
+        return passed, False
+    return state, True
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -1369,24 +1383,9 @@ def _ba_settle(state: GameState) -> GameState:
             # whose turn it is (a draw among the alarms when the pile is unseen).
             state = replace(state, to_draw=(state.player,))
             continue
-        if options.pile_out == "end" and not state.pile_size:
-            return replace(state, outcome=LOST, reason=REASONS["pile-empty"])
-        if _fits_hand(state, state.player):
+        state, settled = _when_nothing_is_owed(state, _ba_hand_fits)
+        if settled:
             return state
-        remaining = state.remaining()
-        if not _fits(state.table, remaining, options):
-            reason = REASONS["stuck"] if remaining else REASONS["all-down"]
-            return replace(state, outcome=LOST, reason=reason)
-        if state.changed:
-            # After a hand change, nothing fits: the turn ends (BA-TURN-3).
-            state = replace(
-                state,
-                player=(state.player + 1) % state.players,
-                changed=False,
-                turn=state.turn + 1,
-            )
-            continue
-        return state
     return state
 
 
