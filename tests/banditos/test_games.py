@@ -48,15 +48,18 @@ def check_invariants(state: State) -> None:
 @rules("LB-TURN-1", "LB-TURN-2", "LB-TURN-3", "LB-TURN-4", "LB-TURN-7", "LB-WIN-1", "LB-WIN-2",
        "LB-END-1", "LB-OPT-4")
 def test_thousands_of_random_games_keep_every_invariant() -> None:
-    _play_games(range(scaled(1000, 2000)))
+    seeds = range(scaled(1000, 2000))
+    assert _play_games(seeds) == len(seeds)
 
 
 @pytest.mark.slow
 def test_many_more_random_games_keep_every_invariant() -> None:
-    _play_games(range(1000, 11000))
+    assert _play_games(range(1000, 11000)) == 10000
 
 
-def _play_games(seeds: range) -> None:
+def _play_games(seeds: range) -> int:
+    """Play every seed's game, checking the invariants at each state; the number finished."""
+    finished = 0
     for seed in seeds:
         # Mostly games with a random player (short, wide-ranging); every 20th greedy v greedy
         # (long, with full sides and claims).
@@ -74,6 +77,8 @@ def _play_games(seeds: range) -> None:
             last = state
         assert last.winner is not None
         assert last.scores[last.winner] >= 10 > last.scores[1 - last.winner]
+        finished += 1
+    return finished
 
 
 class RandomGame(RuleBasedStateMachine):

@@ -87,9 +87,11 @@ def test_bad_notation_says_what_and_where(text: str, fragment: str) -> None:
 @given(st.text(max_size=80))
 def test_notation_reader_raises_only_library_errors(text: str) -> None:
     try:
-        parse_position(text)
-    except BanditsolveError:
-        pass
+        state = parse_position(text)
+    except BanditsolveError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert parse_position(format_position(state)) == state
 
 
 _NOTATION_ALPHABET = "0123456789kgrbAaHhRr:/- =proofbagstrict"
@@ -117,9 +119,11 @@ json_values = st.recursive(
 @given(json_values)
 def test_json_reader_raises_only_library_errors(doc: Any) -> None:
     try:
-        from_json(doc)
-    except BanditsolveError:
-        pass
+        state = from_json(doc)
+    except BanditsolveError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert from_json(to_json(state)) == state
 
 
 @rules("LB-NOTE-1")
