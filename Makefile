@@ -9,11 +9,11 @@ STAMP := $(VENV)/.installed
 all: test
 
 $(STAMP): pyproject.toml
-	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver and the"
+	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver, the study"
 	@echo "test tools from PyPI; about 1 minute on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,study]'
 	touch $(STAMP)
 	@echo "$(VENV) is ready."
 
