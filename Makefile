@@ -10,7 +10,7 @@ all: test
 
 $(STAMP): pyproject.toml
 	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver, the study"
-	@echo "test tools from PyPI; about 1 minute on a 2-core machine with a fast connection)..."
+	@echo "libraries (dask, pyarrow, matplotlib, tqdm) and the test tools from PyPI; about 2 minutes on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,study]'
