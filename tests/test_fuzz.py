@@ -37,7 +37,7 @@ from tests import contract
 from tests.profiles import PROFILE, scaled
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import HOSTILE_TEXTS, WRONG_VALUES, broken_documents, nested
-from tests.strategies.refusal import refused, shown
+from tests.strategies.refusal import assert_clean, shown
 from tests.strategies.text import mutations, quick_mutations
 
 GAMES = names()
@@ -242,14 +242,14 @@ def valid_texts(label: str) -> list[str]:
 @fuzz
 @given(text=st.text(max_size=120))
 def test_any_text(label: str, text: str) -> None:
-    refused(label, reader(label), text)
+    assert_clean(label, reader(label), text)
 
 
 @pytest.mark.parametrize("label", READERS)
 @fuzz
 @given(data=st.binary(max_size=120))
 def test_any_bytes(label: str, data: bytes) -> None:
-    refused(label, reader(label), data)
+    assert_clean(label, reader(label), data)
 
 
 @pytest.mark.parametrize("label", READERS)
@@ -258,7 +258,7 @@ def test_any_bytes(label: str, data: bytes) -> None:
 def test_mutated_valid_input(label: str, data: st.DataObject) -> None:
     texts = valid_texts(label)
     text = data.draw(st.sampled_from(texts).flatmap(quick_mutations), label="mutated")
-    refused(label, reader(label), text)
+    assert_clean(label, reader(label), text)
 
 
 # -- Python values of the wrong type ------------------------------------------------------------
@@ -271,7 +271,7 @@ def test_wrong_python_types(label: str) -> None:
     for value in values:
         text = isinstance(value, str) and value.strip()
         empty = isinstance(value, str) and not value.strip() and label in EMPTY_OK
-        refused(label, call, value, must_refuse=not (label in ANY_TEXT and text) and not empty)
+        assert_clean(label, call, value, must_refuse=not (label in ANY_TEXT and text) and not empty)
 
 
 # -- hostile JSON, huge inputs ------------------------------------------------------------------
@@ -289,9 +289,9 @@ def test_hostile_json(label: str) -> None:
     call = reader(label)
     for text in HOSTILE_TEXTS:
         must = label not in ANY_TEXT and (label != "core.load_json" or _attack(text))
-        refused(label, call, text, must_refuse=must)
+        assert_clean(label, call, text, must_refuse=must)
         if label not in ("core.load_json",):
-            refused(label, call, text.encode("utf-8"), must_refuse=must)
+            assert_clean(label, call, text.encode("utf-8"), must_refuse=must)
 
 
 @pytest.mark.parametrize("label", READERS)
@@ -314,7 +314,7 @@ def test_huge_input_gets_a_short_message(label: str) -> None:
             must = False  # JSON text of any size: the size limit is read_text's
         else:
             must = label not in ANY_TEXT or len(text) > 4_500_000
-        refused(label, call, text, must_refuse=must)
+        assert_clean(label, call, text, must_refuse=must)
 
 
 # -- broken JSON documents --------------------------------------------------------------------
@@ -335,10 +335,10 @@ def test_broken_json_documents(name: str, data: st.DataObject) -> None:
     state = data.draw(st.sampled_from(sample_states(name)), label="state")
     doc = game.to_json(state)
     broken = data.draw(broken_documents(doc), label="broken")
-    refused(f"{name}:from_json", game.from_json, broken)
+    assert_clean(f"{name}:from_json", game.from_json, broken)
     text = _dumps(broken)
     if text is not None:
-        refused(f"{name}:read_state", game.read_state, text)
+        assert_clean(f"{name}:read_state", game.read_state, text)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -350,19 +350,19 @@ def test_json_with_non_json_values(name: str) -> None:
         for value in (float("nan"), float("inf"), 10**5000, object(), (1, 2), b"x"):
             broken = dict(doc)
             broken[key] = value
-            refused(f"{name}:from_json", game.from_json, broken, must_refuse=True)
+            assert_clean(f"{name}:from_json", game.from_json, broken, must_refuse=True)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_json_unknown_and_missing_fields(name: str) -> None:
     game = contract.load(name)
     doc = game.to_json(sample_states(name)[1])
-    refused(f"{name}:from_json", game.from_json, {**doc, "no_such_field": 1}, must_refuse=True)
-    refused(f"{name}:from_json", game.from_json, {**doc, "": None}, must_refuse=True)
+    assert_clean(f"{name}:from_json", game.from_json, {**doc, "no_such_field": 1}, must_refuse=True)
+    assert_clean(f"{name}:from_json", game.from_json, {**doc, "": None}, must_refuse=True)
     text = json.dumps({**doc, "surprise": [1, 2]})
-    refused(f"{name}:read_state", game.read_state, text, must_refuse=True)
-    refused(f"{name}:from_json", game.from_json, {}, must_refuse=True)
-    refused(f"{name}:from_json", game.from_json, {"game": name}, must_refuse=True)
+    assert_clean(f"{name}:read_state", game.read_state, text, must_refuse=True)
+    assert_clean(f"{name}:from_json", game.from_json, {}, must_refuse=True)
+    assert_clean(f"{name}:from_json", game.from_json, {"game": name}, must_refuse=True)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -375,8 +375,8 @@ def test_json_of_another_game_is_refused(name: str) -> None:
             doc = contract.load(other).to_json(sample_states(other)[1])
         except Exception:  # noqa: BLE001 - the other game's own tests report it
             continue
-        refused(f"{name}:from_json", game.from_json, doc, must_refuse=True)
-        refused(f"{name}:read_state", game.read_state, json.dumps(doc), must_refuse=True)
+        assert_clean(f"{name}:from_json", game.from_json, doc, must_refuse=True)
+        assert_clean(f"{name}:read_state", game.read_state, json.dumps(doc), must_refuse=True)
 
 
 # -- files --------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def test_bad_files(label: str, tmp_path: Path) -> None:
     for name, (path, words) in _bad_files(tmp_path, valid).items():
         for source in (path, str(path)):
             must = label not in ANY_TEXT or name not in ("nul.txt", "deep.json", "number.json")
-            exc = refused(label, call, source, must_refuse=must)
+            exc = assert_clean(label, call, source, must_refuse=must)
             if exc is not None and words:
                 assert any(w.lower() in str(exc).lower() for w in words), (
                     f"{label}({name}): the message {str(exc)!r} does not say {' or '.join(words)}"
@@ -428,7 +428,7 @@ def test_bad_bytes_say_what_is_wrong(label: str) -> None:
         (valid.encode() + b"\xff", ("UTF-8",)),
         (b"", ("empty",)),
     ):
-        exc = refused(label, call, data, must_refuse=True)
+        exc = assert_clean(label, call, data, must_refuse=True)
         assert exc is not None and any(w.lower() in str(exc).lower() for w in words), (
             f"{label}: message {exc} does not say {words}"
         )
@@ -535,11 +535,11 @@ def test_long_fuzz_of_every_reader(label: str, data: st.DataObject) -> None:
         ),
         label="input",
     )
-    refused(label, reader(label), value)
+    assert_clean(label, reader(label), value)
 
 
 def test_the_refusal_check_is_not_vacuous() -> None:
-    """``refused`` fails on a stray exception, a long or multi-line message, an accepted input
+    """``assert_clean`` fails on a stray exception, a long or multi-line message, an accepted input
     that must be refused, and a hang; ``cli_problem`` on a traceback or a second line."""
     import time as _time
 
@@ -552,15 +552,15 @@ def test_the_refusal_check_is_not_vacuous() -> None:
 
         return call
 
-    assert refused("ok", raises(NotationError("bad input")), "x") is not None
+    assert assert_clean("ok", raises(NotationError("bad input")), "x") is not None
     for bad in (TypeError("x"), KeyError("x"), ValueError("x"), RecursionError()):
         with pytest.raises(AssertionError):
-            refused("stray", raises(bad), "x")
+            assert_clean("stray", raises(bad), "x")
     for message in ("two\nlines", "x" * 400, ""):
         with pytest.raises(AssertionError):
-            refused("message", raises(NotationError(message)), "x")
+            assert_clean("message", raises(NotationError(message)), "x")
     with pytest.raises(AssertionError):
-        refused("accepts", lambda v: v, "x", must_refuse=True)
+        assert_clean("accepts", lambda v: v, "x", must_refuse=True)
     with pytest.raises(refusal.TookTooLong):
         with refusal.bounded(0.05):
             _time.sleep(1)

@@ -22,7 +22,7 @@ from tests import contract
 from tests.profiles import PROFILE, scaled
 from tests.strategies.games import names, play
 from tests.strategies.json_docs import nested
-from tests.strategies.refusal import cli_clean, cli_refused
+from tests.strategies.refusal import assert_cli_clean, assert_cli_refuses
 from tests.strategies.text import quick_mutations
 
 GAMES = names()
@@ -131,7 +131,7 @@ BAD_POSITIONS = (
 @pytest.mark.parametrize(("name", "verb"), POSITION_VERBS)
 def test_bad_positions(name: str, verb: str) -> None:
     for text in BAD_POSITIONS:
-        cli_refused(*command(name, verb, text))
+        assert_cli_refuses(*command(name, verb, text))
 
 
 def _bad_files(tmp: Path, valid: str) -> dict[str, Path]:
@@ -159,7 +159,7 @@ def _bad_files(tmp: Path, valid: str) -> dict[str, Path]:
 @pytest.mark.parametrize(("name", "verb"), POSITION_VERBS)
 def test_bad_position_files(name: str, verb: str, tmp_path: Path) -> None:
     for label, path in _bad_files(tmp_path, positions(name)[1]).items():
-        result = cli_refused(*command(name, verb, str(path)))
+        result = assert_cli_refuses(*command(name, verb, str(path)))
         if label in ("bom.txt",):
             assert "byte-order mark" in result.err, result.err
         if label in ("latin1.txt",):
@@ -179,8 +179,8 @@ def test_random_files(name: str, data: bytes) -> None:
     with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
         path = Path(tmp) / "position.txt"
         path.write_bytes(data)
-        cli_clean(name, "show", str(path))
-        cli_clean(name, "moves", str(path))
+        assert_cli_clean(name, "show", str(path))
+        assert_cli_clean(name, "moves", str(path))
 
 
 @pytest.mark.parametrize(("name", "verb"), POSITION_VERBS)
@@ -188,7 +188,7 @@ def test_random_files(name: str, data: bytes) -> None:
 @given(data=st.data())
 def test_mutated_positions(name: str, verb: str, data: st.DataObject) -> None:
     text = data.draw(st.sampled_from(positions(name)).flatmap(quick_mutations), label="position")
-    cli_clean(*command(name, verb, text))
+    assert_cli_clean(*command(name, verb, text))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -198,15 +198,15 @@ def test_mutated_json_positions(name: str, data: st.DataObject) -> None:
     game = contract.load(name)
     doc = json.dumps(game.to_json(game.from_notation(positions(name)[1])))
     text = data.draw(quick_mutations(doc), label="json")
-    cli_clean(*command(name, "show", text))
+    assert_cli_clean(*command(name, "show", text))
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_bad_actions(name: str) -> None:
     position = positions(name)[1]
     for action in ("", "x", "nosuch 1", "9" * 5000, "claim 99999999999999999999", "\x00", "{}"):
-        cli_refused(name, "apply", position, action)
-    cli_refused(name, "apply", position)
+        assert_cli_refuses(name, "apply", position, action)
+    assert_cli_refuses(name, "apply", position)
 
 
 # -- flags ---------------------------------------------------------------------------------------
@@ -233,8 +233,8 @@ LIMITED = _limited_verbs()
 def test_bad_time_limits(name: str, verb: str) -> None:
     base = command(name, verb, positions(name)[1])[: -len(SHORT)]
     for value in BAD_TIME_LIMITS:
-        cli_refused(*base, "--time-limit", value)
-        cli_refused(*base, f"--time-limit={value}")
+        assert_cli_refuses(*base, "--time-limit", value)
+        assert_cli_refuses(*base, f"--time-limit={value}")
 
 
 @pytest.mark.parametrize(("name", "verb"), LIMITED)
@@ -243,25 +243,25 @@ def test_bad_node_limits(name: str, verb: str) -> None:
     if "--node-limit" not in verbs(name)[verb][1]:
         return
     for value in BAD_NODE_LIMITS:
-        cli_refused(*base, "--node-limit", value)
+        assert_cli_refuses(*base, "--node-limit", value)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_bad_play_flags(name: str) -> None:
     game = contract.load(name)
     for players in ("0", "-1", "99", "x", "1.5", "9" * 5000, str(game.max_players + 1)):
-        cli_refused(name, "play", "--players", players)
+        assert_cli_refuses(name, "play", "--players", players)
     if game.min_players > 1:
-        cli_refused(name, "play", "--players", str(game.min_players - 1))
+        assert_cli_refuses(name, "play", "--players", str(game.min_players - 1))
     for seed in ("x", "1.5", "nan", "", "-1", "9" * 5000):
-        cli_refused(name, "play", "--seed", seed)
+        assert_cli_refuses(name, "play", "--seed", seed)
     for option in ("nosuch=1", "noequals", "=x", "", "=", "x" * 5000 + "=1"):
-        cli_refused(name, "play", "--option", option)
+        assert_cli_refuses(name, "play", "--option", option)
     for option_name in game.option_names():
-        cli_refused(name, "play", "--option", f"{option_name}=no-such-value")
-        cli_refused(name, "play", "--option", f"{option_name}=")
+        assert_cli_refuses(name, "play", "--option", f"{option_name}=no-such-value")
+        assert_cli_refuses(name, "play", "--option", f"{option_name}=")
     for policy in ("nosuch", "", "x" * 5000):
-        cli_refused(name, "play", "--policy", policy)
+        assert_cli_refuses(name, "play", "--policy", policy)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -269,7 +269,9 @@ def test_options_from_option_names_are_accepted(name: str) -> None:
     game = contract.load(name)
     for option_name, values in game.option_names().items():
         for value in values:
-            result = cli_clean(name, "play", "--seed", "3", "--option", f"{option_name}={value}")
+            result = assert_cli_clean(
+                name, "play", "--seed", "3", "--option", f"{option_name}={value}"
+            )
             assert result.code == 0, (option_name, value, result.err)
 
 
@@ -277,33 +279,33 @@ def test_options_from_option_names_are_accepted(name: str) -> None:
 def test_bad_svg_outputs(name: str, tmp_path: Path) -> None:
     position = positions(name)[0]
     (tmp_path / "a-file").write_text("x")
-    cli_refused(name, "show", position, "--svg", str(tmp_path / "a-file" / "x.svg"))
-    cli_refused(name, "show", position, "--svg", str(tmp_path))
-    cli_refused(name, "show", position, "--svg", "")
+    assert_cli_refuses(name, "show", position, "--svg", str(tmp_path / "a-file" / "x.svg"))
+    assert_cli_refuses(name, "show", position, "--svg", str(tmp_path))
+    assert_cli_refuses(name, "show", position, "--svg", "")
 
 
 def test_bad_demo_outputs(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
-    cli_refused("demo", "--out", str(tmp_path / "a-file"))
-    cli_refused("demo", "--out", str(tmp_path / "a-file" / "below"))
+    assert_cli_refuses("demo", "--out", str(tmp_path / "a-file"))
+    assert_cli_refuses("demo", "--out", str(tmp_path / "a-file" / "below"))
     for name in GAMES:
-        cli_refused(name, "demo", "--out", str(tmp_path / "a-file"))
+        assert_cli_refuses(name, "demo", "--out", str(tmp_path / "a-file"))
 
 
 def test_unknown_games_verbs_and_flags() -> None:
-    cli_refused()
-    cli_refused("games", "extra")
-    cli_refused("games", "--nosuchflag")
-    cli_refused("nosuchgame")
-    cli_refused("nosuchgame", "show", "x")
-    cli_refused("x" * 5000)
-    cli_refused("--nosuchflag")
+    assert_cli_refuses()
+    assert_cli_refuses("games", "extra")
+    assert_cli_refuses("games", "--nosuchflag")
+    assert_cli_refuses("nosuchgame")
+    assert_cli_refuses("nosuchgame", "show", "x")
+    assert_cli_refuses("x" * 5000)
+    assert_cli_refuses("--nosuchflag")
     for name in GAMES:
-        cli_refused(name)
-        cli_refused(name, "nosuchverb")
-        cli_refused(name, "show")
-        cli_refused(name, "show", positions(name)[0], "--nosuchflag")
-        cli_refused(name, "show", positions(name)[0], "extra")
+        assert_cli_refuses(name)
+        assert_cli_refuses(name, "nosuchverb")
+        assert_cli_refuses(name, "show")
+        assert_cli_refuses(name, "show", positions(name)[0], "--nosuchflag")
+        assert_cli_refuses(name, "show", positions(name)[0], "extra")
 
 
 # -- random command lines ------------------------------------------------------------------------
@@ -343,7 +345,7 @@ def test_random_command_lines(data: st.DataObject) -> None:
         and "--" not in argv
         and "--time-limit" in verbs(argv[0]).get(argv[1], ((), ()))[1]
     )
-    cli_clean(*argv, *(SHORT if limited else ()))
+    assert_cli_clean(*argv, *(SHORT if limited else ()))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -358,9 +360,9 @@ def test_valid_positions_are_accepted(name: str, tmp_path: Path) -> None:
         (tmp_path / "p.json").write_text(doc)
         for source in (position, doc, str(tmp_path / "p.txt"), str(tmp_path / "p.json")):
             for verb in ("show", "moves"):
-                result = cli_clean(*command(name, verb, source))
+                result = assert_cli_clean(*command(name, verb, source))
                 assert result.code == 0, (verb, source[:80], result.err)
         if game.current_player(state) != TERMINAL:
             action = game.action_text(state, game.legal_actions(state)[0])
-            result = cli_clean(name, "apply", position, action)
+            result = assert_cli_clean(name, "apply", position, action)
             assert result.code == 0, (position, action, result.err)

@@ -19,7 +19,7 @@ import pytest
 from banditsolve.errors import BanditsolveError
 from tests import contract
 from tests.strategies.games import play
-from tests.strategies.refusal import cli_clean, cli_refused, refused
+from tests.strategies.refusal import assert_clean, assert_cli_clean, assert_cli_refuses
 
 SUPER = "L+TL+TR+R+BR+BL"
 START = f"bandido {SUPER}@0,0,0"
@@ -55,7 +55,7 @@ def test_bandido_super_card_only_at_the_start(text: str) -> None:
         ("tunnels.parse_position", tunnels.parse_position),
         ("tunnels.read_position", tunnels.read_position),
     ):
-        exc = refused(label, reader, text, must_refuse=True)
+        exc = assert_clean(label, reader, text, must_refuse=True)
         assert exc is not None and "super" in str(exc).lower(), (
             f"{label}({text!r}): the reason {exc} does not name the super card"
         )
@@ -65,7 +65,7 @@ def test_bandido_super_card_only_at_the_start(text: str) -> None:
     else:
         broken = copy.deepcopy(doc)
         broken["placements"].append({"card": SUPER, "x": 2, "y": 0, "rotation": 0})
-    exc = refused("tunnels.from_json", tunnels.from_json, broken, must_refuse=True)
+    exc = assert_clean("tunnels.from_json", tunnels.from_json, broken, must_refuse=True)
     assert exc is not None and "super" in str(exc).lower(), exc
 
 
@@ -77,7 +77,7 @@ def test_bandido_more_copies_than_the_deck_are_refused(text: str) -> None:
         ("tunnels.parse_position", tunnels.parse_position),
         ("tunnels.read_position", tunnels.read_position),
     ):
-        exc = refused(label, reader, text, must_refuse=True)
+        exc = assert_clean(label, reader, text, must_refuse=True)
         if text in TOO_MANY[:4]:  # a huge count may be refused as a bad count instead
             assert exc is not None and "hypothetical" in str(exc), (
                 f"{label}: the reason {exc} does not say how to ask a hypothetical question"
@@ -96,21 +96,23 @@ def test_bandido_hypothetical_positions_are_read_and_answered() -> None:
     assert doc.get("hypothetical") is True
     assert tunnels.from_json(doc) == position
     plain = {k: v for k, v in doc.items() if k != "hypothetical"}
-    refused("tunnels.from_json", tunnels.from_json, plain, must_refuse=True)
+    assert_clean("tunnels.from_json", tunnels.from_json, plain, must_refuse=True)
     result = tunnels.can_close(position, time_limit=5, hypothetical=True)
     assert result.to_answer().status in ("yes", "no", "unknown")
 
 
 @pytest.mark.parametrize("text", TOO_MANY[:3])
 def test_bandido_close_command_refuses_extra_copies(text: str) -> None:
-    result = cli_refused("bandido", "close", text, "--time-limit", "2")
+    result = assert_cli_refuses("bandido", "close", text, "--time-limit", "2")
     assert "hypothetical" in result.err, result.err
-    answered = cli_clean("bandido", "close", text, "--time-limit", "2", "--hypothetical")
+    answered = assert_cli_clean("bandido", "close", text, "--time-limit", "2", "--hypothetical")
     assert answered.code in (0, 1, 3), answered.err
 
 
 def test_bandido_close_command_answers_a_hypothetical_position() -> None:
-    result = cli_clean("bandido", "close", HYPOTHETICAL, "--time-limit", "2", "--hypothetical")
+    result = assert_cli_clean(
+        "bandido", "close", HYPOTHETICAL, "--time-limit", "2", "--hypothetical"
+    )
     assert result.code in (0, 1, 3), result.err
 
 
@@ -120,7 +122,7 @@ def test_bandido_commands_refuse_a_misplaced_super_card(text: str) -> None:
     # impossible cards are tried in test_bandido_game_states_refuse_impossible_cards)
     for verb in ("close", "placements"):
         extra = {"close": ["--time-limit", "2"], "placements": ["L"]}.get(verb, [])
-        result = cli_refused("bandido", verb, text, *extra)
+        result = assert_cli_refuses("bandido", verb, text, *extra)
         assert "super" in result.err.lower(), result.err
 
 
@@ -157,7 +159,7 @@ def _at(doc: Any, path: tuple[Any, ...]) -> Any:
 def _bandido_state_docs() -> list[dict[str, Any]]:
     game = contract.load("bandido")
     trace = play(game, 4, mix=True)
-    states = [v.state for v in trace.visits[1:: max(1, len(trace.visits) // 6)]]
+    states = [v.state for v in trace.visits[1 :: max(1, len(trace.visits) // 6)]]
     return [game.to_json(s) for s in states]
 
 
@@ -173,11 +175,11 @@ def test_bandido_game_states_refuse_impossible_cards() -> None:
             for extra in (["super6"], [SUPER], ["L"] * 4):
                 broken = copy.deepcopy(doc)
                 _at(broken, path).extend(extra)
-                refused("bandido:from_json", game.from_json, broken, must_refuse=True)
-                refused(
+                assert_clean("bandido:from_json", game.from_json, broken, must_refuse=True)
+                assert_clean(
                     "bandido:read_state", game.read_state, json.dumps(broken), must_refuse=True
                 )
-                cli_refused("bandido", "show", json.dumps(broken))
+                assert_cli_refuses("bandido", "show", json.dumps(broken))
     assert lists, "no list of card names in the JSON of a Bandido game state"
 
 
@@ -215,10 +217,10 @@ def test_banditos_impossible_positions(text: str) -> None:
     import banditsolve.banditos as banditos
 
     game = contract.load("banditos")
-    refused("banditos:read_state", game.read_state, text, must_refuse=True)
-    refused("banditos:from_notation", game.from_notation, text, must_refuse=True)
-    refused("banditos.parse_position", banditos.parse_position, text, must_refuse=True)
-    cli_refused("banditos", "show", text)
+    assert_clean("banditos:read_state", game.read_state, text, must_refuse=True)
+    assert_clean("banditos:from_notation", game.from_notation, text, must_refuse=True)
+    assert_clean("banditos.parse_position", banditos.parse_position, text, must_refuse=True)
+    assert_cli_refuses("banditos", "show", text)
 
 
 def _banditos_doc() -> dict[str, Any]:
@@ -262,8 +264,11 @@ def _contradictions(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     row = copy.deepcopy(doc["row"])
     row[slot]["sides"] = [["r1", "r2", "r3", "r4"], []]
     variant("a side with 4 dice", row=row)
-    variant("7 dice of a colour", hand=["r1", "r2"], row=[
-        {"value": 1, "sides": [["r1", "r2", "r3"], ["r4", "r5"]]}, *doc["row"][1:]])
+    variant(
+        "7 dice of a colour",
+        hand=["r1", "r2"],
+        row=[{"value": 1, "sides": [["r1", "r2", "r3"], ["r4", "r5"]]}, *doc["row"][1:]],
+    )
     return out
 
 
@@ -280,10 +285,10 @@ def test_banditos_contradictory_or_unknown_json_fields() -> None:
             ("banditos.from_json", banditos.from_json),
         ):
             try:
-                refused(reader_label, reader, broken, must_refuse=True)
+                assert_clean(reader_label, reader, broken, must_refuse=True)
             except AssertionError as exc:
                 failures.append(f"{label}: {exc}")
-        result = cli_clean("banditos", "show", json.dumps(broken))
+        result = assert_cli_clean("banditos", "show", json.dumps(broken))
         if result.code != 2:
             failures.append(f"{label}: banditos show accepted it")
     assert not failures, "\n".join(failures)

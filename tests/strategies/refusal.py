@@ -1,11 +1,13 @@
 """What a clean refusal looks like, from Python and from the command line, and a time bound.
 
-- :func:`refused` calls a reader: it may accept the input, or raise a
+- :func:`assert_clean` calls a reader and fails the test unless the reader either accepts the
+  input (allowed unless ``must_refuse``) or raises a
   :class:`~banditsolve.errors.BanditsolveError` whose message is one short line; anything else
   (``AttributeError``, ``TypeError``, ``KeyError``, ``IndexError``, ``RecursionError``, a bare
   ``ValueError``, ...) fails, and so does a call that runs longer than the bound.
-- :func:`cli_refused` runs ``banditsolve ARGV...`` in process: exit 2 with exactly one non-empty
-  line on stderr starting ``banditsolve: error:`` and no traceback.
+- :func:`assert_cli_refuses` runs ``banditsolve ARGV...`` in process and fails the test unless it
+  exits 2 with exactly one non-empty line on stderr starting ``banditsolve: error:`` and no
+  traceback.
 """
 
 from __future__ import annotations
@@ -66,10 +68,11 @@ def message_problem(message: str) -> str | None:
     return None
 
 
-def refused(
+def assert_clean(
     label: str, call: Callable[[Any], object], value: object, *, must_refuse: bool = False
 ) -> BanditsolveError | None:
-    """Call ``call(value)``; see the module notes. Returns the error raised, if any."""
+    """Call ``call(value)`` and fail the test unless it is accepted (when ``must_refuse`` is
+    false) or cleanly refused (see the module notes). Returns the error raised, if any."""
     start = time.monotonic()
     try:
         with bounded():
@@ -126,7 +129,7 @@ def run_bounded(*argv: str) -> CliResult:
         raise AssertionError(f"banditsolve {shown(' '.join(argv), 200)} hangs") from None
 
 
-def cli_refused(*argv: str) -> CliResult:
+def assert_cli_refuses(*argv: str) -> CliResult:
     """Run ``banditsolve ARGV...`` and require a clean refusal."""
     result = run_bounded(*argv)
     problem = cli_problem(result, argv)
@@ -134,7 +137,7 @@ def cli_refused(*argv: str) -> CliResult:
     return result
 
 
-def cli_clean(*argv: str) -> CliResult:
+def assert_cli_clean(*argv: str) -> CliResult:
     """Run a command whose input may or may not be valid: exit 0, 1 or 3 with no traceback,
     or a clean refusal."""
     result = run_bounded(*argv)
