@@ -17,7 +17,8 @@
   proof readings (rule option ``proof``: ``strict`` and ``bag``), and the row counts how
   often the two readings disagree.
 
-Parameters (``task.params``): ``players`` (default: the game's own default), ``policies`` (one
+Parameters (``task.params``): ``setting`` (a label the study gives a group of tasks, copied
+into the row's ``setting`` column), ``players`` (default: the game's own default), ``policies`` (one
 name for every seat, or names joined by commas, one per seat; default ``"random"``),
 ``node_limit`` (``"solve"``), ``samples`` (the ``montecarlo`` policy of Los Banditos).
 Rule options come from ``task.options``.
@@ -114,6 +115,12 @@ def _players(task: Task, game: Any) -> int | None:
     return raw
 
 
+def _setting(task: Task) -> str:
+    """The task's ``setting`` parameter (the study's name for its group of tasks), else ``""``."""
+    value = task.param("setting", "")
+    return value if isinstance(value, str) else str(value)
+
+
 def options_text(options: Sequence[tuple[str, str]]) -> str:
     """The task's rule options as one text, ``name=value`` joined by commas (``""``: defaults)."""
     return ",".join(f"{k}={v}" for k, v in options)
@@ -174,6 +181,8 @@ def simulate(task: Task) -> Row:
         raise QuestionError(f"task {task.index}: the game did not end")
     winners = outcome.winners
     row: Row = {
+        "setting": _setting(task),
+        "seed": task.seed,
         "players": players,
         "options": options_text(task.options),
         "policies": ",".join(names),
@@ -220,6 +229,8 @@ def solve(task: Task) -> Row:
         " ".join(action_text(m.action) for m in solution.line) if solution.status == "win" else ""
     )
     return {
+        "setting": _setting(task),
+        "seed": task.seed,
         "players": game.players(start),
         "options": options_text(task.options),
         "status": solution.status,
@@ -240,8 +251,7 @@ def solve(task: Task) -> Row:
 
 def claim(task: Task) -> Row:
     """How often a claim's verdict depends on the proof reading, along one seeded game."""
-    from banditsolve.banditos.claim import claim_is_safe, normalise_availability
-    from banditsolve.banditos.combos import rank
+    from banditsolve.banditos.claim import exact_verdict, normalise_availability
     from banditsolve.banditos.state import MAX_SIDE
 
     if entry(task.game).name != "banditos":
@@ -265,15 +275,16 @@ def claim(task: Task) -> Row:
             mine = tile.side(me)
             if len(mine) != MAX_SIDE:
                 continue
-            theirs = tuple(d.code for d in tile.side(1 - me))
+            other = tile.side(1 - me)
+            theirs = tuple(d.code for d in other)
             strict = normalise_availability(s.availability(number, "strict"))
             bag = normalise_availability(s.availability(number, "bag"))
             key = (number, tuple(d.code for d in mine), theirs, strict, bag)
             if key in seen:  # the same question again later in the turn
                 continue
             seen.add(key)
-            a = claim_is_safe(rank(mine), theirs, strict)
-            b = claim_is_safe(rank(mine), theirs, bag)
+            a = exact_verdict(mine, other, strict).safe
+            b = exact_verdict(mine, other, bag).safe
             checked += 1
             strict_safe += a
             bag_safe += b
@@ -289,6 +300,8 @@ def claim(task: Task) -> Row:
     assert outcome is not None
     winners = outcome.winners
     return {
+        "setting": _setting(task),
+        "seed": task.seed,
         "options": options_text(task.options),
         "policies": ",".join(names),
         "claims_checked": checked,

@@ -1,0 +1,274 @@
+"""The shipped studies: which tasks each runs, and the report made of their rows.
+
+A study is a cycle of *settings* (a game, a question, rule options and question parameters,
+each with a label and a weight). Task ``i`` takes the setting at ``i`` modulo the cycle, and its
+seed is the study seed plus the number of tasks that setting had before it. So:
+
+- any first ``n`` tasks are a balanced sample of every setting (a short run, or a run stopped
+  half-way, still compares the settings fairly), and a larger ``--games`` only adds tasks
+  after the ones already run (resume keeps them);
+- the ``k``-th task of every setting plays the same seed: the same shuffled deck, the same
+  dice stream, so that settings are compared on the same deals (paired comparisons).
+
+Importing this module loads no game, no solver and no plotting library: the settings that
+depend on a game's rule options are built when the tasks are first asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from banditsolve.study.task import Row, Scalar, Task
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One group of tasks of a study. ``label`` names it in the rows (column ``setting``) and
+    in the report; its prefix (``option:``, ``h2h:``, ``seats:``, ``perfect:``, ``claims:``)
+    tells the report which table it belongs to."""
+
+    label: str
+    game: str
+    question: str
+    options: tuple[tuple[str, str], ...] = ()
+    params: tuple[tuple[str, Scalar], ...] = ()
+    weight: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StudySpec:
+    """A shipped study: its name (the command's argument), title, description, settings."""
+
+    name: str
+    title: str
+    description: str
+    build: Callable[[], tuple[Setting, ...]] = field(repr=False)
+    default_games: int = 1000
+
+    def settings(self) -> tuple[Setting, ...]:
+        return _settings(self.name)
+
+    def cycle(self) -> tuple[Setting, ...]:
+        """The settings in task order: each weighted setting repeated, the repeats spread."""
+        return _cycle(self.name)
+
+    def tasks(self, games: int, seed: int) -> Iterator[Task]:
+        """The first ``games`` tasks of the study (index 0..games-1, in order)."""
+        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+            raise ValueError(f"games must be a whole number >= 0, not {games!r}")
+        cycle = self.cycle()
+        counts: dict[str, int] = {}
+        for index in range(games):
+            s = cycle[index % len(cycle)]
+            k = counts.get(s.label, 0)
+            counts[s.label] = k + 1
+            params = (("setting", s.label), *s.params)
+            yield Task(self.name, index, s.game, s.question, seed + k, s.options, params)
+
+    def report(self, rows: list[Row], out_dir: Path, meta: dict[str, Scalar]) -> Path:
+        """Write the report (Markdown and plots) into ``out_dir``; the Markdown's path."""
+        from banditsolve.study.report import write_report
+
+        return write_report(self, rows, Path(out_dir), meta)
+
+
+def _spread(settings: tuple[Setting, ...]) -> tuple[Setting, ...]:
+    """Each setting ``weight`` times, the repeats spread evenly over the cycle."""
+    slots: list[tuple[float, int, Setting]] = []
+    for order, s in enumerate(settings):
+        for j in range(s.weight):
+            slots.append(((j + 0.5) / s.weight, order, s))
+    return tuple(s for _, _, s in sorted(slots, key=lambda t: (t[0], t[1])))
+
+
+@cache
+def _settings(name: str) -> tuple[Setting, ...]:
+    out = STUDIES[name].build()
+    labels = [s.label for s in out]
+    if len(set(labels)) != len(labels):  # pragma: no cover - a bug in a build function
+        raise ValueError(f"study {name}: two settings share a label")
+    return out
+
+
+@cache
+def _cycle(name: str) -> tuple[Setting, ...]:
+    return _spread(_settings(name))
+
+
+# -- building blocks -----------------------------------------------------------------------------
+
+
+def option_settings(
+    game: str,
+    params: tuple[tuple[str, Scalar], ...],
+    *,
+    skip: tuple[str, ...] = (),
+    weight: int = 1,
+) -> tuple[Setting, ...]:
+    """``option:default`` and one setting per other value of each rule option of ``game``
+    (the others at their default): the rule-option sensitivity."""
+    from banditsolve.core.registry import load_game
+
+    names = load_game(game).option_names()
+    out = [Setting("option:default", game, "simulate", (), params, weight)]
+    for option, values in names.items():
+        if option in skip:
+            continue
+        for value in values[1:]:
+            out.append(
+                Setting(f"option:{option}={value}", game, "simulate", ((option, value),), params,
+                        weight)
+            )
+    return tuple(out)
+
+
+def h2h_settings(
+    game: str, pairs: tuple[tuple[str, str, int], ...], extra: tuple[tuple[str, Scalar], ...] = ()
+) -> tuple[Setting, ...]:
+    """Two-player head-to-head games, each pair of policies in both seatings."""
+    out: list[Setting] = []
+    for a, b, weight in pairs:
+        for first, second in ((a, b), (b, a)):
+            params: tuple[tuple[str, Scalar], ...] = (
+                ("players", 2), ("policies", f"{first},{second}"), *extra
+            )
+            out.append(Setting(f"h2h:{first},{second}", game, "simulate", (), params, weight))
+    return tuple(out)
+
+
+# -- the studies ---------------------------------------------------------------------------------
+
+#: Bandido and Bandida deals solved with perfect information: the endgame solver's node limit.
+PERFECT_NODE_LIMIT = 300
+
+
+def _banditos() -> tuple[Setting, ...]:
+    pairs = (("random", "greedy", 4), ("greedy", "montecarlo", 1), ("random", "montecarlo", 1))
+    h2h = h2h_settings("banditos", pairs, (("samples", 8),))
+    same = tuple(
+        Setting(f"h2h:{p},{p}", "banditos", "simulate", (), (("players", 2), ("policies", p)), 4)
+        for p in ("random",)
+    )
+    options = option_settings("banditos", (("players", 2), ("policies", "greedy")), weight=4)
+    return h2h + same + options
+
+
+def _banditos_claims() -> tuple[Setting, ...]:
+    return (
+        Setting("claims:greedy, proof strict", "banditos", "claim", (),
+                (("policies", "greedy"),)),
+        Setting("claims:greedy, proof bag", "banditos", "claim", (("proof", "bag"),),
+                (("policies", "greedy"),)),
+        Setting("claims:random, proof strict", "banditos", "claim", (),
+                (("policies", "random"),)),
+    )
+
+
+def _tunnel_simulate(game: str) -> tuple[Setting, ...]:
+    out: list[Setting] = []
+    modes = ("1", "2", "3") if game == "bandida" else ("",)
+    for policy in ("greedy", "random"):
+        for players in (1, 2, 3, 4):
+            for mode in modes:
+                options = (("mode", mode),) if mode else ()
+                label = f"policy:{policy} {players}p" + (f" mode {mode}" if mode else "")
+                params = (("players", players), ("policies", policy))
+                out.append(Setting(label, game, "simulate", options, params, 2))
+    out.extend(option_settings(game, (("players", 2), ("policies", "greedy"))))
+    return tuple(out)
+
+
+def _tunnel_perfect(game: str) -> tuple[Setting, ...]:
+    out: list[Setting] = []
+    modes = ("1", "2", "3") if game == "bandida" else ("",)
+    for side in ("super6", "super5"):
+        for players in (1, 2, 3, 4):
+            for mode in modes:
+                options: tuple[tuple[str, str], ...] = (("super_side", side),)
+                if mode:
+                    options += (("mode", mode),)
+                label = f"perfect:{side} {players}p" + (f" mode {mode}" if mode else "")
+                params = (("players", players), ("node_limit", PERFECT_NODE_LIMIT))
+                out.append(Setting(label, game, "solve", options, params))
+    return tuple(out)
+
+
+def _rolling() -> tuple[Setting, ...]:
+    seats = tuple(
+        Setting(f"seats:{n}p greedy", "rolling", "simulate", (),
+                (("players", n), ("policies", "greedy")), 2)
+        for n in (2, 3, 4)
+    )
+    h2h = h2h_settings("rolling", (("random", "greedy", 1),))
+    options = option_settings("rolling", (("players", 2), ("policies", "greedy")))
+    return seats + h2h + options
+
+
+STUDIES: dict[str, StudySpec] = {
+    spec.name: spec
+    for spec in (
+        StudySpec(
+            "banditos",
+            "Los Banditos: policies head to head and the rule options",
+            "Two-player games of the policies random, greedy and montecarlo (the endgame "
+            "solver's sampled best turn) against each other in both seatings, with win rates, "
+            "intervals and a rating table; greedy self-play under each rule option.",
+            _banditos,
+            20_000,
+        ),
+        StudySpec(
+            "banditos-claims",
+            "Los Banditos: does a claim's verdict depend on the proof reading?",
+            "Along seeded games, every claim a player could make is judged under both proof "
+            "readings (strict: any die not on the tile; bag: only the dice in the bag).",
+            _banditos_claims,
+            3_000,
+        ),
+        StudySpec(
+            "bandido",
+            "Bandido: the shipped policies by number of players, and the rule options",
+            "Seeded games of the greedy and random policies for 1-4 players; greedy two-player "
+            "games under each rule option.",
+            lambda: _tunnel_simulate("bandido"),
+            10_000,
+        ),
+        StudySpec(
+            "bandida",
+            "Bandida: the shipped policies by number of players and mode, and the rule options",
+            "Seeded games of the greedy and random policies for 1-4 players in each mode; "
+            "greedy two-player games under each rule option.",
+            lambda: _tunnel_simulate("bandida"),
+            5_000,
+        ),
+        StudySpec(
+            "bandido-perfect",
+            "Bandido: how many shuffled deals can be won with perfect information?",
+            "Each shuffled deal solved by the endgame solver knowing the whole pile order "
+            "(win, lose, or unknown at the node limit), and the same deal played by the greedy "
+            "and random policies; by super-card side and number of players.",
+            lambda: _tunnel_perfect("bandido"),
+            800,
+        ),
+        StudySpec(
+            "bandida-perfect",
+            "Bandida: how many shuffled deals can be won with perfect information?",
+            "Each shuffled deal solved by the endgame solver knowing the whole pile order "
+            "(win, lose, or unknown at the node limit), and the same deal played by the greedy "
+            "and random policies; by super-card side, number of players and mode.",
+            lambda: _tunnel_perfect("bandida"),
+            1_200,
+        ),
+        StudySpec(
+            "rolling",
+            "Rolling Bandits: seats, policies head to head, trunks and the rule options",
+            "Greedy self-play for 2-4 players (win rate by seat, the trunks taken by winners "
+            "and losers), random against greedy in both seatings, and greedy two-player games "
+            "under each rule option.",
+            _rolling,
+            5_000,
+        ),
+    )
+}

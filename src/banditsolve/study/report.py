@@ -1,0 +1,685 @@
+"""Reports of the shipped studies: Markdown with tables and 95 % intervals, PNG and SVG plots.
+
+:func:`write_report` reads a study's rows (one per task, each with its ``setting`` label) and
+writes ``report.md`` and one plot per section (``<section>.png`` and ``<section>.svg``) into
+the study's folder. The sections follow the labels' prefixes:
+
+- ``perfect:`` deals solved with perfect information (win / lose / unknown, against the
+  policies on the same deals);
+- ``policy:`` the shipped policies' win rates in the cooperative games;
+- ``h2h:`` policies head to head, with a rating table (a Bradley-Terry fit, on the Elo scale);
+- ``seats:`` win rate by seat and number of players, and the trunks taken (Rolling Bandits);
+- ``option:`` each rule option's other readings against the default, on the same seeds;
+- ``claims:`` how often a claim's verdict depends on the proof reading (Los Banditos).
+
+Every interval is 95 %: Wilson's for a share, the normal interval of the mean of the per-seed
+differences for a paired comparison. matplotlib is imported only here, and only when a report
+is written (backend Agg: no display needed).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from banditsolve.core.stats import Z95, wilson
+from banditsolve.study.task import Row, Scalar
+
+if TYPE_CHECKING:
+    from banditsolve.study.catalog import StudySpec
+
+#: The sizes the issue asks for: simulated games per game, solves per Bandido/Bandida setting.
+TARGET_GAMES = 100_000
+TARGET_SOLVES = 2_000
+#: The cluster sizes the projections are given for (machines of two cores like this one).
+CLUSTERS = (1, 4, 16, 64)
+CORES_PER_MACHINE = 2
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+
+def share(successes: int, n: int) -> str:
+    """``"41.2 % (38.1-44.4)"``: the share and its Wilson interval, in percent."""
+    if n == 0:
+        return "-"
+    low, high = wilson(successes, n)
+    return f"{100 * successes / n:.1f} % ({100 * low:.1f}-{100 * high:.1f})"
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95 % normal interval (``mean ± z·s/√n``)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return (mean, math.nan, math.nan)
+    half = Z95 * statistics.stdev(values) / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+def paired_difference(
+    base: dict[int, float], other: dict[int, float]
+) -> tuple[int, float, float, float]:
+    """``(pairs, mean, low, high)``: the mean over the seeds both have of ``other - base``, with
+    its 95 % interval."""
+    seeds = sorted(set(base) & set(other))
+    diffs = [other[s] - base[s] for s in seeds]
+    mean, low, high = mean_interval(diffs)
+    return (len(seeds), mean, low, high)
+
+
+def bradley_terry(
+    games: dict[tuple[str, str], tuple[float, float]], *, prior: float = 0.5, rounds: int = 2000
+) -> dict[str, float]:
+    """Bradley-Terry strengths fitted by the minorisation-maximisation iteration, on the Elo
+    scale (``400·log10``, the mean of the players 0).
+
+    ``games[(a, b)] = (wins of a, wins of b)`` over their games (ties as half a win each).
+    ``prior`` adds that many wins to each side of every pair that met, so that a policy that won
+    every game still has a finite rating."""
+    names = sorted({n for pair in games for n in pair})
+    wins: dict[str, float] = defaultdict(float)
+    meets: dict[tuple[str, str], float] = defaultdict(float)
+    for (a, b), (wa, wb) in games.items():
+        if a == b:
+            continue
+        wins[a] += wa + prior
+        wins[b] += wb + prior
+        key = (a, b) if a < b else (b, a)
+        meets[key] += wa + wb + 2 * prior
+    strength = {n: 1.0 for n in names}
+    for _ in range(rounds):
+        new: dict[str, float] = {}
+        for i in names:
+            denominator = 0.0
+            for (a, b), m in meets.items():
+                if i in (a, b):
+                    j = b if i == a else a
+                    denominator += m / (strength[i] + strength[j])
+            new[i] = wins[i] / denominator if denominator > 0 else strength[i]
+        scale = math.exp(statistics.fmean(math.log(v) for v in new.values()))
+        new = {k: v / scale for k, v in new.items()}
+        done = max(abs(new[k] - strength[k]) for k in names) < 1e-12
+        strength = new
+        if done:
+            break
+    return {n: 400 * math.log10(strength[n]) for n in names}
+
+
+# -- formatting ----------------------------------------------------------------------------------
+
+
+def table(header: Sequence[str], body: Iterable[Sequence[object]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in body:
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else f"{value:.3g}"
+    return str(value)
+
+
+def _pm(mean: float, low: float, high: float, scale: float = 1.0, unit: str = "") -> str:
+    if math.isnan(mean):
+        return "-"
+    if math.isnan(low):
+        return f"{scale * mean:+.2f}{unit}"
+    return f"{scale * mean:+.2f}{unit} ({scale * low:+.2f} to {scale * high:+.2f})"
+
+
+def duration(seconds: float) -> str:
+    """``"2 h 05 min"``, ``"3 min 20 s"`` or ``"12.5 s"``."""
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
+    if seconds >= 60:
+        return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+    return f"{seconds:.1f} s"
+
+
+# -- plots ---------------------------------------------------------------------------------------
+
+
+class Plots:
+    """Writes each figure as PNG and SVG into the report's folder (matplotlib, Agg)."""
+
+    def __init__(self, out_dir: Path) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        self.plt = plt
+        self.out_dir = out_dir
+        self.written: list[str] = []
+
+    def save(self, fig: Any, name: str) -> str:
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(self.out_dir / f"{name}.{ext}", dpi=110)
+        self.plt.close(fig)
+        self.written.append(name)
+        return f"![{name}]({name}.png) ([SVG]({name}.svg))"
+
+    def bars(
+        self,
+        name: str,
+        labels: Sequence[str],
+        series: Sequence[tuple[str, Sequence[tuple[int, int]]]],
+        title: str,
+        xlabel: str,
+    ) -> str:
+        """Horizontal bars of shares with Wilson intervals: ``series`` of (name, [(k, n)])."""
+        fig, ax = self.plt.subplots(figsize=(8, 0.45 * len(labels) * len(series) + 1.6))
+        height = 0.8 / max(1, len(series))
+        for s, (sname, values) in enumerate(series):
+            ys = [i + s * height for i in range(len(labels))]
+            xs, lo, hi = [], [], []
+            for k, n in values:
+                p = k / n if n else 0.0
+                a, b = wilson(k, n) if n else (p, p)
+                xs.append(100 * p)
+                lo.append(max(0.0, 100 * (p - a)))
+                hi.append(max(0.0, 100 * (b - p)))
+            ax.barh(ys, xs, height=height, xerr=[lo, hi], capsize=3, label=sname)
+        ax.set_yticks([i + height * (len(series) - 1) / 2 for i in range(len(labels))])
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=10)
+        if len(series) > 1:
+            ax.legend(fontsize=8)
+        return self.save(fig, name)
+
+    def intervals(
+        self, name: str, labels: Sequence[str], values: Sequence[tuple[float, float, float]],
+        title: str, xlabel: str,
+    ) -> str:
+        """Points with intervals around zero (paired differences)."""
+        fig, ax = self.plt.subplots(figsize=(8, 0.3 * len(labels) + 1.6))
+        ys = list(range(len(labels)))
+        xs = [m for m, _, _ in values]
+        err_lo = [0.0 if math.isnan(lo) else m - lo for m, lo, _ in values]
+        err_hi = [0.0 if math.isnan(hi) else hi - m for m, _, hi in values]
+        ax.errorbar(xs, ys, xerr=[err_lo, err_hi], fmt="o", capsize=3)
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_yticks(ys)
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=10)
+        return self.save(fig, name)
+
+    def stacked(
+        self, name: str, labels: Sequence[str], parts: Sequence[tuple[str, Sequence[float]]],
+        marks: Sequence[tuple[str, Sequence[float]]], title: str, xlabel: str,
+    ) -> str:
+        """Stacked horizontal bars (shares in percent) with point marks."""
+        fig, ax = self.plt.subplots(figsize=(8, 0.35 * len(labels) + 1.8))
+        ys = list(range(len(labels)))
+        left = [0.0] * len(labels)
+        colours = ("#2e7d32", "#bdbdbd", "#c62828")
+        for (pname, values), colour in zip(parts, colours, strict=False):
+            ax.barh(ys, values, left=left, color=colour, label=pname)
+            left = [a + b for a, b in zip(left, values, strict=True)]
+        for (mname, values), marker in zip(marks, ("D", "x"), strict=False):
+            ax.scatter(values, ys, marker=marker, color="black", zorder=3, label=mname)
+        ax.set_yticks(ys)
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 100)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=7, loc="lower right")
+        return self.save(fig, name)
+
+
+# -- the sections --------------------------------------------------------------------------------
+
+
+def _groups(rows: Sequence[Row], prefix: str) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {}
+    for row in rows:
+        label = str(row.get("setting", ""))
+        if label.startswith(prefix):
+            out.setdefault(label[len(prefix):], []).append(row)
+    return out
+
+
+def _int(value: Scalar) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def _competitive(rows: Sequence[Row]) -> bool:
+    return any(r.get("policy_1") is not None and "exits_left" not in r for r in rows)
+
+
+def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "perfect:")
+    if not groups:
+        return []
+    limit = max((_int(r.get("node_limit")) for g in groups.values() for r in g), default=0)
+    out = [
+        "## Deals winnable with perfect information",
+        "",
+        "Each task is one shuffled deal (its seed), solved by the endgame solver "
+        "(`banditsolve.tunnels.solvers.endgame.solve_game`) knowing the whole pile order. "
+        f"**win**: the solver found a winning line (its certificate); **lose**: it proved that "
+        f"every line loses; **unknown**: its node limit ({limit} positions) ran out first. "
+        "Unknown is never counted as a win or a loss: the share of winnable deals lies between "
+        "the *proven* share (win) and win + unknown. The same deal is also played by the "
+        "shipped policies (every seat greedy, or every seat random); a policy's win is a "
+        "winning line too, so *winnable (proven)* counts the deals the solver or a policy won.",
+        "",
+    ]
+    body = []
+    labels, wins, unknowns, loses, greedy, rand = [], [], [], [], [], []
+    for label, g in groups.items():
+        n = len(g)
+        w = sum(1 for r in g if r.get("status") == "win")
+        lo = sum(1 for r in g if r.get("status") == "lose")
+        u = n - w - lo
+        gw = sum(1 for r in g if r.get("greedy_won"))
+        rw = sum(1 for r in g if r.get("random_won"))
+        proven = sum(
+            1 for r in g if r.get("status") == "win" or r.get("greedy_won") or r.get("random_won")
+        )
+        beyond = sum(1 for r in g if r.get("status") != "win" and (r.get("greedy_won")
+                                                                  or r.get("random_won")))
+        body.append((label, n, share(w, n), share(lo, n), share(u, n),
+                     f"{100 * w / n:.1f}-{100 * (w + u) / n:.1f} %", share(proven, n),
+                     share(gw, n), share(rw, n), beyond))
+        labels.append(label)
+        wins.append(100 * w / n)
+        unknowns.append(100 * u / n)
+        loses.append(100 * lo / n)
+        greedy.append(100 * gw / n)
+        rand.append(100 * rw / n)
+    out.append(table(
+        ("setting", "deals", "win (solver)", "lose (proven)", "unknown", "winnable lies in",
+         "winnable (proven)", "greedy won", "random won", "won by a policy, not the solver"),
+        body,
+    ))
+    out += ["", "Shares with their 95 % Wilson interval in brackets.", ""]
+    nodes = [_int(r.get("nodes")) for g in groups.values() for r in g if r.get("status") == "win"]
+    if nodes:
+        out.append(
+            f"The solver's wins took {min(nodes)} to {max(nodes)} positions "
+            f"(median {statistics.median(nodes):g}): the wins it finds, it finds at once; "
+            "the unknown deals are the ones its first lines of play do not win."
+        )
+        out.append("")
+    out.append(plots.stacked(
+        "perfect", labels,
+        [("win (solver)", wins), ("unknown", unknowns), ("lose (proven)", loses)],
+        [("greedy won", greedy), ("random won", rand)],
+        "Shuffled deals solved with perfect information", "share of deals (%)",
+    ))
+    out.append("")
+    return out
+
+
+def policy_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "policy:")
+    if not groups:
+        return []
+    out = [
+        "## The shipped policies",
+        "",
+        "Every seat plays the same policy; the team wins when every exit is closed (or the "
+        "mode's goal is met). *exits left*: the mean number of open exits when the game ended.",
+        "",
+    ]
+    body, labels, values = [], [], []
+    for label, g in groups.items():
+        n = len(g)
+        w = sum(1 for r in g if r.get("won"))
+        exits = mean_interval([float(_int(r.get("exits_left"))) for r in g])
+        turns = mean_interval([float(_int(r.get("decisions"))) for r in g])
+        body.append((label, n, share(w, n), f"{exits[0]:.1f}", f"{turns[0]:.1f}"))
+        labels.append(label)
+        values.append((w, n))
+    out.append(table(("setting", "games", "team won", "exits left", "decisions"), body))
+    out.append("")
+    out.append(plots.bars("policies", labels, [("team won", values)],
+                          "Team win rate of the shipped policies", "games won (%)"))
+    out.append("")
+    return out
+
+
+def h2h_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "h2h:")
+    if not groups:
+        return []
+    out = [
+        "## Policies head to head",
+        "",
+        "Two-player games; each pair of policies plays in both seatings on the same seeds. "
+        "*A wins*: the share of the pair's games won by the first-named policy (ties, if any, "
+        "count half, and are listed).",
+        "",
+    ]
+    pair_games: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    ties: dict[tuple[str, str], int] = defaultdict(int)
+    seat0: list[tuple[str, int, int]] = []
+    for label, g in groups.items():
+        a, b = label.split(",")
+        key = (a, b) if a <= b else (b, a)
+        s0 = 0
+        for r in g:
+            w = r.get("winner")
+            if w == 0:
+                pair_games[key][0 if a == key[0] else 1] += 1
+                s0 += 1
+            elif w == 1:
+                pair_games[key][1 if a == key[0] else 0] += 1
+            else:
+                pair_games[key][0] += 0.5
+                pair_games[key][1] += 0.5
+                ties[key] += 1
+        seat0.append((label, s0, len(g)))
+    body, labels, values = [], [], []
+    for (a, b), (wa, wb) in sorted(pair_games.items()):
+        if a == b:
+            continue
+        n = round(wa + wb)
+        body.append((f"{a} vs {b}", n, share(round(wa), n), ties[(a, b)]))
+        labels.append(f"{a} vs {b}")
+        values.append((round(wa), n))
+    if body:
+        out.append(table(("pair (A vs B)", "games", "A wins", "ties"), body))
+        out.append("")
+        out.append(plots.bars("h2h", labels, [("A wins", values)],
+                              "Head to head: the first policy's share of wins", "games won (%)"))
+        out.append("")
+    out.append("Each seating apart (*seat 0 wins*: the share won by the policy named first, "
+               "who moves first):")
+    out.append("")
+    out.append(table(("seating", "games", "seat 0 wins"),
+                     [(lab, n, share(k, n)) for lab, k, n in seat0]))
+    out.append("")
+    games = {k: (v[0], v[1]) for k, v in pair_games.items() if k[0] != k[1]}
+    if games:
+        ratings = bradley_terry(games)
+        anchor = ratings.get("random", 0.0)
+        out += [
+            "### Rating table",
+            "",
+            "A Bradley-Terry fit of all the head-to-head games (each pair given half a win "
+            "each way as a prior, so that an unbeaten policy has a finite rating), on the Elo "
+            "scale and anchored at random = 0: a difference of D points means the stronger "
+            "wins a share 1/(1+10^(-D/400)) of their games.",
+            "",
+            table(("policy", "rating", "games"),
+                  [(p, f"{r - anchor:.0f}",
+                    round(sum(wa + wb for (a, b), (wa, wb) in games.items() if p in (a, b))))
+                   for p, r in sorted(ratings.items(), key=lambda t: -t[1])]),
+            "",
+        ]
+    return out
+
+
+def seats_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "seats:")
+    if not groups:
+        return []
+    out = [
+        "## Win rate by seat",
+        "",
+        "Every seat plays greedy; seat 0 moves first. A seat's share counts the games it won "
+        "alone (shared first places are listed apart). With k equal players, k-1 in k would "
+        "be the fair share of losses, 1/k of wins.",
+        "",
+    ]
+    body: list[Sequence[object]] = []
+    series: list[tuple[str, list[tuple[int, int]]]] = []
+    labels: list[str] = []
+    seats = max(_int(r.get("players")) for g in groups.values() for r in g)
+    per_seat: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
+    for label, g in groups.items():
+        n = len(g)
+        players = _int(g[0].get("players"))
+        shared = sum(1 for r in g if _int(r.get("winners")) > 1)
+        cells: list[object] = [label, n]
+        for s in range(seats):
+            if s < players:
+                k = sum(1 for r in g if r.get("winner") == s)
+                cells.append(share(k, n))
+                per_seat[s].append((k, n))
+            else:
+                cells.append("")
+                per_seat[s].append((0, 0))
+        cells.append(shared)
+        body.append(cells)
+        labels.append(label)
+    series = [(f"seat {s}", per_seat[s]) for s in range(seats)]
+    out.append(table(("setting", "games", *(f"seat {s} wins" for s in range(seats)), "shared"),
+                     body))
+    out.append("")
+    out.append(plots.bars("seats", labels, series, "Win rate by seat", "games won (%)"))
+    out.append("")
+    out += trunks_section(rows, groups, plots)
+    return out
+
+
+def trunks_section(rows: Sequence[Row], groups: dict[str, list[Row]], plots: Plots) -> list[str]:
+    kinds = sorted({k[len("trunks_"):-2] for r in rows for k in r if k.startswith("trunks_")})
+    if not kinds:
+        return []
+    out = [
+        "### The value of each trunk kind",
+        "",
+        "Over the same greedy games, each player's game counts once (a *player-game*). For "
+        "each trunk kind: the win rate of the player-games that carried off at least one trunk "
+        "of that kind against those that carried off none, and the difference in final points. "
+        "This is a correlation, not a controlled experiment: a player who takes more cars also "
+        "meets more trunks.",
+        "",
+    ]
+    body, labels, with_s, without_s = [], [], [], []
+    for kind in kinds:
+        took_w = took_n = none_w = none_n = 0
+        took_pts: list[float] = []
+        none_pts: list[float] = []
+        for g in groups.values():
+            for r in g:
+                for s in range(_int(r.get("players"))):
+                    count = r.get(f"trunks_{kind}_{s}")
+                    if count is None:
+                        continue
+                    won = r.get("winner") == s
+                    pts = float(_int(r.get(f"score_{s}")))
+                    if _int(count) > 0:
+                        took_n += 1
+                        took_w += won
+                        took_pts.append(pts)
+                    else:
+                        none_n += 1
+                        none_w += won
+                        none_pts.append(pts)
+        diff = (statistics.fmean(took_pts) - statistics.fmean(none_pts)
+                if took_pts and none_pts else math.nan)
+        body.append((kind, took_n, share(took_w, took_n), none_n, share(none_w, none_n),
+                     f"{diff:+.2f}" if not math.isnan(diff) else "-"))
+        labels.append(kind)
+        with_s.append((took_w, took_n))
+        without_s.append((none_w, none_n))
+    out.append(table(("trunk kind", "player-games with", "won", "player-games without", "won",
+                      "points difference"), body))
+    out.append("")
+    out.append(plots.bars("trunks", labels, [("took one or more", with_s), ("took none",
+                                                                          without_s)],
+                          "Win rate of player-games with and without each trunk kind",
+                          "player-games won (%)"))
+    out.append("")
+    return out
+
+
+def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "option:")
+    base = groups.get("default")
+    if not base:
+        return []
+    competitive = _competitive(base)
+    measure_name = "seat 0 wins" if competitive else "team won"
+
+    def outcome(r: Row) -> float:
+        return 1.0 if (r.get("winner") == 0 if competitive else r.get("won")) else 0.0
+
+    def length(r: Row) -> float:
+        return float(_int(r.get("decisions")))
+
+    out = [
+        "## Sensitivity to each rule option",
+        "",
+        f"Each rule option's other readings, one at a time, against the defaults, on the same "
+        f"seeds (policies: {base[0].get('policies')}). *{measure_name}*: the share of games "
+        f"{'won by the first player' if competitive else 'the team won'}; *difference*: the "
+        "mean over the seeds both settings played of (this reading - default), in percentage "
+        "points, with its 95 % interval (a paired comparison); *length*: the same for the "
+        "number of decisions in the game.",
+        "",
+    ]
+    b_out = {_int(r.get("seed")): outcome(r) for r in base}
+    b_len = {_int(r.get("seed")): length(r) for r in base}
+    k = sum(1 for r in base if outcome(r))
+    body = [("default", len(base), share(k, len(base)), "",
+             f"{statistics.fmean(b_len.values()):.1f}", "")]
+    labels, diffs = [], []
+    for label, g in groups.items():
+        if label == "default":
+            continue
+        o = {_int(r.get("seed")): outcome(r) for r in g}
+        ln = {_int(r.get("seed")): length(r) for r in g}
+        pairs, mean, low, high = paired_difference(b_out, o)
+        _, lmean, llow, lhigh = paired_difference(b_len, ln)
+        k = sum(1 for r in g if outcome(r))
+        body.append((label, len(g), share(k, len(g)), _pm(mean, low, high, 100, " pp"),
+                     f"{statistics.fmean(ln.values()):.1f}", _pm(lmean, llow, lhigh)))
+        labels.append(label)
+        diffs.append((100 * mean, 100 * low, 100 * high))
+    out.append(table(("option reading", "games", measure_name, "difference", "length",
+                      "length difference"), body))
+    out.append("")
+    if labels:
+        out.append(plots.intervals("options", labels, diffs,
+                                   f"Change in '{measure_name}' against the defaults",
+                                   "percentage points (95 % interval)"))
+        out.append("")
+    return out
+
+
+def claims_section(rows: Sequence[Row], plots: Plots) -> list[str]:
+    groups = _groups(rows, "claims:")
+    if not groups:
+        return []
+    out = [
+        "## Does a claim's verdict depend on the proof reading?",
+        "",
+        "Along each game, every claim the player to move could make (their side of a tile "
+        "full) is judged by the exact rule under both readings of LB-OPT-1: *strict* (the "
+        "opponent may get any die not already on the tile) and *bag* (only the dice in the bag "
+        "now). Each distinct question is counted once per game. *differ*: the share of "
+        "questions whose verdict changes with the reading (the interval treats questions as "
+        "independent, which questions of one game are not); *games with a difference*: the "
+        "share of games with at least one (games are independent).",
+        "",
+    ]
+    body, labels, per_q, per_g = [], [], [], []
+    for label, g in groups.items():
+        n = len(g)
+        checked = sum(_int(r.get("claims_checked")) for r in g)
+        differ = sum(_int(r.get("differ")) for r in g)
+        strict_only = sum(_int(r.get("strict_only")) for r in g)
+        bag_only = sum(_int(r.get("bag_only")) for r in g)
+        games = sum(1 for r in g if _int(r.get("differ")) > 0)
+        body.append((label, n, checked, share(differ, checked), strict_only, bag_only,
+                     share(games, n)))
+        labels.append(label)
+        per_q.append((differ, checked))
+        per_g.append((games, n))
+    out.append(table(("setting", "games", "claim questions", "differ", "safe only if strict",
+                      "safe only if bag", "games with a difference"), body))
+    out.append("")
+    out.append(plots.bars("claims", labels, [("questions", per_q), ("games", per_g)],
+                          "Claims whose verdict depends on the proof reading", "share (%)"))
+    out.append("")
+    return out
+
+
+SECTIONS: tuple[Callable[[Sequence[Row], Plots], list[str]], ...] = (
+    perfect_section, policy_section, h2h_section, seats_section, claims_section, options_section,
+)
+
+
+# -- the run and the projection ------------------------------------------------------------------
+
+
+def run_section(spec: StudySpec, rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
+    task_seconds = meta.get("task_seconds")
+    wall_seconds = meta.get("wall_seconds")
+    done = len(rows)
+    failed = _int(meta.get("failed"))
+    out = ["## The run", ""]
+    facts = [f"**{done}** tasks with a result" + (f", {failed} failed" if failed else "")]
+    if isinstance(wall_seconds, (int, float)) and wall_seconds:
+        facts.append(f"wall-clock time {duration(float(wall_seconds))}")
+    if isinstance(task_seconds, (int, float)) and task_seconds:
+        facts.append(f"time inside the tasks {duration(float(task_seconds))}")
+    out.append("; ".join(facts) + ".")
+    out.append("")
+    simulate = spec.name not in ("bandido-perfect", "bandida-perfect")
+    if isinstance(task_seconds, (int, float)) and task_seconds and done:
+        per = float(task_seconds) / done
+        settings = len({r.get("setting") for r in rows})
+        if simulate:
+            target = TARGET_GAMES
+            what = f"{TARGET_GAMES:,} simulated games"
+        else:
+            target = TARGET_SOLVES * settings
+            what = f"{TARGET_SOLVES:,} solves in each of the {settings} settings"
+        cpu = per * target
+        out.append(
+            f"Measured cost: {per * 1000:.1f} ms of one core per task on average (this machine, "
+            "2 cores shared with other jobs, so an upper estimate). The issue's size, "
+            f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
+            f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
+            "overhead neglected):"
+        )
+        out.append("")
+        out.append(table(("machines", "time"),
+                         [(n, duration(cpu / (n * CORES_PER_MACHINE))) for n in CLUSTERS]))
+        out.append("")
+    shown = {k: v for k, v in meta.items() if v is not None}
+    if shown:
+        out.append(table(("run detail", "value"), sorted(shown.items())))
+        out.append("")
+    return out
+
+
+def write_report(spec: StudySpec, rows: list[Row], out_dir: Path,
+                 meta: dict[str, Scalar]) -> Path:
+    """Write ``report.md`` and its plots into ``out_dir``; the Markdown file's path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plots = Plots(out_dir)
+    lines = [f"# {spec.title}", "", spec.description, ""]
+    lines.append(
+        f"Made by `banditsolve study {spec.name}` from {len(rows)} task results. Rerun the "
+        f"same command with a larger `--games` to extend it (the tasks already run are kept)."
+    )
+    lines.append("")
+    for section in SECTIONS:
+        lines += section(rows, plots)
+    lines += run_section(spec, rows, meta)
+    path = out_dir / "report.md"
+    path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    return path
