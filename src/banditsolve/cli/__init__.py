@@ -33,7 +33,7 @@ from banditsolve.errors import BanditsolveError, InternalError
 __all__ = ["build_parser", "main"]
 
 #: Commands that are not games.
-TOP_COMMANDS = ("games", "demo")
+TOP_COMMANDS = ("games", "demo", "study")
 
 
 def _selected(argv: Sequence[str]) -> str | None:
@@ -68,6 +68,9 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
     demo = add_command(commands, "demo", "every game's demo in turn")
     add_out(demo)
     demo.set_defaults(handler=cmd_demo_all)
+    from banditsolve.cli.study import register as register_study
+
+    register_study(commands)
 
     key = None if game is None else game.strip().lower()
     for e in entries():

@@ -1,0 +1,166 @@
+"""``banditsolve study list`` and ``banditsolve study NAME ...``: run a shipped study, then write
+its report.
+
+The studies are those of :data:`banditsolve.study.catalog.STUDIES`. A study runs through
+:func:`banditsolve.study.batch.run_study` on the executor ``--executor`` names (a process pool
+on this machine by default, or Dask), stores its results under ``--out`` and resumes there when
+it is started again with the same parameters. Nothing of the study libraries is imported until
+the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from banditsolve.cli.common import Commands, add_json, count, emit, fail, seed_number
+
+#: The tasks a study runs when ``--games`` is not given and the study names no default.
+DEFAULT_GAMES = 1000
+
+EXIT_HELP = """\
+exit status:
+  0    the study ran to the end (tasks that failed are in the results, with their error)
+  2    bad input or usage (one line on stderr: "banditsolve: error: ...")
+  130  stopped by Ctrl-C: the results so far are kept; run the same command to resume"""
+
+
+def register(commands: Commands) -> None:
+    """Add the ``study`` command to the top-level commands."""
+    study: argparse.ArgumentParser = commands.add_parser(
+        "study",
+        help="run a study (many games or solves) and write its report",
+        description="Run a shipped study (`banditsolve study list` lists them) and write its\n"
+        "report. Results are stored under --out as they arrive; the same command started\n"
+        "again resumes where it stopped, with nothing lost or counted twice.",
+        epilog=EXIT_HELP,
+    )
+    add_json(study)
+    study.add_argument("name", metavar="NAME", help="a study name, or `list`")
+    study.add_argument(
+        "--games",
+        type=count(1, 10**9, "the number of games"),
+        default=None,
+        metavar="N",
+        help="how many games (tasks) per setting (default: the study's own)",
+    )
+    study.add_argument(
+        "--seed", type=seed_number, default=0, metavar="S", help="the study's seed (default 0)"
+    )
+    study.add_argument(
+        "--executor",
+        nargs="+",
+        default=["local"],
+        metavar=("KIND", "ADDRESS"),
+        help="local (a process pool, the default), dask ADDRESS (a Dask scheduler, e.g. "
+        "tcp://host:8786), dask without an address (a Dask LocalCluster on this machine), "
+        "or inline (this process)",
+    )
+    study.add_argument(
+        "--workers",
+        type=count(1, 4096, "the number of workers"),
+        default=None,
+        metavar="K",
+        help="worker processes (default: one per core; a Dask scheduler: its workers)",
+    )
+    study.add_argument(
+        "--out", metavar="DIR", help="the study folder: results and report (default: studies/NAME)"
+    )
+    study.add_argument(
+        "--report", metavar="DIR", help="write the report to DIR (default: the --out folder)"
+    )
+    study.add_argument(
+        "--chunk-size",
+        type=count(1, 10**6, "the chunk size"),
+        default=None,
+        metavar="N",
+        help="tasks per call on a worker (default: sized for about 0.1 s per call)",
+    )
+    study.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="run again the tasks whose stored result is an error",
+    )
+    study.set_defaults(handler=cmd_study)
+
+
+def _catalog() -> dict[str, Any]:
+    try:
+        from banditsolve.study.catalog import STUDIES
+    except ModuleNotFoundError as exc:
+        if exc.name == "banditsolve.study.catalog":
+            fail("no studies are shipped in this version")
+        raise
+    return dict(STUDIES)
+
+
+def _executor(words: list[str]) -> tuple[str, str | None]:
+    if len(words) > 2:
+        fail(f"--executor takes a kind and at most one address, not {' '.join(words)[:60]!r}")
+    kind = words[0].strip().lower()
+    address = words[1] if len(words) == 2 else None
+    if address is None and "://" in kind:
+        return "dask", words[0]
+    if kind == "dask" and address is None:
+        return "local-dask", None
+    return kind, address
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    studies = _catalog()
+    if args.name == "list":
+        rows = [{"name": name, "title": spec.title} for name, spec in sorted(studies.items())]
+        width = max((len(r["name"]) for r in rows), default=0)
+        emit(args, "\n".join(f"{r['name']:<{width}}  {r['title']}" for r in rows), rows)
+        return 0
+    spec = studies.get(args.name)
+    if spec is None:
+        fail(f"unknown study {args.name[:40]!r} (studies: {', '.join(sorted(studies)) or 'none'})")
+    from banditsolve.study.batch import load_rows, run_study, study_stats
+    from banditsolve.study.executors import open_executor
+
+    kind, address = _executor(args.executor)
+    games = args.games or getattr(spec, "default_games", None) or DEFAULT_GAMES
+    out = Path(args.out) if args.out else Path("studies") / spec.name
+    params = {"games": games, "seed": args.seed}
+    tasks = spec.tasks(games, args.seed)
+    with open_executor(kind, address, args.workers) as pool:
+        try:
+            summary = run_study(
+                tasks,
+                out,
+                executor=pool,
+                chunk_size=args.chunk_size,
+                progress=False if args.json else None,
+                params=params,
+                retry_failed=args.retry_failed,
+            )
+        except KeyboardInterrupt:
+            print(
+                f"banditsolve: stopped; the results so far are stored in {out}: run the same "
+                "command again to resume",
+                file=sys.stderr,
+            )
+            return 130
+    stats = study_stats(out)
+    meta: dict[str, Any] = {
+        "study": spec.name,
+        "title": spec.title,
+        "games": games,
+        "seed": args.seed,
+        "executor": summary.executor,
+        "workers": summary.workers,
+        **{k: v for k, v in stats.items() if k != "study"},
+    }
+    report = spec.report(load_rows(out), Path(args.report) if args.report else out, meta)
+    payload = {**summary.to_json(), "report": str(report), "stored": stats}
+    text = (
+        f"{spec.title}: {summary.ran} tasks run ({summary.failed} failed), "
+        f"{summary.already_done} already done, in {summary.wall_seconds:.1f} s on "
+        f"{summary.executor} ({summary.tasks_per_second:.1f} tasks/s); results in {out}; "
+        f"report: {report}"
+    )
+    emit(args, text, payload)
+    return 0

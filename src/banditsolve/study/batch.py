@@ -1,0 +1,565 @@
+"""Run a study's tasks on any executor, store the results as they arrive, resume a stopped study.
+
+:func:`run_study` sends the tasks (:class:`~banditsolve.study.task.Task`) to a
+:class:`concurrent.futures.Executor` in chunks, takes the results back as they finish and stores
+each at once (:mod:`banditsolve.study.store`: a journal, then Parquet parts). Started again on
+the same folder, it runs only the tasks that have no result yet, so a study stopped by Ctrl-C, a
+crash or a lost worker loses nothing that finished and counts nothing twice. A folder that holds
+a study with other parameters is refused (:class:`~banditsolve.study.store.StudyMismatchError`).
+
+A task is a pure function of its fields, so its result does not depend on the executor, the
+number of workers, the chunks or the order: the rows of a study are the same wherever it runs.
+
+Chunks. A chunk is one call on a worker that runs several tasks. The first chunks hold one task
+each; then each chunk is sized from the tasks' measured time to take about
+``target_seconds`` (0.1 s), so that the cost of a call (pickling, a round trip, the scheduler)
+stays a small share of the work, and no larger than a quarter of what each worker has left, so
+that the workers finish together.
+
+Failures. A task that raises is recorded with its error (the exception's type and message) and
+run once more, alone; if it fails again, the error is its result. A chunk that fails as a whole
+(its worker died under Dask, say) counts as one failed attempt for each of its tasks. When a
+worker process of the default pool dies, the pool is started again and the chunks that were
+running are run again one at a time, so that the task that kills its worker is found and
+recorded as failed while the others get their results. No failure stops the study.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, Executor, Future
+from concurrent.futures import wait as wait_futures
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from banditsolve.study.executors import Pool, open_executor, workers_of
+from banditsolve.study.progress import Progress, make_progress
+from banditsolve.study.store import (
+    Record,
+    Store,
+    StudyError,
+    StudyMismatchError,
+    new_manifest,
+    read_manifest,
+    read_records,
+)
+from banditsolve.study.task import Row, Scalar, Task
+
+__all__ = [
+    "StudyInterrupted",
+    "StudySummary",
+    "WorkerLostError",
+    "load_failures",
+    "load_rows",
+    "run_chunk",
+    "run_study",
+    "task_digest",
+]
+
+Runner = Callable[[Task], Row]
+
+#: What a worker sends back for one task: index, row (or None), error type, error message, seconds.
+Outcome = tuple[int, Row | None, str | None, str | None, float]
+
+#: The longest error message stored.
+MAX_ERROR = 300
+#: How many times a task is run at most (the first run and one retry).
+MAX_ATTEMPTS = 2
+#: The largest chunk, whatever the tasks' time.
+MAX_CHUNK = 10_000
+
+
+class WorkerLostError(StudyError):
+    """A worker of an executor the study does not own died and the executor cannot go on; the
+    results so far are stored: start the study again (on a working executor) to finish it."""
+
+
+class StudyInterrupted(StudyError):
+    """The executor cancelled the study's work (it was shut down); the results so far are stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class StudySummary:
+    """What a run of :func:`run_study` did."""
+
+    study: str
+    out_dir: str
+    total: int
+    already_done: int
+    ran: int
+    ok: int
+    failed: int
+    retried: int
+    restarts: int
+    wall_seconds: float
+    task_seconds: float
+    executor: str
+    workers: int
+    chunk_size: int
+
+    @property
+    def complete(self) -> bool:
+        return self.already_done + self.ran >= self.total
+
+    @property
+    def tasks_per_second(self) -> float:
+        return self.ran / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Scalar]:
+        return {
+            "study": self.study,
+            "out_dir": self.out_dir,
+            "total": self.total,
+            "already_done": self.already_done,
+            "ran": self.ran,
+            "ok": self.ok,
+            "failed": self.failed,
+            "retried": self.retried,
+            "restarts": self.restarts,
+            "complete": self.complete,
+            "wall_seconds": round(self.wall_seconds, 3),
+            "task_seconds": round(self.task_seconds, 3),
+            "tasks_per_second": round(self.tasks_per_second, 2),
+            "executor": self.executor,
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+        }
+
+
+def task_digest(task: Task) -> str:
+    """A short fingerprint of the task's fields (a resumed study checks that its tasks are the
+    ones whose results are stored)."""
+    text = repr((task.study, task.index, task.game, task.question, task.seed, task.options,
+                 task.params))
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_ERROR else line[: MAX_ERROR - 3] + "..."
+
+
+_SCALARS = (int, float, str, bool, type(None))
+
+
+def _check_row(row: object) -> Row:
+    if not isinstance(row, dict):
+        raise TypeError(f"a question must return a dict of scalars, not {type(row).__name__}")
+    for key, value in row.items():
+        if not isinstance(key, str) or key.startswith("_"):
+            raise ValueError(f"row column {key!r}: names are text and do not start with '_'")
+        if not isinstance(value, _SCALARS):
+            raise TypeError(f"row column {key!r} holds a {type(value).__name__}, not a scalar")
+    return row
+
+
+def run_chunk(runner: Runner, tasks: tuple[Task, ...]) -> list[Outcome]:
+    """On a worker: run each task, catching its error (one failure never hides the others)."""
+    out: list[Outcome] = []
+    for task in tasks:
+        start = time.perf_counter()
+        try:
+            row = _check_row(runner(task))
+        except Exception as exc:
+            message = _one_line(str(exc) or repr(exc))
+            out.append((task.index, None, type(exc).__name__, message,
+                        time.perf_counter() - start))
+        else:
+            out.append((task.index, row, None, None, time.perf_counter() - start))
+    return out
+
+
+def _default_runner() -> Runner:
+    from banditsolve.study.questions import run
+
+    return run
+
+
+@dataclass(slots=True)
+class _Chunk:
+    tasks: tuple[Task, ...]
+    attempt: int
+    suspect: bool
+    generation: int
+
+
+class _Engine:
+    """One run: the queues, the chunks in flight, the store and the counts."""
+
+    def __init__(
+        self,
+        pool: Pool,
+        store: Store,
+        runner: Runner,
+        todo: list[Task],
+        digests: dict[int, str],
+        done: set[int],
+        progress: Progress,
+        chunk_size: int | None,
+        target_seconds: float,
+        flush_rows: int,
+        flush_seconds: float,
+    ) -> None:
+        self.pool = pool
+        self.store = store
+        self.runner = runner
+        self.todo = todo
+        self.next = 0
+        self.digests = digests
+        self.done = done
+        self.progress = progress
+        self.fixed = chunk_size
+        self.target = target_seconds
+        self.flush_rows = flush_rows
+        self.flush_seconds = flush_seconds
+        self.retries: deque[tuple[Task, int]] = deque()
+        self.suspects: deque[_Chunk] = deque()
+        self.inflight: dict[Future[list[Outcome]], _Chunk] = {}
+        self.generation = 0
+        self.estimate: float | None = None
+        self.last_chunk = chunk_size or 1
+        self.ran = self.ok = self.failed = self.retried = self.restarts = 0
+        self.task_seconds = 0.0
+        self.max_inflight = 2 * max(1, pool.workers)
+
+    # -- chunks
+    def chunk_size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.estimate is None:
+            return 1
+        size = self.target / self.estimate if self.estimate > 0 else MAX_CHUNK
+        left = len(self.todo) - self.next
+        share = math.ceil(left / (4 * max(1, self.pool.workers)))
+        return max(1, min(MAX_CHUNK, share, round(size)))
+
+    def submit(self, chunk: _Chunk) -> None:
+        for _ in range(2):
+            try:
+                future = self.pool.executor.submit(run_chunk, self.runner, chunk.tasks)
+            except BrokenExecutor:
+                if self.pool.restart is None:
+                    raise WorkerLostError(
+                        f"the executor ({self.pool.name}) is broken: a worker died; the results "
+                        "so far are stored, start the study again to finish it"
+                    ) from None
+                self.restart()
+                chunk.generation = self.generation
+                continue
+            self.inflight[future] = chunk
+            return
+
+    def restart(self) -> None:
+        assert self.pool.restart is not None
+        self.pool.restart()
+        self.generation += 1
+        self.restarts += 1
+
+    def fill(self) -> None:
+        while len(self.inflight) < self.max_inflight:
+            if self.suspects:
+                if not self.inflight:
+                    self.submit(self.suspects.popleft())
+                return
+            if self.retries:
+                task, attempt = self.retries.popleft()
+                self.submit(_Chunk((task,), attempt, False, self.generation))
+                continue
+            if self.next < len(self.todo):
+                size = self.chunk_size()
+                tasks = tuple(self.todo[self.next : self.next + size])
+                self.next += len(tasks)
+                self.last_chunk = len(tasks)
+                self.submit(_Chunk(tasks, 1, False, self.generation))
+                continue
+            return
+
+    # -- results
+    def record(self, record: Record) -> None:
+        if record.index in self.done:
+            return  # already stored (a chunk that ran twice): never counted twice
+        self.done.add(record.index)
+        self.store.append([record])
+        self.ran += 1
+        self.task_seconds += record.seconds
+        if record.ok:
+            self.ok += 1
+        else:
+            self.failed += 1
+
+    def failed_attempt(self, task: Task, attempt: int, kind: str, message: str,
+                       seconds: float) -> None:
+        if task.index in self.done:
+            return
+        if attempt < MAX_ATTEMPTS:
+            self.retried += 1
+            self.retries.append((task, attempt + 1))
+            return
+        self.record(Record(task.index, "error", attempt, kind, message, seconds,
+                           self.digests[task.index], {}))
+        self.progress.update(1, 1)
+
+    def handle(self, future: Future[list[Outcome]]) -> None:
+        chunk = self.inflight.pop(future)
+        try:
+            outcomes = future.result()
+        except CancelledError:
+            raise StudyInterrupted(
+                f"the executor ({self.pool.name}) cancelled the study's work; the results so "
+                "far are stored, start the study again to finish it"
+            ) from None
+        except BrokenExecutor as exc:
+            self.broken(chunk, exc)
+            return
+        except Exception as exc:
+            message = _one_line(str(exc) or repr(exc))
+            for task in chunk.tasks:
+                self.failed_attempt(task, chunk.attempt, type(exc).__name__, message, 0.0)
+            return
+        by_index = {task.index: task for task in chunk.tasks}
+        ok_count = 0
+        chunk_seconds = 0.0
+        for index, row, kind, text, seconds in outcomes:
+            chunk_seconds += seconds
+            if row is not None:
+                before = self.ran
+                self.record(Record(index, "ok", chunk.attempt, None, None, seconds,
+                                   self.digests[index], row))
+                ok_count += self.ran - before
+            else:
+                self.failed_attempt(by_index[index], chunk.attempt, kind or "Exception",
+                                    text or "", seconds)
+        if outcomes:
+            mean = chunk_seconds / len(outcomes)
+            self.estimate = mean if self.estimate is None else 0.7 * self.estimate + 0.3 * mean
+        if ok_count:
+            self.progress.update(ok_count, 0)
+
+    def broken(self, chunk: _Chunk, exc: BaseException) -> None:
+        """A worker of the pool died: start the pool again, then run the chunks that were in
+        flight one at a time, to find the task that kills its worker."""
+        if self.pool.restart is None:
+            raise WorkerLostError(
+                f"a worker of the executor ({self.pool.name}) died ({type(exc).__name__}); the "
+                "results so far are stored, start the study again to finish it"
+            ) from None
+        if chunk.generation == self.generation:
+            self.restart()
+        if not chunk.suspect:
+            self.suspects.append(_Chunk(chunk.tasks, chunk.attempt, True, self.generation))
+        elif len(chunk.tasks) > 1:
+            for task in chunk.tasks:
+                self.suspects.append(_Chunk((task,), chunk.attempt, True, self.generation))
+        else:
+            (task,) = chunk.tasks
+            self.record(Record(task.index, "error", MAX_ATTEMPTS, "WorkerLost",
+                               "the worker process died while running this task alone "
+                               f"({type(exc).__name__})", 0.0, self.digests[task.index], {}))
+            self.progress.update(1, 1)
+
+    # -- the loop
+    def run(self) -> None:
+        last_flush = time.monotonic()
+        while True:
+            self.fill()
+            if not self.inflight:
+                break
+            finished, _ = wait_futures(
+                list(self.inflight), timeout=self.flush_seconds, return_when=FIRST_COMPLETED
+            )
+            for future in finished:
+                self.handle(future)
+            now = time.monotonic()
+            if self.store.pending >= self.flush_rows or (
+                self.store.pending and now - last_flush >= self.flush_seconds
+            ):
+                self.store.flush()
+                last_flush = now
+
+    def cancel(self) -> None:
+        for future in self.inflight:
+            future.cancel()
+        self.inflight.clear()
+
+
+def _as_pool(executor: Executor | Pool | None) -> tuple[Pool, bool]:
+    if executor is None:
+        return open_executor("local"), True
+    if isinstance(executor, Pool):
+        return executor, False
+    return Pool(executor, workers_of(executor), type(executor).__name__), False
+
+
+def run_study(
+    tasks: Iterable[Task],
+    out_dir: str | os.PathLike[str],
+    *,
+    executor: Executor | Pool | None = None,
+    chunk_size: int | None = None,
+    progress: bool | Progress | None = None,
+    runner: Runner | None = None,
+    params: Mapping[str, Scalar] | None = None,
+    retry_failed: bool = False,
+    target_seconds: float = 0.1,
+    flush_rows: int = 10_000,
+    flush_seconds: float = 5.0,
+) -> StudySummary:
+    """Run the tasks that have no stored result in ``out_dir`` and store theirs.
+
+    ``executor``: a :class:`concurrent.futures.Executor` (used as it is, not shut down), a
+    :class:`~banditsolve.study.executors.Pool` from
+    :func:`~banditsolve.study.executors.open_executor`, or ``None`` for a process pool with one
+    worker per core. ``chunk_size``: tasks per call (``None``: sized from the tasks' time).
+    ``progress``: see :func:`~banditsolve.study.progress.make_progress`. ``runner``: the
+    function of a task (``None``: :func:`banditsolve.study.questions.run`); it must be
+    importable by the workers (a module-level function). ``params``: the study's parameters,
+    stored in the manifest and checked when the study is started again. ``retry_failed``: run
+    again the tasks whose stored result is an error.
+    """
+    task_list = list(tasks)
+    if chunk_size is not None and chunk_size < 1:
+        raise StudyError(f"the chunk size must be at least 1, not {chunk_size}")
+    digests: dict[int, str] = {}
+    for task in task_list:
+        if task.index < 0 or task.index in digests:
+            raise StudyError(
+                f"task indices must be distinct and not negative: {task.index} (study "
+                f"{task.study[:40]!r})"
+            )
+        digests[task.index] = task_digest(task)
+    names = {task.study for task in task_list}
+    if len(names) > 1:
+        raise StudyError(f"the tasks belong to several studies: {sorted(names)[:4]}")
+    study = names.pop() if names else str((params or {}).get("study") or "")
+    manifest = new_manifest(study, params or {}, len(task_list))
+    run_with = runner or _default_runner()
+    started = time.perf_counter()
+    store = Store(out_dir)
+    store.open(manifest)
+    engine: _Engine | None = None
+    pool: Pool | None = None
+    owned = False
+    try:
+        stored = read_records(out_dir)
+        for index, record in stored.items():
+            if digests.get(index) != record.digest:
+                raise StudyMismatchError(
+                    f"{str(out_dir)[:60]} holds a result for task {index} of other tasks (the "
+                    "study's tasks changed): give another --out folder"
+                )
+        done = {i for i, r in stored.items() if r.ok or not retry_failed}
+        todo = [task for task in task_list if task.index not in done]
+        bar = make_progress(progress)
+        pool, owned = _as_pool(executor) if todo else (Pool(_NullExecutor(), 1, "none"), True)
+        engine = _Engine(pool, store, run_with, todo, digests, done, bar, chunk_size,
+                         target_seconds, flush_rows, flush_seconds)
+        bar.start(len(task_list), len(task_list) - len(todo), study or "study")
+        try:
+            engine.run()
+        finally:
+            bar.close()
+    except BaseException:
+        if engine is not None:
+            engine.cancel()
+        raise
+    finally:
+        wall = time.perf_counter() - started
+        try:
+            if engine is not None:
+                store.flush()
+                store.add_run(
+                    {
+                        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        "wall_seconds": round(wall, 3),
+                        "ran": engine.ran,
+                        "failed": engine.failed,
+                        "executor": engine.pool.name,
+                        "workers": engine.pool.workers,
+                    }
+                )
+        finally:
+            store.close()
+            if owned and pool is not None:
+                pool.close()
+    assert engine is not None
+    return StudySummary(
+        study=study,
+        out_dir=str(out_dir),
+        total=len(task_list),
+        already_done=len(task_list) - len(todo),
+        ran=engine.ran,
+        ok=engine.ok,
+        failed=engine.failed,
+        retried=engine.retried,
+        restarts=engine.restarts,
+        wall_seconds=wall,
+        task_seconds=engine.task_seconds,
+        executor=engine.pool.name,
+        workers=engine.pool.workers,
+        chunk_size=engine.last_chunk,
+    )
+
+
+class _NullExecutor(Executor):
+    """Stands for an executor when there is nothing to run (none is started)."""
+
+
+def load_rows(out_dir: str | os.PathLike[str], *, with_index: bool = False) -> list[Row]:
+    """The rows of the tasks that succeeded, in task order (one per task). With ``with_index``,
+    each row also has its task index as ``_index``."""
+    records = read_records(_existing(out_dir))
+    rows: list[Row] = []
+    for index in sorted(records):
+        record = records[index]
+        if record.ok:
+            rows.append({"_index": index, **record.row} if with_index else dict(record.row))
+    return rows
+
+
+def load_failures(out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The tasks whose result is an error: index, attempts, error type and message."""
+    records = read_records(_existing(out_dir))
+    return [
+        {
+            "index": r.index,
+            "attempts": r.attempts,
+            "error_type": r.error_type,
+            "error_message": r.error_message,
+        }
+        for _, r in sorted(records.items())
+        if not r.ok
+    ]
+
+
+def _existing(out_dir: str | os.PathLike[str]) -> Path:
+    root = Path(out_dir)
+    if read_manifest(root) is None:
+        raise StudyError(f"{str(root)[:60]} is not a study folder (no manifest.json)")
+    return root
+
+
+def study_stats(out_dir: str | os.PathLike[str]) -> dict[str, Scalar]:
+    """What a study folder holds: its study and parameters' size, how many tasks have a result
+    (ok, failed), the time spent in the tasks and the wall-clock time of its runs."""
+    root = _existing(out_dir)
+    manifest = read_manifest(root) or {}
+    records = read_records(root)
+    runs = manifest.get("runs", [])
+    ok = sum(1 for r in records.values() if r.ok)
+    return {
+        "study": manifest.get("study"),
+        "version": manifest.get("version"),
+        "tasks": manifest.get("tasks"),
+        "done": len(records),
+        "ok": ok,
+        "failed": len(records) - ok,
+        "task_seconds": round(sum(r.seconds for r in records.values()), 3),
+        "wall_seconds": round(sum(float(run.get("wall_seconds", 0.0)) for run in runs), 3),
+        "runs": len(runs),
+    }

@@ -1,0 +1,207 @@
+"""The executors a study runs on, each a :class:`concurrent.futures.Executor`.
+
+- ``"local"``: a process pool on this machine (the default; one worker per core). The study owns
+  it: when a worker process dies, the pool is started again and the study goes on.
+- ``"inline"``: every task in this process, one after the other (for measurements and tests).
+- ``"dask"``: a Dask distributed scheduler (``Client(address).get_executor()``); without an
+  address, a :class:`distributed.LocalCluster` of worker processes on this machine
+  (``"local-dask"``).
+- ``"ray"``: Ray's cluster (``ray.init(address)``), where Ray is installed.
+
+:func:`open_executor` gives a :class:`Pool`: the executor, how many tasks it runs at once, and
+how to start it again. Any other ``concurrent.futures.Executor`` may be given to
+:func:`banditsolve.study.batch.run_study` as it is.
+
+Nothing heavy is imported until an executor is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+from banditsolve.errors import BanditsolveError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: The executor kinds :func:`open_executor` knows.
+KINDS = ("local", "inline", "dask", "local-dask", "ray")
+
+
+class ExecutorError(BanditsolveError):
+    """An executor cannot be opened as asked (unknown kind, missing library, bad address)."""
+
+
+class InlineExecutor(Executor):
+    """Runs each call at once, in this process, when it is submitted."""
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as exc:  # the caller's KeyboardInterrupt goes through
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+        return future
+
+
+def _ignore_sigint() -> None:
+    """In a worker process: Ctrl-C is for the parent, which stops the study cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_sigint,
+    )
+
+
+@dataclass
+class Pool:
+    """An executor opened for a study."""
+
+    executor: Executor
+    workers: int
+    name: str
+    #: Starts a new executor in place of a broken one (``None``: it cannot be restarted).
+    restart: Callable[[], Executor] | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for closer in reversed(self.closers):
+            try:
+                closer()
+            except Exception:  # closing is best effort: the results are already stored
+                pass
+        self.closers.clear()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def open_executor(
+    kind: str = "local", address: str | None = None, workers: int | None = None
+) -> Pool:
+    """Open an executor of ``kind`` (see :data:`KINDS`); ``workers`` defaults to one per core
+    (for a Dask or Ray cluster given by ``address``: the cluster's own size)."""
+    if workers is not None and workers < 1:
+        raise ExecutorError(f"the number of workers must be at least 1, not {workers}")
+    if kind == "local":
+        if address is not None:
+            raise ExecutorError("the local executor takes no address (did you mean dask?)")
+        count = workers or default_workers()
+        pool = Pool(process_pool(count), count, f"process pool ({count} workers)")
+
+        def restart() -> Executor:
+            pool.executor.shutdown(wait=False, cancel_futures=True)
+            pool.executor = process_pool(count)
+            return pool.executor
+
+        pool.restart = restart
+        pool.closers.append(lambda: pool.executor.shutdown(wait=True, cancel_futures=True))
+        return pool
+    if kind == "inline":
+        return Pool(InlineExecutor(), 1, "inline (this process)")
+    if kind in ("dask", "local-dask"):
+        return _open_dask(None if kind == "local-dask" else address, workers)
+    if kind == "ray":
+        return _open_ray(address, workers)
+    raise ExecutorError(f"unknown executor {kind[:30]!r} (executors: {', '.join(KINDS)})")
+
+
+def _open_dask(address: str | None, workers: int | None) -> Pool:
+    try:
+        import distributed
+    except ImportError:
+        raise ExecutorError(
+            "the dask executor needs dask[distributed]: pip install 'banditsolve[study]'"
+        ) from None
+    dist: Any = distributed  # untyped calls
+    closers: list[Callable[[], None]] = []
+    if address is None:
+        count = workers or default_workers()
+        cluster = dist.LocalCluster(
+            n_workers=count,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        closers.append(cluster.close)
+        client = dist.Client(cluster)
+        name = f"dask LocalCluster ({count} worker processes)"
+    else:
+        try:
+            client = dist.Client(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(
+                f"cannot reach the Dask scheduler at {address[:60]!r}: {exc}"
+            ) from None
+        count = sum(client.nthreads().values()) or 1
+        name = f"dask scheduler {address[:60]} ({count} worker threads)"
+    closers.append(client.close)
+    return Pool(client.get_executor(pure=False), workers or count, name, None, closers)
+
+
+class RayExecutor(Executor):
+    """Each call a Ray task; its object reference's future is the call's future."""
+
+    def __init__(self) -> None:
+        import ray
+
+        self._ray: Any = ray
+        self._remote: dict[Any, Any] = {}
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        remote = self._remote.get(fn)
+        if remote is None:
+            remote = self._remote[fn] = self._ray.remote(fn)
+        future: Future[T] = remote.remote(*args, **kwargs).future()
+        return future
+
+
+def _open_ray(address: str | None, workers: int | None) -> Pool:
+    try:
+        import ray as ray_module
+    except ImportError:
+        raise ExecutorError("the ray executor needs Ray: pip install ray") from None
+    ray: Any = ray_module
+    if address is None:
+        ray.init(num_cpus=workers or default_workers())
+    else:
+        ray.init(address=address)
+    count = workers or int(ray.cluster_resources().get("CPU", 1))
+    return Pool(RayExecutor(), count, f"ray ({count} CPUs)", None, [ray.shutdown])
+
+
+def workers_of(executor: Executor) -> int:
+    """How many calls ``executor`` runs at once, as well as can be told."""
+    if isinstance(executor, InlineExecutor):
+        return 1
+    count = getattr(executor, "_max_workers", None)
+    if isinstance(count, int) and count > 0:
+        return count
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except Exception:
+            pass
+    return default_workers()

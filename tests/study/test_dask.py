@@ -1,0 +1,104 @@
+"""The same studies on a real Dask ``LocalCluster`` (two worker processes, started here) and on
+the default process pool: the same rows; a Dask worker process killed mid-study loses nothing
+and counts nothing twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from banditsolve.study.batch import load_failures, load_rows, run_study
+from banditsolve.study.executors import open_executor
+from banditsolve.study.task import Task
+from tests.study.conftest import digest_runner, tasks
+from tests.study.test_batch import stored_indices
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    dask_client = distributed.Client(cluster)
+    try:
+        yield dask_client
+    finally:
+        dask_client.close()
+        cluster.close()
+
+
+def real_tasks() -> list[Task]:
+    """A few seeded games of every registered game, through the shipped questions."""
+    import banditsolve
+
+    return [
+        Task("dask-test", i, game, "simulate", 1000 + i)
+        for i, game in enumerate(g for g in banditsolve.games() for _ in range(2))
+    ]
+
+
+def test_dask_and_the_process_pool_give_the_same_rows(client: Any, tmp_path: Path) -> None:
+    study = tasks(150)
+    summary = run_study(study, tmp_path / "dask", executor=client.get_executor(pure=False),
+                        runner=digest_runner, progress=False)
+    assert summary.workers == 2 and summary.complete
+    with open_executor("local", workers=2) as pool:
+        run_study(study, tmp_path / "pool", executor=pool, runner=digest_runner, progress=False)
+    rows = load_rows(tmp_path / "dask")
+    assert rows == load_rows(tmp_path / "pool")
+    assert rows == [digest_runner(task) for task in study]
+
+
+def test_real_games_are_the_same_on_dask_and_the_process_pool(client: Any, tmp_path: Path) -> None:
+    from banditsolve.study.questions import run
+
+    study = real_tasks()
+    run_study(study, tmp_path / "dask", executor=client.get_executor(pure=False), runner=run,
+              chunk_size=2, progress=False)
+    with open_executor("local", workers=2) as pool:
+        run_study(study, tmp_path / "pool", executor=pool, runner=run, progress=False)
+    rows = load_rows(tmp_path / "dask")
+    assert load_failures(tmp_path / "dask") == []
+    assert len(rows) == len(study)
+    assert rows == load_rows(tmp_path / "pool")
+    assert rows == [run(task) for task in study]
+
+
+class KillAWorker:
+    """A progress display that kills one Dask worker process once ``after`` results arrived."""
+
+    def __init__(self, client: Any, after: int) -> None:
+        self.pids: dict[str, int] = client.run(os.getpid)
+        self.after = after
+        self.seen = 0
+        self.killed: int | None = None
+
+    def start(self, total: int, done: int, description: str) -> None:
+        pass
+
+    def update(self, count: int, failed: int) -> None:
+        self.seen += count
+        if self.killed is None and self.seen >= self.after:
+            self.killed = next(iter(self.pids.values()))
+            os.kill(self.killed, signal.SIGKILL)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_killed_dask_worker_loses_nothing(client: Any, tmp_path: Path) -> None:
+    study = tasks(160, spin_ms=6)
+    killer = KillAWorker(client, after=20)
+    summary = run_study(study, tmp_path, executor=client.get_executor(pure=False),
+                        runner=digest_runner, chunk_size=8, progress=killer)
+    assert killer.killed is not None and killer.seen == 160
+    assert summary.complete and summary.failed == 0
+    assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(160)]
+    assert stored_indices(tmp_path) == {i: 1 for i in range(160)}
