@@ -143,16 +143,22 @@ def h2h_settings(
 
 #: Bandido and Bandida deals solved with perfect information: the endgame solver's node limit.
 PERFECT_NODE_LIMIT = 300
+#: The same for Bandida, whose positions cost more (the map's removals, the alarms).
+BANDIDA_NODE_LIMIT = 200
+#: Playouts per candidate action of the Los Banditos montecarlo policy in the studies.
+MC_SAMPLES = 4
 
 
 def _banditos() -> tuple[Setting, ...]:
-    pairs = (("random", "greedy", 4), ("greedy", "montecarlo", 1), ("random", "montecarlo", 1))
-    h2h = h2h_settings("banditos", pairs, (("samples", 8),))
-    same = tuple(
-        Setting(f"h2h:{p},{p}", "banditos", "simulate", (), (("players", 2), ("policies", p)), 4)
-        for p in ("random",)
+    # The montecarlo policy costs about a hundred times a greedy game: it plays few games.
+    h2h = h2h_settings("banditos", (("random", "greedy", 20),)) + h2h_settings(
+        "banditos", (("greedy", "montecarlo", 1),), (("samples", MC_SAMPLES),)
     )
-    options = option_settings("banditos", (("players", 2), ("policies", "greedy")), weight=4)
+    same = (
+        Setting("h2h:random,random", "banditos", "simulate", (),
+                (("players", 2), ("policies", "random")), 10),
+    )
+    options = option_settings("banditos", (("players", 2), ("policies", "greedy")), weight=20)
     return h2h + same + options
 
 
@@ -191,7 +197,8 @@ def _tunnel_perfect(game: str) -> tuple[Setting, ...]:
                 if mode:
                     options += (("mode", mode),)
                 label = f"perfect:{side} {players}p" + (f" mode {mode}" if mode else "")
-                params = (("players", players), ("node_limit", PERFECT_NODE_LIMIT))
+                limit = PERFECT_NODE_LIMIT if game == "bandido" else BANDIDA_NODE_LIMIT
+                params = (("players", players), ("node_limit", limit))
                 out.append(Setting(label, game, "solve", options, params))
     return tuple(out)
 
