@@ -297,3 +297,26 @@ def test_parts_carry_the_study_parameters_and_version(tmp_path: Path) -> None:
     assert meta[b"banditsolve.version"].decode() == banditsolve.__version__
     assert len(read_records(tmp_path)) == 5
     assert not os.path.exists(tmp_path / JOURNAL)
+
+
+def test_a_study_grows_with_more_games_and_keeps_what_ran(tmp_path: Path) -> None:
+    """The parameter named in ``grow`` may grow: the tasks already run are not run again; a
+    smaller study, or other tasks under the grown parameter, are refused."""
+    first = run_study(tasks(10), tmp_path, executor=InlineExecutor(), runner=digest_runner,
+                      params={"games": 10, "seed": 7}, grow=("games",), progress=False)
+    assert first.ran == 10
+    grown = run_study(tasks(25), tmp_path, executor=InlineExecutor(), runner=digest_runner,
+                      params={"games": 25, "seed": 7}, grow=("games",), progress=False)
+    assert (grown.already_done, grown.ran) == (10, 15)
+    assert load_rows(tmp_path) == plain_loop(tasks(25))
+    with pytest.raises(StudyMismatchError, match="grow, not shrink"):
+        run_study(tasks(12), tmp_path, executor=InlineExecutor(), runner=digest_runner,
+                  params={"games": 12, "seed": 7}, grow=("games",), progress=False)
+    with pytest.raises(StudyMismatchError, match="tasks changed"):
+        run_study(tasks(30, seed=9), tmp_path, executor=InlineExecutor(), runner=digest_runner,
+                  params={"games": 30, "seed": 7}, grow=("games",), progress=False)
+    # the refused runs changed nothing: the study is still the one of 25 games
+    assert study_stats(tmp_path)["tasks"] == 25
+    again = run_study(tasks(25), tmp_path, executor=InlineExecutor(), runner=digest_runner,
+                      params={"games": 25, "seed": 7}, grow=("games",), progress=False)
+    assert again.ran == 0

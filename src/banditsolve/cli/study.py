@@ -34,7 +34,8 @@ def register(commands: Commands) -> None:
         help="run a study (many games or solves) and write its report",
         description="Run a shipped study (`banditsolve study list` lists them) and write its\n"
         "report. Results are stored under --out as they arrive; the same command started\n"
-        "again resumes where it stopped, with nothing lost or counted twice.",
+        "again resumes where it stopped, with nothing lost or counted twice; with a larger\n"
+        "--games it grows the study (the tasks already run are kept).",
         epilog=EXIT_HELP,
     )
     add_json(study)
@@ -136,6 +137,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                 progress=False if args.json else None,
                 params=params,
                 retry_failed=args.retry_failed,
+                grow=("games",),
             )
         except KeyboardInterrupt:
             print(

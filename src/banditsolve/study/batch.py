@@ -406,6 +406,7 @@ def run_study(
     runner: Runner | None = None,
     params: Mapping[str, Scalar] | None = None,
     retry_failed: bool = False,
+    grow: tuple[str, ...] = (),
     target_seconds: float = 0.1,
     flush_rows: int = 10_000,
     flush_seconds: float = 5.0,
@@ -419,8 +420,10 @@ def run_study(
     ``progress``: see :func:`~banditsolve.study.progress.make_progress`. ``runner``: the
     function of a task (``None``: :func:`banditsolve.study.questions.run`); it must be
     importable by the workers (a module-level function). ``params``: the study's parameters,
-    stored in the manifest and checked when the study is started again. ``retry_failed``: run
-    again the tasks whose stored result is an error.
+    stored in the manifest and checked when the study is started again (a parameter named in
+    ``grow``, such as the number of games, may grow: the tasks already run are kept, as long as
+    they are the same tasks). ``retry_failed``: run again the tasks whose stored result is an
+    error.
     """
     task_list = list(tasks)
     if chunk_size is not None and chunk_size < 1:
@@ -441,7 +444,7 @@ def run_study(
     run_with = runner or _default_runner()
     started = time.perf_counter()
     store = Store(out_dir)
-    store.open(manifest)
+    grows = store.open(manifest, grow)
     engine: _Engine | None = None
     pool: Pool | None = None
     owned = False
@@ -453,6 +456,8 @@ def run_study(
                     f"{str(out_dir)[:60]} holds a result for task {index} of other tasks (the "
                     "study's tasks changed): give another --out folder"
                 )
+        if grows:
+            store.resize(manifest)
         done = {i for i, r in stored.items() if r.ok or not retry_failed}
         todo = [task for task in task_list if task.index not in done]
         bar = make_progress(progress)

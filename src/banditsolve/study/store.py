@@ -221,10 +221,13 @@ class Store:
         return self.root / PARTS
 
     # -- opening
-    def open(self, manifest: Mapping[str, Any]) -> None:
+    def open(self, manifest: Mapping[str, Any], grow: Iterable[str] = ()) -> bool:
         """Take the folder for a run of the study ``manifest`` describes: create it, or check
         that it holds the same study (else :class:`StudyMismatchError`); fold a journal left by a
-        stopped run into a part."""
+        stopped run into a part. The parameters named in ``grow`` may differ from the stored
+        ones when the study grows (more tasks; the stored tasks' results are kept): the answer
+        is then true, and :meth:`resize` records the new size once the caller has checked that
+        the stored results are of its tasks."""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             self.parts_dir.mkdir(exist_ok=True)
@@ -236,6 +239,7 @@ class Store:
         if self.root.is_file():
             raise StudyError(f"{_short(self.root)} is a file, not a study folder")
         self._take_lock()
+        grows = False
         try:
             existing = read_manifest(self.root)
             if existing is None:
@@ -246,7 +250,7 @@ class Store:
                     )
                 _atomic_write_text(self.manifest_path, json.dumps(dict(manifest), indent=2))
             else:
-                check_same_study(existing, manifest, self.root)
+                grows = check_same_study(existing, manifest, self.root, tuple(grow))
             self._next_part = 1 + max(
                 (int(p.stem.split("-")[1]) for p in self.parts_dir.glob("part-*.parquet")),
                 default=0,
@@ -256,6 +260,13 @@ class Store:
         except BaseException:
             self.close()
             raise
+        return existing is not None and grows
+
+    def resize(self, manifest: Mapping[str, Any]) -> None:
+        """Record the grown study's parameters and number of tasks in the manifest."""
+        existing = read_manifest(self.root) or {}
+        existing.update(params=dict(manifest["params"]), tasks=manifest["tasks"])
+        _atomic_write_text(self.manifest_path, json.dumps(existing, indent=2))
 
     def _take_lock(self) -> None:
         import fcntl
@@ -389,21 +400,42 @@ def _normal(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True))
 
 
-def check_same_study(existing: Mapping[str, Any], wanted: Mapping[str, Any], where: Path) -> None:
-    """Refuse (:class:`StudyMismatchError`) to add to a folder that holds another study."""
-    for key, what in (
-        ("study", "another study"),
-        ("params", "the same study with other parameters"),
-        ("version", "results of another library version"),
-        ("tasks", "another number of tasks"),
+def check_same_study(
+    existing: Mapping[str, Any], wanted: Mapping[str, Any], where: Path, grow: tuple[str, ...] = ()
+) -> bool:
+    """Refuse (:class:`StudyMismatchError`) to add to a folder that holds another study: another
+    name, library version, other parameters (but those in ``grow``), or another number of tasks
+    (unless a parameter in ``grow`` changed and the number of tasks grew). True when the study
+    grows."""
+    old_params = dict(_normal(existing.get("params")) or {})
+    new_params = dict(_normal(wanted.get("params")) or {})
+    fixed_old = {k: v for k, v in old_params.items() if k not in grow}
+    fixed_new = {k: v for k, v in new_params.items() if k not in grow}
+    grows = old_params != new_params
+    old_tasks, new_tasks = existing.get("tasks"), wanted.get("tasks")
+    for _key, what, old, new in (
+        ("study", "another study", existing.get("study"), wanted.get("study")),
+        ("version", "results of another library version", existing.get("version"),
+         wanted.get("version")),
+        ("params", "the same study with other parameters", fixed_old, fixed_new),
+        ("tasks", "another number of tasks", old_tasks if not grows else None,
+         new_tasks if not grows else None),
     ):
-        if _normal(existing.get(key)) != _normal(wanted.get(key)):
+        if _normal(old) != _normal(new):
             raise StudyMismatchError(
                 f"{_short(where)} holds {what} "
-                f"({_short(json.dumps(existing.get(key), sort_keys=True), 80)}, not "
-                f"{_short(json.dumps(wanted.get(key), sort_keys=True), 80)}): "
+                f"({_short(json.dumps(old, sort_keys=True), 80)}, not "
+                f"{_short(json.dumps(new, sort_keys=True), 80)}): "
                 "give another --out folder or remove that one"
             )
+    if grows and isinstance(old_tasks, int) and isinstance(new_tasks, int):
+        if new_tasks < old_tasks:
+            raise StudyMismatchError(
+                f"{_short(where)} holds a larger run of this study ({old_tasks} tasks, not "
+                f"{new_tasks}): a study can grow, not shrink; give the same size or another "
+                "--out folder"
+            )
+    return grows
 
 
 def read_journal(path: Path) -> Iterator[Record]:

@@ -1,0 +1,52 @@
+"""``banditsolve study``: a shipped study end to end on the command line (a small one), its
+resume, and its refusals (exit status 2, one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from banditsolve.study.batch import load_rows
+from tests.cli_runner import run
+
+
+def test_study_list_names_the_catalog() -> None:
+    from banditsolve.study.catalog import STUDIES
+
+    result = run("study", "list", "--json")
+    assert result.code == 0
+    assert [row["name"] for row in json.loads(result.out)] == sorted(STUDIES)
+
+
+def test_a_small_study_runs_resumes_and_refuses_other_parameters(tmp_path: Path) -> None:
+    from banditsolve.study.catalog import STUDIES
+    from banditsolve.study.questions import run as question
+
+    out = tmp_path / "bandida"
+    result = run("study", "bandida", "--games", "6", "--executor", "inline", "--out", str(out),
+                 "--json")
+    assert result.code == 0, result.err
+    summary = json.loads(result.out)
+    assert (summary["ran"], summary["failed"], summary["complete"]) == (6, 0, True)
+    assert Path(summary["report"]).is_file() and result.err == ""  # no bar under --json
+    expected = [question(task) for task in STUDIES["bandida"].tasks(6, 0)]
+    assert load_rows(out) == expected
+    again = json.loads(run("study", "bandida", "--games", "6", "--executor", "inline", "--out",
+                           str(out), "--json").out)
+    assert (again["ran"], again["already_done"]) == (0, 6)
+    refused = run("study", "bandida", "--games", "6", "--seed", "1", "--out", str(out))
+    assert refused.code == 2
+    assert refused.err.startswith("banditsolve: error: ") and "other parameters" in refused.err
+    assert len(refused.err.splitlines()) == 1
+
+
+def test_bad_study_requests_exit_2() -> None:
+    for argv in (
+        ("study", "no-such-study"),
+        ("study", "bandida", "--games", "0"),
+        ("study", "bandida", "--executor", "mainframe"),
+        ("study", "bandida", "--executor", "dask", "tcp://a:1", "extra"),
+    ):
+        result = run(*argv)
+        assert result.code == 2, argv
+        assert result.err.startswith("banditsolve: error: ") and len(result.err.splitlines()) == 1
