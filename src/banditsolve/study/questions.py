@@ -315,6 +315,48 @@ def claim(task: Task) -> Row:
     }
 
 
+def _seats(prefix: str) -> tuple[str, ...]:
+    return tuple(f"{prefix}_{i}" for i in range(SEATS))
+
+
+#: The columns of a ``"simulate"`` row common to every game, in order.
+SIMULATE_COLUMNS = (
+    "setting", "seed", "players", "options", "policies", "won", "winner", "winners", "steps",
+    "decisions", "reason", *_seats("policy"), *_seats("return"), *_seats("score"),
+)
+#: The game-specific columns a ``"simulate"`` row adds.
+EXTRA_COLUMNS: dict[str, tuple[str, ...]] = {
+    "banditos": _seats("tiles"),
+    "bandido": ("exits_left", "cards_left", "game_turns"),
+    "bandida": ("exits_left", "cards_left", "game_turns"),
+    "rolling": (
+        "cars_taken",
+        *(c for kind in TRUNK_KINDS for c in _seats(f"trunks_{kind}")),
+        *_seats("cars"),
+    ),
+}
+SOLVE_COLUMNS = (
+    "setting", "seed", "players", "options", "status", "win", "nodes", "node_limit",
+    "line_length", "certificate", "win_chance", "reason", "greedy_won", "random_won",
+)
+CLAIM_COLUMNS = (
+    "setting", "seed", "options", "policies", "claims_checked", "strict_safe", "bag_safe",
+    "strict_only", "bag_only", "differ", "winner", "steps",
+)
+
+
+def columns(question: str, game: str) -> tuple[str, ...]:
+    """The columns of every row of ``question`` about ``game``, in order."""
+    name = entry(game).name
+    if question == "simulate":
+        return SIMULATE_COLUMNS + EXTRA_COLUMNS.get(name, ())
+    if question == "solve":
+        return SOLVE_COLUMNS
+    if question == "claim":
+        return CLAIM_COLUMNS
+    raise QuestionError(f"unknown question {question!r}: the questions are {', '.join(QUESTIONS)}")
+
+
 #: The questions by name.
 QUESTIONS: dict[str, Callable[[Task], Row]] = {
     "simulate": simulate,
