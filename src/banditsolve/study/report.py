@@ -318,6 +318,7 @@ def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
             "the unknown deals are the ones its first lines of play do not win."
         )
         out.append("")
+    out += perfect_marginals([r for g in groups.values() for r in g])
     out.append(plots.stacked(
         "perfect", labels,
         [("win (solver)", wins), ("unknown", unknowns), ("lose (proven)", loses)],
@@ -326,6 +327,43 @@ def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     ))
     out.append("")
     return out
+
+
+def _factors(row: Row) -> dict[str, str]:
+    """The setting's factors of a solve row: super-card side, players and (Bandida) mode."""
+    opts = dict(
+        item.split("=", 1) for item in str(row.get("options") or "").split(",") if "=" in item
+    )
+    out = {"super-card side": opts.get("super_side", "super6"),
+           "players": str(row.get("players"))}
+    if "mode" in opts:
+        out["mode"] = opts["mode"]
+    return out
+
+
+def perfect_marginals(rows: Sequence[Row]) -> list[str]:
+    """The same shares by one factor at a time (the other factors pooled)."""
+    cells: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:
+        for factor, value in _factors(r).items():
+            cells[(factor, value)].append(r)
+    body = []
+    for (factor, value), g in sorted(cells.items()):
+        n = len(g)
+        w = sum(1 for r in g if r.get("status") == "win")
+        u = sum(1 for r in g if r.get("status") == "unknown")
+        gw = sum(1 for r in g if r.get("greedy_won"))
+        proven = sum(1 for r in g if r.get("status") == "win" or r.get("greedy_won")
+                     or r.get("random_won"))
+        body.append((factor, value, n, share(w, n), share(u, n), share(proven, n),
+                     share(gw, n)))
+    return [
+        "By one factor at a time (the deals of the other factors pooled):",
+        "",
+        table(("factor", "value", "deals", "win (solver)", "unknown", "winnable (proven)",
+               "greedy won"), body),
+        "",
+    ]
 
 
 def policy_section(rows: Sequence[Row], plots: Plots) -> list[str]:
@@ -570,6 +608,17 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     out.append(table(("option reading", "games", measure_name, "difference", "length",
                       "length difference"), body))
     out.append("")
+    out.append("A difference of +0.00 with an interval of zero width means every seed had the "
+               "same outcome under both readings (the option did not change who won).")
+    out.append("")
+    significant = [(lab, d) for lab, d in zip(labels, diffs, strict=True)
+                   if not math.isnan(d[1]) and (d[1] > 0 or d[2] < 0)]
+    if significant:
+        out.append("Readings whose interval excludes zero: " + "; ".join(
+            f"{lab} ({d[0]:+.1f} pp)" for lab, d in significant) + ".")
+    else:
+        out.append("No reading's interval excludes zero at this sample size.")
+    out.append("")
     if labels:
         out.append(plots.intervals("options", labels, diffs,
                                    f"Change in '{measure_name}' against the defaults",
@@ -672,9 +721,13 @@ def write_report(spec: StudySpec, rows: list[Row], out_dir: Path,
     out_dir.mkdir(parents=True, exist_ok=True)
     plots = Plots(out_dir)
     lines = [f"# {spec.title}", "", spec.description, ""]
+    games = meta.get("games", len(rows))
+    seed = meta.get("seed", 0)
     lines.append(
-        f"Made by `banditsolve study {spec.name}` from {len(rows)} task results. Rerun the "
-        f"same command with a larger `--games` to extend it (the tasks already run are kept)."
+        f"Made by `banditsolve study {spec.name} --games {games} --seed {seed}` from "
+        f"{len(rows)} task results (one task is one game, or one deal solved). Rerun the "
+        "same command with a larger `--games` to extend it (the tasks already run are kept). "
+        "Every interval is a 95 % interval."
     )
     lines.append("")
     for section in SECTIONS:
