@@ -97,6 +97,25 @@ def test_montecarlo_policy_is_deterministic() -> None:
     assert first["policy_0"] == "montecarlo"
 
 
+def test_claim_aware_policy_plays_the_contract_game() -> None:
+    """claim-aware games are the contract's simulation with that policy (every action it picks
+    is applied by the rules engine, which refuses an illegal one)."""
+    from banditsolve.study.questions import banditos_claim_aware
+
+    game = load_game("banditos")
+    greedy = game.policies()["greedy"]
+    for seed in range(scaled(5, 20)):
+        row = run(Task("t", 0, "banditos", "simulate", seed, (),
+                       (("policies", "claim-aware,greedy"),)))
+        assert row == run(Task("t", 0, "banditos", "simulate", seed, (),
+                               (("policies", "claim-aware,greedy"),)))
+        _, steps = contract_simulate(game, seed=seed, policies=[banditos_claim_aware, greedy])
+        outcome = game.outcome(steps[-1].state)
+        assert outcome is not None
+        assert row["steps"] == len(steps)
+        assert row["score_0"] == outcome.scores[0] and row["score_1"] == outcome.scores[1]
+
+
 def _replay(game_name: str, task: Task, certificate: str) -> bool:
     """Play the certificate's actions through the game contract from the task's deal; True if
     the game ends in a team win exactly when the line ends."""

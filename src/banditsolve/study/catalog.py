@@ -151,7 +151,8 @@ MC_SAMPLES = 4
 
 def _banditos() -> tuple[Setting, ...]:
     # The montecarlo policy costs about a hundred times a greedy game: it plays few games.
-    h2h = h2h_settings("banditos", (("random", "greedy", 20),)) + h2h_settings(
+    pairs = (("random", "greedy", 20), ("greedy", "claim-aware", 6), ("random", "claim-aware", 2))
+    h2h = h2h_settings("banditos", pairs) + h2h_settings(
         "banditos", (("greedy", "montecarlo", 1),), (("samples", MC_SAMPLES),)
     )
     same = (
@@ -220,9 +221,11 @@ STUDIES: dict[str, StudySpec] = {
         StudySpec(
             "banditos",
             "Los Banditos: policies head to head and the rule options",
-            "Two-player games of the policies random, greedy and montecarlo (the endgame "
-            "solver's sampled best turn) against each other in both seatings, with win rates, "
-            "intervals and a rating table; greedy self-play under each rule option.",
+            "Two-player games of the policies random, greedy, claim-aware (greedy that places "
+            "for a claim it can make at once and avoids filling a side it cannot claim) and "
+            "montecarlo (the endgame solver's sampled best turn, 4 playouts per candidate) "
+            "against each other in both seatings, with win rates, intervals and a rating "
+            "table; greedy self-play under each rule option.",
             _banditos,
             20_000,
         ),

@@ -70,13 +70,51 @@ def _banditos_montecarlo(samples: int) -> Policy[Any, Any]:
     return policy
 
 
+def banditos_claim_aware(state: Any, rng: random.Random) -> Any:
+    """Los Banditos ``claim-aware``: greedy, but it places a die where the tile can then be
+    claimed at once (the most valuable such tile), and it avoids filling a side of three dice
+    that cannot be claimed (the claim rule under the game's proof reading) while another
+    placement remains; otherwise it plays as ``greedy``."""
+    from banditsolve.banditos.players import greedy_player
+    from banditsolve.banditos.rules import Claim, Place, Roll, apply, legal_actions
+    from banditsolve.banditos.state import MAX_SIDE
+
+    actions = legal_actions(state)
+    if any(isinstance(a, (Claim, Roll)) for a in actions):
+        return greedy_player(state, rng)  # claim the best safe tile, or roll
+    places = [a for a in actions if isinstance(a, Place)]
+    if not places:
+        return greedy_player(state, rng)
+    me = state.to_move
+    claimable: list[tuple[int, Any]] = []
+    stuck: set[Any] = set()
+    for action in places:
+        after = apply(state, action)
+        tile = after.row[action.slot - 1]
+        if tile is None or len(tile.side(me)) < MAX_SIDE:
+            continue
+        if Claim(action.slot) in legal_actions(after):
+            claimable.append((tile.value, action))
+        else:
+            stuck.add(action)
+    if claimable:
+        return max(claimable, key=lambda t: (t[0], -t[1].slot))[1]
+    choice = greedy_player(state, rng)
+    if choice in stuck:
+        rest = [a for a in places if a not in stuck]
+        if rest:
+            return rest[rng.randrange(len(rest))]
+    return choice
+
+
 def policy_names(game_name: str) -> tuple[str, ...]:
     """Every policy a task may name for ``game_name``: the game's own and the study's extra
-    ones (Los Banditos: ``montecarlo``, the endgame solver's sampled best turn)."""
+    ones (Los Banditos: ``claim-aware`` and ``montecarlo``, the endgame solver's sampled best
+    turn)."""
     game = load_game(game_name)
     names = tuple(game.policies())
     if entry(game_name).name == "banditos":
-        names += ("montecarlo",)
+        names += ("claim-aware", "montecarlo")
     return names
 
 
@@ -92,6 +130,8 @@ def _policies(task: Task, game: Any, players: int) -> tuple[list[Policy[Any, Any
             f"task {task.index}: {len(names)} policies for {players} players"
         )
     extra: dict[str, Policy[Any, Any]] = {}
+    if game.name == "banditos":
+        extra["claim-aware"] = banditos_claim_aware
     if game.name == "banditos" and "montecarlo" in names:
         samples = task.param("samples", DEFAULT_MC_SAMPLES)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
