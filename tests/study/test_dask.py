@@ -71,6 +71,17 @@ def test_real_games_are_the_same_on_dask_and_the_process_pool(client: Any, tmp_p
     assert rows == [run(task) for task in study]
 
 
+def test_a_scheduler_address_is_used_and_worker_versions_checked(client: Any) -> None:
+    """``--executor dask ADDRESS``: a client of the running scheduler; a worker running another
+    version of the library is refused."""
+    from banditsolve.study.executors import ExecutorError, check_versions
+
+    with open_executor("dask", client.scheduler.address) as pool:
+        assert pool.workers == sum(client.nthreads().values()) and "dask scheduler" in pool.name
+    with pytest.raises(ExecutorError, match="same version"):
+        check_versions({"tcp://10.0.0.2:1234": "0.0.1"})
+
+
 class KillAWorker:
     """A progress display that kills one Dask worker process once ``after`` results arrived."""
 
@@ -102,3 +113,4 @@ def test_a_killed_dask_worker_loses_nothing(client: Any, tmp_path: Path) -> None
     assert summary.complete and summary.failed == 0
     assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(160)]
     assert stored_indices(tmp_path) == {i: 1 for i in range(160)}
+

@@ -45,7 +45,8 @@ def register(commands: Commands) -> None:
         type=count(1, 10**9, "the number of games"),
         default=None,
         metavar="N",
-        help="how many games (tasks) per setting (default: the study's own)",
+        help="how many tasks (games or solves) in all, over the study's settings (default: "
+        "the study's own); a larger N on a stored study grows it",
     )
     study.add_argument(
         "--seed", type=seed_number, default=0, metavar="S", help="the study's seed (default 0)"
@@ -156,7 +157,8 @@ def cmd_study(args: argparse.Namespace) -> int:
         "workers": summary.workers,
         **{k: v for k, v in stats.items() if k != "study"},
     }
-    report = spec.report(load_rows(out), Path(args.report) if args.report else out, meta)
+    rows = load_rows(out, with_index=True, with_seconds=True)
+    report = spec.report(rows, Path(args.report) if args.report else out, meta)
     payload = {**summary.to_json(), "report": str(report), "stored": stats}
     text = (
         f"{spec.title}: {summary.ran} tasks run ({summary.failed} failed), "

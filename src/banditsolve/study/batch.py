@@ -12,8 +12,9 @@ number of workers, the chunks or the order: the rows of a study are the same whe
 
 Chunks. A chunk is one call on a worker that runs several tasks. The first chunks hold one task
 each; then each chunk is sized from the tasks' measured time to take about
-``target_seconds`` (0.1 s), so that the cost of a call (pickling, a round trip, the scheduler)
-stays a small share of the work, and no larger than a quarter of what each worker has left, so
+``target_seconds`` (0.1 s on a process pool, 0.2 s on Dask: its calls cost more) of CPU time,
+so that the cost of a call (pickling, a round trip, the scheduler) stays a small share of the
+work, and no larger than a quarter of what each worker has left, so
 that the workers finish together.
 
 Failures. A task that raises is recorded with its error (the exception's type and message) and
@@ -64,8 +65,9 @@ __all__ = [
 
 Runner = Callable[[Task], Row]
 
-#: What a worker sends back for one task: index, row (or None), error type, error message, seconds.
-Outcome = tuple[int, Row | None, str | None, str | None, float]
+#: What a worker sends back for one task: index, row (or None), error type, error message,
+#: seconds (wall clock), CPU seconds of the worker's thread.
+Outcome = tuple[int, Row | None, str | None, str | None, float, float]
 
 #: The longest error message stored.
 MAX_ERROR = 300
@@ -99,9 +101,12 @@ class StudySummary:
     restarts: int
     wall_seconds: float
     task_seconds: float
+    #: CPU seconds inside the tasks on the workers (every attempt, for the benchmarks).
+    task_cpu_seconds: float
     executor: str
     workers: int
-    chunk_size: int
+    #: The mean number of tasks per chunk (first runs and retries aside).
+    chunk_size: float
 
     @property
     def complete(self) -> bool:
@@ -125,10 +130,11 @@ class StudySummary:
             "complete": self.complete,
             "wall_seconds": round(self.wall_seconds, 3),
             "task_seconds": round(self.task_seconds, 3),
+            "task_cpu_seconds": round(self.task_cpu_seconds, 3),
             "tasks_per_second": round(self.tasks_per_second, 2),
             "executor": self.executor,
             "workers": self.workers,
-            "chunk_size": self.chunk_size,
+            "chunk_size": round(self.chunk_size, 1),
         }
 
 
@@ -163,15 +169,16 @@ def run_chunk(runner: Runner, tasks: tuple[Task, ...]) -> list[Outcome]:
     """On a worker: run each task, catching its error (one failure never hides the others)."""
     out: list[Outcome] = []
     for task in tasks:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             row = _check_row(runner(task))
         except Exception as exc:
             message = _one_line(str(exc) or repr(exc))
             out.append((task.index, None, type(exc).__name__, message,
-                        time.perf_counter() - start))
+                        time.perf_counter() - start, time.thread_time() - cpu))
         else:
-            out.append((task.index, row, None, None, time.perf_counter() - start))
+            out.append((task.index, row, None, None, time.perf_counter() - start,
+                        time.thread_time() - cpu))
     return out
 
 
@@ -223,10 +230,12 @@ class _Engine:
         self.inflight: dict[Future[list[Outcome]], _Chunk] = {}
         self.generation = 0
         self.estimate: float | None = None
-        self.last_chunk = chunk_size or 1
         self.ran = self.ok = self.failed = self.retried = self.restarts = 0
         self.task_seconds = 0.0
+        self.task_cpu = 0.0
         self.max_inflight = 2 * max(1, pool.workers)
+        self.chunks = 0
+        self.batch: list[Record] = []
 
     # -- chunks
     def chunk_size(self) -> int:
@@ -234,7 +243,7 @@ class _Engine:
             return self.fixed
         if self.estimate is None:
             return 1
-        size = self.target / self.estimate if self.estimate > 0 else MAX_CHUNK
+        size = self.target / self.estimate if self.estimate > 1e-7 else MAX_CHUNK
         left = len(self.todo) - self.next
         share = math.ceil(left / (4 * max(1, self.pool.workers)))
         return max(1, min(MAX_CHUNK, share, round(size)))
@@ -275,7 +284,7 @@ class _Engine:
                 size = self.chunk_size()
                 tasks = tuple(self.todo[self.next : self.next + size])
                 self.next += len(tasks)
-                self.last_chunk = len(tasks)
+                self.chunks += 1
                 self.submit(_Chunk(tasks, 1, False, self.generation))
                 continue
             return
@@ -285,13 +294,23 @@ class _Engine:
         if record.index in self.done:
             return  # already stored (a chunk that ran twice): never counted twice
         self.done.add(record.index)
-        self.store.append([record])
+        self.batch.append(record)
         self.ran += 1
         self.task_seconds += record.seconds
         if record.ok:
             self.ok += 1
         else:
             self.failed += 1
+
+    def commit(self) -> None:
+        """Store the results taken in since the last commit (one journal write), then show
+        them: a display that stops the study finds them stored."""
+        if not self.batch:
+            return
+        batch, self.batch = self.batch, []
+        self.store.append(batch)
+        failed = sum(1 for r in batch if not r.ok)
+        self.progress.update(len(batch) - failed, failed)
 
     def failed_attempt(self, task: Task, attempt: int, kind: str, message: str,
                        seconds: float) -> None:
@@ -303,7 +322,6 @@ class _Engine:
             return
         self.record(Record(task.index, "error", attempt, kind, message, seconds,
                            self.digests[task.index], {}))
-        self.progress.update(1, 1)
 
     def handle(self, future: Future[list[Outcome]]) -> None:
         chunk = self.inflight.pop(future)
@@ -323,23 +341,23 @@ class _Engine:
                 self.failed_attempt(task, chunk.attempt, type(exc).__name__, message, 0.0)
             return
         by_index = {task.index: task for task in chunk.tasks}
-        ok_count = 0
-        chunk_seconds = 0.0
-        for index, row, kind, text, seconds in outcomes:
-            chunk_seconds += seconds
+        chunk_cpu = 0.0
+        for index, row, kind, text, seconds, cpu in outcomes:
+            chunk_cpu += cpu
+            self.task_cpu += cpu
             if row is not None:
-                before = self.ran
                 self.record(Record(index, "ok", chunk.attempt, None, None, seconds,
                                    self.digests[index], row))
-                ok_count += self.ran - before
             else:
                 self.failed_attempt(by_index[index], chunk.attempt, kind or "Exception",
                                     text or "", seconds)
         if outcomes:
-            mean = chunk_seconds / len(outcomes)
+            # The CPU time of the tasks, not the wall clock: the cost of a call is CPU time
+            # too, and on a machine busy with other work the wall clock grows, so chunks sized
+            # on it would shrink and make that cost a larger share. (Tasks that mostly wait get
+            # large chunks, bounded by each worker's share of what is left.)
+            mean = chunk_cpu / len(outcomes)
             self.estimate = mean if self.estimate is None else 0.7 * self.estimate + 0.3 * mean
-        if ok_count:
-            self.progress.update(ok_count, 0)
 
     def broken(self, chunk: _Chunk, exc: BaseException) -> None:
         """A worker of the pool died: start the pool again, then run the chunks that were in
@@ -361,7 +379,6 @@ class _Engine:
             self.record(Record(task.index, "error", MAX_ATTEMPTS, "WorkerLost",
                                "the worker process died while running this task alone "
                                f"({type(exc).__name__})", 0.0, self.digests[task.index], {}))
-            self.progress.update(1, 1)
 
     # -- the loop
     def run(self) -> None:
@@ -375,6 +392,7 @@ class _Engine:
             )
             for future in finished:
                 self.handle(future)
+                self.commit()
             now = time.monotonic()
             if self.store.pending >= self.flush_rows or (
                 self.store.pending and now - last_flush >= self.flush_seconds
@@ -407,7 +425,7 @@ def run_study(
     params: Mapping[str, Scalar] | None = None,
     retry_failed: bool = False,
     grow: tuple[str, ...] = (),
-    target_seconds: float = 0.1,
+    target_seconds: float | None = None,
     flush_rows: int = 10_000,
     flush_seconds: float = 5.0,
 ) -> StudySummary:
@@ -463,7 +481,7 @@ def run_study(
         bar = make_progress(progress)
         pool, owned = _as_pool(executor) if todo else (Pool(_NullExecutor(), 1, "none"), True)
         engine = _Engine(pool, store, run_with, todo, digests, done, bar, chunk_size,
-                         target_seconds, flush_rows, flush_seconds)
+                         target_seconds or pool.target_seconds, flush_rows, flush_seconds)
         bar.start(len(task_list), len(task_list) - len(todo), study or "study")
         try:
             engine.run()
@@ -477,6 +495,8 @@ def run_study(
         wall = time.perf_counter() - started
         try:
             if engine is not None:
+                store.append(engine.batch)  # results taken in when the run stopped
+                engine.batch = []
                 store.flush()
                 store.add_run(
                     {
@@ -505,9 +525,10 @@ def run_study(
         restarts=engine.restarts,
         wall_seconds=wall,
         task_seconds=engine.task_seconds,
+        task_cpu_seconds=engine.task_cpu,
         executor=engine.pool.name,
         workers=engine.pool.workers,
-        chunk_size=engine.last_chunk,
+        chunk_size=len(todo) / engine.chunks if engine.chunks else 0.0,
     )
 
 
@@ -515,15 +536,22 @@ class _NullExecutor(Executor):
     """Stands for an executor when there is nothing to run (none is started)."""
 
 
-def load_rows(out_dir: str | os.PathLike[str], *, with_index: bool = False) -> list[Row]:
+def load_rows(
+    out_dir: str | os.PathLike[str], *, with_index: bool = False, with_seconds: bool = False
+) -> list[Row]:
     """The rows of the tasks that succeeded, in task order (one per task). With ``with_index``,
-    each row also has its task index as ``_index``."""
+    each row also has its task index as ``_index``; with ``with_seconds``, the seconds the task
+    took on its worker as ``_seconds``."""
     records = read_records(_existing(out_dir))
     rows: list[Row] = []
     for index in sorted(records):
         record = records[index]
         if record.ok:
-            rows.append({"_index": index, **record.row} if with_index else dict(record.row))
+            row: Row = {"_index": index} if with_index else {}
+            if with_seconds:
+                row["_seconds"] = record.seconds
+            row.update(record.row)
+            rows.append(row)
     return rows
 
 
@@ -568,3 +596,14 @@ def study_stats(out_dir: str | os.PathLike[str]) -> dict[str, Scalar]:
         "wall_seconds": round(sum(float(run.get("wall_seconds", 0.0)) for run in runs), 3),
         "runs": len(runs),
     }
+
+
+def busy_runner(task: Task) -> Row:
+    """A task of pure CPU work: ``task.param("loops")`` steps of a linear congruential
+    generator from the task's seed (the benchmarks calibrate the loops to a task length; a
+    runner importable by every worker)."""
+    loops = task.param("loops", 0)
+    x = task.seed & 0x7FFFFFFF
+    for _ in range(int(loops) if isinstance(loops, int | float) else 0):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+    return {"x": x}

@@ -77,6 +77,10 @@ class Pool:
     #: Starts a new executor in place of a broken one (``None``: it cannot be restarted).
     restart: Callable[[], Executor] | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: The Dask client, for a Dask executor (``None`` otherwise).
+    client: Any = None
+    #: The seconds of work a chunk aims at: enough to make the cost of one call small.
+    target_seconds: float = 0.1
 
     def close(self) -> None:
         for closer in reversed(self.closers):
@@ -156,8 +160,37 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
             ) from None
         count = sum(client.nthreads().values()) or 1
         name = f"dask scheduler {address[:60]} ({count} worker threads)"
+        try:
+            check_versions(client.run(library_version))
+        except BaseException:
+            client.close()
+            raise
     closers.append(client.close)
-    return Pool(client.get_executor(pure=False), workers or count, name, None, closers)
+    # A Dask call costs more than a process pool's (the scheduler, a round trip over TCP, the
+    # worker's bookkeeping: a few milliseconds of CPU): larger chunks.
+    return Pool(client.get_executor(pure=False), workers or count, name, None, closers, client,
+                target_seconds=0.2)
+
+
+def library_version() -> str:
+    """On a worker: the version of banditsolve it runs."""
+    from banditsolve import __version__
+
+    return __version__
+
+
+def check_versions(versions: dict[str, str]) -> None:
+    """Refuse a cluster whose workers run another version of banditsolve than this one (their
+    results would not be this version's)."""
+    from banditsolve import __version__
+
+    other = {worker: v for worker, v in versions.items() if v != __version__}
+    if other:
+        worker, version = next(iter(other.items()))
+        raise ExecutorError(
+            f"{len(other)} Dask worker(s) run banditsolve {version[:20]} (e.g. {worker[:40]}), "
+            f"not {__version__}: install the same version on every machine"
+        )
 
 
 class RayExecutor(Executor):
