@@ -474,8 +474,8 @@ def seats_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         "## Win rate by seat",
         "",
         "Every seat plays greedy; seat 0 moves first. A seat's share counts the games it won "
-        "alone (shared first places are listed apart). With k equal players, k-1 in k would "
-        "be the fair share of losses, 1/k of wins.",
+        "alone (shared first places are listed apart). If the seat did not matter, each of k "
+        "seats would win 1/k of the games.",
         "",
     ]
     body: list[Sequence[object]] = []
@@ -518,7 +518,8 @@ def trunks_section(rows: Sequence[Row], groups: dict[str, list[Row]], plots: Plo
         "",
         "Over the same greedy games, each player's game counts once (a *player-game*). For "
         "each trunk kind: the win rate of the player-games that carried off at least one trunk "
-        "of that kind against those that carried off none, and the difference in final points. "
+        "of that kind against those that carried off none, and the difference in mean final "
+        "points (the trunks' own points included). "
         "This is a correlation, not a controlled experiment: a player who takes more cars also "
         "meets more trunks.",
         "",
