@@ -21,6 +21,14 @@ The search is complete:
   cell can reach are kept (the tight filter);
 - before laying a card it checks the child's exit count and a quick covering bound
   (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so most dead ends are never laid.
+- when the front falls into regions that no connected group of the cards left can span
+  (:func:`split_front`), each region is searched alone on a board where the other regions'
+  front cells are walled up (:meth:`ExactSearch.split`): the sum of the regions' minimums
+  bounds the node (each region with all the cards left, a relaxation), and closures of the
+  regions that together fit the cards left are laid as one closure (replayed by the rules
+  engine first); when no such combination exists among every set of cards that closes each
+  region (listed exhaustively, up to :data:`CLOSINGS_LIMIT` sets), the node needs more cards
+  than it has.
 
 The iterative deepening over budgets lives in :mod:`banditsolve.tunnels.solvers.closure`, the
 sharing of a long level among processes in :mod:`banditsolve.tunnels.solvers.parallel`.
@@ -32,6 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from banditsolve.core.limits import Budget, Limits
+from banditsolve.errors import IllegalActionError
 from banditsolve.tunnels.cards import PORT_MASK
 from banditsolve.tunnels.geometry import SIDE_MASK, STEP, Cell, Placement, orientation
 from banditsolve.tunnels.solvers.bounds import (
@@ -44,6 +53,7 @@ from banditsolve.tunnels.solvers.bounds import (
 )
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
 from banditsolve.tunnels.solvers.options import (
+    CACHE_LIMIT,
     Option,
     Signature,
     fits_zone,
@@ -57,11 +67,84 @@ from banditsolve.tunnels.table import TOUCH, Table
 
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 NEVER = 1 << 20
+#: The region searches a search keeps (see :meth:`ExactSearch.split`) are dropped past this many.
+REGION_MEMO_LIMIT = 20_000
+#: A region's closings are listed (see :meth:`ExactSearch.closings`) up to this many card sets.
+CLOSINGS_LIMIT = 2_000
+
+
+class _TooMany(Exception):
+    """More closings than asked for."""
+
 
 #: What :meth:`ExactSearch.push` returns and :meth:`ExactSearch.pop` takes back: the two cells
 #: laid, the rim entries changed (cell, old value or -1), and the exit count and colour
 #: balance before.
 Record = tuple[Cell, Cell, list[tuple[Cell, int]], int, int]
+
+
+class RegionState:
+    """A region's own search (:meth:`ExactSearch.region_search`) and what it has proven so
+    far: ``floor``, a lower bound on the cards that close the region, and ``found``, the
+    placements of a closure of ``floor`` cards once one turns up."""
+
+    __slots__ = ("found", "floor", "listed", "search")
+
+    def __init__(self, search: ExactSearch, floor: int) -> None:
+        self.search = search
+        self.floor = floor
+        self.found: tuple[Placement, ...] | None = None
+        self.listed: dict[int, list[tuple[Placement, ...]] | None] = {}
+
+    def closings(self, cap: int) -> list[tuple[Placement, ...]] | None:
+        """:meth:`ExactSearch.closings` of the region within ``cap`` cards (kept)."""
+        if cap not in self.listed:
+            self.listed[cap] = self.search.closings(cap, CLOSINGS_LIMIT)
+        return self.listed[cap]
+
+
+def split_front(front: Sequence[Cell], budget: int) -> list[list[Cell]] | None:
+    """The front cells in groups no connected group of at most ``budget`` new cards can span
+    (two front cells ``d`` steps apart need ``d + 1`` covered cells between them, so at least
+    ``(d + 2) // 2`` cards); None when there is one group. Cells are linked when
+    ``d <= 2 * budget - 1`` and the groups are the linked components."""
+    reach = 2 * budget - 1
+    cells = list(front)
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (ax, ay) in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            bx, by = cells[j]
+            if abs(ax - bx) + abs(ay - by) <= reach:
+                ri, rj = root(i), root(j)
+                if ri != rj:
+                    parent[ri] = rj
+    groups: dict[int, list[Cell]] = {}
+    for i, c in enumerate(cells):
+        groups.setdefault(root(i), []).append(c)
+    if len(groups) < 2:
+        return None
+    return sorted((sorted(g) for g in groups.values()), key=lambda g: (len(g), g))
+
+
+def span_cost(groups: Sequence[Sequence[Cell]]) -> int:
+    """The fewest cards of one connected group of new cards that covers front cells of two
+    of ``groups``: ``(d + 2) // 2`` for the closest two cells of different groups."""
+    best = NEVER
+    for i, g in enumerate(groups):
+        for h in groups[i + 1 :]:
+            for ax, ay in g:
+                for bx, by in h:
+                    cost = (abs(ax - bx) + abs(ay - by) + 2) // 2
+                    if cost < best:
+                        best = cost
+    return best
 
 
 class ExactSearch:
@@ -94,6 +177,11 @@ class ExactSearch:
         self.budget = Budget(limits)
         self.lower: dict[frozenset[Placement], int] = {}
         self.path: list[Placement] = []
+        self.records: list[Record] = []
+        self.table = table
+        #: Placements laid before the search starts (a region's search starts from a node of
+        #: another search: see :meth:`region_search`); certificates replay them first.
+        self.prefix: tuple[Placement, ...] = ()
         self.cells: dict[Cell, int] = table.cells
         self.rim: dict[Cell, int] = dict(table.rim)
         self.front: dict[Cell, int] = dict(table.front_rim)
@@ -104,6 +192,15 @@ class ExactSearch:
         for c in cards:
             self.classes[(c & PORT_MASK).bit_count()] += 1
             self.skews[skew(c)] += 1
+        #: The card types left (None: to be listed again) and the option summaries of front
+        #: cells per signature for those types (see :func:`summary`), kept per set of types.
+        self.kinds: tuple[int, ...] | None = None
+        self.sums: dict[Signature, tuple[int, int]] = {}
+        self.sums_by_kinds: dict[tuple[int, ...], dict[Signature, tuple[int, int]]] = {}
+        #: Whether nodes split their front into independent regions (see :meth:`split`).
+        self.regions = not self.required
+        #: Region searches kept between deepening levels: (node key, region) -> search.
+        self.region_memo: dict[tuple[frozenset[Placement], frozenset[Cell]], RegionState] = {}
 
     @property
     def nodes(self) -> int:
@@ -113,7 +210,7 @@ class ExactSearch:
     def run(self, budget: int) -> tuple[Placement, ...] | int:
         """The placements of a closure with at most ``budget`` cards, or a proven lower bound
         (greater than ``budget``) on the cards any closure needs."""
-        self.path = []
+        self.path, self.records = [], []
         found = self.dfs(budget, frozenset())
         if found < 0:
             return tuple(self.path)
@@ -184,13 +281,18 @@ class ExactSearch:
     def push(self, p: Placement) -> Record:
         """Lay ``p`` on the board and take its card from the counts; the undo record."""
         mask = p.card & PORT_MASK
-        self.counts[p.card] -= 1
+        counts = self.counts
+        counts[p.card] -= 1
+        if not counts[p.card]:
+            self.kinds = None
         self.classes[mask.bit_count()] -= 1
         self.skews[skew(mask)] -= 1
         exits, balance = self.exits, self.balance
         a, b, undo = self.lay(p)
         self.path.append(p)
-        return a, b, undo, exits, balance
+        record = (a, b, undo, exits, balance)
+        self.records.append(record)
+        return record
 
     def pop(self, p: Placement, record: Record) -> None:
         """Undo :meth:`push`."""
@@ -198,10 +300,213 @@ class ExactSearch:
         self.lift(a, b, undo)
         self.exits, self.balance = exits, balance
         mask = p.card & PORT_MASK
-        self.counts[p.card] += 1
+        counts = self.counts
+        counts[p.card] += 1
+        if counts[p.card] == 1:
+            self.kinds = None
         self.classes[mask.bit_count()] += 1
         self.skews[skew(mask)] += 1
         self.path.pop()
+        self.records.pop()
+
+    def unwind(self) -> None:
+        """Lift every card of :attr:`path` (a closure found is left laid by :meth:`dfs`)."""
+        while self.path:
+            self.pop(self.path[-1], self.records[-1])
+
+    # -- independent regions ----------------------------------------------------------------
+
+    def region_search(self, stones: Sequence[Cell]) -> ExactSearch:
+        """A search of the board as it is now with the front cells ``stones`` walled up: an
+        occupied cell without openings on each (its exits no longer count, and no card may
+        cover it or open onto it). It shares this search's limits and node count, starts
+        with the cards left here, and has no required cards."""
+        sub = object.__new__(ExactSearch)
+        sub.counts = Counter({c: n for c, n in self.counts.items() if n > 0})
+        sub.given = Counter(sub.counts)
+        sub.required = ()
+        sub.bounds = self.bounds
+        sub.budget = self.budget
+        sub.lower = {}
+        sub.path = []
+        sub.records = []
+        sub.table = self.table
+        sub.prefix = (*self.prefix, *self.path)
+        cells = dict(self.cells)
+        rim = dict(self.rim)
+        front = dict(self.front)
+        for t in stones:
+            rim.pop(t, None)
+            front.pop(t, None)
+            cells[t] = 0
+        for tx, ty in stones:
+            for side, (dx, dy) in enumerate(STEP):
+                n = (tx + dx, ty + dy)
+                if n in cells:
+                    continue
+                v = rim.get(n, 0) | TOUCH[side]  # a wall (no opening) on that side
+                rim[n] = v
+                if v & SIDE_MASK:
+                    front[n] = v
+        sub.cells, sub.rim, sub.front = cells, rim, front
+        sub.exits = sum((v & SIDE_MASK).bit_count() for v in front.values())
+        balance = 0
+        for (tx, ty), v in front.items():
+            k = (v & SIDE_MASK).bit_count()
+            balance += -k if (tx + ty) & 1 else k
+        sub.balance = balance
+        sub.classes = [0] * 7
+        sub.skews = [0] * 4
+        for c, k in sub.counts.items():
+            sub.classes[(c & PORT_MASK).bit_count()] += k
+            sub.skews[skew(c)] += k
+        sub.regions = True
+        sub.region_memo = {}
+        sub.kinds = None
+        sub.sums = {}
+        sub.sums_by_kinds = self.sums_by_kinds
+        return sub
+
+    def split(self, key: frozenset[Placement], budget: int, groups: list[list[Cell]]) -> int:
+        """Bound a node whose front falls into ``groups`` that no connected group of at most
+        ``budget`` new cards spans (:func:`split_front`); -1 after laying a closure.
+
+        In a closure the new cards fall into groups of cards joined by neighbouring cells.
+        Each such group alone is a legal closure of the exits it covers: the cards an opening
+        faces, and the card a laid card joins, are its neighbours, so in the same group; and
+        a group covering front cells of two regions needs :func:`span_cost` cards. With none
+        such, the groups of each region close that region on a board where the other
+        regions' front cells are walled up (no group of the region touches them), so the
+        cards needed are at least the sum of each region's own minimum (each searched with
+        all the cards left, a relaxation), and at least the span cost otherwise: the bound
+        returned holds whatever the budget. When each region closes within the budget and
+        their closures together use no more cards than are left, laying them all is a
+        closure (checked by the rules engine before it is laid)."""
+        span = span_cost(groups)
+        memo = self.region_memo
+        if len(memo) > REGION_MEMO_LIMIT:
+            memo.clear()
+        states: list[RegionState] = []
+        for g in groups:
+            region = frozenset(g)
+            state = memo.get((key, region))
+            if state is None:
+                stones = [t for t in self.front if t not in region]
+                state = RegionState(self.region_search(stones), max(1, (len(g) + 1) // 2))
+                memo[key, region] = state
+            states.append(state)
+        total = sum(st.floor for st in states)
+        for st in states:
+            if total > budget:
+                break
+            cap = budget - (total - st.floor)
+            while st.found is None and st.floor <= cap:
+                found = st.search.run(st.floor)
+                if isinstance(found, tuple):
+                    st.found = found
+                    st.search.unwind()
+                else:
+                    st.floor = max(st.floor + 1, found)
+            total = sum(s.floor for s in states)
+        bound = min(total, span)
+        if total > budget or any(st.found is None for st in states):
+            return bound
+        # Each region closes within the budget on its own: look for one closure per region
+        # that together fit the cards left, first among the minimal closures found, then
+        # among every set of cards that closes each region within what the others leave.
+        choices: list[list[tuple[Placement, ...]]] = [[st.found or ()] for st in states]
+        laid = self.combine(choices, budget)
+        if laid is None:
+            choices = []
+            for st in states:
+                cap = budget - (total - st.floor)
+                listed = st.closings(cap)
+                if listed is None:
+                    return bound  # too many to list: the node is searched as a whole
+                choices.append(listed)
+            laid = self.combine(choices, budget)
+            if laid is None:
+                # No closure of any region fits beside closures of the others within the
+                # budget, so none of the whole table does (the groups of a closure are
+                # closures of their regions).
+                return max(bound, budget + 1) if span > budget else bound
+        try:
+            final = self.table.place_all((*self.prefix, *self.path, *laid))
+        except IllegalActionError:
+            return bound
+        if final.exit_count:
+            return bound
+        for p in laid:
+            self.push(p)
+        return -1
+
+    def combine(
+        self, choices: list[list[tuple[Placement, ...]]], budget: int
+    ) -> list[Placement] | None:
+        """One closure per region from ``choices`` (per region, closures as placements), with
+        at most ``budget`` cards in all and no more of a card than are left; None if none."""
+        left = Counter({c: n for c, n in self.counts.items() if n > 0})
+        order = sorted(range(len(choices)), key=lambda i: len(choices[i]))
+        picked: list[tuple[Placement, ...]] = []
+
+        def walk(i: int, room: int) -> bool:
+            if i == len(order):
+                return True
+            for closure in choices[order[i]]:
+                if len(closure) > room:
+                    continue
+                use = Counter(p.card for p in closure)
+                if any(n > left[c] for c, n in use.items()):
+                    continue
+                left.subtract(use)
+                picked.append(closure)
+                if walk(i + 1, room - len(closure)):
+                    return True
+                picked.pop()
+                left.update(use)
+            return False
+
+        if not walk(0, budget):
+            return None
+        return [p for closure in picked for p in closure]
+
+    def closings(self, budget: int, limit: int) -> list[tuple[Placement, ...]] | None:
+        """One closure of this search's board per set of cards (as a multiset) that closes it
+        with at most ``budget`` cards: every such set appears (the search below is the exact
+        search without its stop at the first closure, so complete for every closure within
+        the budget); None when there are more than ``limit`` of them."""
+        found: dict[tuple[int, ...], tuple[Placement, ...]] = {}
+        seen: dict[frozenset[Placement], int] = {}
+        regions, self.regions = self.regions, False
+        self.path, self.records = [], []
+
+        def walk(b: int, key: frozenset[Placement]) -> None:
+            self.budget.tick()
+            if seen.get(key, -1) >= b:
+                return  # the same cards laid in another order, searched with as many left
+            seen[key] = b
+            result, _low, children = self.expand(b, key)
+            if result < 0:
+                cards = tuple(sorted(p.card for p in self.path))
+                if cards not in found:
+                    found[cards] = tuple(self.path)
+                    if len(found) > limit:
+                        raise _TooMany
+                return
+            for p in children:
+                record = self.push(p)
+                try:
+                    walk(b - 1, key | {p})
+                finally:
+                    self.pop(p, record)
+
+        try:
+            walk(budget, frozenset())
+        except _TooMany:
+            return None
+        finally:
+            self.regions = regions
+        return list(found.values())
 
     # -- the search -------------------------------------------------------------------------
 
@@ -282,7 +587,11 @@ class ExactSearch:
         if low > budget:
             return self.closed(key, low)
         counts = self.counts
-        kinds = tuple(sorted(c for c, n in counts.items() if n > 0))
+        kinds = self.kinds
+        if kinds is None:
+            kinds = self.kinds = tuple(sorted(c for c, n in counts.items() if n > 0))
+            self.sums = self.sums_by_kinds.setdefault(kinds, {})
+        sums = self.sums
         bounds = self.bounds
         # The most constrained front cell.
         best_cell: Cell | None = None
@@ -295,7 +604,12 @@ class ExactSearch:
             if bounds is not None and not inside(t, bounds):
                 return self.closed(key, NEVER)
             sig = signature(self.rim, t, fv, bounds)
-            size, sides = summary(kinds, sig)
+            got = sums.get(sig)
+            if got is None:
+                if len(sums) > CACHE_LIMIT:
+                    sums.clear()
+                got = sums[sig] = summary(kinds, sig)
+            size, sides = got
             if size == 0:
                 # Cells only fill up and cards only run out: this exit stays open for good.
                 return self.closed(key, NEVER)
@@ -314,6 +628,15 @@ class ExactSearch:
             low = cover
             if low > budget:
                 return self.closed(key, low)
+        if self.regions and budget > 1 and len(front) > 1:
+            groups = split_front(list(front), budget)
+            if groups is not None:
+                split = self.split(key, budget, groups)
+                if split < 0:
+                    return -1, 0, []
+                if split > budget:
+                    return self.closed(key, split)
+                low = max(low, split)
         result = NEVER
         if cover == budget:
             # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed

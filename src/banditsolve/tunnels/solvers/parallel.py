@@ -20,6 +20,9 @@ from banditsolve.tunnels.solvers.exact import ExactSearch
 #: processes.
 SPLIT_AFTER = 0.25
 
+#: The fewest cores on which the exact search shares long levels by default.
+MIN_CORES_TO_FORK = 4
+
 #: The search a forked worker continues (set just before forking).
 _SPLIT: ExactSearch | None = None
 
@@ -73,12 +76,18 @@ def split_job(job: tuple[tuple[Placement, ...], int]) -> tuple[str, tuple[Placem
 
 
 def default_workers() -> int:
-    """How many processes the exact search may use: the machine's cores (at most 4) where
-    forking is safe (a "fork" start method, one thread, not a daemon process), else 1."""
+    """How many processes the exact search may use: one on a machine with at most
+    :data:`MIN_CORES_TO_FORK` - 1 cores (on two cores the forks cost more than they win: the
+    closure benchmark measured no position decided by them that one process missed), else
+    the machine's cores (at most 4) where forking is safe (a "fork" start method, one thread,
+    not a daemon process)."""
     import multiprocessing
 
+    cores = os.cpu_count() or 1
+    if cores < MIN_CORES_TO_FORK:
+        return 1
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     if threading.active_count() != 1 or multiprocessing.current_process().daemon:
         return 1
-    return max(1, min(4, os.cpu_count() or 1))
+    return min(4, cores)
