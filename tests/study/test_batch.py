@@ -320,3 +320,10 @@ def test_a_study_grows_with_more_games_and_keeps_what_ran(tmp_path: Path) -> Non
     again = run_study(tasks(25), tmp_path, executor=InlineExecutor(), runner=digest_runner,
                       params={"games": 25, "seed": 7}, grow=("games",), progress=False)
     assert again.ran == 0
+
+
+def test_ray_gives_the_rows_of_the_plain_loop_where_installed(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    with open_executor("ray", workers=2) as pool:
+        run_study(tasks(20), tmp_path, executor=pool, runner=digest_runner, progress=False)
+    assert load_rows(tmp_path) == plain_loop(tasks(20))

@@ -50,3 +50,33 @@ def test_bad_study_requests_exit_2() -> None:
         result = run(*argv)
         assert result.code == 2, argv
         assert result.err.startswith("banditsolve: error: ") and len(result.err.splitlines()) == 1
+
+
+def test_the_study_command_imports_no_study_library_to_parse() -> None:
+    """``banditsolve --help`` and ``banditsolve study --help`` stay quick: neither Dask, pyarrow,
+    tqdm nor matplotlib is imported to build the parser."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, contextlib, io\n"
+        "from banditsolve.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--help']); main(['study', '--help'])\n"
+        "heavy = ('dask', 'distributed', 'pyarrow', 'tqdm', 'matplotlib')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_no_bar_when_standard_error_is_not_a_terminal() -> None:
+    import contextlib
+    import io
+
+    from banditsolve.study.progress import BarProgress, NoProgress, make_progress
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert isinstance(make_progress(None), NoProgress)
+    assert isinstance(make_progress(False), NoProgress)
+    assert isinstance(make_progress(True), BarProgress)

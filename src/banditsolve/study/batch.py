@@ -14,8 +14,8 @@ Chunks. A chunk is one call on a worker that runs several tasks. The first chunk
 each; then each chunk is sized from the tasks' measured time to take about
 ``target_seconds`` (0.1 s on a process pool, 0.2 s on Dask: its calls cost more) of CPU time,
 so that the cost of a call (pickling, a round trip, the scheduler) stays a small share of the
-work, and no larger than a quarter of what each worker has left, so
-that the workers finish together.
+work, and no larger than an even share of what is left, so that the workers finish together
+(within one chunk's time).
 
 Failures. A task that raises is recorded with its error (the exception's type and message) and
 run once more, alone; if it fails again, the error is its result. A chunk that fails as a whole
@@ -245,7 +245,7 @@ class _Engine:
             return 1
         size = self.target / self.estimate if self.estimate > 1e-7 else MAX_CHUNK
         left = len(self.todo) - self.next
-        share = math.ceil(left / (4 * max(1, self.pool.workers)))
+        share = math.ceil(left / max(1, self.pool.workers))
         return max(1, min(MAX_CHUNK, share, round(size)))
 
     def submit(self, chunk: _Chunk) -> None:
