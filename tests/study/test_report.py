@@ -77,9 +77,20 @@ def test_the_projection_follows_the_measured_cost(tmp_path: Path) -> None:
     # 2,000 s on one machine of two cores, 500 s on four machines.
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path,
                         {"task_seconds": 6.0}).read_text()
-    assert "2000.0 ms of one core per task" in text
+    assert "2000.0 ms per task" in text
     assert "| 1 | 33 min 20 s |" in text
     assert "| 4 | 8 min 20 s |" in text
+
+
+def test_the_projection_weighs_each_settings_own_cost(tmp_path: Path) -> None:
+    rows = perfect_rows("cheap", 1, 1, 0, 0) + perfect_rows("dear", 1, 0, 0, 0)
+    for row, seconds in zip(rows, (1.0, 1.0, 4.0), strict=True):
+        row["_seconds"] = seconds
+    # 2,000 solves of each setting: 2,000 * (1 + 4) = 10,000 s of one core, 5,000 s on one
+    # machine of two cores.
+    text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, {}).read_text()
+    assert "| 1 | 1 h 23 min |" in text
+    assert "| perfect:cheap | 2 | 1000.0 |" in text and "| perfect:dear | 1 | 4000.0 |" in text
 
 
 def test_paired_difference_against_a_hand_computation() -> None:

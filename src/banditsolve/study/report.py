@@ -688,27 +688,42 @@ def run_section(spec: StudySpec, rows: Sequence[Row], meta: dict[str, Scalar]) -
     out.append("; ".join(facts) + ".")
     out.append("")
     simulate = spec.name not in ("bandido-perfect", "bandida-perfect")
-    if isinstance(task_seconds, (int, float)) and task_seconds and done:
-        per = float(task_seconds) / done
+    timed = [r for r in rows if isinstance(r.get("_seconds"), (int, float))]
+    per_setting: dict[str, list[float]] = defaultdict(list)
+    for r in timed:
+        per_setting[str(r.get("setting"))].append(float(r["_seconds"] or 0.0))
+    total = (math.fsum(float(r["_seconds"] or 0.0) for r in timed) if timed
+             else float(task_seconds) if isinstance(task_seconds, (int, float)) else 0.0)
+    if total and done:
+        per = total / (len(timed) or done)
         settings = len({r.get("setting") for r in rows})
         if simulate:
             target = TARGET_GAMES
             what = f"{TARGET_GAMES:,} simulated games"
+            cpu = per * target  # the settings keep their shares of the cycle
         else:
             target = TARGET_SOLVES * settings
             what = f"{TARGET_SOLVES:,} solves in each of the {settings} settings"
-        cpu = per * target
+            cpu = (TARGET_SOLVES * math.fsum(statistics.fmean(v) for v in per_setting.values())
+                   if per_setting else per * target)
         out.append(
-            f"Measured cost: {per * 1000:.1f} ms of one core per task on average (this machine, "
-            "2 cores shared with other jobs, so an upper estimate). The issue's size, "
-            f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
-            f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
-            "overhead neglected):"
+            f"Measured cost: {per * 1000:.1f} ms per task on average, the wall-clock time inside "
+            "the task on its worker (this machine, 2 cores shared with other jobs, so an upper "
+            f"estimate of the CPU time). The issue's size, {what} ({target:,} tasks), would "
+            f"take {duration(cpu)} of one core; on N machines of {CORES_PER_MACHINE} cores each "
+            "(a Dask cluster, one worker per core, the batch overhead neglected):"
         )
         out.append("")
         out.append(table(("machines", "time"),
                          [(n, duration(cpu / (n * CORES_PER_MACHINE))) for n in CLUSTERS]))
         out.append("")
+        if per_setting and len(per_setting) <= 30:
+            out.append("Cost by setting (mean time per task):")
+            out.append("")
+            out.append(table(("setting", "tasks", "ms per task"),
+                             [(k, len(v), f"{1000 * statistics.fmean(v):.1f}")
+                              for k, v in sorted(per_setting.items())]))
+            out.append("")
     shown = {k: v for k, v in meta.items() if v is not None}
     if shown:
         out.append(table(("run detail", "value"), sorted(shown.items())))
