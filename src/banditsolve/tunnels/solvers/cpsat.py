@@ -1,6 +1,7 @@
 """Closure on OR-Tools CP-SAT (``can_close(..., backend="cpsat")``).
 
-The model of :mod:`banditsolve.tunnels.solvers.model` (complete for the card budget: see there)
+Staged budgets (see :func:`solve_cpsat`): the model of :mod:`banditsolve.tunnels.solvers.model`
+(complete for the card budget: see there)
 with one Boolean per placement literal, ``add_at_most_one`` per cell, ``add_exactly_one`` per
 front cell, an equality of opening sums per pair of neighbouring cells, a count per card type
 and ``minimize(sum)`` for the minimum. One worker, a fixed seed and the time limit are set
@@ -12,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -71,6 +73,10 @@ def model_of(
     return model, xs
 
 
+#: The first card budget of the staged models (see :func:`solve_cpsat`).
+FIRST_STAGE = 6
+
+
 def solve_cpsat(
     table: Table,
     cards: Sequence[int],
@@ -80,7 +86,62 @@ def solve_cpsat(
     minimum: bool,
     required: Required = (),
 ) -> Closure:
-    """Answer the closure question (or its minimum) with CP-SAT.
+    """Answer the closure question (or its minimum) with CP-SAT, in stages of growing card
+    budgets (:data:`FIRST_STAGE`, then doubled up to the budget asked for).
+
+    The model of a budget ``b`` holds every closure of at most ``b`` cards (see
+    :mod:`~banditsolve.tunnels.solvers.model`) and only the cells within reach of ``b``
+    cards, so the small stages stay small: a solution of a stage is a closure (its
+    minimum, when proven optimal, is the minimum of every budget), an infeasible stage
+    proves that no closure has ``b`` cards or fewer, and only the last stage (the whole
+    budget) can prove ``impossible``. A front cell that no placement of any stage's model
+    covers (every placement covering it lies within two steps of it, so in every model) is
+    ``impossible`` at once. A stage too large for the literal limit makes the answer
+    ``unknown``, naming the budget already ruled out."""
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+    stage = min(budget, FIRST_STAGE)
+    ruled_out = 0
+    nodes = 0
+    while True:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            why = "CP-SAT: the time limit ran out"
+            if ruled_out:
+                why += f" (no closure of at most {plural(ruled_out, 'card')})"
+            return Closure(
+                "unknown", (), why, "cpsat", SearchStats(nodes, time.perf_counter() - start)
+            )
+        r = _solve_budget(table, cards, stage, bounds, left, minimum, required)
+        nodes += r.stats.nodes
+        stats = replace(r.stats, nodes=nodes, seconds=time.perf_counter() - start)
+        if r.status == "closable" or stage == budget:
+            return replace(r, stats=stats)
+        if r.status == "unknown":
+            why = r.reason
+            if ruled_out:
+                why += f"; no closure of at most {plural(ruled_out, 'card')}"
+            return replace(r, reason=why, stats=stats)
+        if r.reason.startswith(DEAD):
+            return replace(r, stats=stats)
+        ruled_out = stage
+        stage = min(budget, 2 * stage)
+
+
+#: How the reason of an exit no model can close begins.
+DEAD = "no placement covers"
+
+
+def _solve_budget(
+    table: Table,
+    cards: Sequence[int],
+    max_cards: int | None,
+    bounds: Bounds | None,
+    time_limit: float | None,
+    minimum: bool,
+    required: Required = (),
+) -> Closure:
+    """Answer the closure question (or its minimum) with CP-SAT for one card budget.
 
     With ``required`` (a Bandida goal), a solution whose required card lies in a detached
     closed group (which no legal order reaches) is cut off (that group can never be joined
@@ -91,6 +152,15 @@ def solve_cpsat(
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
+    if m.radius >= 2:
+        for t in m.front:
+            if not m.covering.get(t):
+                why = (
+                    f"{DEAD} the front cell {t} in the model (radius {m.radius}): every"
+                    " placement covering it lies within two steps, so none ever will"
+                )
+                stats = SearchStats(0, time.perf_counter() - start)
+                return Closure("impossible", (), why, "cpsat", stats)
     model, xs = model_of(m, minimum, required)
     index = {c.placement: i for i, c in enumerate(m.candidates)}
     branches = 0
