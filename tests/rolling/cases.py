@@ -127,3 +127,68 @@ def game_cases(game: RollingBandits, count: int, seed: int, players: int = 2) ->
                 action = acts[rng.randrange(len(acts))]
             state = apply(state, action)
     return out
+
+
+def far(rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL) -> Case | None:
+    """A question on a longer tinyx train where the player's car is near the front and the
+    opponents' gangs lie behind it at random distances: safe and unsafe answers both occur
+    (three dice per colour, so every car between costs an opponent one of few dice)."""
+    n = rng.randint(5, 8)
+    p = rng.randrange(players)
+    w = rng.randint(1, 3)
+    gangs: list[dict[int, str]] = []
+    for r in range(players):
+        if r == p:
+            extra = {w + 1: f"{rng.choice('RMHBS')}1"} if rng.random() < 0.3 else {}
+            mine = rng.choice("RMHBS")
+            while any(v[0] == mine for v in extra.values()):
+                mine = rng.choice("RMHBS")
+            gangs.append({w: f"{mine}{3 - len(extra) - rng.randrange(2)}", **extra})
+            continue
+        start = rng.randint(w - 1, n)
+        length = rng.randint(0, min(2, n - start + 1))
+        symbols = rng.sample("RMHBS", length)
+        g = {}
+        for k in range(length):
+            if start + k >= 0 and start + k <= n:
+                g[start + k] = f"{symbols[k]}1"
+        gangs.append(g)
+    cars = []
+    for i in range(n + 1):
+        groups = "|".join(g.get(i, "-") for g in gangs)
+        if i == 0:
+            cars.append(f"0:3/3L:-:{groups}")
+        else:
+            need = rng.choice((1, 2))
+            trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
+            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    q = (p + 1 + rng.randrange(players - 1)) % players
+    held = ["-"] * players
+    usable = 0
+    if rng.random() < 0.35:
+        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
+        held[q] = ",".join(tiles)
+        usable = len(tiles)
+    text = (
+        f"rb ed=tinyx n={players} phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"won={'|'.join('-' for _ in range(players))} trunks={'|'.join(held)}"
+        + (f" usable={usable}" if usable else "")
+        + _options(rng, options)
+    )
+    try:
+        state = GAME.from_notation(text)
+    except BanditsolveError:
+        return None
+    if state.car(w) is None or state.car(w).groups[p] is None:  # type: ignore[union-attr]
+        return None
+    return state, w, p
+
+
+def far_cases(count: int, seed: int, players: int = 2, **kw: object) -> list[Case]:
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        case = far(rng, players, **kw)  # type: ignore[arg-type]
+        if case is not None:
+            out.append(case)
+    return out

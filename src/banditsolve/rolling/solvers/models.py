@@ -1,30 +1,43 @@
 """CP-SAT and Z3 models of "is car W provably mine?" (RB-SAFE-3).
 
-The models answer the safety question for the positions they cover (:func:`covers`): the last
-opponent ``q`` before player ``p`` is about to start the attack part of their turn (phase
-``start``, their steal done), and between now and ``p``'s steal only ``q`` plays. Then W is lost
-exactly when ``q`` can end the turn with at least as many dice on W as ``p`` (or ``p`` does not
-hold W now). Rolls are the adversary's choice, so the model chooses them.
+One formulation, two solvers: :func:`_build` writes the question as constraints through a small
+set of operations (:class:`_CpOps` for OR-Tools CP-SAT, :class:`_Z3Ops` for Z3 through
+:mod:`banditsolve.z3typed`), and the solver looks for a line of play that breaks the claim.
+Every opponent's turn before player ``p``'s next one is modelled, in seat order, from the
+position's phase (the first) or from the start of the turn (the others):
 
-Variables of one model (one per number ``t`` of groups ``q`` takes back first, RB-TAKE-1): the
-faces of the roll (their sum is the dice in hand); for each symbol ``q`` still has on the train,
-whether its rolled dice join that group (RB-ATTACK-3); for each new symbol, which car in front of
-the gang it starts, the new groups filling the cars in front one after another (RB-ATTACK-4,
-RB-ATTACK-5; nothing beyond the front: option front=keep); the jokers on each group
-(RB-JOKER-1; one car only under jokers=together); and, with an ambush trunk to use, which group
-is swapped onto W (RB-AMBUSH-1). Covered: option values mercenaries=off, front=keep,
-restart=last, cut=join, keep=allowed (any locomotive, jokers and trunk options); no trunk on W;
-with an ambush to use, no trunk on the train. A roll-again trunk changes nothing here (the first
-roll may already be anything), and a trunk on another car only changes counts there.
+- the steal at the start of each later opponent's turn (RB-STEAL-1..3): every car where they
+  have at least its number and more dice than anyone is taken, its dice go home, the train
+  closes up (cars keep their place in the model; taken cars are *gone*);
+- take backs (a front part of the gang is kept, RB-TAKE-1), the roll's faces (free: rolls are
+  the adversary's; a usable roll-again trunk frees the faces already rolled, RB-AGAIN-1);
+- the attack: each rolled symbol the opponent has on the train joins its group or is kept
+  (option keep), each new symbol starts a new car, the new cars a block of neighbouring cars in
+  front of the kept gang (behind it only under front=behind when the front is reached; with
+  nothing kept, a block ending at the rear, or anywhere under restart=any; the locomotive only
+  when reachable, option locomotive), one group per car, the gang one block (RB-ATTACK-3..6);
+  jokers per car, before or after the group's dice arrive (RB-JOKER-1, option jokers);
+- trunks (RB-TRUNK-1..4): on each car the moment the count first qualifies (options
+  trunk-count, trunk-jokers) is found from the order of arrivals (jokers before the group's
+  dice, the dice, jokers after), the tile is the adversary's choice among the unseen ones (a
+  bomb or not: the counts of unseen bombs and other tiles of each symbol bound the choices over
+  all turns), a bomb leaves every player one die there, and the dice that arrive after it
+  count;
+- outright theft (RB-THEFT-1, option theft-trunk) and the ambush swaps of every usable ambush
+  trunk, each may carry off trunks (RB-AMBUSH-1).
 
-A ``no`` comes with the line (take backs, the roll, the layings, trunks opened, the ambush)
-replayed through the rules engine before it is returned; ``unknown`` only when the time limit
-runs out. CP-SAT (``ortools``) and Z3 (through :mod:`banditsolve.z3typed`) are imported lazily.
+W is lost when, at the start of ``p``'s turn, W is gone or ``p`` lacks its number or a strict
+majority there. A model found is replayed through the rules engine (its tiles chosen as the
+model chose) before it is answered as ``no``; positions where a trunk is being opened are
+expanded by the engine, each tile a model of its own. Not modelled, answered ``unknown`` with
+the reason: the mercenary variant.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from banditsolve.core.limits import Budget, LimitReached, Limits
@@ -33,368 +46,907 @@ from banditsolve.rolling.edition import JOKER, LETTERS
 from banditsolve.rolling.rules import (
     AMBUSH,
     BOMB,
-    _usable_trunk,
-    apply,
+    ROLL_AGAIN,
+    Action,
+    Ambush,
+    End,
+    Joker,
+    Lay,
+    Open,
+    Reroll,
+    Roll,
+    Rolled,
+    TakeBack,
+    _apply,
     chance_outcomes,
     edition_of,
-    parse_action,
+    is_legal,
+    unseen_tiles,
 )
 from banditsolve.rolling.state import State
 
 if TYPE_CHECKING:
     from banditsolve.rolling.solvers.safety import Safety
 
+T = Any  # a term of either backend: Python int/bool constants, or solver expressions
+
+
+def _zero(x: T) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x == 0
+
 
 def covers(state: State, car: int, player: int) -> str | None:
-    """``None`` when the models cover the question, else the reason they do not."""
+    """``None`` when the models express the question, else why they do not (they then answer
+    ``unknown`` with that reason)."""
     o = state.options
-    q = state.to_move
-    if state.phase != "start":
-        return f"the position is in phase {state.phase}, not at the start of a turn"
-    if (q + 1) % state.players != player:
-        return f"more than one player plays before player {player}'s next turn"
-    for name, value, want in (
-        ("mercenaries", o.mercenaries, "off"),
-        ("front", o.front, "keep"),
-        ("restart", o.restart, "last"),
-        ("cut", o.cut, "join"),
-        ("keep", o.keep, "allowed"),
-    ):
-        if value != want:
-            return f"option {name}={value}"
-    w = state.car(car)
-    if w is None:
+    if o.mercenaries != "off":
+        return "the mercenary variant is not modelled"
+    if state.phase == "mroll":
+        return "mercenary dice in the air are not modelled"
+    if state.car(car) is None:
         return f"car {car} is not on the train"
-    if w.trunk is not None:
-        return f"car {car} still has its trunk"
-    if _usable_trunk(state, AMBUSH) is not None and any(c.trunk is not None for c in state.train):
-        return "an ambush can be used while trunks are on the train"
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """The constants of the model for ``t`` groups taken back."""
-
-    t: int
-    n: int  # dice in hand
-    groups: tuple[tuple[int, int, int], ...]  # (train index, symbol, size) left on the train
-    slots: tuple[int, ...]  # train indices the new groups fill, in order
-    new_symbols: tuple[int, ...]
-    w: int  # W's train index
-    need: int  # dice on W that break the claim
-    ambush: bool
-    together: bool
+# -- the two backends ---------------------------------------------------------------------------
 
 
-def _shapes(state: State, car: int, player: int) -> list[_Shape]:
-    q = state.to_move
-    dice = edition_of(state).dice_per_colour
-    gang = state.gang(q)
+class _Ops:
+    """The operations the model is written in. Python ``int``/``bool`` constants fold."""
+
+    def new_bool(self) -> T:
+        raise NotImplementedError
+
+    def new_int(self, lo: int, hi: int) -> T:
+        raise NotImplementedError
+
+    def _def_bool(self, cond: T) -> T:
+        raise NotImplementedError
+
+    def _def_int(self, value: T) -> T:
+        raise NotImplementedError
+
+    def require(self, cond: T) -> None:
+        raise NotImplementedError
+
+    def ite(self, c: T, a: T, b: T) -> T:
+        raise NotImplementedError
+
+    # derived, shared by both backends
+    infeasible = False
+    #: reified comparisons made once per pair of terms (the terms are kept alive with them)
+    memo: dict[tuple[object, ...], tuple[T, T, T]]
+
+    @staticmethod
+    def const(x: T) -> bool:
+        return isinstance(x, int)
+
+    def ge(self, a: T, b: T) -> T:
+        if self.const(a) and self.const(b):
+            return bool(a >= b)
+        key = ("ge", id(a), id(b) if not self.const(b) else b, a if self.const(a) else None)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = (self._ge(a, b), a, b)
+        return hit[0]
+
+    def _ge(self, a: T, b: T) -> T:
+        raise NotImplementedError
+
+    def eq(self, a: T, b: T) -> T:
+        if self.const(a) and self.const(b):
+            return bool(a == b)
+        key = ("eq", id(a), id(b) if not self.const(b) else b, a if self.const(a) else None)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = (self._eq(a, b), a, b)
+        return hit[0]
+
+    def _eq(self, a: T, b: T) -> T:
+        raise NotImplementedError
+
+    def gt(self, a: T, b: T) -> T:
+        return self.ge(a, b + 1) if self.const(b) else self.ge(a - b, 1)
+
+    def and_(self, *xs: T) -> T:
+        rest = []
+        for x in xs:
+            if x is False:
+                return False
+            if x is not True:
+                rest.append(x)
+        if not rest:
+            return True
+        if len(rest) == 1:
+            return rest[0]
+        return self._and(rest)
+
+    def _and(self, xs: list[T]) -> T:
+        raise NotImplementedError
+
+    def or_(self, *xs: T) -> T:
+        rest = []
+        for x in xs:
+            if x is True:
+                return True
+            if x is not False:
+                rest.append(x)
+        if not rest:
+            return False
+        if len(rest) == 1:
+            return rest[0]
+        return self._or(rest)
+
+    def _or(self, xs: list[T]) -> T:
+        raise NotImplementedError
+
+    def not_(self, x: T) -> T:
+        if x is True or x is False:
+            return not x
+        return self._not(x)
+
+    def _not(self, x: T) -> T:
+        raise NotImplementedError
+
+    def implies(self, a: T, b: T) -> None:
+        self.require(self.or_(self.not_(a), b))
+
+    def b2i(self, x: T) -> T:
+        if x is True or x is False:
+            return int(x)
+        return self.ite(x, 1, 0)
+
+    def sum(self, xs: Sequence[T]) -> T:
+        total: T = 0
+        for x in xs:
+            total = total + x
+        return total
+
+    def min1(self, x: T) -> T:
+        """``min(x, 1)`` for ``x >= 0``."""
+        return self.b2i(self.ge(x, 1))
+
+
+class _CpOps(_Ops):
+    def __init__(self) -> None:
+        from ortools.sat.python import cp_model
+
+        self.cp = cp_model
+        self.m = cp_model.CpModel()
+        self.k = 0
+        self.memo = {}
+
+    def _name(self) -> str:
+        self.k += 1
+        return f"v{self.k}"
+
+    def new_bool(self) -> T:
+        return self.m.new_bool_var(self._name())
+
+    def new_int(self, lo: int, hi: int) -> T:
+        return self.m.new_int_var(lo, hi, self._name())
+
+    def require(self, cond: T) -> None:
+        if cond is True:
+            return
+        if cond is False:
+            self.infeasible = True
+            return
+        self.m.add_bool_or([cond])
+
+    def ite(self, c: T, a: T, b: T) -> T:
+        if c is True or c is False:
+            return a if c else b
+        if self.const(a) and self.const(b) and a == b:
+            return a
+        z = self.new_int(-16, 32)
+        self.m.add(z == a).only_enforce_if(c)
+        self.m.add(z == b).only_enforce_if(c.Not())
+        return z
+
+    def _ge(self, a: T, b: T) -> T:
+        lit = self.new_bool()
+        self.m.add(a >= b).only_enforce_if(lit)
+        self.m.add(a <= b - 1).only_enforce_if(lit.Not())
+        return lit
+
+    def _eq(self, a: T, b: T) -> T:
+        lit = self.new_bool()
+        self.m.add(a == b).only_enforce_if(lit)
+        self.m.add(a != b).only_enforce_if(lit.Not())
+        return lit
+
+    def _and(self, xs: list[T]) -> T:
+        lit = self.new_bool()
+        self.m.add_bool_and(xs).only_enforce_if(lit)
+        self.m.add_bool_or([x.Not() for x in xs] + [lit])
+        return lit
+
+    def _or(self, xs: list[T]) -> T:
+        lit = self.new_bool()
+        self.m.add_bool_or(xs).only_enforce_if(lit)
+        for x in xs:
+            self.m.add_implication(x, lit)
+        return lit
+
+    def _not(self, x: T) -> T:
+        return x.Not()
+
+    def solve(self, time_left: float | None, workers: int, seed: int) -> tuple[str, Any]:
+        solver = self.cp.CpSolver()
+        solver.parameters.num_workers = workers
+        solver.parameters.random_seed = seed
+        # small models: presolve costs more than it saves (measured on generated questions)
+        solver.parameters.cp_model_presolve = False
+        if time_left is not None:
+            solver.parameters.max_time_in_seconds = max(time_left, 0.001)
+        status = solver.solve(self.m)
+        if status == self.cp.INFEASIBLE:
+            return "infeasible", None
+        if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
+            return "unknown", None
+
+        def value(x: T) -> int:
+            if x is True or x is False or isinstance(x, int):
+                return int(x)
+            return int(solver.value(x))
+
+        return "feasible", value
+
+
+class _Z3Ops(_Ops):
+    def __init__(self) -> None:
+        from banditsolve import z3typed
+
+        self.z = z3typed
+        self.cons: list[Any] = []
+        self.k = 0
+        self.memo = {}
+
+    def _name(self) -> str:
+        self.k += 1
+        return f"v{self.k}"
+
+    def _fold(self, x: T) -> T:
+        const = getattr(x, "const", None)
+        if const is None:
+            return x
+        return bool(const) if isinstance(x, self.z.BoolExpr) else int(const)
+
+    def new_bool(self) -> T:
+        return self.z.bool_var(self._name())
+
+    def new_int(self, lo: int, hi: int) -> T:
+        v = self.z.int_var(self._name())
+        self.cons += [v >= lo, v <= hi]
+        return v
+
+    def require(self, cond: T) -> None:
+        if cond is True:
+            return
+        if cond is False:
+            self.infeasible = True
+            return
+        self.cons.append(cond)
+
+    def ite(self, c: T, a: T, b: T) -> T:
+        if c is True or c is False:
+            return a if c else b
+        if self.const(a) and self.const(b) and a == b:
+            return a
+        v = self.z.int_var(self._name())
+        self.cons.append(v.eq(self.z.if_then_else(c, a, b)))
+        return v
+
+    def _def(self, cond: Any) -> T:
+        cond = self._fold(cond)
+        if cond is True or cond is False:
+            return cond
+        v = self.z.bool_var(self._name())
+        self.cons.append(v.eq(cond))
+        return v
+
+    def _ge(self, a: T, b: T) -> T:
+        return self._def(self.z.sum_((a,)) >= b)
+
+    def _eq(self, a: T, b: T) -> T:
+        return self._def(self.z.sum_((a,)).eq(b))
+
+    def _and(self, xs: list[T]) -> T:
+        return self._def(self.z.and_(*xs))
+
+    def _or(self, xs: list[T]) -> T:
+        return self._def(self.z.or_(*xs))
+
+    def _not(self, x: T) -> T:
+        return self.z.not_(x)
+
+    def sum(self, xs: Sequence[T]) -> T:
+        return self._fold(self.z.sum_(xs)) if xs else 0
+
+    def solve(self, time_left: float | None, seed: int) -> tuple[str, Any]:
+        timeout = None if time_left is None else max(1, int(time_left * 1000))
+        solver = self.z.Solver(timeout_ms=timeout, seed=seed)
+        solver.add(*self.cons)
+        result = solver.check()
+        if result == "unsat":
+            return "infeasible", None
+        if result == "unknown":
+            return "unknown", None
+        model = solver.model()
+        z = self.z
+
+        def value(x: T) -> int:
+            if x is True or x is False or isinstance(x, int):
+                return int(x)
+            if isinstance(x, z.BoolExpr):
+                return int(model.bool_value(x))
+            return model.int_value(x)
+
+        return "feasible", value
+
+
+# -- the model ------------------------------------------------------------------------------
+
+
+@dataclass
+class _TurnPlan:
+    """The decision terms of one opponent's turn, read back into a line for the engine."""
+
+    mover: int
+    phase: str
+    quiet: bool = False
+    has: list[T] = field(default_factory=list)
+    kept: list[T] = field(default_factory=list)
+    faces: list[T] = field(default_factory=list)
+    join: dict[int, T] = field(default_factory=dict)  # car index -> lit: its symbol's dice join
+    new: dict[tuple[int, int], T] = field(default_factory=dict)  # (symbol, car) -> lit
+    pre: list[T] = field(default_factory=list)  # jokers before the dice arrive, by car
+    post: list[T] = field(default_factory=list)  # jokers after
+    bombs: dict[int, T] = field(default_factory=dict)  # car -> lit: the attack's tile is a bomb
+    swaps: list[tuple[list[T], dict[int, T]]] = field(default_factory=list)  # sel, bombs
+
+
+@dataclass
+class _Built:
+    ops: _Ops
+    plans: list[_TurnPlan]
+
+
+def _build(
+    ops: _Ops, state: State, car: int, player: int, free: int | None = None
+) -> _Built:
+    """The model; with ``free``, every opponent's turn but that one is played the quiet way
+    (no take back, nothing laid, no ambush: a restriction, so a line it finds is a line of
+    the whole question)."""
+    o = state.options
+    ed = edition_of(state)
+    dice = ed.dice_per_colour
+    P = state.players
+    train = state.train
+    N = len(train)
     w = state.index(car)
-    wcar = state.train[w]
-    mine = wcar.count(player)
-    holds = mine >= wcar.need and all(
-        mine > wcar.count(r) for r in range(state.players) if r not in (player, q)
-    )
-    need = mine if holds else 0
-    ambush = _usable_trunk(state, AMBUSH) is not None
-    rear = len(state.train) - 1
+    need = [c.need for c in train]
+    tsym = [c.trunk for c in train]
+    sym0 = [[None if c.groups[r] is None else c.groups[r].symbol for c in train] for r in range(P)]  # type: ignore[union-attr]
+    size: list[list[T]] = [[c.count(r) for c in train] for r in range(P)]
+    natural = o.trunk_jokers == "natural"
+    nat: list[list[T]] = [
+        [0 if c.groups[r] is None or not natural else c.groups[r].natural for c in train]  # type: ignore[union-attr]
+        for r in range(P)
+    ]
+    alive: list[T] = [True] * N
+    tp: list[T] = [t is not None for t in tsym]
+    bombs_left = [0] * 5
+    other_left = [0] * 5
+    for s in range(5):
+        for tile, n in unseen_tiles(state, s).items():
+            if tile.content == BOMB:
+                bombs_left[s] += n
+            else:
+                other_left[s] += n
+    tiles: list[tuple[int, T, T]] = []  # (symbol, opened, bomb)
+    K = (player - state.to_move) % P
+    movers = [(state.to_move + j) % P for j in range(K)]
+    plans: list[_TurnPlan] = []
+    exactly = o.trunk_count == "exactly"
+    discard = o.theft_trunk == "discard"
+    loco_last = o.locomotive == "last"
+    rear_back = o.cut == "rear-back"
 
-    def reachable(i: int) -> bool:
-        c = state.train[i]
-        return not (c.loco and state.options.locomotive == "last" and len(state.train) > 1)
+    def reach(i: int, al: list[T]) -> T:
+        if not (train[i].loco and loco_last):
+            return al[i]
+        return ops.and_(al[i], ops.not_(ops.or_(*(al[d] for d in range(N) if d != i))))
 
-    out: list[_Shape] = []
-    for t in range(len(gang) + 1):
-        kept = gang[: len(gang) - t]
-        groups = []
-        for i in kept:
-            g = state.train[i].groups[q]
-            assert g is not None
-            groups.append((i, g.symbol, g.size))
-        on = sum(size for _, _, size in groups)
-        used = {s for _, s, _ in groups}
-        new_symbols = tuple(s for s in range(5) if s not in used)
-        start = kept[0] - 1 if kept else rear
-        slots: list[int] = []
-        for j in range(len(new_symbols)):
-            i = start - j
-            if i < 0 or not reachable(i):
-                break
-            slots.append(i)
-        out.append(
-            _Shape(t, dice - on, tuple(groups), tuple(slots), new_symbols, w, need, ambush,
-                   state.options.jokers == "together")
+    def bomb_tile(s: int, opened: T) -> T:
+        if bombs_left[s] == 0 or opened is False:
+            b: T = False
+        else:
+            b = ops.new_bool()
+            ops.implies(b, opened)
+        tiles.append((s, opened, b))
+        return b
+
+    def blast(i: int, m: int, fx: T) -> None:
+        """A bomb on car ``i`` (when ``fx``): every other player keeps one die there."""
+        for r in range(P):
+            if r != m and not _zero(size[r][i]):
+                size[r][i] = ops.ite(fx, ops.min1(size[r][i]), size[r][i])
+                if natural:
+                    nat[r][i] = ops.ite(fx, ops.min1(nat[r][i]), nat[r][i])
+
+    def cut(i: int, taken: T, gone: list[T]) -> None:
+        """Option cut=rear-back: car ``i`` taken (``taken``; ``gone``: every car taken at the
+        same time) cuts a gang holding it in two; the part behind comes back."""
+        for r in range(P):
+            if _zero(size[r][i]):
+                continue
+            stay = [ops.and_(ops.ge(size[r][j], 1), ops.not_(gone[j])) for j in range(N)]
+            split = ops.and_(
+                taken, ops.ge(size[r][i], 1), ops.or_(*stay[:i]), ops.or_(*stay[i + 1 :])
+            )
+            for j in range(i + 1, N):
+                keep = ops.or_(ops.not_(split), gone[j])
+                size[r][j] = ops.ite(keep, size[r][j], 0)
+                nat[r][j] = ops.ite(keep, nat[r][j], 0)
+
+    def qualifies(count: T) -> T:
+        return ops.eq(count, 3) if exactly else ops.ge(count, 3)
+
+    for t, m in enumerate(movers):
+        phase = state.phase if t == 0 else "start"
+        quiet = free is not None and free != t
+        plan = _TurnPlan(m, phase, quiet=quiet)
+        plans.append(plan)
+        me = state.trunks[m][: state.usable] if t == 0 else state.trunks[m]
+        ambushes = 0 if quiet else sum(1 for h in me if h.content == AMBUSH and not h.used)
+        again = any(h.content == ROLL_AGAIN and not h.used for h in me)
+        if t > 0:  # the steal at the start of the turn
+            stolen: list[T] = []
+            for i in range(N):
+                st = ops.and_(
+                    alive[i],
+                    ops.ge(size[m][i], need[i]),
+                    *(ops.gt(size[m][i], size[r][i]) for r in range(P) if r != m),
+                )
+                stolen.append(st)
+            for i in range(N):
+                if rear_back:
+                    cut(i, stolen[i], stolen)
+            for i, st in enumerate(stolen):
+                alive[i] = ops.and_(alive[i], ops.not_(st))
+                tp[i] = ops.and_(tp[i], ops.not_(st))
+                for r in range(P):
+                    size[r][i] = ops.ite(st, 0, size[r][i])
+                    nat[r][i] = ops.ite(st, 0, nat[r][i])
+        has = [ops.ge(size[m][i], 1) for i in range(N)]
+        plan.has = has
+        reachable = [reach(i, alive) for i in range(N)]
+        # take backs: a front part of the gang stays
+        if phase == "start" and not quiet:
+            kept: list[T] = []
+            for i in range(N):
+                if has[i] is False:
+                    kept.append(False)
+                    continue
+                k = ops.new_bool()
+                ops.implies(k, has[i])
+                kept.append(k)
+            for i, j in itertools.combinations(range(N), 2):
+                if kept[j] is not False and has[i] is not False:
+                    ops.implies(ops.and_(kept[j], has[i]), kept[i])
+        else:
+            kept = list(has)
+        plan.kept = kept
+        for i in range(N):
+            size[m][i] = ops.ite(kept[i], size[m][i], 0)
+            nat[m][i] = ops.ite(kept[i], nat[m][i], 0)
+        # the faces to lay
+        if phase == "ambush" or quiet:
+            faces: list[T] = [0] * 6
+        elif phase == "attack" and (state.laid or not again):
+            faces = list(state.roll)
+        elif phase == "roll" and not again:
+            air = [ops.new_int(0, dice) for _ in range(6)]
+            ops.require(ops.eq(ops.sum(air), state.airborne[0]))
+            faces = [state.roll[s] + air[s] for s in range(6)]
+        else:
+            if phase == "start":
+                total: T = dice - ops.sum([size[m][i] for i in range(N)])
+            else:
+                total = sum(state.roll) + state.airborne[0]
+            faces = [ops.new_int(0, dice) for _ in range(6)]
+            ops.require(ops.eq(ops.sum(faces), total))
+        plan.faces = faces
+        symv: list[list[T]] = [
+            [kept[i] if sym0[m][i] == s else False for s in range(5)] for i in range(N)
+        ]
+        if phase != "ambush" and not quiet:
+            # which symbols join, which start new cars
+            kept_sym: list[T] = [
+                ops.or_(*(kept[i] for i in range(N) if sym0[m][i] == s)) for s in range(5)
+            ]
+            block: list[T] = [0] * N
+            for i in range(N):
+                gs = sym0[m][i]
+                if gs is None or kept[i] is False:
+                    continue
+                s = gs
+                j = ops.new_bool() if not _zero(faces[s]) else False
+                if j is not False:
+                    ops.implies(j, ops.and_(kept[i], ops.ge(faces[s], 1)))
+                    if o.keep == "must-join":
+                        ops.implies(ops.and_(kept[i], ops.ge(faces[s], 1)), j)
+                plan.join[i] = j
+                block[i] = ops.ite(j, faces[s], 0)
+            new_car: list[T] = []
+            for i in range(N):
+                if kept[i] is True or alive[i] is False:
+                    new_car.append(False)
+                    continue
+                nw = ops.new_bool()
+                ops.implies(nw, ops.and_(reachable[i], ops.not_(kept[i])))
+                new_car.append(nw)
+            for s in range(5):
+                ys = []
+                for i in range(N):
+                    if new_car[i] is False or _zero(faces[s]):
+                        continue
+                    y = ops.new_bool()
+                    ops.implies(y, ops.and_(new_car[i], ops.not_(kept_sym[s]), ops.ge(faces[s], 1)))
+                    plan.new[s, i] = y
+                    ys.append(y)
+                    symv[i][s] = ops.or_(symv[i][s], y)
+                    block[i] = block[i] + ops.ite(y, faces[s], 0)
+                ops.require(ops.ge(1, ops.sum([ops.b2i(y) for y in ys])))
+            for i in range(N):
+                if new_car[i] is False:
+                    continue
+                ys = [plan.new[s, i] for s in range(5) if (s, i) in plan.new]
+                ops.require(ops.eq(ops.sum([ops.b2i(y) for y in ys]), ops.b2i(new_car[i])))
+            gang = [ops.or_(kept[i], new_car[i]) for i in range(N)]
+            # the gang is one block of cars on the train
+            started: T = False
+            gap: T = False
+            for i in range(N):
+                ops.implies(gang[i], ops.not_(gap))
+                gap = ops.or_(gap, ops.and_(started, alive[i], ops.not_(gang[i])))
+                started = ops.or_(started, gang[i])
+            any_kept = ops.or_(*kept)
+            any_new = ops.or_(*new_car)
+            before: T = False  # some kept group in front of car i
+            front_open: list[T] = []  # car i is a reachable car in front of every kept group
+            for i in range(N):
+                front_open.append(ops.and_(reachable[i], ops.not_(before), ops.not_(kept[i])))
+                behind = ops.and_(new_car[i], before)
+                if o.front == "keep":
+                    ops.require(ops.not_(behind))
+                else:
+                    for d in range(i):
+                        ops.implies(ops.and_(behind, front_open[d]), new_car[d])
+                before = ops.or_(before, kept[i])
+            if o.restart == "last":
+                for i in range(N):
+                    rear = ops.and_(alive[i], *(ops.not_(alive[d]) for d in range(i + 1, N)))
+                    ops.implies(ops.and_(ops.not_(any_kept), any_new, rear), new_car[i])
+            # jokers
+            pre: list[T] = []
+            post: list[T] = []
+            for i in range(N):
+                if gang[i] is False or _zero(faces[JOKER]):
+                    pre.append(0)
+                    post.append(0)
+                    continue
+                a = ops.new_int(0, dice) if kept[i] is not False else 0
+                b = ops.new_int(0, dice)
+                if not _zero(a):
+                    ops.implies(ops.ge(a, 1), kept[i])
+                ops.implies(ops.ge(b, 1), gang[i])
+                if phase == "attack" and state.joker_car is not None and o.jokers == "together":
+                    if train[i].id != state.joker_car:
+                        ops.require(ops.eq(a + b, 0))
+                pre.append(a)
+                post.append(b)
+            ops.require(ops.ge(faces[JOKER], ops.sum(pre) + ops.sum(post)))
+            if o.jokers == "together":
+                used = [ops.b2i(ops.ge(pre[i] + post[i], 1)) for i in range(N)]
+                ops.require(ops.ge(1, ops.sum(used)))
+            plan.pre, plan.post = pre, post
+            # arrivals, trunks, bombs and thefts car by car
+            for i in range(N):
+                if gang[i] is False:
+                    continue
+                k, n0, g, a, b = size[m][i], nat[m][i], block[i], pre[i], post[i]
+                c1 = k + a
+                c2 = c1 + g
+                c3 = c2 + b
+                ts = tsym[i]
+                trig: T = False
+                t1: T = False
+                post_n: T = 0
+                if ts is not None and tp[i] is not False:
+                    if natural:
+                        base = n0 + g
+                        if exactly:
+                            t1 = ops.and_(ops.ge(a, 1), ops.eq(n0, 3))
+                            t2 = ops.and_(ops.not_(t1), ops.ge(g, 1), ops.eq(base, 3))
+                            t3 = ops.and_(ops.not_(t1), ops.not_(t2), ops.ge(b, 1), ops.eq(base, 3))
+                        else:
+                            t1 = ops.and_(ops.ge(a, 1), ops.ge(n0, 3))
+                            t2 = ops.and_(ops.not_(t1), ops.ge(g, 1), ops.ge(base, 3))
+                            t3 = ops.and_(ops.not_(t1), ops.not_(t2), ops.ge(b, 1), ops.ge(base, 3))
+                        p1 = c3 - k - 1
+                        p3 = c3 - c2 - 1
+                    elif exactly:
+                        t1 = ops.and_(ops.ge(a, 1), ops.ge(2, k), ops.ge(c1, 3))
+                        t2 = ops.and_(ops.not_(t1), ops.ge(g, 1), ops.eq(c2, 3))
+                        t3 = ops.and_(ops.not_(t1), ops.not_(t2), ops.ge(b, 1), ops.ge(2, c2),
+                                      ops.ge(c3, 3))
+                        p1 = c3 - 3
+                        p3 = c3 - 3
+                    else:
+                        t1 = ops.and_(ops.ge(a, 1), ops.ge(c1, 3))
+                        t2 = ops.and_(ops.not_(t1), ops.ge(g, 1), ops.ge(c2, 3))
+                        t3 = ops.and_(ops.not_(t1), ops.not_(t2), ops.ge(b, 1), ops.ge(c3, 3))
+                        # the trigger is the arrival that first reaches three (or the first
+                        # arrival of all when three were there before)
+                        p1 = c3 - ops.ite(ops.ge(k, 3), k + 1, 3)
+                        p3 = c3 - ops.ite(ops.ge(c2, 3), c2 + 1, 3)
+                    trig = ops.and_(tp[i], symv[i][ts], ops.or_(t1, t2, t3))
+                    post_n = ops.ite(t1, p1, ops.ite(t2, b, p3))
+                full = ops.and_(ops.eq(c3, dice), ops.ge(a + g + b, 1))  # dice arrived
+                at_theft = ops.and_(trig, full, ops.eq(post_n, 0))
+                opened = ops.and_(trig, ops.not_(at_theft)) if discard else trig
+                bomb = bomb_tile(ts, opened) if ts is not None else False
+                plan.bombs[i] = bomb
+                fx = ops.and_(bomb, ops.not_(at_theft))
+                theft = ops.and_(full, ops.not_(fx))
+                nat_after = n0 + g if natural else 0
+                size[m][i] = ops.ite(theft, 0, ops.ite(fx, 1 + post_n, c3))
+                if natural:
+                    bombed_nat = ops.ite(t1, ops.min1(n0) + g, ops.min1(nat_after))
+                    nat[m][i] = ops.ite(theft, 0, ops.ite(fx, bombed_nat, nat_after))
+                blast(i, m, fx)
+                if rear_back:
+                    cut(i, theft, [theft if d == i else False for d in range(N)])
+                for r in range(P):
+                    if r != m:
+                        size[r][i] = ops.ite(theft, 0, size[r][i])
+                        nat[r][i] = ops.ite(theft, 0, nat[r][i])
+                tp[i] = ops.and_(tp[i], ops.not_(trig), ops.not_(theft))
+                alive[i] = ops.and_(alive[i], ops.not_(theft))
+        # ambush swaps
+        for _ in range(ambushes):
+            sel: list[T] = []
+            for i in range(N):
+                if _zero(size[m][i]):
+                    sel.append(False)
+                    continue
+                x = ops.new_bool()
+                ops.implies(x, ops.ge(size[m][i], 1))
+                sel.append(x)
+            u = ops.new_bool()
+            ops.require(ops.eq(ops.sum([ops.b2i(x) for x in sel]), ops.ite(u, 2, 0)))
+            tot_s = ops.sum([ops.ite(sel[i], size[m][i], 0) for i in range(N)])
+            tot_n = ops.sum([ops.ite(sel[i], nat[m][i], 0) for i in range(N)]) if natural else 0
+            tot_y = [
+                ops.sum([ops.b2i(ops.and_(sel[i], symv[i][s])) for i in range(N)])
+                for s in range(5)
+            ]
+            swap_bombs: dict[int, T] = {}
+            new_symv: list[list[T]] = []
+            for i in range(N):
+                x = sel[i]
+                size_i = ops.ite(x, tot_s - size[m][i], size[m][i])
+                nat_i = ops.ite(x, tot_n - nat[m][i], nat[m][i]) if natural else 0
+                if x is False:
+                    ys = list(symv[i])
+                else:
+                    ys = [
+                        ops.or_(
+                            ops.and_(x, ops.eq(tot_y[s] - ops.b2i(symv[i][s]), 1)),
+                            ops.and_(ops.not_(x), symv[i][s]),
+                        )
+                        for s in range(5)
+                    ]
+                new_symv.append(ys)
+                ts = tsym[i]
+                if ts is not None and x is not False:
+                    trig = ops.and_(x, tp[i], ys[ts], qualifies(nat_i if natural else size_i))
+                    bomb = bomb_tile(ts, trig)
+                    swap_bombs[i] = bomb
+                    size_i = ops.ite(bomb, 1, size_i)
+                    nat_i = ops.ite(bomb, ops.min1(nat_i), nat_i) if natural else 0
+                    blast(i, m, bomb)
+                    tp[i] = ops.and_(tp[i], ops.not_(trig))
+                size[m][i] = size_i
+                nat[m][i] = nat_i
+            symv = new_symv
+            plan.swaps.append((sel, swap_bombs))
+    for s in range(5):
+        ops.require(ops.ge(bombs_left[s], ops.sum([ops.b2i(b) for sy, _, b in tiles if sy == s])))
+        ops.require(
+            ops.ge(
+                other_left[s],
+                ops.sum([ops.b2i(ops.and_(op, ops.not_(b))) for sy, op, b in tiles if sy == s]),
+            )
         )
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A solution: faces, symbols joining their groups, new groups by slot, jokers per car
-    index, and the group index swapped onto W (or -1)."""
-
-    t: int
-    faces: tuple[int, ...]
-    joins: tuple[int, ...]
-    new: tuple[tuple[int, int], ...]  # (slot train index, symbol)
-    jokers: tuple[tuple[int, int], ...]  # (train index, count)
-    swap: int
-
-
-# -- CP-SAT ----------------------------------------------------------------------------------------
-
-
-def _solve_cpsat(
-    shape: _Shape, time_left: float | None, workers: int, seed: int
-) -> tuple[str, _Plan | None]:
-    from ortools.sat.python import cp_model
-
-    m = cp_model.CpModel()
-    n = shape.n
-    f = [m.new_int_var(0, n, f"f{s}") for s in range(6)]
-    m.add(sum(f) == n)
-    sizes: list[Any] = []  # per group: (train index, size expression, occupied literal or True)
-    joins: list[tuple[int, Any]] = []
-    jok: list[Any] = []
-    has_j: list[Any] = []
-    for k, (i, s, size) in enumerate(shape.groups):
-        lay = m.new_bool_var(f"lay{s}")
-        add = m.new_int_var(0, n, f"add{s}")
-        m.add(add == f[s]).only_enforce_if(lay)
-        m.add(add == 0).only_enforce_if(lay.negated())
-        jk = m.new_int_var(0, n, f"jg{k}")
-        hj = m.new_bool_var(f"hg{k}")
-        m.add(jk == 0).only_enforce_if(hj.negated())
-        joins.append((s, lay))
-        jok.append(jk)
-        has_j.append(hj)
-        sizes.append((i, size + add + jk, None))
-    a: dict[tuple[int, int], Any] = {}
-    used: list[Any] = []
-    for j, i in enumerate(shape.slots):
-        for s in shape.new_symbols:
-            a[s, j] = m.new_bool_var(f"a{s}_{j}")
-            m.add(f[s] >= 1).only_enforce_if(a[s, j])
-        u = m.new_bool_var(f"u{j}")
-        m.add(sum(a[s, j] for s in shape.new_symbols) == u)
-        if used:
-            m.add_implication(u, used[-1])
-        used.append(u)
-        z = []
-        for s in shape.new_symbols:
-            zs = m.new_int_var(0, n, f"z{s}_{j}")
-            m.add(zs == f[s]).only_enforce_if(a[s, j])
-            m.add(zs == 0).only_enforce_if(a[s, j].negated())
-            z.append(zs)
-        jk = m.new_int_var(0, n, f"js{j}")
-        hj = m.new_bool_var(f"hs{j}")
-        m.add(jk == 0).only_enforce_if(hj.negated())
-        m.add_implication(hj, u)
-        jok.append(jk)
-        has_j.append(hj)
-        sizes.append((i, sum(z) + jk, u))
-    for s in shape.new_symbols:
-        m.add(sum(a[s, j] for j in range(len(shape.slots))) <= 1)
-    m.add(sum(jok) <= f[JOKER])
-    if shape.together:
-        m.add(sum(has_j) <= 1)
-    on_w = [k for k, (i, _, _) in enumerate(sizes) if i == shape.w]
-    options = []
-    swap_vars: list[tuple[int, Any]] = []
-    if on_w:
-        kw = on_w[0]
-        _, w_size, w_occ = sizes[kw]
-        b = m.new_bool_var("keep")
-        m.add(w_size >= shape.need).only_enforce_if(b)
-        options.append(b)
-        if shape.ambush:
-            for k, (_, size, occ) in enumerate(sizes):
-                if k == kw:
-                    continue
-                sw = m.new_bool_var(f"swap{k}")
-                m.add(size >= shape.need).only_enforce_if(sw)
-                if occ is not None:
-                    m.add_implication(sw, occ)
-                if w_occ is not None:
-                    m.add_implication(sw, w_occ)
-                swap_vars.append((k, sw))
-                options.append(sw)
-    elif shape.need <= 0:
-        options.append(m.new_constant(1))
-    if not options:
-        return "infeasible", None
-    m.add_bool_or(options)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if time_left is not None:
-        solver.parameters.max_time_in_seconds = max(time_left, 0.001)
-    status = solver.solve(m)
-    if status == cp_model.INFEASIBLE:
-        return "infeasible", None
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "unknown", None
-    faces = tuple(int(solver.value(x)) for x in f)
-    plan = _Plan(
-        shape.t,
-        faces,
-        tuple(s for s, lay in joins if solver.value(lay)),
-        tuple(
-            (i, s)
-            for j, i in enumerate(shape.slots)
-            for s in shape.new_symbols
-            if solver.value(a[s, j])
-        ),
-        tuple((sizes[k][0], int(solver.value(x))) for k, x in enumerate(jok)),
-        next((k for k, sw in swap_vars if solver.value(sw)), -1),
+    mine = size[player][w]
+    holds = ops.and_(
+        alive[w],
+        ops.ge(mine, need[w]),
+        *(ops.gt(mine, size[r][w]) for r in range(P) if r != player),
     )
-    return "feasible", plan
+    ops.require(ops.not_(holds))
+    return _Built(ops, plans)
 
 
-# -- Z3 -------------------------------------------------------------------------------------
+# -- replay --------------------------------------------------------------------------------------
 
 
-def _solve_z3(shape: _Shape, time_left: float | None, seed: int) -> tuple[str, _Plan | None]:
-    from banditsolve import z3typed as z
+def _faces_str(faces: Sequence[int]) -> str:
+    return "".join(LETTERS[s] * n for s, n in enumerate(faces)) or "-"
 
-    n = shape.n
-    cons: list[z.BoolExpr] = []
-    f = [z.int_var(f"f{s}") for s in range(6)]
-    cons += [x >= 0 for x in f] + [z.sum_(f).eq(n)]
-    sizes: list[tuple[int, z.IntExpr, z.BoolExpr | bool]] = []
-    joins: list[tuple[int, z.BoolExpr]] = []
-    jok: list[z.IntExpr] = []
-    for k, (i, s, size) in enumerate(shape.groups):
-        lay = z.bool_var(f"lay{s}")
-        jk = z.int_var(f"jg{k}")
-        cons.append(jk >= 0)
-        joins.append((s, lay))
-        jok.append(jk)
-        sizes.append((i, z.sum_((size, z.if_then_else(lay, f[s], 0), jk)), True))
-    a: dict[tuple[int, int], z.BoolExpr] = {}
-    used: list[z.BoolExpr] = []
-    for j, i in enumerate(shape.slots):
-        for s in shape.new_symbols:
-            a[s, j] = z.bool_var(f"a{s}_{j}")
-            cons.append(z.implies(a[s, j], f[s] >= 1))
-        u = z.bool_var(f"u{j}")
-        cons.append(z.count_true(a[s, j] for s in shape.new_symbols).eq(z.if_then_else(u, 1, 0)))
-        if used:
-            cons.append(z.implies(u, used[-1]))
-        used.append(u)
-        jk = z.int_var(f"js{j}")
-        cons += [jk >= 0, z.implies(z.not_(u), jk.eq(0))]
-        jok.append(jk)
-        base = z.sum_(z.if_then_else(a[s, j], f[s], 0) for s in shape.new_symbols)
-        sizes.append((i, base + jk, u))
-    for s in shape.new_symbols:
-        cons.append(z.count_true(a[s, j] for j in range(len(shape.slots))) <= 1)
-    cons.append(z.sum_(jok) <= f[JOKER])
-    if shape.together:
-        cons.append(z.count_true(x >= 1 for x in jok) <= 1)
-    on_w = [k for k, (i, _, _) in enumerate(sizes) if i == shape.w]
-    options: list[z.BoolExpr | bool] = []
-    swaps: list[tuple[int, z.BoolExpr]] = []
-    if on_w:
-        kw = on_w[0]
-        _, w_size, w_occ = sizes[kw]
-        options.append(w_size >= shape.need)
-        if shape.ambush:
-            for k, (_, g_size, occ) in enumerate(sizes):
-                if k == kw:
+
+class _Replay:
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.line: list[str] = []
+        self.want: dict[int, bool] = {}  # car id -> whether the tile to open is a bomb
+
+    def do(self, action: Action) -> None:
+        if not is_legal(self.state, action):
+            raise SolverError(
+                f"the model's line is not legal at {action} (phase {self.state.phase})"
+            )
+        self.line.append(str(action))
+        self.state = _apply(self.state, action)
+        while self.state.phase == "reveal":
+            car_id = self.state.pending[0][0]
+            bomb = self.want.get(car_id, False)
+            outcomes = [a for a, _ in chance_outcomes(self.state)]
+            pick = next(
+                (a for a in outcomes if isinstance(a, Open) and (a.content == BOMB) == bomb),
+                None,
+            )
+            if pick is None:
+                raise SolverError(f"the model opened a tile that is not left on car {car_id}")
+            self.line.append(str(pick))
+            self.state = _apply(self.state, pick)
+
+
+def _replay(
+    state: State, built: _Built, value: Callable[[T], int]
+) -> tuple[State, tuple[str, ...]]:
+    rp = _Replay(state)
+    ids = [c.id for c in state.train]
+    N = len(ids)
+    for plan in built.plans:
+        m = plan.mover
+        if rp.state.is_terminal or rp.state.to_move != m:
+            break
+        has = [bool(value(x)) for x in plan.has]
+        kept = [bool(value(x)) for x in plan.kept]
+        faces = [value(x) for x in plan.faces]
+        rp.want = {ids[i]: bool(value(b)) for i, b in plan.bombs.items()}
+        if plan.quiet:
+            if rp.state.phase == "start":
+                rp.do(Roll(0))
+            if rp.state.phase == "roll":
+                rp.do(Rolled((0, 0, 0, 0, 0, rp.state.airborne[0])))
+            while rp.state.to_move == m and rp.state.phase in ("attack", "ambush"):
+                rp.do(End())
+            continue
+        if plan.phase == "start":
+            for _ in range(sum(1 for i in range(N) if has[i] and not kept[i])):
+                rp.do(TakeBack())
+            rp.do(Roll(0))
+        if rp.state.phase == "roll" and rp.state.to_move == m:
+            cur = rp.state.roll
+            rest = tuple(f - c for f, c in zip(faces, cur, strict=True))
+            n = rp.state.airborne[0]
+            if min(rest) >= 0 and sum(rest) == n:
+                rp.do(Rolled(rest))
+            else:
+                rp.do(Rolled((0, 0, 0, 0, 0, n)))
+        if rp.state.phase == "attack" and rp.state.to_move == m:
+            if tuple(faces) != rp.state.roll:
+                rp.do(Reroll(rp.state.roll))
+                rp.do(Rolled(tuple(faces)))
+            for i in range(N):
+                if not kept[i]:
                     continue
-                sw = z.bool_var(f"swap{k}")
-                cons.append(z.implies(sw, z.and_(g_size >= shape.need, occ, w_occ)))
-                swaps.append((k, sw))
-                options.append(sw)
-    elif shape.need <= 0:
-        options.append(True)
-    if not options:
-        return "infeasible", None
-    cons.append(z.or_(*options))
-    timeout = None if time_left is None else max(1, int(time_left * 1000))
-    solver = z.Solver(timeout_ms=timeout, seed=seed)
-    solver.add(*cons)
-    result = solver.check()
-    if result == "unsat":
-        return "infeasible", None
-    if result == "unknown":
-        return "unknown", None
-    model = solver.model()
-    plan = _Plan(
-        shape.t,
-        tuple(model.int_value(x) for x in f),
-        tuple(s for s, lay in joins if model.bool_value(lay)),
-        tuple(
-            (i, s)
-            for j, i in enumerate(shape.slots)
-            for s in shape.new_symbols
-            if model.bool_value(a[s, j])
-        ),
-        tuple((sizes[k][0], model.int_value(x)) for k, x in enumerate(jok)),
-        next((k for k, sw in swaps if model.bool_value(sw)), -1),
-    )
-    return "feasible", plan
+                for _ in range(value(plan.pre[i])):
+                    rp.do(Joker(ids[i]))
+                j = plan.join.get(i, False)
+                if value(j):
+                    s = rp.state.car(ids[i]).groups[m].symbol  # type: ignore[union-attr]
+                    rp.do(Lay(s, ids[i]))
+                for _ in range(value(plan.post[i])):
+                    rp.do(Joker(ids[i]))
+            new = {i: s for (s, i), y in plan.new.items() if value(y)}
+            first_kept = next((i for i in range(N) if kept[i]), N)
+            order = sorted((i for i in new if i < first_kept), reverse=True)
+            order += sorted(i for i in new if i > first_kept)
+            for i in order:
+                rp.do(Lay(new[i], ids[i]))
+                for _ in range(value(plan.post[i])):
+                    rp.do(Joker(ids[i]))
+            if rp.state.to_move == m and rp.state.phase == "attack":
+                rp.do(End())
+        for sel, bombs in plan.swaps:
+            if rp.state.to_move != m or rp.state.phase != "ambush":
+                break
+            chosen = [i for i in range(N) if value(sel[i])]
+            if len(chosen) == 2:
+                rp.want = {ids[i]: bool(value(b)) for i, b in bombs.items()}
+                rp.do(Ambush(ids[chosen[0]], ids[chosen[1]]))
+        if rp.state.to_move == m and rp.state.phase == "ambush":
+            rp.do(End())
+    return rp.state, tuple(rp.line)
 
 
-# -- replay ------------------------------------------------------------------------------------
+# -- the question -----------------------------------------------------------------------------
 
 
-def _open_trunks(state: State, line: list[str]) -> State:
-    while state.phase == "reveal":
-        outcomes = [a for a, _ in chance_outcomes(state)]
-        pick = next((a for a in outcomes if getattr(a, "content", None) != BOMB), outcomes[0])
-        line.append(str(pick))
-        state = apply(state, pick)
-    return state
-
-
-def replay(state: State, plan: _Plan, shape: _Shape) -> tuple[State, tuple[str, ...]]:
-    """The plan as actions through the rules engine: the end position and the line."""
-    line: list[str] = []
-    q = state.to_move
-
-    def do(text: str) -> None:
-        nonlocal state
-        line.append(text)
-        state = _open_trunks(apply(state, parse_action(text)), line)
-
-    for _ in range(plan.t):
-        do("take back")
-    do("roll")
-    do("rolled " + ("".join(LETTERS[s] * k for s, k in enumerate(plan.faces)) or "-"))
-    for s in plan.joins:
-        if plan.faces[s]:
-            do(f"lay {LETTERS[s]}@{state.train[_index(shape, s, plan)].id}")
-    for i, s in plan.new:
-        do(f"lay {LETTERS[s]}@{state.train[i].id}")
-    for i, count in plan.jokers:
-        for _ in range(count):
-            do(f"joker@{state.train[i].id}")
-    if state.to_move == q and state.phase == "attack":
-        do("end")
-    if state.to_move == q and state.phase == "ambush":
-        if plan.swap >= 0:
-            cars = sorted((shape.w, _group_index(shape, plan.swap)))
-            do(f"ambush {state.train[cars[0]].id} {state.train[cars[1]].id}")
-        if state.to_move == q and state.phase == "ambush":
-            do("end")
-    return state, tuple(line)
-
-
-def _index(shape: _Shape, symbol: int, plan: _Plan) -> int:
-    return next(i for i, s, _ in shape.groups if s == symbol)
-
-
-def _group_index(shape: _Shape, k: int) -> int:
-    if k < len(shape.groups):
-        return shape.groups[k][0]
-    return shape.slots[k - len(shape.groups)]
-
-
-# -- the question -------------------------------------------------------------------------
+def _solve(
+    state: State, car: int, player: int, backend: str, budget: Budget, workers: int, seed: int
+) -> tuple[bool | None, tuple[str, ...], str]:
+    """(safe, counterexample, note) for one position (``None``: unknown, note the reason)."""
+    if state.is_terminal or state.to_move == player:
+        lost = not any(w.id == car for w in state.won[player])
+        return (not lost), (), ""
+    if state.car(car) is None:
+        return False, (), ""
+    why = covers(state, car, player)
+    if why is not None:
+        return None, (), why
+    if state.phase == "reveal":  # the tile is the adversary's: every one is a model
+        unknown = ""
+        for action, _ in chance_outcomes(state):
+            safe, line, note = _solve(
+                _apply(state, action), car, player, backend, budget, workers, seed
+            )
+            if safe is False:
+                return False, (str(action), *line), ""
+            if safe is None:
+                unknown = note
+        return (None, (), unknown) if unknown else (True, (), "")
+    budget.tick()
+    left = budget.time_left()
+    if left is not None and left <= 0:
+        raise LimitReached("time", budget.limits)
+    movers = (player - state.to_move) % state.players
+    # One opponent's turn at a time with the others quiet (small models, most lines that
+    # break a claim are found so), then the whole question.
+    stages: list[int | None] = list(range(movers)) if movers > 1 else []
+    if state.options.keep == "must-join" and state.phase == "attack":
+        stages = []  # the first opponent may have to lay what they rolled
+    for free in [*stages, None]:
+        ops: _CpOps | _Z3Ops = _CpOps() if backend == "cpsat" else _Z3Ops()
+        built = _build(ops, state, car, player, free)
+        if ops.infeasible:
+            status = "infeasible"
+            continue
+        left = budget.time_left()
+        if isinstance(ops, _CpOps):
+            status, value = ops.solve(left, workers, seed)
+        else:
+            status, value = ops.solve(left, seed)
+        if status == "feasible":
+            break
+        if status == "unknown" and free is None:
+            return None, (), budget.limits.reason("time")
+    if status != "feasible":
+        return True, (), ""
+    end, line = _replay(state, built, value)
+    if end.is_terminal or end.to_move == player:
+        if not any(w.id == car for w in end.won[player]):
+            return False, line, ""
+    elif end.car(car) is None:
+        return False, line, ""
+    raise SolverError(f"the {backend} counterexample does not replay: {'; '.join(line)}")
 
 
 def model_safe(
@@ -414,48 +966,26 @@ def model_safe(
         raise SolverError(f"workers must be a whole number from 1 to 64, not {workers!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise SolverError("the seed must be a whole number from 0 to 2**31 - 1")
-    why = covers(state, car, player)
-    if why is not None:
-        raise SolverError(
-            f"the {backend} model does not cover this question ({why}): use backend exact"
-        )
     name = "CP-SAT" if backend == "cpsat" else "Z3"
     budget = Budget(limits)
-    shapes = _shapes(state, car, player)
-    unknown = False
-    q = state.to_move
     try:
-        for shape in shapes:
-            budget.tick()
-            left = budget.time_left()
-            if left is not None and left <= 0:
-                raise LimitReached("time", limits)
-            if backend == "cpsat":
-                status, plan = _solve_cpsat(shape, left, workers, seed)
-            else:
-                status, plan = _solve_z3(shape, left, seed)
-            if status == "unknown":
-                unknown = True
-                continue
-            if plan is None:
-                continue
-            end, line = replay(state, plan, shape)
-            if any(w.id == car for w in end.won[player]):
-                raise SolverError(f"the {name} counterexample does not replay: {'; '.join(line)}")
-            return Safety(
-                state.notation(), player, car, False,
-                f"car {car} can be lost before player {player}'s next turn ({name} model)",
-                line, budget.nodes, backend, limits.to_json(),
-            )
+        safe, line, note = _solve(state, car, player, backend, budget, workers, seed)
     except LimitReached as exc:
-        return Safety(state.notation(), player, car, None, exc.reason, (), budget.nodes,
-                      backend, limits.to_json())
-    if unknown:
-        return Safety(state.notation(), player, car, None, limits.reason("time"), (),
-                      budget.nodes, backend, limits.to_json())
+        safe, line, note = None, (), exc.reason
+    lim = limits.to_json()
+    if safe is None:
+        return Safety(state.notation(), player, car, None, f"{note} ({name} model)", (),
+                      budget.nodes, backend, lim)
+    if safe is False:
+        return Safety(
+            state.notation(), player, car, False,
+            f"car {car} can be lost before player {player}'s next turn ({name} model)",
+            line, budget.nodes, backend, lim,
+        )
+    movers = (player - state.to_move) % state.players
     return Safety(
         state.notation(), player, car, True,
-        f"no take-back, roll and laying of player {q}'s turn gives them as many dice on car "
-        f"{car} as player {player} ({name} model, {len(shapes)} models infeasible)",
-        (), budget.nodes, backend, limits.to_json(),
+        f"no play of the {movers} turn{'s' if movers != 1 else ''} before player {player}'s "
+        f"gives anyone as many dice on car {car} or takes it ({name} model, infeasible)",
+        (), budget.nodes, backend, lim,
     )

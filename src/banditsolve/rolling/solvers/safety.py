@@ -9,14 +9,17 @@ actions after which ``p`` does not steal W? That line is the counterexample.
 Backends (``backend=``):
 
 - ``plain``: the plain enumeration of every line (the baseline).
-- ``exact`` (and ``auto``): the same search over the rules engine, made fast by a visited set on
+- ``exact``: the same search over the rules engine, made fast by a visited set on
   cheap keys with the symmetry of free symbols (:mod:`.keys`), roll outcomes taken once per
   class of symmetric outcomes, the cheapest actions first, and a proven bound in the last
   opponent's turn: the opponent's group on W can never exceed the dice they can still play
   less one die for each other car their gang must hold to touch W (:func:`reach_bound`); when
   that is below ``p``'s count (and no trunk on W can be opened) the car is safe at once.
-- ``cpsat`` and ``z3``: constraint models of the last opponent's turn (:mod:`.models`), for the
-  positions they cover (:func:`.models.covers`); a ``no`` is replayed through the rules engine.
+- ``cpsat`` and ``z3``: one constraint model of every opponent's turn before the player's
+  (:mod:`.models`), solved by CP-SAT or Z3; a ``no`` is replayed through the rules engine; what
+  the model does not express (the mercenary variant) is answered ``unknown`` with the reason.
+- ``auto``: the exact search when one opponent plays; with several, the exact search within a
+  small node budget, then the CP-SAT model.
 
 A limit that runs out answers *unknown*, never *no*.
 """
@@ -288,8 +291,9 @@ def is_safe(
 ) -> Safety:
     """Whether ``player`` (default: the player who just moved) surely steals ``car`` at the start
     of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false),
-    ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search). ``workers`` and ``seed`` go to
-    CP-SAT (and the seed to Z3)."""
+    ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search with one opponent to play, else
+    the exact search within a small node budget and then the CP-SAT model, see :func:`_auto`).
+    ``workers`` and ``seed`` go to CP-SAT (and the seed to Z3)."""
     limits = Limits(time_limit, node_limit)
     if backend is None:
         backend = "exact" if share else "plain"
@@ -297,6 +301,8 @@ def is_safe(
         shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
         raise SolverError(f"unknown safety backend {shown!r}: choose from {', '.join(BACKENDS)}")
     p = _check(state, player, car)
+    if backend == "auto":
+        return _auto(state, car, p, limits, workers, seed)
     if backend in ("cpsat", "z3"):
         from banditsolve.rolling.solvers.models import model_safe
 
@@ -333,6 +339,34 @@ def is_safe(
     return _result(
         state, p, car, True, _safe_reason(car, p, budget.nodes), (), budget.nodes, method, limits
     )
+
+
+#: The exact search's node budget under ``auto`` before the CP-SAT model is asked instead.
+AUTO_EXACT_NODES = 2000
+
+
+def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: int) -> Safety:
+    """``backend=auto``: the exact search when one opponent plays before ``p`` (it is fastest
+    there: usually the proven bound, or a few hundred positions); with several opponents the
+    exact search first within :data:`AUTO_EXACT_NODES` positions, then the CP-SAT model (whose
+    size grows with the turns, not with their positions: about 0.1 s where the search needs
+    10^4 to 10^6 positions, measured in ``benchmarks/bench_rolling.py``); the mercenary
+    variant, which the model does not express, stays with the exact search."""
+    from banditsolve.rolling.solvers.models import covers
+
+    opponents = (p - state.to_move) % state.players
+    if opponents <= 1 or covers(state, car, p) is not None:
+        return is_safe(state, car, p, time_limit=limits.time_limit,
+                       node_limit=limits.node_limit, backend="exact")
+    nodes = AUTO_EXACT_NODES if limits.node_limit is None else min(
+        AUTO_EXACT_NODES, limits.node_limit)
+    first = is_safe(state, car, p, time_limit=limits.time_limit, node_limit=nodes,
+                    backend="exact")
+    if first.safe is not None:
+        return first
+    from banditsolve.rolling.solvers.models import model_safe
+
+    return model_safe(state, car, p, "cpsat", limits, workers=workers, seed=seed)
 
 
 def plain_safe(state: State, car: int, player: int | None = None, **kw: Any) -> Safety:
