@@ -660,6 +660,15 @@ def claims_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     out.append(table(("setting", "games", "claim questions", "differ", "safe only if strict",
                       "safe only if bag", "games with a difference"), body))
     out.append("")
+    out.append("The bag never holds a die the strict reading does not allow, so a claim safe "
+               "under *strict* is safe under *bag* too: every difference is a claim that only "
+               "the *bag* reading allows. The games of one seed are the same under both "
+               "readings up to the first such claim, so the share of games with a difference "
+               "is the same whichever reading is played.")
+    if any(per[1] == 0 for per in per_q):
+        out.append("A setting with no claim questions never had a side of three dice (random "
+                   "players give their tiles up long before).")
+    out.append("")
     out.append(plots.bars("claims", labels, [("questions", per_q), ("games", per_g)],
                           "Claims whose verdict depends on the proof reading", "share (%)"))
     out.append("")
