@@ -327,3 +327,14 @@ def test_ray_gives_the_rows_of_the_plain_loop_where_installed(tmp_path: Path) ->
     with open_executor("ray", workers=2) as pool:
         run_study(tasks(20), tmp_path, executor=pool, runner=digest_runner, progress=False)
     assert load_rows(tmp_path) == plain_loop(tasks(20))
+
+
+def test_a_runner_a_process_pool_cannot_send_is_refused_at_once(tmp_path: Path) -> None:
+    def local_runner(task: Task) -> Row:
+        return {"seed": task.seed}
+
+    with open_executor("local", workers=1) as pool, pytest.raises(BanditsolveError,
+                                                                  match="top level"):
+        run_study(tasks(3), tmp_path, executor=pool, runner=local_runner, progress=False)
+    assert run_study(tasks(3), tmp_path, executor=InlineExecutor(), runner=local_runner,
+                     progress=False).ok == 3

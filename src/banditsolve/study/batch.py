@@ -33,7 +33,14 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, Executor, Future
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+)
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,6 +187,20 @@ def run_chunk(runner: Runner, tasks: tuple[Task, ...]) -> list[Outcome]:
             out.append((task.index, row, None, None, time.perf_counter() - start,
                         time.thread_time() - cpu))
     return out
+
+
+def _check_picklable(runner: Runner) -> None:
+    """A process pool sends the runner by name: refuse at once one it cannot send (else every
+    task would fail with the same pickling error)."""
+    import pickle
+
+    try:
+        pickle.dumps(runner)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise StudyError(
+            f"the runner {getattr(runner, '__qualname__', runner)!r} cannot be sent to worker "
+            f"processes ({type(exc).__name__}): give a function defined at a module's top level"
+        ) from None
 
 
 def _default_runner() -> Runner:
@@ -480,6 +501,8 @@ def run_study(
         todo = [task for task in task_list if task.index not in done]
         bar = make_progress(progress)
         pool, owned = _as_pool(executor) if todo else (Pool(_NullExecutor(), 1, "none"), True)
+        if isinstance(pool.executor, ProcessPoolExecutor):
+            _check_picklable(run_with)
         engine = _Engine(pool, store, run_with, todo, digests, done, bar, chunk_size,
                          target_seconds or pool.target_seconds, flush_rows, flush_seconds)
         bar.start(len(task_list), len(task_list) - len(todo), study or "study")

@@ -255,6 +255,8 @@ class Store:
                 (int(p.stem.split("-")[1]) for p in self.parts_dir.glob("part-*.parquet")),
                 default=0,
             )
+            for leftover in self.parts_dir.glob(".part-*.tmp-*"):
+                leftover.unlink()  # a part a crash cut short (never renamed: not a result)
             self._recover_journal()
             self._journal = open(self.journal_path, "a", encoding="utf-8")
         except BaseException:
