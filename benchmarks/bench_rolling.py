@@ -1,6 +1,7 @@
 """Rolling Bandits benchmarks: the exact turn solver and the safety check against plain
-enumeration in the same run, the CP-SAT and Z3 models of the safety question, and random games
-per second for 2, 3 and 4 players.
+enumeration in the same run, the CP-SAT and Z3 models of the safety question (2, 3 and 4
+players), and random and greedy games per second for 2, 3 and 4 players and the mercenary
+variant.
 
     python benchmarks/bench_rolling.py [--quick]
 
@@ -19,38 +20,56 @@ from pathlib import Path
 from banditsolve.core.play import simulate
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.notation import parse_state
-from banditsolve.rolling.solvers.models import covers
+from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn
 
 TURNS = [
-    # attack with three dice rolled; five dice rolled; a start of turn with two dice to roll
-    "rb ed=default n=2 phase=attack turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
-    "2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS",
-    "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:R:-|H2,"
-    "2:3/3:H:M1|S1,3:1/1:B:B1|- won=-|- trunks=-|- roll=RMHJJ",
-    "rb ed=default n=2 phase=roll turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M4|H2,"
-    "2:3/3:H:B1|S3 won=-|- trunks=-|- air=2/0",
+    # attack with three dice rolled; five dice rolled; a start of turn with two dice to roll;
+    # the first turn of a seeded game (seven dice, every wagon with its trunk)
+    ("attack, 3 dice", "rb ed=default n=2 phase=attack turn=0 wagons=2 train=0:5/5L:-:-|-,"
+     "1:2/2:R:M1|H2,2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS"),
+    ("attack, 5 dice", "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,"
+     "1:2/2:R:-|H2,2:3/3:H:M1|S1,3:1/1:B:B1|- won=-|- trunks=-|- roll=RMHJJ"),
+    ("start, 2 dice", "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,"
+     "1:2/2:R:M4|H2,2:3/3:H:B1|S3 won=-|- trunks=-|-"),
+    ("fresh roll, 7 dice", "seed 5"),
 ]
+_P4 = "|-|-|-"
 SAFETY = [
-    # unsafe: the opponent takes everything back and rolls seven dice
-    ("rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,"
-     "2:3/3:H:B1|S2 won=-|- trunks=-|-", 1),
-    # unsafe: one car between the rear and mine
-    ("rb ed=default n=2 phase=start turn=1 wagons=3 train=0:5/5L:-:-|-,1:1/1:-:-|-,"
-     "2:2/2:-:R4|-,3:3/3:-:-|- won=-|- trunks=-|-", 2),
-    # safe: puzzle safe-10, the proof that took 100,000 positions (25 s) before the bound
-    ("rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:-:R5|-,"
-     "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-", 1),
-    # safe at once: a hat trunk on my car, but no hat trunk is a bomb
-    ("rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:H:R5|-,"
-     "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-", 1),
-    # three players, safe: the first opponent's whole turn is searched, the second is bounded
-    ("rb ed=default n=3 phase=start turn=1 wagons=5 train=0:5/5L:-:-|-|-,1:2/2:-:-|-|-,"
-     "2:3/3:-:R6|-|-,3:1/1:-:-|-|-,4:2/2:-:-|-|-,5:4/4:-:-|-|- won=-|-|- trunks=-|-|-", 2),
-    # three players: two opponents play before my turn
-    ("rb ed=default n=3 phase=start turn=1 wagons=3 train=0:5/5L:-:-|-|-,1:2/2:-:-|M6|-,"
-     "2:3/3:-:R5|S1|-,3:1/1:-:-|-|B3 won=-|-|- trunks=-|-|-", 2),
+    # (label, position, car, player)
+    ("2p unsafe: take all back, roll 7", "rb ed=default n=2 phase=start turn=1 wagons=2 "
+     "train=0:5/5L:-:-|-,1:2/2:R:M3|H2,2:3/3:H:B1|S2 won=-|- trunks=-|-", 1, 0),
+    ("2p unsafe: one car from the rear", "rb ed=default n=2 phase=start turn=1 wagons=3 "
+     "train=0:5/5L:-:-|-,1:1/1:-:-|-,2:2/2:-:R4|-,3:3/3:-:-|- won=-|- trunks=-|-", 2, 0),
+    ("2p safe: puzzle safe-10", "rb ed=default n=2 phase=start turn=1 wagons=4 "
+     "train=0:5/5L:-:-|-,1:2/2:-:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-",
+     1, 0),
+    ("2p safe: a hat trunk on my car", "rb ed=default n=2 phase=start turn=1 wagons=4 "
+     "train=0:5/5L:-:-|-,1:2/2:H:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-",
+     1, 0),
+    ("3p safe: two opponents, far", "rb ed=default n=3 phase=start turn=1 wagons=5 "
+     "train=0:5/5L:-:-|-|-,1:2/2:-:-|-|-,2:3/3:-:R6|-|-,3:1/1:-:-|-|-,4:2/2:-:-|-|-,"
+     "5:4/4:-:-|-|- won=-|-|- trunks=-|-|-", 2, 0),
+    ("3p unsafe: two opponents", "rb ed=default n=3 phase=start turn=1 wagons=3 "
+     "train=0:5/5L:-:-|-|-,1:2/2:-:-|M6|-,2:3/3:-:R5|S1|-,3:1/1:-:-|-|B3 won=-|-|- "
+     "trunks=-|-|-", 2, 0),
+    ("4p safe: three opponents, far", "rb ed=default n=4 phase=start turn=1 wagons=6 "
+     "train=0:5/5L:-:-|-|-|-,1:2/2:-:R7|-|-|-,2:3/3:-:-|-|-|-,3:4/4:-:-|-|-|-,"
+     "4:1/1:-:-|-|-|-,5:2/2:-:-|-|-|-,6:3/3:-:-|-|-|- won=-|-|-|- trunks=-|-|-|-", 1, 0),
+    ("4p unsafe: the third opponent reaches", "rb ed=default n=4 phase=start turn=1 "
+     "wagons=6 train=0:5/5L:-:-|-|-|-,1:2/2:-:-|-|-|-,2:3/3:-:R4|-|-|-,3:4/4:-:-|-|-|H1,"
+     "4:1/1:-:-|-|-|-,5:2/2:-:-|-|-|-,6:3/3:-:-|-|-|- won=-|-|-|- trunks=-|-|-|-", 2, 0),
+]
+GAMES = [
+    # (label, players, options, policy)
+    ("random games, 2 players", 2, None, "random"),
+    ("random games, 3 players", 3, None, "random"),
+    ("random games, 4 players", 4, None, "random"),
+    ("random games, 2 players, mercenaries", 2, {"mercenaries": "on"}, "random"),
+    ("greedy games, 2 players", 2, None, "greedy"),
+    ("greedy games, 3 players", 3, None, "greedy"),
+    ("greedy games, 4 players", 4, None, "greedy"),
 ]
 
 
@@ -60,47 +79,59 @@ def timed(fn: object, *args: object, **kw: object) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
+def _position(text: str) -> object:
+    if text.startswith("seed "):
+        state = GAME.new_game(2, seed=int(text.split()[1]))
+        return state
+    return parse_state(text)
+
+
 def run(quick: bool = False) -> dict[str, object]:
-    """Time the turn solver and the safety check against plain enumeration, and random games;
-    write ``benchmarks/results/rolling.{md,json}``."""
+    """Time the turn solver against its plain enumeration, the safety backends (exact, plain,
+    CP-SAT, Z3) on the same questions, and whole games per second; write
+    ``benchmarks/results/rolling.{md,json}``."""
     rows: list[dict[str, object]] = []
     turns = TURNS[:1] if quick else TURNS
-    for text in turns:
+    for label, text in turns:
+        state = _position(text)
+        t1, shared = timed(best_turn, state, time_limit=300)
+        t2, plain = timed(best_turn, state, plain=True, time_limit=300)
+        if plain.value is not None and shared.value is not None:  # type: ignore[attr-defined]
+            assert shared.value == plain.value  # type: ignore[attr-defined]
+        rows.append({"bench": "best turn", "position": label,
+                     "shared_s": round(t1, 3), "plain_s": round(t2, 3),
+                     "shared_nodes": shared.nodes, "plain_nodes": plain.nodes,  # type: ignore[attr-defined]
+                     "plain_answer": None if plain.value is None else str(plain.value)})  # type: ignore[attr-defined]
+    warm = parse_state(SAFETY[0][1])
+    for backend in ("cpsat", "z3"):  # import the solvers before anything is timed
+        is_safe(warm, SAFETY[0][2], SAFETY[0][3], backend=backend)
+    for label, text, car, player in SAFETY[:2] if quick else SAFETY:
         state = parse_state(text)
-        t1, shared = timed(best_turn, state)
-        t2, plain = timed(best_turn, state, plain=True)
-        assert shared.value == plain.value  # type: ignore[attr-defined]
-        rows.append({"bench": "best", "shared_s": round(t1, 3), "plain_s": round(t2, 3),
-                     "shared_nodes": shared.nodes, "plain_nodes": plain.nodes})  # type: ignore[attr-defined]
-    for text, car in SAFETY[:1] if quick else SAFETY:
-        state = parse_state(text)
-        t1, exact = timed(is_safe, state, car, 0, time_limit=120)
-        t2, plain = timed(is_safe, state, car, 0, time_limit=120, backend="plain")
-        if plain.safe is not None:  # type: ignore[attr-defined]
-            assert plain.safe == exact.safe  # type: ignore[attr-defined]
-        row: dict[str, object] = {
-            "bench": "safe", "position": text[:60], "car": car,
-            "answer": exact.safe,  # type: ignore[attr-defined]
-            "exact_s": round(t1, 3), "exact_nodes": exact.nodes,  # type: ignore[attr-defined]
-            "plain_s": round(t2, 3), "plain_nodes": plain.nodes,  # type: ignore[attr-defined]
-            "plain_answer": plain.safe,  # type: ignore[attr-defined]
-        }
-        for backend in ("cpsat", "z3"):
-            if covers(state, car, 0) is None:
-                t3, model = timed(is_safe, state, car, 0, backend=backend, time_limit=60)
-                assert model.safe == exact.safe  # type: ignore[attr-defined]
-                row[f"{backend}_s"] = round(t3, 3)
-            else:
-                row[f"{backend}_s"] = None
+        row: dict[str, object] = {"bench": "safe", "question": label, "players": state.players}
+        answers = {}
+        for backend in ("exact", "plain", "cpsat", "z3", "auto"):
+            t, verdict = timed(is_safe, state, car, player, time_limit=120, backend=backend)
+            row[f"{backend}_s"] = round(t, 3)
+            row[f"{backend}_answer"] = verdict.safe  # type: ignore[attr-defined]
+            if backend in ("exact", "plain"):
+                row[f"{backend}_nodes"] = verdict.nodes  # type: ignore[attr-defined]
+            answers[backend] = verdict.safe  # type: ignore[attr-defined]
+        decided = {a for a in answers.values() if a is not None}
+        assert len(decided) <= 1, (label, answers)  # every decided backend agrees
         rows.append(row)
     games = 2 if quick else 20
-    for players in (2, 3, 4):
+    for label, players, options, policy in GAMES:
+        policies = [PLAYERS[policy]] * players
+        steps = 0
         start = time.perf_counter()
         for seed in range(games):
-            simulate(GAME, seed=seed, players=players)
+            _, line = simulate(GAME, seed=seed, players=players, options=options,
+                               policies=policies)
+            steps += len(line)
         elapsed = time.perf_counter() - start
-        rows.append({"bench": "random games", "players": players, "games": games,
-                     "games_per_s": round(games / elapsed, 2)})
+        rows.append({"bench": "games", "what": label, "games": games,
+                     "games_per_s": round(games / elapsed, 2),
+                     "steps_per_s": round(steps / elapsed)})
     out = Path(__file__).resolve().parent / "results"
     out.mkdir(exist_ok=True)
     (out / "rolling.json").write_text(json.dumps({"quick": quick, "rows": rows}, indent=2) + "\n")
@@ -109,7 +140,8 @@ def run(quick: bool = False) -> dict[str, object]:
         "",
         f"Python {platform.python_version()} on {platform.machine()}, one core"
         + (" (quick mode)" if quick else "") + ". Each row times the solver and its plain",
-        "enumeration in the same run; `null` where a model does not cover the question.",
+        "enumeration (and, for safety, the CP-SAT and Z3 models and `auto`) in the same run;",
+        "`None` as an answer: the time limit ran out (unknown).",
         "",
     ]
     for row in rows:

@@ -149,8 +149,12 @@ def test_cli_safe_backends() -> None:
     no = run("rolling", "safe", unsafe, "1", "--backend", "cpsat", "--workers", "2", "--json")
     assert no.code == 1 and json.loads(no.out)["certificate"][0] == "roll"
     assert run("rolling", "safe", unsafe, "1", "--backend", "plain").code == 1
-    uncovered = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3")
-    assert uncovered.code == 2 and "does not cover" in uncovered.err
+    trunk = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3", "--json")  # W's trunk
+    assert trunk.code == 1 and json.loads(trunk.out)["certificate"][:3] == [
+        "take back", "take back", "roll"]
+    merc = safe.replace(" won=", " opt=mercenaries:on won=")
+    unknown = run("rolling", "safe", merc, "1", "--backend", "cpsat", "--json")
+    assert unknown.code == 3 and "mercenary" in json.loads(unknown.out)["reason"]
 
 
 @rules("RB-NOTE-3")

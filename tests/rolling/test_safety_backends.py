@@ -164,3 +164,33 @@ def test_the_bound_answers_at_once_with_its_reason() -> None:
     )
     verdict = is_safe(state, 5, 0)
     assert verdict.safe is True and verdict.nodes == 0 and "at most 5 dice" in verdict.reason
+
+
+@rules("RB-SAFE-4")
+def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play() -> None:
+    # one opponent: the exact search (here its bound)
+    two = GAME.from_notation(
+        "rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:-:R5|-,"
+        "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-"
+    )
+    assert is_safe(two, 1, 0, backend="auto").method == "exact"
+    # three opponents and seven of my dice on car 1: the search needs more than 50,000
+    # positions; auto answers with the CP-SAT model, and Z3 agrees
+    four = GAME.from_notation(
+        "rb ed=default n=4 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-|-|-,1:2/2:-:R7|-|-|-,"
+        "2:3/3:-:-|-|-|-,3:4/4:-:-|-|-|-,4:1/1:-:-|-|-|-,5:2/2:-:-|-|-|-,6:3/3:-:-|-|-|- "
+        "won=-|-|-|- trunks=-|-|-|-"
+    )
+    auto = is_safe(four, 1, 0, backend="auto")
+    assert auto.safe is True and auto.method == "cpsat"
+    assert is_safe(four, 1, 0, backend="exact", node_limit=3000).safe is None
+    assert is_safe(four, 1, 0, backend="z3").safe is True
+    # several opponents, but the search finds the line at once
+    near = GAME.from_notation(
+        "rb ed=default n=4 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-|-|-,1:2/2:-:-|-|-|-,"
+        "2:3/3:-:R4|-|-|-,3:4/4:-:-|-|-|H1,4:1/1:-:-|-|-|-,5:2/2:-:-|-|-|-,6:3/3:-:-|-|-|- "
+        "won=-|-|-|- trunks=-|-|-|-"
+    )
+    found = is_safe(near, 2, 0, backend="auto")
+    assert found.safe is False and found.method == "exact"
+    _replays(near, found)

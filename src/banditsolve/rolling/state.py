@@ -148,9 +148,8 @@ class Car:
         return 0 if group is None else group.size
 
     def with_group(self, player: int, group: Group | None) -> Car:
-        groups = list(self.groups)
-        groups[player] = group
-        return replace(self, groups=tuple(groups))
+        groups = (*self.groups[:player], group, *self.groups[player + 1 :])
+        return Car(self.id, self.need, self.points, self.loco, self.trunk, groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,4 +296,16 @@ class State:
         return self.ascii()
 
     def replace(self, **changes: object) -> State:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with ``changes`` (a fast :func:`dataclasses.replace`: the engine's every step
+        makes one; measured 5x cheaper)."""
+        if not changes.keys() <= _STATE_FIELDS:
+            return replace(self, **changes)  # type: ignore[arg-type]  # raises the usual error
+        new = object.__new__(State)
+        for name in _STATE_ORDER:
+            _SET(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+
+_STATE_ORDER: tuple[str, ...] = tuple(f.name for f in fields(State))
+_STATE_FIELDS = frozenset(_STATE_ORDER)
+_SET = object.__setattr__

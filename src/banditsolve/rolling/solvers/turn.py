@@ -24,11 +24,13 @@ from banditsolve.errors import SolverError
 from banditsolve.rolling.edition import JOKER, LETTERS
 from banditsolve.rolling.rules import (
     Action,
+    End,
     Reroll,
     _apply,
     chance_outcomes,
     faces_text,
     legal_actions,
+    legal_ambushes_left,
     roll_outcomes,
 )
 from banditsolve.rolling.solvers.keys import roll_orbits
@@ -106,10 +108,27 @@ class _Search:
                 outcomes = chance_outcomes(state)
             result = sum((p * self.value(_apply(state, a)) for a, p in outcomes), Fraction(0))
         else:
-            result = max(self.value(_apply(state, a)) for a in self.choices(state))
+            result = max(self.after(state, a) for a in self.choices(state))
         if self.memo is not None:
             self.memo[key] = result
         return result
+
+    def after(self, state: State, action: Action) -> Fraction:
+        """The value after ``action``. With sharing, an ``end`` that ends the turn (no ambush
+        step follows, option cut=join) is scored at once: the next player's steal only takes
+        cars where they lead, which changes neither this player's points nor the cars they
+        would steal, so the leaf is the same (and the engine's turn change is skipped)."""
+        if (
+            self.memo is not None
+            and self.stop is None
+            and isinstance(action, End)
+            and state.phase == "attack"
+            and state.options.cut == "join"
+            and not legal_ambushes_left(state)
+        ):
+            self.budget.tick()
+            return self.leaf(state)
+        return self.value(_apply(state, action))
 
     def choices(self, state: State) -> tuple[Action, ...]:
         actions = legal_actions(state)
