@@ -14,6 +14,7 @@ searches. The solver backends (CP-SAT, Z3) and the dispatch between them live in
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -174,6 +175,11 @@ def check_claim(
 ) -> tuple[tuple[Die, ...], tuple[Die, ...], Availability]:
     """Validate a claim question: three dice of your own, at most two of the opponent's, and an
     availability the dice on this tile leave possible. Returns them normalised."""
+    if type(mine) is tuple and type(theirs) is tuple and type(available) is tuple:
+        # The hot path: tuples of dice and four counts, checked without building anything.
+        fast = _check_tuples(mine, theirs, available)
+        if fast:
+            return mine, theirs, available
     mine_t = claim_dice(mine, "your dice")
     theirs_t = claim_dice(theirs, "the opponent's dice")
     if len(mine_t) != 3:
@@ -184,13 +190,6 @@ def check_claim(
         )
     avail = normalise_availability(available)
     shown = colour_counts(mine_t + theirs_t)
-    if (
-        shown[0] + avail[0] <= DICE_PER_COLOUR
-        and shown[1] + avail[1] <= DICE_PER_COLOUR
-        and shown[2] + avail[2] <= DICE_PER_COLOUR
-        and shown[3] + avail[3] <= DICE_PER_COLOUR
-    ):
-        return mine_t, theirs_t, avail  # the usual case, without the loop
     for colour in COLOURS:
         if shown[colour] + avail[colour] <= DICE_PER_COLOUR:
             continue
@@ -205,6 +204,29 @@ def check_claim(
                 f"can get at most {DICE_PER_COLOUR - shown[colour]} more, not {avail[colour]}"
             )
     return mine_t, theirs_t, avail
+
+
+def _check_tuples(mine: tuple[object, ...], theirs: tuple[object, ...], avail: tuple[object, ...]
+                  ) -> bool:
+    """Whether the tuples are a valid claim question as they stand (``False`` sends the caller
+    to the full check, which names what is wrong)."""
+    if len(mine) != 3 or len(theirs) > 2 or len(avail) != 4:
+        return False
+    k, g, r, b = avail
+    if not (type(k) is int and type(g) is int and type(r) is int and type(b) is int):
+        return False
+    left = [DICE_PER_COLOUR - k, DICE_PER_COLOUR - g, DICE_PER_COLOUR - r, DICE_PER_COLOUR - b]
+    if left[0] > 6 or left[1] > 6 or left[2] > 6 or left[3] > 6:
+        return False
+    for die in mine:
+        if type(die) is not Die:
+            return False
+        left[die.colour] -= 1
+    for die in theirs:
+        if type(die) is not Die:
+            return False
+        left[die.colour] -= 1
+    return left[0] >= 0 and left[1] >= 0 and left[2] >= 0 and left[3] >= 0
 
 
 def _take(avail: list[int], value: int, need: int, prefer: int = -1) -> list[int] | None:
@@ -262,26 +284,207 @@ def best_completion(theirs: Sequence[int], avail: Availability) -> tuple[int, ..
     return tuple(_take(a, hi, 1) or ())  # a plain pair (colour pair impossible)
 
 
+# -- the claim table: one lookup and one comparison -------------------------------------------
+#
+# The opponent's best completion depends only on their side (no die, one die or an unordered pair:
+# 1 + 24 + 300 = 325 sides) and on how many dice of each colour they can still get, each capped at
+# three (a side never takes more than three dice): 4**4 = 256 availabilities. The table holds, for
+# each of the 325 * 256 = 83,200 keys, the rank of the best completion (-1 when the side cannot be
+# completed at all) and the dice of that completion. It is built on first use from the closed form
+# of :func:`best_completion`, once per side and availability capped at the number of dice the side
+# still needs (at most 7,000 distinct questions), in a few tens of milliseconds.
+
+#: How many opponent sides and availabilities the key distinguishes.
+SIDES = 325
+AVAILABILITIES = 256
+TABLE_SIZE = SIDES * AVAILABILITIES
+_CAP = (0, 1, 2, 3, 3, 3, 3)
+#: ``PAIR_INDEX[a * 24 + b]``: the side index of the dice with codes ``a`` and ``b`` (any order).
+PAIR_INDEX: list[int] = [0] * 576
+_index = 25
+for _a in range(24):
+    for _b in range(_a, 24):
+        PAIR_INDEX[_a * 24 + _b] = PAIR_INDEX[_b * 24 + _a] = _index
+        _index += 1
+del _a, _b, _index
+#: The best completion's rank per key (filled on first use); -1: no completion exists.
+BEST_RANK: list[int] = []
+#: The dice of that completion per key (``None`` when there is none).
+WITNESS: list[tuple[Die, ...] | None] = []
+#: The rank of three dice by ``code1 * 576 + code2 * 24 + code3`` (13,824 entries, filled with
+#: the table).
+RANK3: list[int] = []
+#: Seconds the table took to build (``None`` until it is built).
+build_seconds: float | None = None
+
+
+def side_index(theirs: Sequence[int]) -> int:
+    """The opponent side's part of the key (0-324): no die, one die, or an unordered pair of
+    die codes."""
+    n = len(theirs)
+    if n == 0:
+        return 0
+    if n == 1:
+        return 1 + theirs[0]
+    return PAIR_INDEX[theirs[0] * 24 + theirs[1]]
+
+
+def availability_index(avail: Availability) -> int:
+    """The availability's part of the key (0-255): each colour's count capped at three."""
+    return _CAP[avail[0]] << 6 | _CAP[avail[1]] << 4 | _CAP[avail[2]] << 2 | _CAP[avail[3]]
+
+
+def claim_key(theirs: Sequence[int], avail: Availability) -> int:
+    """The table key of a claim question: the opponent's die codes and their availability."""
+    return side_index(theirs) << 8 | availability_index(avail)
+
+
+def _sides() -> list[tuple[int, ...]]:
+    """Every opponent side in key order."""
+    out: list[tuple[int, ...]] = [()]
+    out.extend((a,) for a in range(24))
+    out.extend((a, b) for a in range(24) for b in range(a, 24))
+    return out
+
+
+def build_table() -> float:
+    """Fill the claim table (if it is not yet filled); the seconds the build took."""
+    global build_seconds
+    if BEST_RANK:
+        assert build_seconds is not None
+        return build_seconds
+    start = time.perf_counter()
+    best = [-1] * TABLE_SIZE
+    witness: list[tuple[Die, ...] | None] = [None] * TABLE_SIZE
+    for s, side in enumerate(_sides()):
+        need = 3 - len(side)
+        found: dict[tuple[int, int, int, int], tuple[int, tuple[Die, ...] | None]] = {}
+        base = s << 8
+        for a in range(AVAILABILITIES):
+            capped = (
+                min(a >> 6, need),
+                min(a >> 4 & 3, need),
+                min(a >> 2 & 3, need),
+                min(a & 3, need),
+            )
+            entry = found.get(capped)
+            if entry is None:
+                extra = best_completion(side, capped)
+                if extra is None:
+                    entry = (-1, None)
+                else:
+                    full = side + extra
+                    entry = (
+                        rank_codes(full[0], full[1], full[2]),
+                        tuple(ALL_DICE[code] for code in extra),
+                    )
+                found[capped] = entry
+            best[base | a], witness[base | a] = entry
+    AVAIL_CODES.update(_packed_availabilities())
+    RANK3[:] = [rank_codes(a, b, c) for a in range(24) for b in range(24) for c in range(24)]
+    WITNESS[:] = witness
+    BEST_RANK[:] = best  # last: a filled BEST_RANK means a filled table
+    build_seconds = time.perf_counter() - start
+    return build_seconds
+
+
+def best_rank(key: int) -> int:
+    """The rank of the opponent's best completion for the table ``key`` (-1: none exists)."""
+    try:
+        return BEST_RANK[key]
+    except IndexError:
+        build_table()
+        return BEST_RANK[key]
+
+
+def claim_is_safe(mine_rank: int, key: int) -> bool:
+    """The hot path: is a claim of rank ``mine_rank`` safe against the question ``key``
+    (:func:`claim_key`)? One lookup and one comparison."""
+    try:
+        return BEST_RANK[key] <= mine_rank
+    except IndexError:
+        build_table()
+        return BEST_RANK[key] <= mine_rank
+
+
+def claim_rank(c0: int, c1: int, c2: int) -> int:
+    """The rank of three dice given by their codes, from the table (:func:`rank_codes`)."""
+    try:
+        return RANK3[c0 * 576 + c1 * 24 + c2]
+    except IndexError:
+        build_table()
+        return RANK3[c0 * 576 + c1 * 24 + c2]
+
+
+def claim_is_safe_codes(mine_rank: int, theirs: Sequence[int], avail: Availability) -> bool:
+    """The same question from the opponent's die codes and the availability."""
+    return claim_is_safe(mine_rank, claim_key(theirs, avail))
+
+
 def exact_verdict(
     mine: tuple[Die, ...], theirs: tuple[Die, ...], avail: Availability
 ) -> ClaimVerdict:
-    """The verdict from the closed form, on arguments already checked (:func:`check_claim`)."""
-    m = rank_codes(mine[0].code, mine[1].code, mine[2].code)
-    codes = tuple(d.code for d in theirs)
-    best = best_completion(codes, avail)
-    if best is None:
-        return ClaimVerdict(True, mine, theirs, None, "exact")
-    full = codes + best
-    if rank_codes(full[0], full[1], full[2]) > m:
-        witness = tuple(ALL_DICE[code] for code in best)
-        return ClaimVerdict(False, mine, theirs, witness, "exact")
-    return ClaimVerdict(True, mine, theirs, None, "exact")
+    """The verdict from the claim table, on arguments already checked (:func:`check_claim`)."""
+    if not BEST_RANK:
+        build_table()
+    key = side_index([d.code for d in theirs]) << 8 | availability_index(avail)
+    return _verdict(RANK3[mine[0].code * 576 + mine[1].code * 24 + mine[2].code], key, mine,
+                    theirs)
 
 
-def claim_is_safe(mine_rank: Rank, theirs: Sequence[int], avail: Availability) -> bool:
-    """The hot path for searches: die codes in, a bool out."""
-    best = best_completion(theirs, avail)
-    if best is None:
-        return True
-    full = tuple(theirs) + best
-    return rank_codes(full[0], full[1], full[2]) <= mine_rank
+def _verdict(mine_rank: int, key: int, mine: tuple[Die, ...], theirs: tuple[Die, ...]
+             ) -> ClaimVerdict:
+    verdict = UnfrozenVerdict()
+    verdict.mine = mine
+    verdict.theirs = theirs
+    verdict.backend = "exact"
+    if BEST_RANK[key] <= mine_rank:
+        verdict.safe = True
+        verdict.witness = None
+    else:
+        verdict.safe = False
+        verdict.witness = WITNESS[key]
+    verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
+    return verdict  # type: ignore[return-value]
+
+
+class UnfrozenVerdict:
+    """A verdict under construction: the slots of :class:`ClaimVerdict`, in the same order, and
+    writable. Once filled, its class is set to :class:`ClaimVerdict` (the layouts are the same,
+    so Python allows it), which then is an ordinary, frozen verdict: equal to, and hashing like,
+    one built by the constructor. The frozen constructor alone costs more than a whole verdict
+    built this way."""
+
+    __slots__ = ("safe", "mine", "theirs", "witness", "backend")
+    safe: bool
+    mine: tuple[Die, ...]
+    theirs: tuple[Die, ...]
+    witness: tuple[Die, ...] | None
+    backend: Backend
+
+
+assert UnfrozenVerdict.__slots__ == ClaimVerdict.__slots__
+
+
+def _packed_availabilities() -> dict[tuple[int, int, int, int], tuple[int, int]]:
+    """Every availability of four counts 0-6: its counts packed six bits a colour, and its
+    index in the claim table."""
+    out = {}
+    for k in range(7):
+        for g in range(7):
+            for r in range(7):
+                for b in range(7):
+                    out[(k, g, r, b)] = (
+                        k << 18 | g << 12 | r << 6 | b,
+                        availability_index((k, g, r, b)),
+                    )
+    return out
+
+
+#: Availability -> (counts packed six bits a colour, table index); built with the table.
+AVAIL_CODES: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+#: A die's colour as a packed count, by code.
+COLOUR_UNIT = tuple(1 << (6 * (3 - code // 6)) for code in range(24))
+#: Added to packed counts, a field overflows into its top bit exactly when it exceeds six.
+FIELD_BIAS = 25 << 18 | 25 << 12 | 25 << 6 | 25
+FIELD_OVER = 32 << 18 | 32 << 12 | 32 << 6 | 32

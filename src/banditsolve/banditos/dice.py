@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from banditsolve.core.io import json_type
@@ -47,6 +47,9 @@ class Die:
 
     colour: Colour
     value: int
+    #: A small int 0..23 unique to the colour and value: ``colour * 6 + value - 1`` (derived, so
+    #: it takes no part in comparisons).
+    code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
@@ -66,6 +69,7 @@ class Die:
             or self.value not in VALUES
         ):
             raise NotationError(f"die value {shown(self.value)} is not between 1 and 6")
+        object.__setattr__(self, "code", int(self.colour) * 6 + self.value - 1)
 
     @classmethod
     def parse(cls, text: str) -> Die:
@@ -81,11 +85,6 @@ class Die:
                 "like 'r5'"
             )
         return cls(Colour.parse(token[0]), int(token[1]))
-
-    @property
-    def code(self) -> int:
-        """A small int 0..23 unique to the colour and value."""
-        return self.colour * 6 + self.value - 1
 
     def __str__(self) -> str:
         return f"{COLOUR_LETTERS[self.colour]}{self.value}"

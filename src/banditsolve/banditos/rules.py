@@ -15,7 +15,14 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 
-from banditsolve.banditos.claim import claim_is_safe, exact_verdict, normalise_availability
+from banditsolve.banditos.claim import (
+    PAIR_INDEX,
+    availability_index,
+    claim_is_safe,
+    claim_rank,
+    exact_verdict,
+    normalise_availability,
+)
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
 from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State, expect_state
@@ -332,11 +339,19 @@ def _may_return(state: State, me: int) -> bool:
 
 
 def _claim_is_safe(state: State, number: int, tile: Slot, me: int) -> bool:
-    """The claim rule's fast check (no validation: the state is consistent by construction)."""
-    mine = tile.side(me)
-    avail = normalise_availability(state.availability(number))
-    theirs = tuple(d.code for d in tile.side(1 - me))
-    return claim_is_safe(rank(mine), theirs, avail)
+    """The claim rule's check: one lookup in the claim table (no validation: the state is
+    consistent by construction)."""
+    m0, m1, m2 = tile.sides[me]
+    theirs = tile.sides[1 - me]
+    n = len(theirs)
+    if n == 2:
+        side = PAIR_INDEX[theirs[0].code * 24 + theirs[1].code]
+    else:
+        side = 1 + theirs[0].code if n else 0
+    avail = state.bag if state.options.proof == "bag" else state.availability(number)
+    return claim_is_safe(
+        claim_rank(m0.code, m1.code, m2.code), side << 8 | availability_index(avail)
+    )
 
 
 def is_legal(state: State, action: Action) -> bool:

@@ -1,6 +1,7 @@
 """Claim verdicts with a choice of backend (rules LB-CLAIM-2, LB-OPT-1).
 
-``backend="exact"`` is the closed form of :mod:`banditsolve.banditos.claim` (the rule itself);
+``backend="exact"`` is the claim table of :mod:`banditsolve.banditos.claim` (built from the
+closed form of the rule);
 ``"cpsat"`` and ``"z3"`` are independent solver encodings of the same question, loaded only when
 asked for. All three give the same verdict; witnesses may differ, each beats the claim.
 
@@ -12,17 +13,30 @@ asked for. All three give the same verdict; witnesses may differ, each beats the
 from __future__ import annotations
 
 from banditsolve.banditos.claim import (
+    AVAIL_CODES,
     BACKENDS,
+    BEST_RANK,
+    COLOUR_UNIT,
+    FIELD_BIAS,
+    FIELD_OVER,
+    PAIR_INDEX,
+    RANK3,
+    WITNESS,
     Backend,
     ClaimVerdict,
+    UnfrozenVerdict,
+    build_table,
     check_claim,
     exact_verdict,
 )
+from banditsolve.banditos.dice import Die
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import PROOF_OPTIONS, ProofOption, expect_state
 from banditsolve.core.limits import check_time_limit
 from banditsolve.core.text import shown
 from banditsolve.errors import RuleOptionError, SolverError
+
+_EXACT: Backend = "exact"
 
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]
 
@@ -53,6 +67,63 @@ def claim_verdict(
     ``None``: none) bounds the solver backends, which raise :class:`SolverError` rather than
     guess when it runs out.
     """
+    if (
+        backend is _EXACT  # the default, or any "exact" that is the same object
+        and time_limit is None
+        and type(mine) is tuple
+        and type(theirs) is tuple
+        and type(available) is tuple
+    ):
+        # The hot path, for tuples of dice and four counts: every check of ``check_claim`` and
+        # the claim table's lookup in one pass, without building anything but the verdict.
+        # Anything it does not accept goes on to the full check, which says what is wrong.
+        entry = AVAIL_CODES.get(available)
+        if entry is None and not AVAIL_CODES:
+            build_table()
+            entry = AVAIL_CODES.get(available)
+        if entry is not None:
+            k, g, r, b = available
+            n = len(theirs)
+            if (
+                type(k) is int  # an equal bool or float finds the entry too
+                and type(g) is int
+                and type(r) is int
+                and type(b) is int
+                and len(mine) == 3
+                and n <= 2
+            ):
+                m0, m1, m2 = mine
+                if type(m0) is Die and type(m1) is Die and type(m2) is Die:
+                    c0, c1, c2 = m0.code, m1.code, m2.code
+                    shown = COLOUR_UNIT[c0] + COLOUR_UNIT[c1] + COLOUR_UNIT[c2] + entry[0]
+                    side = -1
+                    if n == 2:
+                        t0, t1 = theirs
+                        if type(t0) is Die and type(t1) is Die:
+                            shown += COLOUR_UNIT[t0.code] + COLOUR_UNIT[t1.code]
+                            side = PAIR_INDEX[t0.code * 24 + t1.code]
+                    elif n == 1:
+                        (t0,) = theirs
+                        if type(t0) is Die:
+                            shown += COLOUR_UNIT[t0.code]
+                            side = 1 + t0.code
+                    else:
+                        side = 0
+                    # No colour with more than six dice on the tile and still to get:
+                    if side >= 0 and not (shown + FIELD_BIAS) & FIELD_OVER:
+                        key = side << 8 | entry[1]
+                        verdict = UnfrozenVerdict()
+                        verdict.mine = mine
+                        verdict.theirs = theirs
+                        verdict.backend = "exact"
+                        if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
+                            verdict.safe = True
+                            verdict.witness = None
+                        else:
+                            verdict.safe = False
+                            verdict.witness = WITNESS[key]
+                        verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
+                        return verdict  # type: ignore[return-value]
     chosen = check_backend(backend)
     seconds = check_time_limit(time_limit)
     mine_t, theirs_t, avail = check_claim(mine, theirs, available)
