@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +176,26 @@ def test_svg_draws_a_shape_per_symbol() -> None:
     assert shapes["die die-horseshoe"] == ["path", "rect", "title"]
     assert "polygon" in shapes["die die-boot"]
     assert len({tuple(v) for v in shapes.values()}) == 5  # five different drawings
+
+
+@rules("RB-NOTE-3", "RB-SAFE-1")
+def test_cli_queries_write_pictures(tmp_path: Path) -> None:
+    from banditsolve.rolling.cli import DEMO_UNSAFE
+
+    out = tmp_path / "pics" / "safe.svg"
+    answer = run("rolling", "safe", DEMO_UNSAFE, "1", "--svg", str(out), "--json")
+    assert answer.code == 1
+    line = json.loads(answer.out)["certificate"]
+    broken = GAME.from_notation(DEMO_UNSAFE)
+    for text in line:
+        broken = GAME.apply(broken, GAME.parse_action(broken, text))
+    assert out.read_text() == GAME.svg(GAME.from_notation(DEMO_UNSAFE))
+    assert (tmp_path / "pics" / "safe-broken.svg").read_text() == GAME.svg(broken)
+    odds = tmp_path / "odds.svg"
+    assert run("rolling", "odds", DEMO_UNSAFE, "--svg", str(odds)).code == 0
+    assert odds.read_text() == GAME.svg(GAME.from_notation(DEMO_UNSAFE))
+    attack = (
+        "rb ed=default n=2 phase=attack turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
+        "2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS"
+    )
+    assert run("rolling", "best", attack, "--svg", str(tmp_path)).code == 2  # a folder

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from banditsolve.cli.common import (
     Commands,
@@ -32,11 +33,13 @@ def register(commands: Commands) -> None:
     odds.add_argument(
         "--at-least", type=int, default=3, metavar="K", help="dice of a symbol to lay (default 3)"
     )
+    _add_svg(odds)
     odds.set_defaults(handler=cmd_odds)
 
     best = add_query(commands, "best", "the best play of this turn (exact expected points)")
     add_limits(best, time_limit=60.0, node_limit=None)
     best.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
+    _add_svg(best)
     best.set_defaults(handler=cmd_best)
 
     safe = add_query(commands, "safe", "is this car provably mine at my next turn? (0 yes, 1 no)")
@@ -47,10 +50,26 @@ def register(commands: Commands) -> None:
     safe.add_argument(
         "--backend",
         choices=("auto", "exact", "plain", "cpsat", "z3"),
-        help="exact search (default), plain enumeration, or the CP-SAT / Z3 model",
+        help="exact search (default), plain enumeration, the CP-SAT / Z3 model of every "
+        "opponent's turn, or auto (exact, then CP-SAT when several opponents play)",
     )
     safe.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    _add_svg(safe, "; with an unsafe answer also OUT's stem + '-broken.svg': the end of the line")
     safe.set_defaults(handler=cmd_safe)
+
+
+def _add_svg(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--svg", metavar="OUT", help=f"also write an SVG picture of the position to OUT{more}"
+    )
+
+
+def _picture(args: argparse.Namespace, state: Any, broken: Any = None) -> None:
+    if getattr(args, "svg", None):
+        write_svg(args.svg, state.svg())
+        if broken is not None:
+            out = Path(args.svg)
+            write_svg(out.with_name(out.stem + "-broken.svg"), broken.svg())
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -62,6 +81,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     state = read_position(args)
     symbol = None if args.symbol is None else "RMHBS".index(args.symbol)
     result = odds(state, symbol=symbol, k=args.at_least)
+    _picture(args, state)
     return emit_answer(args, result.to_answer(), text=result.explain())
 
 
@@ -72,6 +92,7 @@ def cmd_best(args: argparse.Namespace) -> int:
     result = best_turn(
         state, time_limit=args.time_limit, node_limit=args.node_limit, plain=args.plain
     )
+    _picture(args, state)
     return emit_answer(args, result.to_answer(), text=result.explain())
 
 
@@ -90,6 +111,12 @@ def cmd_safe(args: argparse.Namespace) -> int:
         workers=args.workers,
         seed=getattr(args, "seed", None) or 0,
     )
+    broken = None
+    if result.safe is False and getattr(args, "svg", None):
+        from banditsolve.rolling.rules import apply_all
+
+        broken = apply_all(state, result.counterexample)
+    _picture(args, state, broken)
     return emit_answer(args, result.to_answer(), text=result.explain())
 
 
