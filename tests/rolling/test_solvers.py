@@ -279,3 +279,27 @@ def test_symmetric_tables_agree_with_plain_enumeration() -> None:
                     )
                     break
         checked += 1
+
+
+@rules("RB-BEST-1")
+def test_best_turn_equals_plain_enumeration_after_rolls_of_the_default_edition() -> None:
+    """After a roll of up to seven dice of the bundled edition (jokers, trunks of every kind,
+    2 to 4 players): the shared search (tables, roll classes, deferred jokers, scored ends)
+    gives the plain enumeration's value."""
+    rng = random.Random(12)
+    checked = 0
+    while checked < scaled(25, 250):
+        state = GAME.new_game(rng.choice((2, 3, 4)), seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 120)):
+            if state.is_terminal:
+                break
+            if state.is_chance:
+                action = sample_chance(GAME, state, rng)
+            else:
+                acts = legal_actions(state)
+                action = acts[rng.randrange(len(acts))]
+            state = apply(state, action)
+        if state.phase != "attack" or sum(state.roll) < 3:
+            continue
+        assert best_turn(state).value == best_turn(state, plain=True).value, state.notation()
+        checked += 1

@@ -25,6 +25,8 @@ from banditsolve.rolling.edition import JOKER, LETTERS
 from banditsolve.rolling.rules import (
     Action,
     End,
+    Joker,
+    Lay,
     Reroll,
     _apply,
     chance_outcomes,
@@ -134,7 +136,29 @@ class _Search:
         actions = legal_actions(state)
         if not self.rerolls:
             actions = tuple(a for a in actions if not isinstance(a, Reroll))
+        if self.memo is not None and state.phase == "attack":
+            actions = _defer_inert_jokers(state, actions)
         return actions
+
+
+def _defer_inert_jokers(state: State, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """While a group can still be laid, a joker for a car where it can carry off no trunk
+    (no trunk there, or one of another symbol) waits: it only adds one die to that car, which
+    no other action of the attack reads (trunks, bombs and thefts elsewhere do not see it; a
+    theft needs every die on one car), so laying it after the groups reaches the same
+    positions, with at least as much known (a roll-again trunk stays usable until then)."""
+    if not any(isinstance(a, Lay) for a in actions):
+        return actions
+    p = state.to_move
+    out = []
+    for a in actions:
+        if isinstance(a, Joker):
+            car = state.car(a.car)
+            group = None if car is None else car.groups[p]
+            if car is not None and group is not None and car.trunk != group.symbol:
+                continue
+        out.append(a)
+    return tuple(out)
 
 
 def _search(
