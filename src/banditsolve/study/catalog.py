@@ -223,9 +223,11 @@ STUDIES: dict[str, StudySpec] = {
             "Los Banditos: policies head to head and the rule options",
             "Two-player games of the policies random, greedy, claim-aware (greedy that places "
             "for a claim it can make at once and avoids filling a side it cannot claim) and "
-            "montecarlo (the endgame solver's sampled best turn, 4 playouts per candidate) "
-            "against each other in both seatings, with win rates, intervals and a rating "
-            "table; greedy self-play under each rule option.",
+            "montecarlo (the endgame solver's sampled best turn, 4 greedy playouts per "
+            "candidate action: with so few, candidates often tie and the tie goes to the first "
+            "legal action, which is giving a tile up) against each other in both seatings, "
+            "with win rates, intervals and a rating table; greedy self-play under each rule "
+            "option.",
             _banditos,
             20_000,
         ),
