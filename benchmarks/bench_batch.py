@@ -205,9 +205,10 @@ def run(quick: bool = False) -> dict[str, object]:
         "seconds of the parent and the workers outside the tasks / CPU seconds inside the",
         "tasks (each task's thread CPU time, measured on its worker), both from the same run:",
         "the overhead per task. Executors warmed up first.",
-        f"Busy task: {meta['busy_task_ms_plain']} ms in the plain loop "
-        f"({meta['busy_task_ms_plain_after']} ms when timed again at the end); real task "
-        f"(a Bandido game): {meta['real_task_ms_plain']} ms.",
+        f"Busy task: {TASK_MS:g} ms of CPU time (calibrated on CPU time); its wall-clock time in "
+        f"the plain loop {meta['busy_task_ms_plain']} ms ({meta['busy_task_ms_plain_after']} ms "
+        f"when timed again at the end); real task (a Bandido game): "
+        f"{meta['real_task_ms_plain']} ms wall-clock.",
         "",
         "| executor | task | tasks | tasks/s | plain loop tasks/s | wall overhead % | "
         "CPU overhead % | batch CPU % | parent CPU ms/task | chunk | load before/after |",
