@@ -294,6 +294,7 @@ def run(quick: bool = False, per_side: int | None = None) -> dict[str, object]:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "load_before": os.getloadavg()[0],
+        "note": os.environ.get("BENCH_NOTE", "what else ran: not recorded"),
         "rows": rows,
         "hard_rows": hard_rows,
         "bandida_rows": bandida_rows(quick, 1.0),
@@ -312,6 +313,8 @@ def _write(result: dict[str, object]) -> None:
         "",
         f"Quick mode: {result['quick']}; {result['cores']} cores; Python {result['python']};",
         f"whole run {result['seconds']} s. One process (`workers=1`), backend `auto`.",
+        f"Load average (1 min) when the run began: {result['load_before']:.1f}"
+        f" ({result.get('note', 'what else ran: not recorded')}).",
         "Each position runs with a 1 s limit; the undecided ones again with 10 s (how many of",
         "them: column `rerun`; one not rerun counts as undecided at 10 s). Median and worst",
         "count an undecided position as 10 s. Nodes/s: all search nodes over all search time.",

@@ -17,6 +17,7 @@ from banditsolve.tunnels import Table, can_close, card_name, min_cards_to_close,
 from banditsolve.tunnels.cards import PORT_MASK, as_code
 from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Cell, Placement
+from banditsolve.tunnels.solvers import exact
 from banditsolve.tunnels.solvers.exact import ExactSearch, span_cost, split_front
 from tests.profiles import scaled
 from tests.rules import rules
@@ -104,6 +105,7 @@ def test_region_split_agrees_with_the_plain_search() -> None:
 
     cases = _split_cases(scaled(30, 120)) + _split_cases(scaled(30, 120), lean=False)
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(exact, "SPLIT_REGIONS", True)
         mp.setattr(ExactSearch, "split", counted)
         for table, cards, budget in cases:
             mine = can_close(table, cards, max_cards=budget, backend="exact", workers=1)
@@ -121,8 +123,11 @@ def test_region_split_agrees_with_the_plain_search() -> None:
     assert splits["cut"] and splits["closed"]
 
 
-def test_region_split_agrees_with_an_independent_brute_force() -> None:
+def test_region_split_agrees_with_an_independent_brute_force(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     cases = [c for c in _split_cases(12) if len(c[1]) <= 4]
+    monkeypatch.setattr(exact, "SPLIT_REGIONS", True)
     for table, cards, budget in cases[: scaled(4, 20)]:
         names = [card_name(c) for c in cards]
         mine = can_close(table, cards, max_cards=min(budget, 2), backend="exact", workers=1)
@@ -131,7 +136,8 @@ def test_region_split_agrees_with_an_independent_brute_force() -> None:
         )
 
 
-def test_split_is_off_for_required_cards() -> None:
+def test_split_is_off_for_required_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(exact, "SPLIT_REGIONS", True)
     table = Table.start("super6")
     search = ExactSearch(table, [as_code("L")] * 6, None, Limits(), (frozenset({1}),))
     assert not search.regions

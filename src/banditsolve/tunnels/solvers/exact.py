@@ -21,7 +21,8 @@ The search is complete:
   cell can reach are kept (the tight filter);
 - before laying a card it checks the child's exit count and a quick covering bound
   (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so most dead ends are never laid.
-- when the front falls into regions that no connected group of the cards left can span
+- (with :data:`SPLIT_REGIONS`, off by default) when the front falls into regions that no
+  connected group of the cards left can span
   (:func:`split_front`), each region is searched alone on a board where the other regions'
   front cells are walled up (:meth:`ExactSearch.split`): the sum of the regions' minimums
   bounds the node (each region with all the cards left, a relaxation), and closures of the
@@ -67,6 +68,11 @@ from banditsolve.tunnels.table import TOUCH, Table
 
 #: The lower bound of a node from which no closure exists at all, whatever the budget.
 NEVER = 1 << 20
+#: Whether the exact search splits fronts into regions (:meth:`ExactSearch.split`). Off: on
+#: the closure benchmark's positions (same machine, same load) the split decided no position
+#: the plain exact search missed within 1 s, and cost time on some (its region searches copy
+#: the board); it stays sound and tested, to be switched on where regions are the rule.
+SPLIT_REGIONS = False
 #: The region searches a search keeps (see :meth:`ExactSearch.split`) are dropped past this many.
 REGION_MEMO_LIMIT = 20_000
 #: A region's closings are listed (see :meth:`ExactSearch.closings`) up to this many card sets.
@@ -197,8 +203,9 @@ class ExactSearch:
         self.kinds: tuple[int, ...] | None = None
         self.sums: dict[Signature, tuple[int, int]] = {}
         self.sums_by_kinds: dict[tuple[int, ...], dict[Signature, tuple[int, int]]] = {}
-        #: Whether nodes split their front into independent regions (see :meth:`split`).
-        self.regions = not self.required
+        #: Whether nodes split their front into independent regions (see :meth:`split`):
+        #: :data:`SPLIT_REGIONS`, never with required cards.
+        self.regions = SPLIT_REGIONS and not self.required
         #: Region searches kept between deepening levels: (node key, region) -> search.
         self.region_memo: dict[tuple[frozenset[Placement], frozenset[Cell]], RegionState] = {}
 
@@ -360,7 +367,7 @@ class ExactSearch:
         for c, k in sub.counts.items():
             sub.classes[(c & PORT_MASK).bit_count()] += k
             sub.skews[skew(c)] += k
-        sub.regions = True
+        sub.regions = self.regions
         sub.region_memo = {}
         sub.kinds = None
         sub.sums = {}
