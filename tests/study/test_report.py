@@ -149,3 +149,12 @@ def test_a_claims_and_tunnel_report(tmp_path: Path) -> None:
     text = write_report(STUDIES["banditos-claims"], rows, tmp_path, {}).read_text()
     assert f"| greedy | 2 | 40 | {shown(2, 40)} | 2 | 0 | {shown(1, 2)} |" in text
     assert (tmp_path / "claims.svg").exists()
+
+
+def test_sign_test_against_the_binomial_tail() -> None:
+    from banditsolve.study.report import sign_test
+
+    # 4 changes all one way: 2 * (1/2)^4 = 0.125; 9 to 1: 2 * (1 + 10) / 1024.
+    assert sign_test(4, 0) == pytest.approx(0.125)
+    assert sign_test(1, 9) == pytest.approx(22 / 1024)
+    assert sign_test(5, 5) == 1.0 and sign_test(0, 0) == 1.0

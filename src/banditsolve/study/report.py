@@ -74,6 +74,17 @@ def paired_difference(
     return (len(seeds), mean, low, high)
 
 
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided sign test of ``better`` against ``worse`` changed pairs: the chance,
+    were both directions equally likely, of a split at least this uneven (1.0 with none)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    k = min(better, worse)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n  # exact big-int division
+    return min(1.0, 2 * tail)
+
+
 def bradley_terry(
     games: dict[tuple[str, str], tuple[float, float]], *, prior: float = 0.5, rounds: int = 2000
 ) -> dict[str, float]:
@@ -591,9 +602,9 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     b_out = {_int(r.get("seed")): outcome(r) for r in base}
     b_len = {_int(r.get("seed")): length(r) for r in base}
     k = sum(1 for r in base if outcome(r))
-    body = [("default", len(base), share(k, len(base)), "",
+    body = [("default", len(base), share(k, len(base)), "", "",
              f"{statistics.fmean(b_len.values()):.1f}", "")]
-    labels, diffs = [], []
+    labels, diffs, pvalues = [], [], []
     for label, g in groups.items():
         if label == "default":
             continue
@@ -602,23 +613,33 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         pairs, mean, low, high = paired_difference(b_out, o)
         _, lmean, llow, lhigh = paired_difference(b_len, ln)
         k = sum(1 for r in g if outcome(r))
+        better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])
+        worse = sum(1 for seed in o if seed in b_out and o[seed] < b_out[seed])
+        p = sign_test(better, worse)
         body.append((label, len(g), share(k, len(g)), _pm(mean, low, high, 100, " pp"),
+                     f"{better}/{worse}, p = {p:.2g}",
                      f"{statistics.fmean(ln.values()):.1f}", _pm(lmean, llow, lhigh)))
         labels.append(label)
         diffs.append((100 * mean, 100 * low, 100 * high))
-    out.append(table(("option reading", "games", measure_name, "difference", "length",
-                      "length difference"), body))
+        pvalues.append(p)
+    out.append(table(("option reading", "games", measure_name, "difference",
+                      "seeds changed +/- (sign test)", "length", "length difference"), body))
     out.append("")
     out.append("A difference of +0.00 with an interval of zero width means every seed had the "
                "same outcome under both readings (the option did not change who won).")
     out.append("")
-    significant = [(lab, d) for lab, d in zip(labels, diffs, strict=True)
-                   if not math.isnan(d[1]) and (d[1] > 0 or d[2] < 0)]
+    out.append("*seeds changed +/-*: on how many seeds the reading turned the outcome from "
+               "no to yes and from yes to no; *p* is the exact two-sided sign test on those "
+               "seeds (when few seeds change, trust it over the normal interval).")
+    out.append("")
+    significant = [(lab, d, p) for lab, d, p in zip(labels, diffs, pvalues, strict=True)
+                   if p < 0.05]
     if significant:
-        out.append("Readings whose interval excludes zero: " + "; ".join(
-            f"{lab} ({d[0]:+.1f} pp)" for lab, d in significant) + ".")
+        out.append("Readings that change the outcome (sign test p < 0.05): " + "; ".join(
+            f"{lab} ({d[0]:+.1f} pp)" for lab, d, _ in significant) + ".")
     else:
-        out.append("No reading's interval excludes zero at this sample size.")
+        out.append("No reading changes the outcome detectably at this sample size "
+                   "(sign test p >= 0.05 for each).")
     out.append("")
     if labels:
         out.append(plots.intervals("options", labels, diffs,
