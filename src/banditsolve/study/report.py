@@ -81,7 +81,8 @@ def sign_test(better: int, worse: int) -> float:
     if n == 0:
         return 1.0
     k = min(better, worse)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n  # exact big-int division
+    count: int = sum(math.comb(n, i) for i in range(k + 1))
+    tail: float = count / (1 << n)  # big-int division, correctly rounded
     return min(1.0, 2 * tail)
 
 
