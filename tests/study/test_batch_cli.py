@@ -80,3 +80,48 @@ def test_no_bar_when_standard_error_is_not_a_terminal() -> None:
         assert isinstance(make_progress(None), NoProgress)
     assert isinstance(make_progress(False), NoProgress)
     assert isinstance(make_progress(True), BarProgress)
+
+
+def test_ctrl_c_on_the_command_keeps_the_results_and_the_same_command_resumes(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C as a terminal sends it (SIGINT to the whole process group: the command and its
+    worker processes): exit status 130, the results so far stored; the same command again
+    finishes the study with every task once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from collections import Counter
+
+    from tests.study.test_batch import ROOT, stored_indices
+
+    out = tmp_path / "bandido"
+    argv = [sys.executable, "-c", "import sys; from banditsolve.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", "study", "bandido", "--games", "60", "--workers",
+            "2", "--out", str(out)]
+    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if (out / "journal.jsonl").exists() and sum(stored_indices(out).values()) >= 8:
+                break
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "run the same command again to resume" in err
+    kept = stored_indices(out)
+    assert 8 <= sum(kept.values()) < 60 and max(kept.values()) == 1
+    again = run("study", "bandido", "--games", "60", "--executor", "inline", "--out", str(out),
+                "--json")
+    assert again.code == 0, again.err
+    summary = json.loads(again.out)
+    assert summary["already_done"] == sum(kept.values()) and summary["complete"]
+    assert stored_indices(out) == Counter(range(60))
