@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -37,6 +39,7 @@ from banditsolve.tunnels import (
     to_json,
     to_notation,
 )
+from banditsolve.tunnels.game import simulate, simulate_generic
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy
@@ -421,3 +424,73 @@ def test_states_made_by_replace_share_no_legal_action_memo() -> None:
     cards = {a.card for a in legal_actions(other) if isinstance(a, Placement)}
     assert cards == {parse_card("L+R")}
     assert legal_actions(state) == first
+
+
+# -- the fast simulator: the same games as the generic path ------------------------------------
+
+GOLDEN = Path(__file__).parent / "data" / "sim_golden.json"
+
+
+def _golden_games(game: str) -> list[dict[str, object]]:
+    games = json.loads(GOLDEN.read_text(encoding="utf-8"))["games"]
+    return [g for g in games if g["game"] == game]
+
+
+def _golden_options(entry: dict[str, object]) -> Options:
+    values = entry["options"]
+    assert isinstance(values, dict)
+    return Options.bandida(**values) if entry["game"] == "bandida" else Options.bandido(**values)
+
+
+def _fast_game(players: int, seed: int, options: Options) -> tuple[list[GameState], list[Action]]:
+    from banditsolve.tunnels.game import _fast_bandido
+
+    rng = random.Random(seed)
+    return _fast_bandido(new_game(players, options, rng=rng), rng)
+
+
+@rules("BD-TURN-1", "BD-END-3")
+def test_fast_simulator_replays_the_recorded_bandido_games() -> None:
+    """Games recorded from the generic path before the fast simulator existed (every option,
+    1-4 players): the same moves, the same end, the same hands, and simulate() gives them."""
+    entries = _golden_games("bandido")
+    assert len(entries) >= 150
+    for entry in entries:
+        players, seed = entry["players"], entry["seed"]
+        assert isinstance(players, int) and isinstance(seed, int)
+        options = _golden_options(entry)
+        states, actions = _fast_game(players, seed, options)
+        assert " ; ".join(map(str, actions)) == entry["actions"], (players, seed, options)
+        final = states[-1]
+        assert (final.outcome, final.reason, final.turn) == (
+            entry["outcome"],
+            entry["reason"],
+            entry["turn"],
+        )
+        assert [list(h) for h in final.hands] == entry["hands"]
+        assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
+        if seed < 3:
+            assert simulate(players, seed, options) == states
+
+
+@rules("BD-TURN-1")
+def test_fast_simulator_gives_the_states_of_the_generic_path() -> None:
+    """Every state, on seeds the recording does not hold: equal to the generic path's
+    (core.play.playout over legal_actions and apply), the table laid in the same order."""
+    for seed in range(1000, 1000 + scaled(12, 60)):
+        players = 1 + seed % 4
+        options = Options(
+            hand_change=("ends_turn", "may_place")[seed % 2],
+            hole=("loses", "illegal")[(seed // 2) % 2],
+            dead_exit=("play_on", "loses")[(seed // 4) % 3 == 0],
+            table_size=("unbounded", "unbounded", "20x20")[seed % 3],
+        )
+        fast = simulate(players, seed, options)
+        generic = simulate_generic(players, seed, options)
+        assert fast == generic, (players, seed, options)
+        for mine, theirs in zip(fast, generic, strict=True):
+            assert mine.table.history == theirs.table.history
+            assert mine.table.packed == theirs.table.packed
+            assert mine.table.rim == theirs.table.rim
+            assert mine.table.front_rim == theirs.table.front_rim
+        assert play_game(players, seed, options) == generic[-1]

@@ -15,6 +15,7 @@ never stops at a chance node: that is the fast path for simulation.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
@@ -36,13 +37,33 @@ from banditsolve.tunnels.cards import (
     is_alarm,
     load_deck,
 )
-from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
+from banditsolve.tunnels.geometry import (
+    ROTATIONS,
+    SIDE_MASK,
+    STEP,
+    Cell,
+    Placement,
+    normalise,
+    orientation,
+)
 from banditsolve.tunnels.table import (
+    _LOCAL as _LOCAL_MEMO,
+)
+from banditsolve.tunnels.table import (
+    FLASH_BIT,
     INDEX_SHIFT,
+    IS_HOLE,
+    PARTNER_SHIFT,
+    RIM_TOUCH_SHIFT,
+    SIGNATURE_BITS,
+    TOUCH,
+    TOUCH_COUNT,
     Table,
     candidates,
     creates_hole,
     dead_exits,
+    local_placements,
+    signature,
 )
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -644,9 +665,7 @@ def _remove_one(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
 
 
 def _insert_sorted(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
-    i = 0
-    while i < len(cards) and cards[i] < code:
-        i += 1
+    i = bisect_left(cards, code)
     return cards[:i] + (code,) + cards[i:]
 
 
@@ -939,7 +958,13 @@ def play_game(
     policy: Policy = greedy_policy,
     deck: Deck | None = None,
 ) -> GameState:
-    """A whole simulated game: a seeded shuffle, then ``policy`` for every player."""
+    """A whole simulated game: a seeded shuffle, then ``policy`` for every player (the last
+    state of :func:`simulate`'s game)."""
+    if policy is greedy_policy and (options is None or not options.mode):
+        rng = random.Random(seed)
+        start = new_game(players, options, deck=deck, rng=rng)
+        if not start.unseen:
+            return _fast_bandido(start, rng, keep=False)[0][-1]
     return simulate(players, seed, options, policy, deck)[-1]
 
 
@@ -953,16 +978,408 @@ def simulate(
     """Every state of :func:`play_game`'s game in order, from the deal to the finished game
     (the last one). The shuffle and the policy share one ``random.Random(seed)``; the pile is
     then known, so there is no chance node and the game is played by ``core.play.playout``."""
-    from banditsolve.core.play import playout as core_playout
-    from banditsolve.tunnels.variants import BANDIDA, BANDIDO
-
     rng = random.Random(seed)
     if options is not None and options.mode and deck is None:
         deck = load_deck("bandida")
     start = new_game(players, options, deck=deck, rng=rng)
+    if policy is greedy_policy and not start.options.mode and not start.unseen:
+        return _fast_bandido(start, rng)[0]
+    return _play_generic(start, policy, rng)
+
+
+def simulate_generic(
+    players: int = 2,
+    seed: int | None = None,
+    options: Options | None = None,
+    policy: Policy = greedy_policy,
+    deck: Deck | None = None,
+) -> list[GameState]:
+    """:func:`simulate` played through the game contract (``core.play.playout`` over
+    :func:`legal_actions` and :func:`apply`, every move validated) whatever the policy: the
+    reference the fast simulator must agree with."""
+    rng = random.Random(seed)
+    if options is not None and options.mode and deck is None:
+        deck = load_deck("bandida")
+    return _play_generic(new_game(players, options, deck=deck, rng=rng), policy, rng)
+
+
+def _play_generic(start: GameState, policy: Policy, rng: random.Random) -> list[GameState]:
+    from banditsolve.core.play import playout as core_playout
+    from banditsolve.tunnels.variants import BANDIDA, BANDIDO
+
     game = BANDIDA if start.options.mode else BANDIDO
     return [start, *(step.state for step in core_playout(game, start, policy, rng))]
 
+
+# -- the fast Bandido simulator -------------------------------------------------------------------
+#
+# ``simulate`` of a Bandido game with the greedy policy plays here: the same rules, the same
+# greedy choices and the same random draws as the generic path (``core.play.playout`` over
+# :func:`greedy_policy` and :func:`apply`), without validating what it generated itself and with
+# the placements of each front cell worked out once per local signature
+# (:func:`~banditsolve.tunnels.table.local_placements`). ``tests/tunnels/test_game.py`` checks it
+# against the generic path on many seeds and against recorded games.
+
+def _fast_bandido(
+    start: GameState, rng: random.Random, keep: bool = True
+) -> tuple[list[GameState], list[Action]]:
+    """Play a settled Bandido game (the pile known) to the end with :func:`greedy_policy`:
+    every state (with ``keep``; else the start and the last), and the actions between them."""
+    options = start.options
+    fast = options.area is None
+    fast_fits = fast and options.hole == "loses"
+    hole_loses = options.hole == "loses"
+    dead_loses = options.dead_exit == "loses"
+    must_draw = options.pile_out == "must_draw"
+    pile_end = options.pile_out == "end"
+    may_place = options.hand_change == "may_place"
+    players = start.players
+    # The table as mappings of our own, changed in place: ``table`` is the current table as
+    # an immutable Table (copies, made for each state kept), or None.
+    packed = dict(start.table.packed)
+    rim = dict(start.table.rim)
+    front = dict(start.table.front_rim)
+    history = list(start.table.history)
+    table: Table | None = start.table
+    hands = list(start.hands)
+    pile = start.pile
+    player = start.player
+    to_draw = start.to_draw
+    changed = start.changed
+    turn = start.turn
+    outcome = start.outcome
+    reason = start.reason
+    states = [start]
+    actions: list[Action] = []
+    state: GameState | None = start
+    exits = start.table.exit_count
+    # The signature of every front cell, kept up to date on each placement.
+    fsig = {t: signature(rim, t) for t in front}
+    memo_get = _LOCAL_MEMO.get
+    # The empty cells walled on three sides, each with the cell on its fourth side; a card
+    # can wall an exit into a hole only by covering one of those (``danger``, with counts).
+    three: dict[Cell, Cell] = {}
+    danger: dict[Cell, int] = {}
+    for c, v in rim.items():
+        if TOUCH_COUNT[v] == 3:
+            _walled(three, danger, c, v)
+
+    def view() -> Table:
+        # The table for a generic function to read now: a kept one, or a passing view of
+        # the mappings (never kept: they change with the next card).
+        return table if table is not None else Table(packed, rim, front, tuple(history))
+
+    def now() -> GameState:
+        nonlocal state
+        if state is None:
+            state = GameState(
+                view(), tuple(hands), (), pile, player, to_draw, options, changed, outcome,
+                reason, turn,
+            )
+        return state
+
+    def gather(hand: tuple[int, ...]) -> _Gathered:
+        """The placements of ``hand`` that change the exits least: their change, the
+        placements as ``(code, y, x, rotation)`` and those that cover a cell of ``danger``."""
+        best_delta = 99
+        group: list[tuple[int, int, int, int]] = []
+        risky: list[tuple[int, int, int, int]] = []
+        keyed = [(code, (code & PORT_MASK) << SIGNATURE_BITS) for code in set(hand)]
+        for t, s in fsig.items():
+            for code, k in keyed:
+                found = memo_get(k | s)
+                if found is None:
+                    found = local_placements(k | s)
+                if found and found[0][0] <= best_delta:
+                    if found[0][0] < best_delta:
+                        best_delta = found[0][0]
+                        group = []
+                        risky = []
+                    tx, ty = t
+                    if danger:
+                        for d, adx, ady, r, odx, ody in found:
+                            if d != best_delta:
+                                break
+                            entry = (code, ty + ady, tx + adx, r)
+                            group.append(entry)
+                            if t in danger or (tx + odx, ty + ody) in danger:
+                                risky.append(entry)
+                    else:
+                        for d, adx, ady, r, _, _ in found:
+                            if d != best_delta:
+                                break
+                            group.append((code, ty + ady, tx + adx, r))
+        return best_delta, group, risky
+
+    def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int, int]]:
+        """Every placement of ``hand`` as greedy_policy lists them, sorted."""
+        found = [
+            (d, code, t[1] + ady, t[0] + adx, r)
+            for t, s in fsig.items()
+            for code in set(hand)
+            for d, adx, ady, r, _, _ in local_placements((code & PORT_MASK) << SIGNATURE_BITS | s)
+        ]
+        found.sort()
+        return found
+
+    gathered: _Gathered | None = None
+    while outcome is None:
+        # -- the greedy policy's move (greedy_policy, in the same order and with the same draws)
+        action: Action | None = None
+        delta = 99
+        if fast:
+            if gathered is None:
+                gathered = gather(hands[player])
+            best_delta, group, risky = gathered
+            if not group:
+                action = PASS if changed or not pile else CHANGE
+            else:
+                group.sort()
+                best = group
+                if risky and exits + best_delta > 0:
+                    holes = {g for g in risky if _walls_hole(rim, three, *g)}
+                    if holes:
+                        best = [g for g in group if g not in holes]
+                if best:
+                    code, y, x, r = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+                    action = Placement(code, x, y, r)
+                    delta = best_delta
+                else:
+                    # Every placement of the least change walls in a hole: greedy_policy's
+                    # other groups, in order.
+                    ordered = every(hands[player])
+                    picks: list[Placement] = []
+                    walls: list[Placement] = []
+                    i = 0
+                    while i < len(ordered) and not picks:
+                        d = ordered[i][0]
+                        while i < len(ordered) and ordered[i][0] == d:
+                            _, code, y, x, r = ordered[i]
+                            p = Placement(code, x, y, r)
+                            if exits + d > 0 and _walls_hole(rim, three, code, y, x, r):
+                                walls.append(p)
+                            else:
+                                picks.append(p)
+                            i += 1
+                    if picks or hole_loses:
+                        picks = picks or walls[:1]
+                        action = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+                        delta = 99
+                    else:
+                        action = PASS if changed or not pile else CHANGE
+        else:
+            action = greedy_policy(now(), rng)
+        gathered = None
+        actions.append(action)
+        # -- apply (the action is legal: generated from the table and the hand)
+        nxt = (player + 1) % players
+        if isinstance(action, Placement):
+            hands[player] = _remove_one(hands[player], action.card)
+            hole = _lay_tracked(packed, rim, front, fsig, three, danger, action, len(history))
+            history.append(action)
+            table = None
+            if delta == 99:
+                exits = sum((v & SIDE_MASK).bit_count() for v in front.values())
+            else:
+                exits += delta
+            to_draw = (player,) if pile or must_draw else ()
+            player = nxt
+            changed = False
+            turn += 1
+            if not exits:
+                outcome, reason, to_draw = WON, REASONS["no-exit"], ()
+            elif hole_loses and hole:
+                outcome, reason, to_draw = LOST, REASONS["hole"], ()
+            elif dead_loses:
+                left = tuple(sorted((*(c for h in hands for c in h), *pile)))
+                if dead_exits(view(), left, options.area):
+                    outcome, reason, to_draw = LOST, REASONS["dead-exit"], ()
+        elif isinstance(action, Change):
+            hand = hands[player]
+            hands[player] = ()
+            pile = pile + hand
+            to_draw = (player,) * len(hand)
+            if may_place:
+                changed = True
+            else:
+                player, changed, turn = nxt, False, turn + 1
+        else:
+            player, changed, turn = nxt, False, turn + 1
+        # -- settle (settle and _when_nothing_is_owed, for a known pile)
+        while outcome is None:
+            if to_draw:
+                if pile:
+                    who = to_draw[0]
+                    hands[who] = _insert_sorted(hands[who], pile[0])
+                    pile = pile[1:]
+                    to_draw = to_draw[1:]
+                elif must_draw:
+                    outcome, reason, to_draw = LOST, REASONS["no-draw"], ()
+                else:
+                    to_draw = ()
+                continue
+            if pile_end and not pile:
+                outcome, reason = LOST, REASONS["pile-empty"]
+                break
+            if fast_fits:
+                gathered = gather(hands[player])
+                if gathered[1]:
+                    break
+            elif _fits(view(), hands[player], options):
+                break
+            left = (*(c for h in hands for c in h), *pile)
+            if not (_fits_fast(fsig, left) if fast_fits else _fits(view(), left, options)):
+                outcome, reason = LOST, REASONS["stuck" if left else "all-down"]
+                break
+            if changed:
+                player, changed, turn = (player + 1) % players, False, turn + 1
+                gathered = None
+                continue
+            break
+        state = None
+        if keep:
+            if table is None:
+                table = Table(dict(packed), dict(rim), dict(front), tuple(history))
+            states.append(now())
+    if not keep and len(states) == 1 and actions:
+        table = Table(packed, rim, front, tuple(history))
+        states.append(now())
+    return states, actions
+
+
+_Gathered = tuple[int, list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]
+
+
+def _fits_fast(fsig: dict[Cell, int], codes: Iterable[int]) -> bool:
+    """True when a card of ``codes`` can be laid on the table whose front cells have the
+    signatures ``fsig`` (no play area, holes allowed)."""
+    keys = {(code & PORT_MASK) << SIGNATURE_BITS for code in codes}
+    return any(local_placements(k | s) for s in fsig.values() for k in keys)
+
+
+def _walls_hole(
+    rim: dict[Cell, int], three: dict[Cell, Cell], code: int, y: int, x: int, r: int
+) -> bool:
+    """:func:`creates_hole` for laying ``code`` at ``(x, y)`` turned ``r``, from the cells walled
+    on three sides (``three``, each with the cell on its open side): a hole appears exactly where
+    a square of the card covers such a cell's open side, the other square does not cover the
+    cell itself, and an opening then runs into it."""
+    o = orientation(code & PORT_MASK, r)
+    bx, by = x + o.b_step[0], y + o.b_step[1]
+    for cx, cy, open4, other in ((x, y, o.open_a, (bx, by)), (bx, by, o.open_b, (x, y))):
+        for side in range(4):
+            dx, dy = STEP[side]
+            h = (cx + dx, cy + dy)
+            if (
+                three.get(h) == (cx, cy)
+                and h != other
+                and (rim[h] & SIDE_MASK or open4 >> side & 1)
+            ):
+                return True
+    return False
+
+#: For a cell entered from side ``d`` (its side facing the card), its other three sides:
+#: ``(dx, dy, shift)`` with the byte of the neighbour's signature that faces the cell.
+_AROUND: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (STEP[d2][0], STEP[d2][1], 8 * (((d2 + 2) & 3) + 1)) for d2 in range(4) if d2 != d
+    )
+    for d in range(4)
+)
+#: Each side ``d`` of a square: its step, ``d``, the side facing back and :data:`_AROUND` of that.
+_SIDES = tuple((*STEP[d], d, (d + 2) & 3, _AROUND[(d + 2) & 3]) for d in range(4))
+
+
+def _lay_tracked(
+    packed: dict[Cell, int],
+    rim: dict[Cell, int],
+    front: dict[Cell, int],
+    fsig: dict[Cell, int],
+    three: dict[Cell, Cell],
+    danger: dict[Cell, int],
+    p: Placement,
+    index: int,
+) -> bool:
+    """:func:`~banditsolve.tunnels.table.lay`, keeping the front signatures ``fsig`` and the
+    walled cells (``three``, ``danger``) up to date. True when the card walls an exit into a
+    one-cell hole."""
+    o = orientation(p.card & PORT_MASK, p.rotation)
+    ax, ay = p.x, p.y
+    bx, by = ax + o.b_step[0], ay + o.b_step[1]
+    a = (ax, ay)
+    b = (bx, by)
+    ra = rim.pop(a, 0)
+    rb = rim.pop(b, 0)
+    front.pop(a, None)
+    front.pop(b, None)
+    fsig.pop(a, None)
+    fsig.pop(b, None)
+    if a in three:
+        _unwalled(three, danger, a)
+    if b in three:
+        _unwalled(three, danger, b)
+    shifted = index << INDEX_SHIFT
+    va = o.open_a | (o.b_side << PARTNER_SHIFT) | shifted
+    vb = o.open_b | (((o.b_side + 2) & 3) << PARTNER_SHIFT) | shifted
+    packed[a] = va if o.open_a else va | FLASH_BIT
+    packed[b] = vb if o.open_b else vb | FLASH_BIT
+    hole = False
+    fresh: list[Cell] = []
+    fget = fsig.get
+    for cx, cy, rc, touch, px, py in (
+        (ax, ay, ra, o.open_a << 2, bx, by),
+        (bx, by, rb, o.open_b << 2, ax, ay),
+    ):
+        for dx, dy, side, facing, around in _SIDES:
+            nx, ny = cx + dx, cy + dy
+            n = (nx, ny)
+            if (nx == px and ny == py) or n in packed:
+                continue
+            old = rim.get(n, 0)
+            v = old | TOUCH[touch | side]
+            rim[n] = v
+            change = old ^ v
+            if v & SIDE_MASK:
+                front[n] = v
+                s = fget(n)
+                if s is None:
+                    fresh.append(n)
+                else:
+                    fsig[n] = s ^ change ^ (rc << 8 * (facing + 1))
+            for ux, uy, shift in around:
+                u = (nx + ux, ny + uy)
+                s = fget(u)
+                if s is not None:
+                    fsig[u] = s ^ (change << shift)
+            count = TOUCH_COUNT[v]
+            if count == 3:
+                _walled(three, danger, n, v)
+            elif count == 4:
+                _unwalled(three, danger, n)
+                hole = hole or IS_HOLE[v]
+    for n in fresh:
+        fsig[n] = signature(rim, n)
+    return hole
+
+
+def _walled(three: dict[Cell, Cell], danger: dict[Cell, int], cell: Cell, rim: int) -> None:
+    """Note the empty ``cell`` walled on three sides (rim value ``rim``) and its open side's
+    neighbour."""
+    side = (~rim >> RIM_TOUCH_SHIFT & SIDE_MASK).bit_length() - 1
+    dx, dy = STEP[side]
+    q = (cell[0] + dx, cell[1] + dy)
+    three[cell] = q
+    danger[q] = danger.get(q, 0) + 1
+
+
+def _unwalled(three: dict[Cell, Cell], danger: dict[Cell, int], cell: Cell) -> None:
+    """Forget ``cell`` (covered, or walled on its fourth side)."""
+    q = three.pop(cell, None)
+    if q is not None:
+        if danger[q] == 1:
+            del danger[q]
+        else:
+            danger[q] -= 1
 
 def state_from(
     table: Table,

@@ -308,24 +308,10 @@ class Table:
                 raise IllegalActionError(
                     f"placement {len(self.history) + 1} ({p.describe()}): {error}"
                 )
-        o = orientation(p.card & PORT_MASK, p.rotation)
-        a = (p.x, p.y)
-        b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-        index = len(self.history) << INDEX_SHIFT
         cells = dict(self.packed)
         rim = dict(self.rim)
         front = dict(self.front_rim)
-        va = o.open_a | (o.b_side << PARTNER_SHIFT) | index
-        vb = o.open_b | (opposite(o.b_side) << PARTNER_SHIFT) | index
-        cells[a] = va if o.open_a else va | FLASH_BIT
-        cells[b] = vb if o.open_b else vb | FLASH_BIT
-        for cell in (a, b):
-            rim.pop(cell, None)
-            front.pop(cell, None)
-        for n, v in _touched(self, o, a, b):
-            rim[n] = v
-            if v & SIDE_MASK:
-                front[n] = v
+        lay(cells, rim, front, p, len(self.history))
         return Table(cells, rim, front, (*self.history, p))
 
     def place_all(self, placements: Iterable[Placement]) -> Table:
@@ -334,6 +320,36 @@ class Table:
         for p in placements:
             table = table.place(p)
         return table
+
+
+def lay(
+    cells: dict[Cell, int], rim: dict[Cell, int], front: dict[Cell, int], p: Placement, index: int
+) -> None:
+    """Lay the normalised legal placement ``p``, the ``index``-th card, on a table's own
+    mappings (cell values, rim, front), changing them in place: :meth:`Table.place` on copies,
+    and the simulators on mappings of their own."""
+    o = orientation(p.card & PORT_MASK, p.rotation)
+    ax, ay = p.x, p.y
+    bx, by = ax + o.b_step[0], ay + o.b_step[1]
+    shifted = index << INDEX_SHIFT
+    va = o.open_a | (o.b_side << PARTNER_SHIFT) | shifted
+    vb = o.open_b | (((o.b_side + 2) & 3) << PARTNER_SHIFT) | shifted
+    cells[ax, ay] = va if o.open_a else va | FLASH_BIT
+    cells[bx, by] = vb if o.open_b else vb | FLASH_BIT
+    rim.pop((ax, ay), None)
+    rim.pop((bx, by), None)
+    front.pop((ax, ay), None)
+    front.pop((bx, by), None)
+    get = rim.get
+    for cx, cy, touch, px, py in ((ax, ay, o.open_a << 2, bx, by), (bx, by, o.open_b << 2, ax, ay)):
+        for side, (dx, dy) in enumerate(STEP):
+            n = (cx + dx, cy + dy)
+            if (cx + dx == px and cy + dy == py) or n in cells:
+                continue
+            v = get(n, 0) | TOUCH[touch | side]
+            rim[n] = v
+            if v & SIDE_MASK:
+                front[n] = v
 
 
 def _exits_into(t: Cell, fv: int) -> Iterator[Exit]:
@@ -512,3 +528,68 @@ def dead_exits(
             continue
         out.extend(DeadExit(e, reason) for e in _exits_into(t, fv))
     return tuple(sorted(out))
+
+
+# -- the local view of an empty cell, for hot loops (the simulators) ----------------------------
+#
+# Whether a card may cover a front cell ``t`` with its square on ``t``, and the change in exits
+# it makes, depend only on the rim values of ``t`` and of its four neighbours (the other square
+# lies on one of them; an occupied neighbour counts 0, and a side of ``t`` touching a card is
+# never the other square's side, see :func:`covers`). Packed into one int, that is the cell's
+# *signature*; the placements it allows are the same wherever the cell lies, so they are worked
+# out once per signature and card.
+
+#: The neighbour on side ``d`` of a cell sits at bits ``8 * (d + 1)`` of a signature.
+SIGNATURE_BITS = 40
+#: ``TOUCH_COUNT[rim]``: how many sides of an empty cell touch a card.
+TOUCH_COUNT: tuple[int, ...] = tuple(rim_touch(rim).bit_count() for rim in range(256))
+
+
+def signature(rim: Mapping[Cell, int], cell: Cell) -> int:
+    """The signature of an empty cell: its rim value in bits 0-7, then the rim values of its
+    neighbours on sides N, E, S, W, 8 bits each (0 for a cell that is not on the rim)."""
+    x, y = cell
+    get = rim.get
+    return (
+        get(cell, 0)
+        | get((x, y - 1), 0) << 8
+        | get((x + 1, y), 0) << 16
+        | get((x, y + 1), 0) << 24
+        | get((x - 1, y), 0) << 32
+    )
+
+
+LocalPlacement = tuple[int, int, int, int, int, int]
+_LOCAL: dict[int, tuple[LocalPlacement, ...]] = {}
+#: The memo of :func:`local_placements` is emptied when it grows beyond this many entries.
+LOCAL_MEMO_LIMIT = 200_000
+
+
+def local_placements(key: int) -> tuple[LocalPlacement, ...]:
+    """The placements :func:`candidates` finds from a front cell, by ``key = mask <<``
+    :data:`SIGNATURE_BITS` ``| signature``: ``(exit_delta, a_dx, a_dy, rotation, o_dx, o_dy)``
+    with square A at ``(a_dx, a_dy)`` from the cell and the card's other cell at
+    ``(o_dx, o_dy)``, by increasing ``exit_delta``. Memoised."""
+    found = _LOCAL.get(key)
+    if found is not None:
+        return found
+    mask = key >> SIGNATURE_BITS
+    out: list[LocalPlacement] = []
+    for c in covers(mask, key & 0xFF):
+        ov = key >> (8 * (c.side + 1)) & 0xFF
+        # A card covering two front cells is found from the smaller one (see candidates):
+        # the other cell is smaller exactly when it lies north or west.
+        if not c.other_fits >> ov & 1 or (ov & SIDE_MASK and c.side in (0, 3)):
+            continue
+        delta = c.t_change + EXIT_CHANGE[c.other_open << 8 | ov]
+        out.append((delta, c.a_dx, c.a_dy, c.rotation, c.other_dx, c.other_dy))
+    out.sort(key=_first)
+    found = tuple(out)
+    if len(_LOCAL) >= LOCAL_MEMO_LIMIT:
+        _LOCAL.clear()
+    _LOCAL[key] = found
+    return found
+
+
+def _first(entry: LocalPlacement) -> int:
+    return entry[0]
