@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 from pathlib import Path
@@ -91,11 +92,12 @@ def run(quick: bool = False) -> dict[str, object]:
     CP-SAT, Z3) on the same questions, and whole games per second; write
     ``benchmarks/results/rolling.{md,json}``."""
     rows: list[dict[str, object]] = []
+    load_before = os.getloadavg()[0]
     turns = TURNS[:1] if quick else TURNS
     for label, text in turns:
         state = _position(text)
-        t1, shared = timed(best_turn, state, time_limit=300)
-        t2, plain = timed(best_turn, state, plain=True, time_limit=300)
+        t1, shared = timed(best_turn, state, time_limit=120)
+        t2, plain = timed(best_turn, state, plain=True, time_limit=120)
         if plain.value is not None and shared.value is not None:  # type: ignore[attr-defined]
             assert shared.value == plain.value  # type: ignore[attr-defined]
         rows.append({"bench": "best turn", "position": label,
@@ -110,7 +112,7 @@ def run(quick: bool = False) -> dict[str, object]:
         row: dict[str, object] = {"bench": "safe", "question": label, "players": state.players}
         answers = {}
         for backend in ("exact", "plain", "cpsat", "z3", "auto"):
-            t, verdict = timed(is_safe, state, car, player, time_limit=120, backend=backend)
+            t, verdict = timed(is_safe, state, car, player, time_limit=60, backend=backend)
             row[f"{backend}_s"] = round(t, 3)
             row[f"{backend}_answer"] = verdict.safe  # type: ignore[attr-defined]
             if backend in ("exact", "plain"):
@@ -141,7 +143,9 @@ def run(quick: bool = False) -> dict[str, object]:
         f"Python {platform.python_version()} on {platform.machine()}, one core"
         + (" (quick mode)" if quick else "") + ". Each row times the solver and its plain",
         "enumeration (and, for safety, the CP-SAT and Z3 models and `auto`) in the same run;",
-        "`None` as an answer: the time limit ran out (unknown).",
+        "`None` as an answer: the time limit ran out (unknown). Wall-clock times; load average",
+        f"{load_before:.1f} at the start and {os.getloadavg()[0]:.1f} at the end of the run"
+        f" on {os.cpu_count()} cores.",
         "",
     ]
     for row in rows:
