@@ -977,7 +977,10 @@ def simulate(
 ) -> list[GameState]:
     """Every state of :func:`play_game`'s game in order, from the deal to the finished game
     (the last one). The shuffle and the policy share one ``random.Random(seed)``; the pile is
-    then known, so there is no chance node and the game is played by ``core.play.playout``."""
+    then known, so there is no chance node. A Bandido game with :func:`greedy_policy` is played
+    by this engine's fast simulator (no validation of the moves it generates itself, the
+    placements of each front cell memoised by its local signature); any other game by
+    ``core.play.playout`` (:func:`simulate_generic`). Both give the same games."""
     rng = random.Random(seed)
     if options is not None and options.mode and deck is None:
         deck = load_deck("bandida")
