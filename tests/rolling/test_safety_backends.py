@@ -95,8 +95,8 @@ def test_models_agree_with_the_exact_search() -> None:
     answers = set()
     players = set()
     checked = 0
-    for state, car, player in _model_cases(scaled(40, 800), 41):
-        exact = is_safe(state, car, player, node_limit=4000)
+    for state, car, player in _model_cases(scaled(40, 1200), 41):
+        exact = is_safe(state, car, player, node_limit=1500)
         if exact.safe is None:
             continue
         for backend in ("cpsat", "z3"):
@@ -107,7 +107,7 @@ def test_models_agree_with_the_exact_search() -> None:
         answers.add(exact.safe)
         players.add(state.players)
         checked += 1
-    assert checked >= scaled(25, 600) and answers == {True, False} and players == {2, 3, 4}
+    assert checked >= scaled(25, 1000) and answers == {True, False} and players == {2, 3, 4}
 
 
 @rules("RB-SAFE-3")
