@@ -6,6 +6,7 @@ give the same games for the same seeds.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -57,17 +58,40 @@ def draw_outcome(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> 
 
     The draw is exact and cheap: ``rng.random()`` is ``m / 2**53``, and the outcome is the first
     whose cumulative probability exceeds it, compared in whole numbers over the common
-    denominator (no Fraction arithmetic per outcome).
+    denominator (no Fraction arithmetic per outcome). The whole-number cumulative table of a
+    tuple of outcomes is kept while that same tuple object is alive and drawn from again (games
+    hand out one shared tuple per distribution, such as a roll of n dice), so a repeated draw
+    is one binary search; the outcome drawn is the same either way.
     """
-    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    denominator, cumulative = _cumulative(outcomes)
     # x < c / denominator  <=>  c > floor(m * denominator / 2**53), c a whole number.
     threshold = (int(rng.random() * _TWO_53) * denominator) >> 53
+    index = bisect.bisect_right(cumulative, threshold)
+    return outcomes[min(index, len(outcomes) - 1)][0]
+
+
+#: Cumulative tables of recently drawn tuples, by ``id``; each entry keeps its tuple alive, so
+#: an ``id`` is never reused while its entry exists.
+_TABLES: dict[int, tuple[object, int, list[int]]] = {}
+_MAX_TABLES = 512
+
+
+def _cumulative(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, list[int]]:
+    """The common denominator of ``outcomes`` and their running whole-number sums."""
+    entry = _TABLES.get(id(outcomes))
+    if entry is not None and entry[0] is outcomes:
+        return entry[1], entry[2]
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
     running = 0
-    for value, p in outcomes:
+    cumulative = []
+    for _, p in outcomes:
         running += p.numerator * (denominator // p.denominator)
-        if running > threshold:
-            return value
-    return outcomes[-1][0]
+        cumulative.append(running)
+    if isinstance(outcomes, tuple):  # only an immutable sequence may be remembered
+        if len(_TABLES) >= _MAX_TABLES:
+            _TABLES.clear()
+        _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
+    return denominator, cumulative
 
 
 _TWO_53 = float(2**53)
