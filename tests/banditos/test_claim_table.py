@@ -16,7 +16,6 @@ from banditsolve.banditos.solvers.claims import claim_verdict
 from tests.banditos.reference import completions, reference_key
 from tests.rules import rules
 
-
 Best = dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Die, ...]]]
 
 
@@ -32,7 +31,7 @@ def _best_by_colours(side: tuple[Die, ...]) -> Best:
     return best
 
 
-@rules("LB-CLAIM-2", "LB-OPT-1")
+@rules("LB-CLAIM-2", "LB-OPT-1", "LB-NOTE-3")
 def test_every_table_entry_is_the_best_completion_of_a_plain_enumeration() -> None:
     sides: list[tuple[Die, ...]] = [()]
     sides += [(d,) for d in ALL_DICE]

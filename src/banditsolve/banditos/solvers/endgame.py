@@ -7,10 +7,17 @@ they then to win the game?".
 maximises their own chance of winning, the opponent (on their turns) maximises theirs (the game
 is zero-sum: somebody always wins), and chance nodes (tiles turned up, dice drawn and rolled)
 average over :func:`~banditsolve.banditos.rules.chance_outcomes` with their exact
-probabilities. Values are :class:`~fractions.Fraction` and memoised on the state itself (a
-frozen, hashable value; no symmetry reduction is applied). The game has no cycles (every action
-places a die, wins a tile, rolls or ends a turn, and a game ends within a bounded number of
-turns), so the memoised recursion is sound. It runs under a node budget and a deadline.
+probabilities. The search (:class:`CompactSolver`, :mod:`~banditsolve.banditos.solvers.expectimax`)
+runs on compact tuples with its own unchecked moves and the claim table, keeps exact values as
+pairs of integers, and memoises them in a transposition table keyed up to the slot symmetry (the
+colour symmetry too when asked for: it saves positions but, measured, costs more time than it
+saves, so it is off by default); only the reported values become
+:class:`~fractions.Fraction`. Its values and its choices are those of the plain search on
+rules-engine states (:class:`ExactSolver`, kept as the reference and the benchmark's
+baseline): the best action is the first, in the order of ``legal_actions``, that no later one
+beats. The game has no cycles (every action places a die, wins a tile, rolls or ends a turn,
+and a game ends within a bounded number of turns), so the memoised recursion is sound. It runs
+under a node budget and a deadline.
 
 **Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
 its budget (or when asked for): at each decision of the turn every legal action is tried with
@@ -47,7 +54,8 @@ from banditsolve.banditos.rules import (
     legal_actions,
     sample_chance,
 )
-from banditsolve.banditos.state import State, expect_state
+from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+from banditsolve.banditos.state import DEFAULT_OPTIONS, Options, State, expect_state
 from banditsolve.core.answer import Answer
 from banditsolve.core.limits import (
     Budget,
@@ -236,8 +244,46 @@ class BestTurn:
         )
 
 
-class ExactSolver:
-    """Memoised expectimax; ``value(state)`` is the probability that player 0 wins."""
+class _Planner:
+    """What both exact searches share: the turn's plan from the values."""
+
+    def value(self, state: State) -> Fraction:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def best_action(self, state: State) -> Action:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def for_player(self, state: State, player: int) -> Fraction:
+        v = self.value(state)
+        return v if player == 0 else 1 - v
+
+    def plan(self, state: State, player: int) -> Plan:
+        """The turn's policy from ``state`` (all values already known)."""
+        actions: list[Action] = []
+        value = self.for_player(state, player)
+        while True:
+            if state.winner is not None:
+                return Plan(tuple(actions), value)
+            if state.is_chance:
+                if state.to_move != player:
+                    return Plan(tuple(actions), value)
+                branches = tuple(
+                    (o, p, self.plan(apply(state, o), player)) for o, p in chance_outcomes(state)
+                )
+                return Plan(tuple(actions), value, branches)
+            if state.to_move != player:
+                return Plan(tuple(actions), value)
+            action = self.best_action(state)
+            actions.append(action)
+            state = apply(state, action)
+            if isinstance(action, EndTurn):
+                return Plan(tuple(actions), value)
+
+
+class ExactSolver(_Planner):
+    """The plain memoised expectimax on rules-engine states, with :class:`~fractions.Fraction`
+    values; ``value(state)`` is the probability that player 0 wins. The reference (and the
+    baseline of the benchmark) for :class:`CompactSolver`."""
 
     def __init__(self, limits: Limits | None = None) -> None:
         self.memo: dict[State, Fraction] = {}
@@ -278,31 +324,54 @@ class ExactSolver:
         self.memo[state] = result
         return result
 
-    def for_player(self, state: State, player: int) -> Fraction:
-        v = self.value(state)
-        return v if player == 0 else 1 - v
+    def best_action(self, state: State) -> Action:
+        return self.best[state]
 
-    def plan(self, state: State, player: int) -> Plan:
-        """The turn's policy from ``state`` (all values already known)."""
-        actions: list[Action] = []
-        value = self.for_player(state, player)
-        while True:
-            if state.winner is not None:
-                return Plan(tuple(actions), value)
-            if state.is_chance:
-                if state.to_move != player:
-                    return Plan(tuple(actions), value)
-                branches = tuple(
-                    (o, p, self.plan(apply(state, o), player)) for o, p in chance_outcomes(state)
-                )
-                return Plan(tuple(actions), value, branches)
-            if state.to_move != player:
-                return Plan(tuple(actions), value)
-            action = self.best[state]
-            actions.append(action)
-            state = apply(state, action)
-            if isinstance(action, EndTurn):
-                return Plan(tuple(actions), value)
+
+class CompactSolver(_Planner):
+    """The exact expectimax of :mod:`~banditsolve.banditos.solvers.expectimax`: compact states,
+    a transposition table keyed up to the symmetries of slots and colours that lives as long as
+    the solver, exact integer fractions inside, a :class:`~fractions.Fraction` only for a value
+    reported. Its values are those of :class:`ExactSolver`, and so are its choices: the best
+    action is the first, in the order of ``legal_actions``, whose value no later one beats."""
+
+    def __init__(
+        self, limits: Limits | None = None, options: Options = DEFAULT_OPTIONS,
+        *, symmetry: bool = True,
+    ) -> None:
+        self.budget = Budget(limits or Limits(), check_every=128)
+        self.search = CompactSearch(options, self.budget, symmetry=symmetry)
+
+    @property
+    def nodes(self) -> int:
+        return self.budget.nodes
+
+    def value(self, state: State) -> Fraction:
+        num, den = self.search.value(compact(state))
+        return Fraction(num, den)
+
+    def best_action(self, state: State) -> Action:
+        """The action :class:`ExactSolver` picks: the first strictly best in the rules' order,
+        stopping at a certain result."""
+        maximise = state.to_move == 0
+        target = (1, 1) if maximise else (0, 1)
+        best: tuple[int, int] | None = None
+        chosen: Action | None = None
+        for action in legal_actions(state):
+            after = apply(state, action)
+            winner = after.winner
+            if winner is not None:
+                v = (1, 1) if winner == 0 else (0, 1)
+            else:
+                v = self.search.value(compact(after))
+            if best is None or (
+                v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
+            ):
+                best, chosen = v, action
+                if v == target:
+                    break
+        assert chosen is not None
+        return chosen
 
 
 def playout(state: State, rng: random.Random, max_steps: int = 10_000) -> int:
@@ -445,7 +514,9 @@ def best_turn(
         exact_seconds = seconds
         if method == "auto" and seconds is not None:
             exact_seconds = seconds / 2  # keep half for the estimate
-        solver = ExactSolver(Limits(time_limit=exact_seconds, node_limit=limits.node_limit))
+        solver = CompactSolver(
+            Limits(time_limit=exact_seconds, node_limit=limits.node_limit), position.options
+        )
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 20_000))
         try:

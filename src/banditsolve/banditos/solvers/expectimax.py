@@ -1,0 +1,359 @@
+"""The exact expectimax of :mod:`~banditsolve.banditos.solvers.endgame` on a compact state.
+
+The search runs on plain tuples of small ints instead of :class:`~banditsolve.banditos.state.State`
+values, with its own move generation and moves that check nothing (the rules engine has checked
+the position it starts from, and every move it makes is legal by construction), the claim table of
+:mod:`banditsolve.banditos.claim` for every claim, and exact rational values kept as pairs of
+Python ints (numerator, denominator), reduced once per chance node: no
+:class:`~fractions.Fraction` object is made inside the search.
+
+**The compact state** is ``(tiles, stack, score0, score1, to_move, phase, hand, opening, bag)``:
+``tiles`` the tiles in play as ``(value, side0, side1)`` with each side a sorted tuple of die
+codes (``colour * 6 + value - 1``), ``phase`` 0 before the roll, 1 with the draw pending, 2 after
+it, ``hand`` the sorted codes of the dice to place. The won tiles enter only through the two
+scores, which are all the rules ever read of them.
+
+**The transposition table** maps a canonical key of each state to its exact value and lives as
+long as the solver (every question asked of one solver shares it). Two symmetries of the rules
+make the key canonical up to them; both are exact, so two states with the same key have the same
+value:
+
+- *Slots.* No rule reads a tile's slot number: claims, give-ups, placements and resolution act on
+  a tile whatever its place, and a tile turned up fills an empty place whichever it is (the
+  lowest, LB-WIN-2), so only how many places are empty matters. The key keeps the tiles as a
+  sorted tuple.
+- *Colours.* No rule names a colour: combinations (LB-COMBO-*) ask only whether colours are
+  equal, the claim proof (LB-CLAIM-2, LB-OPT-1) counts dice per colour, and the draw
+  (LB-TURN-2) weighs colours by how many dice of each the bag holds. Renaming the four colours
+  by any permutation, on the tiles, in the hand and in the bag at once, therefore maps the game
+  tree onto itself with every probability and every outcome unchanged. The key renames colours
+  in the order of a signature: per colour, its count in the bag plus a fixed pseudo-random
+  weight for each of its dice by where it lies (tile value, side, die value; or the hand), summed
+  so that the order of the tiles does not enter. States that are colour renamings of each other
+  have the same signatures, renamed, so they get the same key unless two signatures are equal,
+  which happens when two colours lie alike (then exchanging them mostly leaves the state as it is)
+  or by a coincidence of the weights.
+
+A key that misses an equivalence (two colours with equal signatures that do not lie alike)
+costs only a repeated search, never a wrong value: every key is the exact encoding of the state
+after some permutation of slots and colours, and such a state has the same value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from math import gcd
+from typing import Any
+
+from banditsolve.banditos.claim import BEST_RANK as _BEST
+from banditsolve.banditos.claim import PAIR_INDEX, RANK3, availability_index, build_table
+from banditsolve.banditos.rules import _draw_weights
+from banditsolve.banditos.state import DEFAULT_OPTIONS, Options, State
+from banditsolve.core.limits import Budget
+
+Side = tuple[int, ...]
+#: ``(value, side0, side1)``; typed loosely so that ``tile[1 + player]`` needs no cast.
+Tile = tuple[Any, ...]
+Compact = tuple[
+    tuple[Tile, ...], tuple[int, int, int], int, int, int, int, tuple[int, ...], bool,
+    tuple[int, int, int, int],
+]
+#: A probability as an exact fraction ``(numerator, denominator)``.
+Value = tuple[int, int]
+ONE: Value = (1, 1)
+ZERO: Value = (0, 1)
+WIN = 10
+
+
+def compact(state: State) -> Compact:
+    """The compact form of a rules-engine state."""
+    tiles = tuple(
+        sorted(
+            (slot.value, tuple(d.code for d in slot.sides[0]), tuple(d.code for d in slot.sides[1]))
+            for slot in state.row
+            if slot is not None
+        )
+    )
+    s0, s1 = state.scores
+    phase = 1 if state.roll_pending else 2 if state.rolled else 0
+    return (
+        tiles, state.stack, s0, s1, state.to_move, phase, tuple(d.code for d in state.hand),
+        state.opening, state.bag,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _draws(bag: tuple[int, int, int, int], count: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The draws from ``bag`` as sorted code tuples with their integer weights (the rules'
+    own table, :func:`~banditsolve.banditos.rules.chance_outcomes`, in integers)."""
+    draws, cumulative, _denominator = _draw_weights(bag, count)
+    out = []
+    previous = 0
+    for drawn, upto in zip(draws, cumulative, strict=True):
+        out.append((tuple(d.code for d in drawn.dice), upto - previous))
+        previous = upto
+    return tuple(out)
+
+
+#: The states after a game is won, by the winner (the rest of a finished game does not matter).
+PLAYER0_WON: Compact = ((), (0, 0, 0), WIN, 0, 0, 0, (), False, (0, 0, 0, 0))
+PLAYER1_WON: Compact = ((), (0, 0, 0), 0, WIN, 0, 0, (), False, (0, 0, 0, 0))
+#: Dice per colour on a tile, by tile (a cache).
+_BACK: dict[Tile, tuple[int, int, int, int]] = {}
+
+
+def _counts(dice: Side) -> list[int]:
+    counts = [0, 0, 0, 0]
+    for code in dice:
+        counts[code // 6] += 1
+    return counts
+
+
+class CompactSearch:
+    """Memoised exact expectimax on compact states: ``value(s)`` is the probability (an exact
+    fraction) that player 0 wins with best play by both players."""
+
+    def __init__(
+        self, options: Options = DEFAULT_OPTIONS, budget: Budget | None = None,
+        *, symmetry: bool = True,
+    ) -> None:
+        build_table()
+        self.proof_bag = options.proof == "bag"
+        self.may_return = options.unplaceable == "return"
+        self.memo: dict[object, Value] = {}
+        self.budget = budget
+        self.key: Callable[[Compact], object] = canonical_key if symmetry else _plain_key
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def _won(self, s: Compact, i: int, player: int) -> Compact:
+        """``player`` wins tile ``i``: its dice go back to the bag. A won game is one of two
+        fixed states (only the winner matters then)."""
+        tiles, stack, s0, s1, me, phase, hand, opening, bag = s
+        tile = tiles[i]
+        if player == 0:
+            s0 += tile[0]
+            if s0 >= WIN:
+                return PLAYER0_WON
+        else:
+            s1 += tile[0]
+            if s1 >= WIN:
+                return PLAYER1_WON
+        back = _BACK.get(tile)
+        if back is None:
+            counts = _counts(tile[1] + tile[2])
+            back = _BACK[tile] = (counts[0], counts[1], counts[2], counts[3])
+        return (
+            tiles[:i] + tiles[i + 1 :], stack, s0, s1, me, phase, hand, opening,
+            (bag[0] + back[0], bag[1] + back[1], bag[2] + back[2], bag[3] + back[3]),
+        )
+
+    def _safe(self, s: Compact, tile: Tile, me: int) -> bool:
+        mine = tile[1 + me]
+        theirs = tile[2 - me]
+        n = len(theirs)
+        if n == 2:
+            side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
+        else:
+            side = 1 + theirs[0] if n else 0
+        if self.proof_bag:
+            avail = s[8]
+        else:
+            used = _counts(tile[1] + tile[2])
+            avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+        key = side << 8 | availability_index(avail)
+        safe: bool = _BEST[key] <= RANK3[mine[0] * 576 + mine[1] * 24 + mine[2]]
+        return safe
+
+    def children(self, s: Compact) -> list[Compact]:
+        """The states after each action of the player to move (the rules' order of kinds:
+        claims, give-ups, roll, placements, end of turn)."""
+        tiles, stack, s0, s1, me, phase, hand, opening, bag = s
+        out: list[Compact] = []
+        for i, tile in enumerate(tiles):
+            if len(tile[1 + me]) == 3 and self._safe(s, tile, me):
+                out.append(self._won(s, i, me))
+        for i in range(len(tiles)):
+            out.append(self._won(s, i, 1 - me))
+        if phase == 0:
+            out.append((tiles, stack, s0, s1, me, 1, hand, opening, bag))
+            return out
+        previous = -1
+        room = False
+        for h, die in enumerate(hand):
+            if die == previous:
+                continue
+            previous = die
+            left = hand[:h] + hand[h + 1 :]
+            for i, tile in enumerate(tiles):
+                mine = tile[1 + me]
+                if len(mine) == 3:
+                    continue
+                room = True
+                side = tuple(sorted((*mine, die)))
+                theirs = tile[2 - me]
+                if len(side) == 3 and len(theirs) == 3:
+                    # Both sides full: the tile resolves (LB-RESOLVE-1); a tie goes to the side
+                    # that was full first, the opponent's (LB-RESOLVE-2).
+                    r_me = RANK3[side[0] * 576 + side[1] * 24 + side[2]]
+                    r_op = RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
+                    full = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
+                    placed = (
+                        tiles[:i] + (full,) + tiles[i + 1 :], stack, s0, s1, me, phase, left,
+                        opening, bag,
+                    )
+                    out.append(self._won(placed, i, me if r_me > r_op else 1 - me))
+                    continue
+                new = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
+                out.append(
+                    (
+                        tuple(sorted(tiles[:i] + (new,) + tiles[i + 1 :])), stack, s0, s1, me,
+                        phase, left, opening, bag,
+                    )
+                )
+        if not hand or (self.may_return and not room):
+            k, g, r, bl = bag
+            for code in hand:
+                c = code // 6
+                if c == 0:
+                    k += 1
+                elif c == 1:
+                    g += 1
+                elif c == 2:
+                    r += 1
+                else:
+                    bl += 1
+            out.append((tiles, stack, s0, s1, 1 - me, 0, (), False, (k, g, r, bl)))
+        return out
+
+    def chance(self, s: Compact) -> tuple[list[tuple[Compact, int]], int] | None:
+        """The outcomes of the chance step at ``s`` with integer weights and their total, or
+        ``None`` when a player is to act."""
+        tiles, stack, s0, s1, me, phase, hand, opening, bag = s
+        total = stack[0] + stack[1] + stack[2]
+        if total and len(tiles) < 4:  # a tile is turned up first (LB-WIN-2)
+            outcomes = []
+            for v in range(3):
+                n = stack[v]
+                if n:
+                    new_stack = (
+                        stack[0] - (v == 0), stack[1] - (v == 1), stack[2] - (v == 2),
+                    )
+                    grown = tuple(sorted((*tiles, (v + 1, (), ()))))
+                    outcomes.append(
+                        ((grown, new_stack, s0, s1, me, phase, hand, opening, bag), n)
+                    )
+            return outcomes, total
+        if phase != 1:
+            return None
+        draws = _draws(bag, 1 if opening else 2)
+        outcomes = []
+        weight_sum = 0
+        for codes, w in draws:
+            k, g, r, bl = bag
+            for code in codes:
+                c = code // 6
+                if c == 0:
+                    k -= 1
+                elif c == 1:
+                    g -= 1
+                elif c == 2:
+                    r -= 1
+                else:
+                    bl -= 1
+            outcomes.append(((tiles, stack, s0, s1, me, 2, codes, opening, (k, g, r, bl)), w))
+            weight_sum += w
+        return outcomes, weight_sum
+
+    # -- values --------------------------------------------------------------------------------
+
+    def value(self, s: Compact) -> Value:
+        """The probability that player 0 wins from ``s``, exactly, as ``(num, den)``."""
+        if s[2] >= WIN:
+            return ONE
+        if s[3] >= WIN:
+            return ZERO
+        key = self.key(s)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if self.budget is not None:
+            self.budget.tick()
+        chance = self.chance(s)
+        if chance is not None:
+            outcomes, total = chance
+            num, den = 0, 1
+            value = self.value
+            for child, w in outcomes:
+                n, d = value(child)
+                if n:
+                    g = gcd(den, d)
+                    num = num * (d // g) + w * n * (den // g)
+                    den = den // g * d
+            den *= total
+            g = gcd(num, den)
+            result = (num // g, den // g)
+        else:
+            maximise = s[4] == 0
+            best: Value | None = None
+            for child in self.children(s):
+                if child is PLAYER0_WON:
+                    v = ONE
+                elif child is PLAYER1_WON:
+                    v = ZERO
+                else:
+                    v = self.value(child)
+                if best is None or (
+                    v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
+                ):
+                    best = v
+                    if (v[0] == v[1]) if maximise else v[0] == 0:
+                        break  # nothing can do better
+            assert best is not None
+            result = best
+        self.memo[key] = result
+        return result
+
+
+def _plain_key(s: Compact) -> object:
+    return s
+
+
+#: A weight per place a die can be in (tile value, side, die value; or the hand): a colour's
+#: signature is the sum of the weights of its dice, and its count in the bag.
+_PLACE_WEIGHT = tuple((0x9E3779B97F4A7C15 * (i + 1)) % (1 << 40) for i in range(64))
+
+
+def canonical_key(s: Compact) -> object:
+    """The state with its colours renamed in a canonical order (see the module docstring)."""
+    tiles, stack, s0, s1, me, phase, hand, opening, bag = s
+    w = _PLACE_WEIGHT
+    sig = [bag[0], bag[1], bag[2], bag[3]]
+    for v, a, b in tiles:
+        base = v << 4
+        for code in a:
+            sig[code // 6] += w[base + code % 6]
+        for code in b:
+            sig[code // 6] += w[base + 8 + code % 6]
+    for code in hand:
+        sig[code // 6] += w[code % 6 + 8]
+    ranked = sorted(range(4), key=sig.__getitem__)
+    if ranked == [0, 1, 2, 3]:
+        return s
+    rename = [0, 0, 0, 0]
+    for new, old in enumerate(ranked):
+        rename[old] = new * 6
+    new_tiles = tuple(
+        sorted(
+            (
+                v,
+                tuple(sorted([rename[c // 6] + c % 6 for c in a])),
+                tuple(sorted([rename[c // 6] + c % 6 for c in b])),
+            )
+            for v, a, b in tiles
+        )
+    )
+    new_hand = tuple(sorted([rename[c // 6] + c % 6 for c in hand]))
+    new_bag = (bag[ranked[0]], bag[ranked[1]], bag[ranked[2]], bag[ranked[3]])
+    return (new_tiles, stack, s0, s1, me, phase, new_hand, opening, new_bag)

@@ -1,0 +1,132 @@
+"""The compact exact search against the plain expectimax of the rules engine: the same exact
+values on generated positions from seeded games, the same best action in every decision, with
+and without the colour symmetry, under both rule options."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+
+from banditsolve.banditos.players import greedy_player, random_player
+from banditsolve.banditos.rules import apply, legal_actions, sample_chance
+from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver, best_turn
+from banditsolve.banditos.solvers.expectimax import canonical_key, compact
+from banditsolve.banditos.state import Options, State, initial_state
+from banditsolve.core.limits import LimitReached, Limits
+from tests.banditos.test_puzzles import plain_expectimax
+from tests.profiles import scaled
+from tests.rules import rules
+
+
+def _small(state: State) -> bool:
+    """Whether the game tree from ``state`` is small enough for the plain searches (a filter
+    only: the values compared come from the reference)."""
+    try:
+        CompactSolver(Limits(node_limit=3000), state.options).value(state)
+    except LimitReached:
+        return False
+    return True
+
+
+def endgame_positions(count: int, seed: int, options: Options, max_tiles: int) -> Iterator[State]:
+    """Decision positions from seeded games (greedy or random players) once few tiles are
+    left (at most ``max_tiles`` in the row and none face down), whose game trees are small."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        state = initial_state(options)
+        player = rng.choice([greedy_player, random_player])
+        while state.winner is None and found < count:
+            if state.is_chance:
+                state = apply(state, sample_chance(state, rng))
+                continue
+            tiles = sum(1 for slot in state.row if slot is not None)
+            if (
+                state.stack_size == 0
+                and tiles <= max_tiles
+                and rng.random() < 0.3
+                and _small(state)
+            ):
+                found += 1
+                yield state
+            state = apply(state, player(state, rng))
+
+
+OPTIONS = [Options(), Options(proof="bag"), Options(unplaceable="return")]
+
+
+@rules("LB-CLAIM-2", "LB-RESOLVE-2", "LB-END-1", "LB-OPT-1", "LB-OPT-4")
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.changed() or "default"))
+def test_compact_values_equal_the_plain_expectimax(options: Options) -> None:
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        memo: dict[State, Fraction] = {}
+        plain_solver = CompactSolver(options=options, symmetry=False)
+        sym_solver = CompactSolver(options=options, symmetry=True)
+        checked = 0
+        for state in endgame_positions(scaled(6, 40), 20261201, options, max_tiles=2):
+            expected = plain_expectimax(state, memo)
+            assert plain_solver.value(state) == expected, state.notation()
+            assert sym_solver.value(state) == expected, state.notation()
+            checked += 1
+        assert checked == scaled(6, 40)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@rules("LB-TURN-5", "LB-GIVE-1")
+def test_compact_plan_equals_the_old_search_plan() -> None:
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        for state in endgame_positions(scaled(4, 20), 7, Options(), max_tiles=2):
+            reference = ExactSolver()
+            new = CompactSolver()
+            if reference.value(state) != new.value(state):
+                raise AssertionError(state.notation())
+            assert new.plan(state, state.to_move) == reference.plan(state, state.to_move)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def test_best_turn_reports_the_exact_fraction_of_the_old_search() -> None:
+    state = next(endgame_positions(1, 3, Options(), max_tiles=1))
+    result = best_turn(state, node_limit=None)
+    assert result.method == "exact" and isinstance(result.probability, Fraction)
+    assert result.probability == ExactSolver().for_player(state, state.to_move)
+
+
+@rules("LB-NOTE-3", "LB-COMBO-1", "LB-TURN-2")
+def test_a_colour_renaming_has_the_same_key_and_value() -> None:
+    # Swap two colours everywhere: on the tiles, in hand and in the bag.
+    swap = {0: 2, 2: 0, 1: 1, 3: 3}
+    for state in endgame_positions(6, 11, Options(), max_tiles=1):
+        s = compact(state)
+        tiles, stack, s0, s1, me, phase, hand, opening, bag = s
+
+        def rename(side: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(swap[c // 6] * 6 + c % 6 for c in side))
+
+        renamed = (
+            tuple(sorted((v, rename(a), rename(b)) for v, a, b in tiles)), stack, s0, s1, me,
+            phase, rename(hand), opening, (bag[2], bag[1], bag[0], bag[3]),
+        )
+        solver = CompactSolver(symmetry=False)
+        assert solver.search.value(renamed) == solver.search.value(s)
+        if len({*bag}) == 4:  # all signatures differ: the key is canonical
+            assert canonical_key(renamed) == canonical_key(s)
+
+
+def test_the_legal_order_decides_between_equal_actions() -> None:
+    # Every action of a certain loss is equally bad: both searches pick the first legal one.
+    for state in endgame_positions(6, 5, Options(), max_tiles=1):
+        if ExactSolver().value(state) in (0, 1):
+            reference, new = ExactSolver(), CompactSolver()
+            reference.value(state)
+            assert new.best_action(state) == reference.best_action(state)
+            assert new.best_action(state) in legal_actions(state)
