@@ -106,12 +106,18 @@ def built_cases(count: int, seed: int, **kw: object) -> list[Case]:
     return out
 
 
-def game_cases(game: RollingBandits, count: int, seed: int, players: int = 2) -> list[Case]:
+def game_cases(
+    game: RollingBandits,
+    count: int,
+    seed: int,
+    players: int = 2,
+    options: dict[str, str] | None = None,
+) -> list[Case]:
     """Positions of random games (any phase but set-up) with a car the previous player holds."""
     rng = random.Random(seed)
     out: list[Case] = []
     while len(out) < count:
-        state = game.new_game(players, seed=rng.randrange(10**6))
+        state = game.new_game(players, options, seed=rng.randrange(10**6))
         for _ in range(300):
             if state.is_terminal or len(out) >= count:
                 break
@@ -129,10 +135,13 @@ def game_cases(game: RollingBandits, count: int, seed: int, players: int = 2) ->
     return out
 
 
-def far(rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL) -> Case | None:
+def far(
+    rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL, merc: bool = False
+) -> Case | None:
     """A question on a longer tinyx train where the player's car is near the front and the
     opponents' gangs lie behind it at random distances: safe and unsafe answers both occur
-    (three dice per colour, so every car between costs an opponent one of few dice)."""
+    (three dice per colour, so every car between costs an opponent one of few dice). With
+    ``merc`` (two players), the mercenary variant with a reserve of 0 to 3 for each."""
     n = rng.randint(5, 8)
     p = rng.randrange(players)
     w = rng.randint(1, 3)
@@ -175,6 +184,9 @@ def far(rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL) 
         + (f" usable={usable}" if usable else "")
         + _options(rng, options)
     )
+    if merc:
+        text += ",mercenaries:on" if " opt=" in text else " opt=mercenaries:on"
+        text += f" reserve={rng.randrange(4)}|{rng.randrange(4)}"
     try:
         state = GAME.from_notation(text)
     except BanditsolveError:
@@ -189,6 +201,93 @@ def far_cases(count: int, seed: int, players: int = 2, **kw: object) -> list[Cas
     out: list[Case] = []
     while len(out) < count:
         case = far(rng, players, **kw)  # type: ignore[arg-type]
+        if case is not None:
+            out.append(case)
+    return out
+
+
+def merc(rng: random.Random) -> Case | None:
+    """A two-player question of the mercenary variant on a tinyx train: gangs of hoard dice and
+    mercenaries, reserves, trunks, the theft-mercenaries option and the others at random; the
+    mover is in any phase of their turn before laying (start, a roll in the air, an attack)."""
+    n = rng.randint(2, 5)
+    q = rng.randrange(2)
+    p = 1 - q
+    gangs: list[dict[int, str]] = []
+    reserve = []
+    for _ in range(2):
+        length = rng.randrange(0, min(n + 1, 3) + 1)
+        start = rng.randrange(0, n + 2 - length) if length else 0
+        symbols = rng.sample("RMHBS", length)
+        hoard, mercs = 3, rng.randrange(0, 4)
+        g = {}
+        for k in range(length):
+            b = min(hoard, rng.randrange(0, 3))
+            m = min(mercs, rng.randrange(0, 2))
+            if b + m == 0:
+                b = 1 if hoard else 0
+                m = 0 if hoard else 1
+            if b + m == 0 or b > hoard or m > mercs:
+                continue
+            hoard, mercs = hoard - b, mercs - m
+            g[start + k] = f"{symbols[k]}{b}" + (f"+{m}" if m else "")
+        gangs.append(g)
+        reserve.append(rng.randrange(0, mercs + 1))
+    cars = []
+    for i in range(n + 1):
+        groups = "|".join(g.get(i, "-") for g in gangs)
+        if i == 0:
+            cars.append(f"0:3/3L:-:{groups}")
+        else:
+            need = rng.choice((1, 2))
+            trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
+            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    held = ["-", "-"]
+    usable = 0
+    if rng.random() < 0.35:
+        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
+        held[q] = ",".join(tiles)
+        usable = len(tiles)
+    opts = "mercenaries:on"
+    if rng.random() < 0.5:
+        opts += f",theft-mercenaries:{rng.choice(('hoard', 'any'))}"
+    extra = _options(rng, OPTION_POOL)
+    if extra:
+        opts += "," + extra[len(" opt="):]
+    text = (
+        f"rb ed=tinyx n=2 phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"won=-|- trunks={'|'.join(held)} reserve={reserve[0]}|{reserve[1]}"
+        + (f" usable={usable}" if usable else "")
+        + f" opt={opts}"
+    )
+    try:
+        state = GAME.from_notation(text)
+    except BanditsolveError:
+        return None
+    mine = [c.id for c in state.train if c.groups[p] is not None]
+    if not mine:
+        return None
+    # play into the turn: a roll with some mercenaries, maybe its faces
+    if rng.random() < 0.5:
+        rolls = [a for a in legal_actions(state) if str(a).startswith("roll")]
+        state = apply(state, rng.choice(rolls))
+        while state.is_chance and rng.random() < 0.6:
+            state = apply(state, sample_chance(GAME, state, rng))
+        if state.is_chance and state.phase not in ("roll", "mroll"):
+            return None
+    if state.car(mine[0]) is None and not mine[1:]:
+        return None
+    alive = [c for c in mine if state.car(c) is not None]
+    if not alive:
+        return None
+    return state, rng.choice(alive), p
+
+
+def merc_cases(count: int, seed: int) -> list[Case]:
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        case = merc(rng)
         if case is not None:
             out.append(case)
     return out

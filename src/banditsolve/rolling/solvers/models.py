@@ -78,13 +78,16 @@ def _zero(x: T) -> bool:
 def covers(state: State, car: int, player: int) -> str | None:
     """``None`` when the models express the question, else why they do not (they then answer
     ``unknown`` with that reason)."""
-    o = state.options
-    if o.mercenaries != "off":
-        return "the mercenary variant is not modelled"
-    if state.phase == "mroll":
-        return "mercenary dice in the air are not modelled"
     if state.car(car) is None:
         return f"car {car} is not on the train"
+    if state.options.mercenaries == "on":
+        dice = edition_of(state).dice_per_colour
+        m = state.to_move
+        if any(c.count(m) >= dice for c in state.train):
+            return (
+                f"a group of {dice} or more dice of player {m} on one car in the mercenary "
+                "variant is not modelled"
+            )
     return None
 
 
@@ -404,6 +407,7 @@ class _TurnPlan:
     pre: list[T] = field(default_factory=list)  # jokers before the dice arrive, by car
     post: list[T] = field(default_factory=list)  # jokers after
     bombs: dict[int, T] = field(default_factory=dict)  # car -> lit: the attack's tile is a bomb
+    mercs: T = 0  # mercenaries added to the roll (RB-MERC-2)
     swaps: list[tuple[list[T], dict[int, T]]] = field(default_factory=list)  # sel, bombs
 
 
@@ -414,12 +418,29 @@ class _Built:
 
 
 def _build(
-    ops: _Ops, state: State, car: int, player: int, free: int | None = None
+    ops: _Ops,
+    state: State,
+    car: int,
+    player: int,
+    free: int | None = None,
+    stack: bool = False,
 ) -> _Built:
     """The model; with ``free``, every opponent's turn but that one is played the quiet way
     (no take back, nothing laid, no ambush: a restriction, so a line it finds is a line of
-    the whole question)."""
+    the whole question).
+
+    In the mercenary variant (two players: one opponent's turn) the model covers the lines
+    where no car that dice arrive on ends the attack with as many of the mover's dice as a
+    colour has (counting the dice a bomb sent back): on those lines no outright theft can
+    happen under any option theft-mercenaries, so hoard and mercenary dice behave alike. With
+    ``stack`` it asks instead whether some car can get that many (a relaxation of every line
+    with an outright theft: the claim and option keep=must-join are dropped)."""
     o = state.options
+    merc = o.mercenaries == "on"
+    over: dict[int, T] = {}  # merc: car -> it ends with a colour's worth of the mover's dice
+    in_hand: T = 0  # merc: the dice of the (only) turn not laid
+    stack_open = False  # merc: an ambush or option cut=rear-back could move or send back dice
+    fmax = 2 * edition_of(state).dice_per_colour if merc else edition_of(state).dice_per_colour
     ed = edition_of(state)
     dice = ed.dice_per_colour
     P = state.players
@@ -546,19 +567,29 @@ def _build(
         if phase == "ambush" or quiet:
             faces: list[T] = [0] * 6
         elif phase == "attack" and (state.laid or not again):
-            faces = list(state.roll)
-        elif phase == "roll" and not again:
-            air = [ops.new_int(0, dice) for _ in range(6)]
-            ops.require(ops.eq(ops.sum(air), state.airborne[0]))
-            faces = [state.roll[s] + air[s] for s in range(6)]
+            faces = [state.roll[s] + state.mroll[s] for s in range(6)]
+        elif phase in ("roll", "mroll") and not again:
+            air = [ops.new_int(0, fmax) for _ in range(6)]
+            ops.require(ops.eq(ops.sum(air), sum(state.airborne)))
+            faces = [state.roll[s] + state.mroll[s] + air[s] for s in range(6)]
         else:
-            if phase == "start":
-                total: T = dice - ops.sum([size[m][i] for i in range(N)])
+            if phase == "start" and merc:
+                # hoard dice not kept on the train, and the mercenaries added from the reserve
+                band = [0 if c.groups[m] is None else c.groups[m].bandits for c in train]  # type: ignore[union-attr]
+                reserve = state.reserve[m]
+                plan.mercs = ops.new_int(0, reserve) if reserve else 0
+                total: T = (
+                    dice - ops.sum([ops.ite(kept[i], band[i], 0) for i in range(N)]) + plan.mercs
+                )
+            elif phase == "start":
+                total = dice - ops.sum([size[m][i] for i in range(N)])
             else:
-                total = sum(state.roll) + state.airborne[0]
-            faces = [ops.new_int(0, dice) for _ in range(6)]
+                total = sum(state.roll) + sum(state.mroll) + sum(state.airborne)
+            faces = [ops.new_int(0, fmax) for _ in range(6)]
             ops.require(ops.eq(ops.sum(faces), total))
         plan.faces = faces
+        in_hand = ops.sum(faces)
+        stack_open = stack_open or ambushes > 0 or rear_back
         symv: list[list[T]] = [
             [kept[i] if sym0[m][i] == s else False for s in range(5)] for i in range(N)
         ]
@@ -576,7 +607,7 @@ def _build(
                 j = ops.new_bool() if not _zero(faces[s]) else False
                 if j is not False:
                     ops.implies(j, ops.and_(kept[i], ops.ge(faces[s], 1)))
-                    if o.keep == "must-join":
+                    if o.keep == "must-join" and not stack:
                         ops.implies(ops.and_(kept[i], ops.ge(faces[s], 1)), j)
                 plan.join[i] = j
                 block[i] = ops.ite(j, faces[s], 0)
@@ -638,8 +669,8 @@ def _build(
                     pre.append(0)
                     post.append(0)
                     continue
-                a = ops.new_int(0, dice) if kept[i] is not False else 0
-                b = ops.new_int(0, dice)
+                a = ops.new_int(0, fmax) if kept[i] is not False else 0
+                b = ops.new_int(0, fmax)
                 if not _zero(a):
                     ops.implies(ops.ge(a, 1), kept[i])
                 ops.implies(ops.ge(b, 1), gang[i])
@@ -695,7 +726,12 @@ def _build(
                         p3 = c3 - ops.ite(ops.ge(c2, 3), c2 + 1, 3)
                     trig = ops.and_(tp[i], symv[i][ts], ops.or_(t1, t2, t3))
                     post_n = ops.ite(t1, p1, ops.ite(t2, b, p3))
-                full = ops.and_(ops.eq(c3, dice), ops.ge(a + g + b, 1))  # dice arrived
+                if merc:
+                    over[i] = ops.and_(ops.ge(a + g + b, 1), ops.ge(c3, dice))
+                    in_hand = in_hand - (a + g + b)
+                    full: T = False
+                else:
+                    full = ops.and_(ops.eq(c3, dice), ops.ge(a + g + b, 1))  # dice arrived
                 at_theft = ops.and_(trig, full, ops.eq(post_n, 0))
                 opened = ops.and_(trig, ops.not_(at_theft)) if discard else trig
                 bomb = bomb_tile(ts, opened) if ts is not None else False
@@ -778,6 +814,19 @@ def _build(
         ops.ge(mine, need[w]),
         *(ops.gt(mine, size[r][w]) for r in range(P) if r != player),
     )
+    if stack:
+        # The first outright theft on car i ends a prefix of the line that the model does
+        # express; after it only the dice still in hand can arrive (nothing more is rolled).
+        # Without a trunk on W, an ambush or cut=rear-back, player's dice on W stay as they
+        # are, so the claim can only break if W is taken or the mover can get as many there.
+        ops.require(ops.or_(*over.values()))
+        if not stack_open and tsym[w] is None:
+            mine_w = train[w].count(player)
+            reach_w = ops.ge(size[movers[-1]][w] + in_hand, min(mine_w, dice))
+            ops.require(ops.or_(over.get(w, False), reach_w))
+        return _Built(ops, plans)
+    for x in over.values():
+        ops.require(ops.not_(x))
     ops.require(ops.not_(holds))
     return _Built(ops, plans)
 
@@ -815,6 +864,32 @@ class _Replay:
             self.line.append(str(pick))
             self.state = _apply(self.state, pick)
 
+    def in_hand(self) -> list[int]:
+        """The faces of the dice in hand, hoard and mercenaries together."""
+        return [a + b for a, b in zip(self.state.roll, self.state.mroll, strict=True)]
+
+    def joker(self, car_id: int) -> None:
+        """Lay a joker on ``car_id``: a hoard one while there is one, else a mercenary."""
+        self.do(Joker(car_id, self.state.roll[JOKER] == 0))
+
+    def roll_to(self, mover: int, faces: Sequence[int]) -> None:
+        """Play the roll's chance steps (hoard, then mercenaries) so that the dice in hand show
+        ``faces``; when they cannot, every die shows a joker (a reroll follows)."""
+        while self.state.phase in ("roll", "mroll") and self.state.to_move == mover:
+            st = self.state
+            rest = [f - c for f, c in zip(faces, self.in_hand(), strict=True)]
+            n = st.airborne[0] if st.phase == "roll" else st.airborne[1]
+            later = st.airborne[1] if st.phase == "roll" else 0
+            if min(rest) >= 0 and sum(rest) == n + later:
+                take: list[int] = []
+                left = n
+                for k in rest:
+                    take.append(min(k, left))
+                    left -= take[-1]
+                self.do(Rolled(tuple(take)))
+            else:
+                self.do(Rolled((0, 0, 0, 0, 0, n)))
+
 
 def _replay(
     state: State, built: _Built, value: Callable[[T], int]
@@ -841,30 +916,23 @@ def _replay(
         if plan.phase == "start":
             for _ in range(sum(1 for i in range(N) if has[i] and not kept[i])):
                 rp.do(TakeBack())
-            rp.do(Roll(0))
-        if rp.state.phase == "roll" and rp.state.to_move == m:
-            cur = rp.state.roll
-            rest = tuple(f - c for f, c in zip(faces, cur, strict=True))
-            n = rp.state.airborne[0]
-            if min(rest) >= 0 and sum(rest) == n:
-                rp.do(Rolled(rest))
-            else:
-                rp.do(Rolled((0, 0, 0, 0, 0, n)))
+            rp.do(Roll(value(plan.mercs)))
+        rp.roll_to(m, faces)
         if rp.state.phase == "attack" and rp.state.to_move == m:
-            if tuple(faces) != rp.state.roll:
-                rp.do(Reroll(rp.state.roll))
-                rp.do(Rolled(tuple(faces)))
+            if faces != rp.in_hand():
+                rp.do(Reroll(rp.state.roll, rp.state.mroll))
+                rp.roll_to(m, faces)
             for i in range(N):
                 if not kept[i]:
                     continue
                 for _ in range(value(plan.pre[i])):
-                    rp.do(Joker(ids[i]))
+                    rp.joker(ids[i])
                 j = plan.join.get(i, False)
                 if value(j):
                     s = rp.state.car(ids[i]).groups[m].symbol  # type: ignore[union-attr]
                     rp.do(Lay(s, ids[i]))
                 for _ in range(value(plan.post[i])):
-                    rp.do(Joker(ids[i]))
+                    rp.joker(ids[i])
             new = {i: s for (s, i), y in plan.new.items() if value(y)}
             first_kept = next((i for i in range(N) if kept[i]), N)
             order = sorted((i for i in new if i < first_kept), reverse=True)
@@ -872,7 +940,7 @@ def _replay(
             for i in order:
                 rp.do(Lay(new[i], ids[i]))
                 for _ in range(value(plan.post[i])):
-                    rp.do(Joker(ids[i]))
+                    rp.joker(ids[i])
             if rp.state.to_move == m and rp.state.phase == "attack":
                 rp.do(End())
         for sel, bombs in plan.swaps:
@@ -923,22 +991,35 @@ def _solve(
     stages: list[int | None] = list(range(movers)) if movers > 1 else []
     if state.options.keep == "must-join" and state.phase == "attack":
         stages = []  # the first opponent may have to lay what they rolled
-    for free in [*stages, None]:
+    def _run(free: int | None, stack: bool) -> tuple[str, _Built, Any]:
         ops: _CpOps | _Z3Ops = _CpOps() if backend == "cpsat" else _Z3Ops()
-        built = _build(ops, state, car, player, free)
+        built = _build(ops, state, car, player, free, stack)
         if ops.infeasible:
-            status = "infeasible"
-            continue
+            return "infeasible", built, None
         left = budget.time_left()
         if isinstance(ops, _CpOps):
             status, value = ops.solve(left, workers, seed)
         else:
             status, value = ops.solve(left, seed)
+        return status, built, value
+
+    for free in [*stages, None]:
+        status, built, value = _run(free, False)
         if status == "feasible":
             break
         if status == "unknown" and free is None:
             return None, (), budget.limits.reason("time")
     if status != "feasible":
+        if state.options.mercenaries == "on":
+            # the lines left out: a car getting a colour's worth of the mover's dice
+            stacked, _, _ = _run(None, True)
+            if stacked == "unknown":
+                return None, (), budget.limits.reason("time")
+            if stacked == "feasible":
+                return None, (), (
+                    "a line stacking a colour's worth of dice on one car (an outright theft "
+                    "in the mercenary variant) is not modelled"
+                )
         return True, (), ""
     end, line = _replay(state, built, value)
     if end.is_terminal or end.to_move == player:
