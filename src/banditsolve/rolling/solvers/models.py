@@ -29,8 +29,9 @@ position's phase (the first) or from the start of the turn (the others):
 W is lost when, at the start of ``p``'s turn, W is gone or ``p`` lacks its number or a strict
 majority there. A model found is replayed through the rules engine (its tiles chosen as the
 model chose) before it is answered as ``no``; positions where a trunk is being opened are
-expanded by the engine, each tile a model of its own. Not modelled, answered ``unknown`` with
-the reason: the mercenary variant.
+expanded by the engine, each tile a model of its own. In the mercenary variant the lines
+with an outright theft are bounded rather than modelled (see :func:`_build`); when the bound
+does not settle them the answer is ``unknown`` with that reason.
 """
 
 from __future__ import annotations

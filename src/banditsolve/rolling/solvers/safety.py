@@ -17,7 +17,8 @@ Backends (``backend=``):
   that is below ``p``'s count (and no trunk on W can be opened) the car is safe at once.
 - ``cpsat`` and ``z3``: one constraint model of every opponent's turn before the player's
   (:mod:`.models`), solved by CP-SAT or Z3; a ``no`` is replayed through the rules engine; what
-  the model does not express (the mercenary variant) is answered ``unknown`` with the reason.
+  the model does not settle (some mercenary-variant lines with an outright theft) is answered
+  ``unknown`` with the reason.
 - ``auto``: the exact search when one opponent plays; with several, the exact search within a
   small node budget, then the CP-SAT model.
 
@@ -351,7 +352,7 @@ def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: in
     exact search first within :data:`AUTO_EXACT_NODES` positions, then the CP-SAT model (whose
     size grows with the turns, not with their positions: about 0.1 s where the search needs
     10^4 to 10^6 positions, measured in ``benchmarks/bench_rolling.py``); the mercenary
-    variant, which the model does not express, stays with the exact search."""
+    variant (two players) and what the model does not settle stay with the exact search."""
     from banditsolve.rolling.solvers.models import covers
 
     opponents = (p - state.to_move) % state.players
