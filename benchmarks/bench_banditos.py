@@ -448,9 +448,11 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
             old_done = sum(1 for e in entries if "old" in e and e["old"]["done"])
             n = len(entries)
             worst = "–" if secs[-1] == float("inf") else f"{secs[-1]:.2f}"
+            mid = secs[len(secs) // 2]
+            median = "–" if mid == float("inf") else f"{mid:.2f}"
             lines.append(
                 f"| {row['tiles_left']} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
-                f"| {within1}/{n} / {within10}/{n} | {secs[len(secs) // 2]:.2f}, {worst} "
+                f"| {within1}/{n} / {within10}/{n} | {median}, {worst} "
                 f"| {rate:,.0f} | {sym or 'not run'} | {old or 'not run'} "
                 f"| {f'{old_done}/{n}' if old else ''} |"
             )

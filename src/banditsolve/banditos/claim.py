@@ -354,32 +354,33 @@ def build_table() -> float:
         assert build_seconds is not None
         return build_seconds
     start = time.perf_counter()
-    best = [-1] * TABLE_SIZE
-    witness: list[tuple[Die, ...] | None] = [None] * TABLE_SIZE
-    for s, side in enumerate(_sides()):
+    best: list[int] = []
+    witness: list[tuple[Die, ...] | None] = []
+    # For each number of dice still needed: each availability's counts capped at that number
+    # (the best completion depends on nothing more), and the distinct capped counts.
+    capped_of: dict[int, list[tuple[int, int, int, int]]] = {}
+    for need in (1, 2, 3):
+        capped_of[need] = [
+            (min(a >> 6, need), min(a >> 4 & 3, need), min(a >> 2 & 3, need), min(a & 3, need))
+            for a in range(AVAILABILITIES)
+        ]
+    for side in _sides():
         need = 3 - len(side)
+        capped = capped_of[need]
         found: dict[tuple[int, int, int, int], tuple[int, tuple[Die, ...] | None]] = {}
-        base = s << 8
-        for a in range(AVAILABILITIES):
-            capped = (
-                min(a >> 6, need),
-                min(a >> 4 & 3, need),
-                min(a >> 2 & 3, need),
-                min(a & 3, need),
-            )
-            entry = found.get(capped)
-            if entry is None:
-                extra = best_completion(side, capped)
-                if extra is None:
-                    entry = (-1, None)
-                else:
-                    full = side + extra
-                    entry = (
-                        rank_codes(full[0], full[1], full[2]),
-                        tuple(ALL_DICE[code] for code in extra),
-                    )
-                found[capped] = entry
-            best[base | a], witness[base | a] = entry
+        for counts in set(capped):
+            extra = best_completion(side, counts)
+            if extra is None:
+                found[counts] = (-1, None)
+            else:
+                full = side + extra
+                found[counts] = (
+                    rank_codes(full[0], full[1], full[2]),
+                    tuple(ALL_DICE[code] for code in extra),
+                )
+        entries = [found[counts] for counts in capped]
+        best.extend([entry[0] for entry in entries])
+        witness.extend([entry[1] for entry in entries])
     AVAIL_CODES.update(_packed_availabilities())
     RANK3[:] = [rank_codes(a, b, c) for a in range(24) for b in range(24) for c in range(24)]
     WITNESS[:] = witness
