@@ -61,6 +61,12 @@ SAFETY = [
     ("4p unsafe: the third opponent reaches", "rb ed=default n=4 phase=start turn=1 "
      "wagons=6 train=0:5/5L:-:-|-|-|-,1:2/2:-:-|-|-|-,2:3/3:-:R4|-|-|-,3:4/4:-:-|-|-|H1,"
      "4:1/1:-:-|-|-|-,5:2/2:-:-|-|-|-,6:3/3:-:-|-|-|- won=-|-|-|- trunks=-|-|-|-", 2, 0),
+    ("2p mercenaries safe: no reserve left", "rb ed=default n=2 phase=start turn=1 wagons=4 "
+     "train=0:5/5L:-:-|-,1:2/2:-:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|- "
+     "reserve=0|0 opt=mercenaries:on", 1, 0),
+    ("2p mercenaries unsafe: one in reserve", "rb ed=default n=2 phase=start turn=1 wagons=4 "
+     "train=0:5/5L:-:-|-,1:2/2:-:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|- "
+     "reserve=0|1 opt=mercenaries:on", 1, 0),
 ]
 GAMES = [
     # (label, players, options, policy)
