@@ -468,9 +468,9 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
             "tile resolves or can be claimed soon), and every roll a chance node of up to 300 "
             "outcomes (two dice of 24 faces, unordered) followed by each outcome's placements: "
             "the exact tree grows by about two orders of magnitude per turn. The compact search "
-            "searches about as many positions as the old one, at a fraction of its time per position; reaching four "
-            "tiles needs pruning of the tree itself (bounds at chance nodes, proven dominance "
-            "between orders of the same turn), which is not done.",
+            "visits about as many positions as the old one, at a fraction of its time per "
+            "position; reaching four tiles needs pruning of the tree itself (bounds at chance "
+            "nodes, proven dominance between orders of the same turn), which is not done.",
             "",
         ]
     if "puzzles" in endgames:

@@ -337,7 +337,7 @@ class CompactSolver(_Planner):
 
     def __init__(
         self, limits: Limits | None = None, options: Options = DEFAULT_OPTIONS,
-        *, symmetry: bool = True,
+        *, symmetry: bool = False,
     ) -> None:
         self.budget = Budget(limits or Limits(), check_every=128)
         self.search = CompactSearch(options, self.budget, symmetry=symmetry)

@@ -116,7 +116,7 @@ class CompactSearch:
 
     def __init__(
         self, options: Options = DEFAULT_OPTIONS, budget: Budget | None = None,
-        *, symmetry: bool = True,
+        *, symmetry: bool = False,
     ) -> None:
         build_table()
         self.proof_bag = options.proof == "bag"
