@@ -153,9 +153,13 @@ def test_cli_safe_backends() -> None:
     trunk = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3", "--json")  # W's trunk
     assert trunk.code == 1 and json.loads(trunk.out)["certificate"][:3] == [
         "take back", "take back", "roll"]
+    # the mercenary variant with no mercenary in reserve: seven dice cannot reach car 1
     merc = safe.replace(" won=", " opt=mercenaries:on won=")
-    unknown = run("rolling", "safe", merc, "1", "--backend", "cpsat", "--json")
-    assert unknown.code == 3 and "mercenary" in json.loads(unknown.out)["reason"]
+    assert run("rolling", "safe", merc, "1", "--backend", "cpsat").code == 0
+    # with a hat trunk on car 1 a line with an outright theft elsewhere is not settled
+    hat = merc.replace("1:2/2:-:R5|-", "1:2/2:H:R5|-")
+    unknown = run("rolling", "safe", hat, "1", "--backend", "cpsat", "--json")
+    assert unknown.code == 3 and "outright theft" in json.loads(unknown.out)["reason"]
 
 
 @rules("RB-NOTE-3")
