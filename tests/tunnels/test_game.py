@@ -494,3 +494,51 @@ def test_fast_simulator_gives_the_states_of_the_generic_path() -> None:
             assert mine.table.rim == theirs.table.rim
             assert mine.table.front_rim == theirs.table.front_rim
         assert play_game(players, seed, options) == generic[-1]
+
+
+def _bandida_transcript(
+    players: int, seed: int, options: Options
+) -> tuple[list[GameState], list[str]]:
+    """A seeded Bandida game as :func:`simulate` plays it, with its moves as recorded (``*``
+    before a chance draw): the steps of ``core.play.playout`` from the same start and rng."""
+    from banditsolve.core.play import playout
+    from banditsolve.core.protocol import CHANCE
+    from banditsolve.tunnels.game import greedy_policy
+    from banditsolve.tunnels.variants import BANDIDA
+
+    rng = random.Random(seed)
+    start = new_game(players, options, deck=load_deck("bandida"), rng=rng)
+    states = [start]
+    moves: list[str] = []
+    for step in playout(BANDIDA, start, greedy_policy, rng):
+        moves.append(("*" if step.actor == CHANCE else "") + str(step.action))
+        states.append(step.state)
+    return states, moves
+
+
+@rules("BA-TURN-2", "BA-OBJ-6")
+def test_bandida_games_replay_the_recorded_transcripts() -> None:
+    """Bandida games recorded from the generic path before any simulator change (the three
+    modes, every option, 1-3 players): the same moves (chance draws too), the same end and
+    hands, and simulate() and play_game() give that game (a sample in the default profile,
+    all of them under ci)."""
+    entries = _golden_games("bandida")
+    assert len(entries) >= 150
+    step = max(1, len(entries) // scaled(20, len(entries)))
+    for entry in entries[::step]:
+        players, seed = entry["players"], entry["seed"]
+        assert isinstance(players, int) and isinstance(seed, int)
+        options = _golden_options(entry)
+        states, moves = _bandida_transcript(players, seed, options)
+        assert " ; ".join(moves) == entry["actions"], (players, seed, options)
+        final = states[-1]
+        assert (final.outcome, final.reason, final.turn) == (
+            entry["outcome"],
+            entry["reason"],
+            entry["turn"],
+        )
+        assert [list(h) for h in final.hands] == entry["hands"]
+        assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
+        assert play_game(players, seed, options) == final
+        if seed < 2:
+            assert simulate(players, seed, options) == states

@@ -629,15 +629,15 @@ def _ba_chance(state: GameState, counts: Counter[int]) -> tuple[tuple[Draw, Frac
     alarms = sum(n for c, n in counts.items() if is_alarm(c))
     rest = len(state.unseen) - 1
     out: list[tuple[Draw, Fraction]] = []
+    both = total * rest
     for code, n in sorted(eligible.items()):
-        p = Fraction(n, total)
         if not rest:
-            out.append((Draw(code), p))
+            out.append((Draw(code), Fraction(n, total)))
             continue
         after = alarms - is_alarm(code)
         for back, m in (("alarm", after), ("plain", rest - after)):
             if m:
-                out.append((Draw(code, back), p * Fraction(m, rest)))
+                out.append((Draw(code, back), Fraction(n * m, both)))
     return tuple(out)
 
 
@@ -1594,79 +1594,104 @@ def _removals(
     links = _links(table, split == "tunnels")
     tunnel_links = links if split == "tunnels" else _links(table, True)
     n = len(history)
+    adjacent = [tuple(sorted(s)) for s in links]
+    forbidden = reopen == "forbidden"
+    # BA-OPT-3: each card's tunnel neighbours, as a bit mask.
+    tunnels = [sum(1 << w for w in s) for s in tunnel_links]
+    masks = [sum(1 << w for w in s) for s in links]
 
     def keeps(combo: tuple[int, ...]) -> bool:
-        gone = frozenset(combo)
+        if not forbidden:
+            return True
+        gone = 0
+        for v in combo:
+            gone |= 1 << v
         # BA-OPT-3: a kept card's opening would face an emptied cell.
-        return reopen != "forbidden" or not any(tunnel_links[i] - gone for i in combo)
-
-    def whole(gone: frozenset[int]) -> bool:
-        return len(_reach(links, 0, gone)) == n - len(gone)
+        return not any(tunnels[v] & ~gone for v in combo)
 
     # BA-OPT-2: the cards left must stay one group. A set {i, j, k} may go when the table
     # without i and j is one group in which k is no cut vertex, or two groups one of which
     # is k alone (so no set of three needs its own search).
     triples: list[tuple[int, int, int]] = []
+    whole_pairs: list[tuple[int, int]] = []
     for a, i in enumerate(pool):
         for b in range(a + 1, len(pool)):
             j = pool[b]
-            gone = frozenset((i, j))
-            seen = _reach(links, 0, gone)
-            rest = [v for v in range(n) if v not in seen and v not in gone]
             later = pool[b + 1 :]
-            if not rest:
-                cuts = _cut_vertices(links, gone)
-                ks = [k for k in later if k not in cuts]
-            elif len(rest) == 1 and not links[rest[0]] - gone:
-                ks = [k for k in later if k == rest[0]]
+            reached, cuts, disc = _search(adjacent, n, i, j, bool(later))
+            if reached == n - 2:
+                whole_pairs.append((i, j))
+                ks = [k for k in later if not cuts >> k & 1]
+            elif reached == n - 3:
+                k = disc.index(0)
+                alone = not masks[k] & ~(1 << i) & ~(1 << j)
+                ks = [k] if alone and k in later else []
             else:
                 ks = []
-            triples.extend((i, j, k) for k in ks if keeps((i, j, k)))
+            if forbidden:
+                ks = [k for k in ks if keeps((i, j, k))]
+            triples.extend([(i, j, k) for k in ks])
     if triples or short == "none":
-        return tuple(Remove(tuple(history[v] for v in t)) for t in triples)
-    pairs = [
-        (pool[a], j)
-        for a in range(len(pool))
-        for j in pool[a + 1 :]
-        if whole(frozenset((pool[a], j))) and keeps((pool[a], j))
-    ]
+        return tuple(Remove((history[i], history[j], history[k])) for i, j, k in triples)
+    pairs = [pair for pair in whole_pairs if keeps(pair)]
     if pairs:
-        return tuple(Remove(tuple(history[v] for v in t)) for t in pairs)
+        return tuple(Remove((history[i], history[j])) for i, j in pairs)
     return tuple(
-        Remove((history[i],)) for i in pool if whole(frozenset((i,))) and keeps((i,))
+        Remove((history[i],))
+        for i in pool
+        if _search(adjacent, n, i, i, False)[0] == n - 1 and keeps((i,))
     )
 
 
-def _cut_vertices(links: Sequence[frozenset[int]], gone: frozenset[int]) -> set[int]:
-    """The cut vertices of the card graph without ``gone`` (searched from the start card,
-    which is never removed): Tarjan's low links, iteratively."""
-    disc = {0: 0}
-    low = {0: 0}
-    parent = {0: -1}
-    cuts: set[int] = set()
-    stack = [(0, iter(links[0]))]
-    clock = 1
+def _search(
+    adjacent: Sequence[tuple[int, ...]], n: int, i: int, j: int, cuts: bool
+) -> tuple[int, int, list[int]]:
+    """A depth-first search of the card graph without cards ``i`` and ``j`` from the start
+    card (never removed): how many cards it reached, (with ``cuts``) the cut vertices of the
+    part reached as a bit mask (Tarjan's low links, iteratively; the start card is never
+    one), and each card's discovery time (0: not reached; ``i`` and ``j`` above any)."""
+    disc = [0] * n
+    disc[i] = disc[j] = n + 1
+    disc[0] = 1
+    if not cuts:
+        todo = [0]
+        reached = 1
+        while todo:
+            for w in adjacent[todo.pop()]:
+                if not disc[w]:
+                    disc[w] = 1
+                    reached += 1
+                    todo.append(w)
+        return reached, 0, disc
+    # The tree edge back to the parent may count in a low link: a card is a cut vertex when
+    # a child's low link is not below its own discovery time, and that child's low link is
+    # below it with the edge exactly when it is without.
+    low = [0] * n
+    low[0] = 1
+    found = 0
+    clock = 2
+    stack = [(0, iter(adjacent[0]))]
     while stack:
         v, neighbours = stack[-1]
         for w in neighbours:
-            if w in gone:
-                continue
-            if w not in disc:
-                parent[w] = v
+            dw = disc[w]
+            if not dw:
                 disc[w] = low[w] = clock
                 clock += 1
-                stack.append((w, iter(links[w])))
+                stack.append((w, iter(adjacent[w])))
                 break
-            if w != parent[v]:
-                low[v] = min(low[v], disc[w])
+            if dw < low[v]:
+                low[v] = dw
         else:
             stack.pop()
             if stack:
                 u = stack[-1][0]
-                low[u] = min(low[u], low[v])
-                if parent[u] != -1 and low[v] >= disc[u]:
-                    cuts.add(u)
-    return cuts
+                lv = low[v]
+                if lv < low[u]:
+                    low[u] = lv
+                if u and lv >= disc[u]:
+                    found |= 1 << u
+    return clock - 1, found, disc
 
 
 def _fits_hand(state: GameState, player: int) -> bool:
