@@ -425,6 +425,7 @@ def _build(
     player: int,
     free: int | None = None,
     stack: bool = False,
+    claim: bool = False,
 ) -> _Built:
     """The model; with ``free``, every opponent's turn but that one is played the quiet way
     (no take back, nothing laid, no ambush: a restriction, so a line it finds is a line of
@@ -435,7 +436,8 @@ def _build(
     colour has (counting the dice a bomb sent back): on those lines no outright theft can
     happen under any option theft-mercenaries, so hoard and mercenary dice behave alike. With
     ``stack`` it asks instead whether some car can get that many (a relaxation of every line
-    with an outright theft: the claim and option keep=must-join are dropped)."""
+    with an outright theft: the claim and option keep=must-join are dropped; with ``claim`` the
+    claim is kept, to look for a line that the engine may confirm)."""
     o = state.options
     merc = o.mercenaries == "on"
     over: dict[int, T] = {}  # merc: car -> it ends with a colour's worth of the mover's dice
@@ -821,6 +823,9 @@ def _build(
         # Without a trunk on W, an ambush or cut=rear-back, player's dice on W stay as they
         # are, so the claim can only break if W is taken or the mover can get as many there.
         ops.require(ops.or_(*over.values()))
+        if claim:
+            ops.require(ops.not_(holds))
+            return _Built(ops, plans)
         if not stack_open and tsym[w] is None:
             mine_w = train[w].count(player)
             reach_w = ops.ge(size[movers[-1]][w] + in_hand, min(mine_w, dice))
@@ -992,9 +997,9 @@ def _solve(
     stages: list[int | None] = list(range(movers)) if movers > 1 else []
     if state.options.keep == "must-join" and state.phase == "attack":
         stages = []  # the first opponent may have to lay what they rolled
-    def _run(free: int | None, stack: bool) -> tuple[str, _Built, Any]:
+    def _run(free: int | None, stack: bool, claim: bool = False) -> tuple[str, _Built, Any]:
         ops: _CpOps | _Z3Ops = _CpOps() if backend == "cpsat" else _Z3Ops()
-        built = _build(ops, state, car, player, free, stack)
+        built = _build(ops, state, car, player, free, stack, claim)
         if ops.infeasible:
             return "infeasible", built, None
         left = budget.time_left()
@@ -1017,18 +1022,33 @@ def _solve(
             if stacked == "unknown":
                 return None, (), budget.limits.reason("time")
             if stacked == "feasible":
+                # a stacking line the model reads as breaking the claim: kept only if the
+                # engine, playing it, confirms that the car is lost
+                found, b_built, b_value = _run(None, True, True)
+                if found == "feasible":
+                    try:
+                        end, line = _replay(state, b_built, b_value)
+                    except SolverError:
+                        end, line = state, ()
+                    if line and _lost(end, car, player):
+                        return False, line, ""
                 return None, (), (
                     "a line stacking a colour's worth of dice on one car (an outright theft "
                     "in the mercenary variant) is not modelled"
                 )
         return True, (), ""
     end, line = _replay(state, built, value)
-    if end.is_terminal or end.to_move == player:
-        if not any(w.id == car for w in end.won[player]):
-            return False, line, ""
-    elif end.car(car) is None:
+    if _lost(end, car, player):
         return False, line, ""
     raise SolverError(f"the {backend} counterexample does not replay: {'; '.join(line)}")
+
+
+def _lost(end: State, car: int, player: int) -> bool:
+    """After a replayed line: the player's turn has begun (or the game ended) without the car,
+    or the car has left the train."""
+    if end.is_terminal or end.to_move == player:
+        return not any(w.id == car for w in end.won[player])
+    return end.car(car) is None
 
 
 def model_safe(
