@@ -151,8 +151,14 @@ def test_cli_safe_backends() -> None:
     assert no.code == 1 and json.loads(no.out)["certificate"][0] == "roll"
     assert run("rolling", "safe", unsafe, "1", "--backend", "plain").code == 1
     trunk = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3", "--json")  # W's trunk
-    assert trunk.code == 1 and json.loads(trunk.out)["certificate"][:3] == [
-        "take back", "take back", "roll"]
+    assert trunk.code == 1, trunk.err
+    # Any counterexample will do (the model may find another line from run to run): it must be
+    # a legal line after which player 0's next turn begins without car 1 taken by player 0.
+    state = GAME.read_state(DEMO_UNSAFE)
+    for text in json.loads(trunk.out)["certificate"]:
+        state = GAME.apply(state, GAME.parse_action(state, text))
+    assert state.is_terminal or state.to_move == 0 or state.car(1) is None
+    assert not any(w.id == 1 for w in state.won[0])
     # the mercenary variant with no mercenary in reserve: seven dice cannot reach car 1
     merc = safe.replace(" won=", " opt=mercenaries:on won=")
     assert run("rolling", "safe", merc, "1", "--backend", "cpsat").code == 0
