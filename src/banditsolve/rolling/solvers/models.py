@@ -153,33 +153,29 @@ class _Ops:
         return self.ge(a, b + 1) if self.const(b) else self.ge(a - b, 1)
 
     def and_(self, *xs: T) -> T:
-        rest = []
-        for x in xs:
-            if x is False:
-                return False
-            if x is not True:
-                rest.append(x)
-        if not rest:
-            return True
-        if len(rest) == 1:
-            return rest[0]
-        return self._and(rest)
+        return self._junction(xs, False, self._and)
 
     def _and(self, xs: list[T]) -> T:
         raise NotImplementedError
 
     def or_(self, *xs: T) -> T:
+        return self._junction(xs, True, self._or)
+
+    @staticmethod
+    def _junction(xs: tuple[T, ...], absorbing: bool, combine: Callable[[list[T]], T]) -> T:
+        """``xs`` joined by ``combine`` with the constants folded: ``absorbing`` (False for
+        and, True for or) decides at once, the other constant drops out."""
         rest = []
         for x in xs:
-            if x is True:
-                return True
-            if x is not False:
+            if x is absorbing:
+                return absorbing
+            if x is not (not absorbing):
                 rest.append(x)
         if not rest:
-            return False
+            return not absorbing
         if len(rest) == 1:
             return rest[0]
-        return self._or(rest)
+        return combine(rest)
 
     def _or(self, xs: list[T]) -> T:
         raise NotImplementedError
