@@ -128,10 +128,15 @@ class _Ops:
     def ge(self, a: T, b: T) -> T:
         if self.const(a) and self.const(b):
             return bool(a >= b)
-        key = ("ge", id(a), id(b) if not self.const(b) else b, a if self.const(a) else None)
+        return self._memo_compare("ge", a, b, self._ge)
+
+    def _memo_compare(self, op: str, a: T, b: T, build: Callable[[T, T], T]) -> T:
+        """``build(a, b)`` once per pair of terms: solver terms by identity (each is kept alive
+        in the memo), constants by value."""
+        key = (op, id(a), id(b) if not self.const(b) else b, a if self.const(a) else None)
         hit = self.memo.get(key)
         if hit is None:
-            hit = self.memo[key] = (self._ge(a, b), a, b)
+            hit = self.memo[key] = (build(a, b), a, b)
         return hit[0]
 
     def _ge(self, a: T, b: T) -> T:
@@ -140,11 +145,7 @@ class _Ops:
     def eq(self, a: T, b: T) -> T:
         if self.const(a) and self.const(b):
             return bool(a == b)
-        key = ("eq", id(a), id(b) if not self.const(b) else b, a if self.const(a) else None)
-        hit = self.memo.get(key)
-        if hit is None:
-            hit = self.memo[key] = (self._eq(a, b), a, b)
-        return hit[0]
+        return self._memo_compare("eq", a, b, self._eq)
 
     def _eq(self, a: T, b: T) -> T:
         raise NotImplementedError
