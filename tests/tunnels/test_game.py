@@ -542,3 +542,51 @@ def test_bandida_games_replay_the_recorded_transcripts() -> None:
         assert play_game(players, seed, options) == final
         if seed < 2:
             assert simulate(players, seed, options) == states
+
+
+GOLDEN_BANDIDA = Path(__file__).parent / "data" / "sim_golden_bandida.json"
+
+
+def _state_key(state: GameState) -> str:
+    """Every field of a state as text (the table by its placements in the order laid)."""
+    names = "hands unseen pile player to_draw changed outcome reason turn sizes phase actor"
+    rest = (getattr(state, n) for n in (*names.split(), "discard", "aside", "left", "queue"))
+    return repr((state.table.history, *rest, state.hold, state.quiet, state.top))
+
+
+def _digest(states: list[GameState]) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for state in states:
+        h.update(_state_key(state).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+@rules("BA-TURN-2", "BA-ALARM-2", "BA-OBJ-6")
+def test_bandida_games_keep_every_recorded_state() -> None:
+    """Bandida games recorded before the engine's speed-up (the three modes, 2 players on the
+    benchmark's seeds, and a few other options): every state of simulate() and of the study's
+    path (core.play.simulate with the greedy policy) is the one recorded, field by field (a
+    sample in the default profile, all of them under ci)."""
+    from banditsolve.core.play import simulate as core_simulate
+    from banditsolve.core.protocol import CHANCE
+    from banditsolve.tunnels.game import greedy_policy
+    from banditsolve.tunnels.variants import BANDIDA
+
+    entries = json.loads(GOLDEN_BANDIDA.read_text(encoding="utf-8"))["games"]
+    assert len(entries) >= 200
+    step = max(1, len(entries) // scaled(24, len(entries)))
+    for entry in entries[::step]:
+        values, players, seed = entry["options"], entry["players"], entry["seed"]
+        states = simulate(players, seed, Options.bandida(**values))
+        assert len(states) == entry["simulate_states"], entry
+        assert (states[-1].outcome, states[-1].turn) == (entry["outcome"], entry["turn"])
+        assert _digest(states) == entry["simulate_digest"], entry
+        start, steps = core_simulate(
+            BANDIDA, seed=seed, players=players, options=values, policies=greedy_policy
+        )
+        moves = " ; ".join(("*" if s.actor == CHANCE else "") + str(s.action) for s in steps)
+        assert moves == entry["study_moves"], entry
+        assert _digest([start, *(s.state for s in steps)]) == entry["study_digest"], entry
