@@ -109,3 +109,57 @@ def test_the_hot_path_refuses_what_the_full_check_refuses() -> None:
         claim_verdict(m, t + t[:1], (0, 0, 0, 0))
     with pytest.raises(NotationError):
         claim_verdict(m, ("g5",), (0, 0, 0, 0))
+
+
+def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None:
+    """The hot path's memo holds verdicts of checked arguments only; an argument equal to a
+    memoised one (``True == 1``, ``1.0 == 1``, a numpy int, a look-alike die) still meets the
+    full check."""
+    import numpy as np
+
+    from banditsolve.errors import NotationError
+
+    m, t = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
+    for avail in [(1, 0, 0, 0), (1, 1, 1, 1), (0, 0, 0, 0)]:
+        claim_verdict(m, t, avail)  # now memoised
+        for i in range(4):
+            for odd in (True if avail[i] else False, float(avail[i]), np.int64(avail[i])):
+                bad = avail[:i] + (odd,) + avail[i + 1 :]
+                assert bad == avail and hash(bad) == hash(avail)
+                with pytest.raises(NotationError):
+                    claim_verdict(m, t, bad)
+
+    @dataclasses.dataclass(frozen=True)
+    class LookAlike:
+        colour: int
+        value: int
+        code: int
+
+    fake = LookAlike(int(m[0].colour), m[0].value, m[0].code)
+    with pytest.raises(NotationError):
+        claim_verdict((fake, m[1], m[2]), t, (1, 0, 0, 0))
+    fake = LookAlike(int(t[0].colour), t[0].value, t[0].code)
+    with pytest.raises(NotationError):
+        claim_verdict(m, (fake, t[1]), (1, 0, 0, 0))
+    with pytest.raises(NotationError):
+        claim_verdict(m, (t[0].code, t[1].code), (1, 0, 0, 0))
+
+
+def test_memoised_verdicts_answer_equal_questions_with_their_own_dice_order() -> None:
+    """Every question asked twice, with fresh but equal tuples, gets the verdict of the full
+    check (lists), with the dice in the order asked."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(600):
+        mine = tuple(rng.choice(ALL_DICE) for _ in range(3))
+        theirs = tuple(rng.choice(ALL_DICE) for _ in range(rng.randrange(3)))
+        on_tile = [sum(1 for d in mine + theirs if d.colour == c) for c in range(4)]
+        avail = tuple(rng.randint(0, 6 - n) for n in on_tile)
+        slow = claim_verdict(list(mine), list(theirs), list(avail))
+        for _ in range(2):
+            fast = claim_verdict(tuple(mine), tuple(theirs), tuple(avail))
+            assert fast == slow and fast.mine == mine and fast.theirs == theirs
+        if len(theirs) == 2:
+            turned = claim_verdict(mine, theirs[::-1], avail)
+            assert turned.theirs == theirs[::-1] and turned.safe == slow.safe

@@ -38,6 +38,15 @@ from banditsolve.errors import RuleOptionError, SolverError
 
 _EXACT: Backend = "exact"
 
+#: Verdicts of the hot path by the exact contents of their (checked) arguments: the codes of the
+#: claimant's three dice and of the opponent's dice (none, one or two), each in the order given,
+#: and the four counts (exactly ints; a bool, float or numpy int never reaches the memo). A verdict
+#: is frozen and holds only immutable values, so one may be returned to every caller asking the
+#: same question. Cleared when it reaches :data:`MEMO_LIMIT` entries.
+_MEMO: dict[tuple[object, ...], ClaimVerdict] = {}
+MEMO_LIMIT = 1 << 18
+_MEMO_GET = _MEMO.get
+
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]
 
 
@@ -73,57 +82,47 @@ def claim_verdict(
         and type(mine) is tuple
         and type(theirs) is tuple
         and type(available) is tuple
+        and len(mine) == 3
+        and len(available) == 4
     ):
-        # The hot path, for tuples of dice and four counts: every check of ``check_claim`` and
-        # the claim table's lookup in one pass, without building anything but the verdict.
-        # Anything it does not accept goes on to the full check, which says what is wrong.
-        entry = AVAIL_CODES.get(available)
-        if entry is None and not AVAIL_CODES:
-            build_table()
-            entry = AVAIL_CODES.get(available)
-        if entry is not None:
-            k, g, r, b = available
+        # The hot path, for tuples of dice and four counts. The memo of verdicts is keyed by
+        # the exact contents of the arguments (every die code in its place, the four counts),
+        # and only arguments that passed every check enter it, so a hit is itself the
+        # validation. A miss goes through the one-pass check (:func:`_checked_verdict`);
+        # anything that does not pass goes on to the full check, which says what is wrong.
+        k, g, r, b = available
+        m0, m1, m2 = mine
+        if (
+            type(k) is int  # an equal bool, float or numpy int would find an entry too
+            and type(g) is int
+            and type(r) is int
+            and type(b) is int
+            and type(m0) is Die
+            and type(m1) is Die
+            and type(m2) is Die
+        ):
             n = len(theirs)
-            if (
-                type(k) is int  # an equal bool or float finds the entry too
-                and type(g) is int
-                and type(r) is int
-                and type(b) is int
-                and len(mine) == 3
-                and n <= 2
-            ):
-                m0, m1, m2 = mine
-                if type(m0) is Die and type(m1) is Die and type(m2) is Die:
-                    c0, c1, c2 = m0.code, m1.code, m2.code
-                    shown = COLOUR_UNIT[c0] + COLOUR_UNIT[c1] + COLOUR_UNIT[c2] + entry[0]
-                    side = -1
-                    if n == 2:
-                        t0, t1 = theirs
-                        if type(t0) is Die and type(t1) is Die:
-                            shown += COLOUR_UNIT[t0.code] + COLOUR_UNIT[t1.code]
-                            side = PAIR_INDEX[t0.code * 24 + t1.code]
-                    elif n == 1:
-                        (t0,) = theirs
-                        if type(t0) is Die:
-                            shown += COLOUR_UNIT[t0.code]
-                            side = 1 + t0.code
-                    else:
-                        side = 0
-                    # No colour with more than six dice on the tile and still to get:
-                    if side >= 0 and not (shown + FIELD_BIAS) & FIELD_OVER:
-                        key = side << 8 | entry[1]
-                        verdict = UnfrozenVerdict()
-                        verdict.mine = mine
-                        verdict.theirs = theirs
-                        verdict.backend = "exact"
-                        if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
-                            verdict.safe = True
-                            verdict.witness = None
-                        else:
-                            verdict.safe = False
-                            verdict.witness = WITNESS[key]
-                        verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
-                        return verdict  # type: ignore[return-value]
+            memo_key: tuple[object, ...] | None = None
+            if n == 0:
+                memo_key = (m0.code, m1.code, m2.code, available)
+            elif n == 1:
+                (t0,) = theirs
+                if type(t0) is Die:
+                    memo_key = (m0.code, m1.code, m2.code, t0.code, available)
+            elif n == 2:
+                t0, t1 = theirs
+                if type(t0) is Die and type(t1) is Die:
+                    memo_key = (m0.code, m1.code, m2.code, t0.code, t1.code, available)
+            if memo_key is not None:
+                known = _MEMO_GET(memo_key)
+                if known is not None:
+                    return known
+                verdict = _checked_verdict(mine, theirs, available)
+                if verdict is not None:
+                    if len(_MEMO) >= MEMO_LIMIT:
+                        _MEMO.clear()
+                    _MEMO[memo_key] = verdict
+                    return verdict
     chosen = check_backend(backend)
     seconds = check_time_limit(time_limit)
     mine_t, theirs_t, avail = check_claim(mine, theirs, available)
@@ -136,6 +135,49 @@ def claim_verdict(
     from banditsolve.banditos.solvers.z3model import claim_verdict_z3
 
     return claim_verdict_z3(mine_t, theirs_t, avail, time_limit=seconds)
+
+
+def _checked_verdict(
+    mine: tuple[Die, Die, Die], theirs: tuple[Die, ...], available: tuple[int, ...]
+) -> ClaimVerdict | None:
+    """The verdict from the claim table if the arguments (tuples of exactly :class:`Die` and
+    of four ints, as the hot path has made sure) are a valid claim question; ``None`` if not
+    (no colour with more than six dice on the tile and still to get, every count 0-6)."""
+    entry = AVAIL_CODES.get(available)
+    if entry is None:
+        if AVAIL_CODES:
+            return None
+        build_table()
+        entry = AVAIL_CODES.get(available)
+        if entry is None:
+            return None
+    c0, c1, c2 = mine[0].code, mine[1].code, mine[2].code
+    shown = COLOUR_UNIT[c0] + COLOUR_UNIT[c1] + COLOUR_UNIT[c2] + entry[0]
+    n = len(theirs)
+    if n == 2:
+        t0, t1 = theirs[0].code, theirs[1].code
+        shown += COLOUR_UNIT[t0] + COLOUR_UNIT[t1]
+        side = PAIR_INDEX[t0 * 24 + t1]
+    elif n == 1:
+        shown += COLOUR_UNIT[theirs[0].code]
+        side = 1 + theirs[0].code
+    else:
+        side = 0
+    if (shown + FIELD_BIAS) & FIELD_OVER:
+        return None
+    key = side << 8 | entry[1]
+    verdict = UnfrozenVerdict()
+    verdict.mine = mine
+    verdict.theirs = theirs
+    verdict.backend = "exact"
+    if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
+        verdict.safe = True
+        verdict.witness = None
+    else:
+        verdict.safe = False
+        verdict.witness = WITNESS[key]
+    verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
+    return verdict  # type: ignore[return-value]
 
 
 def check_proof(proof: object) -> ProofOption | None:
