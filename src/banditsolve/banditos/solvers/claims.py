@@ -138,7 +138,7 @@ def claim_verdict(
 
 
 def _checked_verdict(
-    mine: tuple[Die, Die, Die], theirs: tuple[Die, ...], available: tuple[int, ...]
+    mine: tuple[Die, Die, Die], theirs: tuple[Die, ...], available: tuple[int, int, int, int]
 ) -> ClaimVerdict | None:
     """The verdict from the claim table if the arguments (tuples of exactly :class:`Die` and
     of four ints, as the hot path has made sure) are a valid claim question; ``None`` if not
