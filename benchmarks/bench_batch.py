@@ -163,7 +163,7 @@ def run(quick: bool = False) -> dict[str, object]:
     from banditsolve.study.questions import run as question
 
     loops = calibrate(TASK_MS)
-    count = 120 if quick else 400
+    count = 120 if quick else 1500
     busy = busy_tasks(count, loops)
     real = real_tasks(60 if quick else 150)
     for task in real[:8]:
@@ -177,7 +177,7 @@ def run(quick: bool = False) -> dict[str, object]:
     rows: list[dict[str, Any]] = []
     with executors(quick) as each:
         for label, pool in each:
-            rows += measure(label, pool, kinds, 1 if quick else 3)
+            rows += measure(label, pool, kinds, 1 if quick else 2)
     # the plain loop again, after: a change of load during the run shows here
     after_busy = _time(lambda: [busy_runner(t) for t in busy])
     meta = {

@@ -131,18 +131,23 @@ def open_executor(
     raise ExecutorError(f"unknown executor {kind[:30]!r} (executors: {', '.join(KINDS)})")
 
 
-#: Dask settings for studies: the tasks are long (a chunk is about 0.2 s) and few, so Dask's
+#: Dask settings for studies: the tasks are long (a chunk is about 1 s) and few, so Dask's
 #: own periodic work is slowed down. Its defaults (a statistical profiler sampling every
 #: worker's stack every 10 ms, an event-loop watchdog every 20 ms, a memory check every 100 ms,
-#: work stealing) cost an idle two-worker cluster about 0.1 CPU second per second, a few per cent
-#: of the work; these cut it about five times. The same settings can be given to
-#: ``dask scheduler`` and ``dask worker`` as environment variables (see the README).
+#: a system monitor every 0.5 s, work stealing) cost an idle two-worker cluster about 0.1 CPU
+#: second per second, a few per cent of the work; these settings leave an idle one-worker
+#: cluster about 3 ms a second in the worker and 6 ms in the client and scheduler (measured
+#: here). The same settings can be given to ``dask scheduler`` and ``dask worker`` as
+#: environment variables (see the README).
 QUIET: dict[str, object] = {
     "distributed.worker.profile.enabled": False,
-    "distributed.admin.tick.interval": "500ms",
-    "distributed.worker.memory.monitor-interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "2s",
+    "distributed.worker.memory.monitor-interval": "5s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.gil.enabled": False,
     "distributed.scheduler.work-stealing": False,
+    "distributed.deploy.cluster-repr-interval": "5s",
+    "distributed.client.scheduler-info-interval": "10s",
 }
 
 
@@ -187,10 +192,11 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
             client.close()
             raise
     closers.append(client.close)
-    # A Dask call costs more than a process pool's (the scheduler, a round trip over TCP, the
-    # worker's bookkeeping: a few milliseconds of CPU): larger chunks.
+    # A Dask call costs far more than a process pool's (the scheduler, a round trip over TCP,
+    # the client's and the worker's bookkeeping: measured at 10-20 ms of CPU a chunk here), so
+    # chunks of about 1 s of work: at 0.2 s the batch layer took 10-15 % of 10 ms tasks' CPU.
     return Pool(client.get_executor(pure=False), workers or count, name, None, closers, client,
-                target_seconds=0.2)
+                target_seconds=1.0)
 
 
 def library_version() -> str:
