@@ -260,3 +260,99 @@ def static_reason(
                 f"adjacent and one card fits both: at least {cover} cards (max {max_cards})"
             )
     return None
+
+
+def group_bound(
+    front: dict[Cell, int],
+    pairs: dict[Cell, int],
+    classes: Sequence[int],
+    skews: Sequence[int],
+    budget: int,
+) -> int:
+    """A lower bound on the cards a closure of at most ``budget`` cards needs, from the front
+    cells split into groups no connected set of ``budget`` new cards can span; ``budget + 1``
+    when the groups prove that no such closure exists, 0 when the front is one group.
+
+    ``front`` maps the front cells to their rim values, ``pairs`` each to its pair sides (see
+    :func:`cover_bound`), ``classes[k]`` counts the cards left with ``k`` openings and
+    ``skews[i]`` those with ``|a - b| = i`` (see :func:`colour_balance`).
+
+    Sound: the new cards of a closure fall into components joined by facing openings; the
+    cells of a component form a connected set, so a component covering two front cells ``d``
+    steps apart has at least ``(d + 2) // 2`` cards, and with at most ``budget`` cards no
+    component covers front cells of two groups (cells are linked when ``d <= 2 * budget - 1``,
+    the groups are the linked components). Each component absorbs exactly the exits into the
+    front cells it covers (a card laid joins an exit of the table or of a card of its own
+    component), so the cards covering a group's cells absorb that group's exits alone and
+    close its colour balance alone: each group needs, from its own cards, the counting,
+    parity, balance and covering bounds of its exits and cells. The groups' card sets are
+    disjoint, so their bounds add up; and a group with an odd number of exits needs a card
+    with an odd number of openings of its own (a component's openings less twice its inner
+    joins are its exits), one with a non-zero balance a card with a non-zero skew.
+    """
+    cells = list(front)
+    n = len(cells)
+    if n < 2:
+        return 0
+    reach = 2 * budget - 1
+    # One group when the front's Manhattan diameter is within reach (the common case).
+    sums = [x + y for x, y in cells]
+    diffs = [x - y for x, y in cells]
+    if max(max(sums) - min(sums), max(diffs) - min(diffs)) <= reach:
+        return 0
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    joined = 0
+    for i in range(n):
+        ax, ay = cells[i]
+        for j in range(i + 1, n):
+            bx, by = cells[j]
+            if abs(ax - bx) + abs(ay - by) <= reach:
+                ri, rj = root(i), root(j)
+                if ri != rj:
+                    parent[ri] = rj
+                    joined += 1
+    if joined == n - 1:
+        return 0
+    groups: dict[int, list[Cell]] = {}
+    for i, c in enumerate(cells):
+        groups.setdefault(root(i), []).append(c)
+    k_classes = tuple(classes)
+    signed = (skews[1], skews[2], skews[3])
+    odd_cards = classes[1] + classes[3] + classes[5]
+    skewed_cards = skews[1] + skews[2] + skews[3]
+    odd_groups = skewed_groups = 0
+    total = 0
+    over = budget + 1
+    for group in groups.values():
+        exits = 0
+        balance = 0
+        for t in group:
+            e = rim_open(front[t]).bit_count()
+            exits += e
+            balance += -e if (t[0] + t[1]) & 1 else e
+        need = min_cards_for_exits(k_classes, exits)
+        if need is None:
+            return over
+        if balance:
+            more = min_cards_for_balance(signed, abs(balance))
+            if more is None:
+                return over
+            need = max(need, more)
+            skewed_groups += 1
+        if exits & 1:
+            odd_groups += 1
+        if len(group) > 1:
+            need = max(need, cover_bound({t: pairs[t] for t in group}))
+        total += need
+        if total > budget:
+            return over
+    if odd_groups > odd_cards or skewed_groups > skewed_cards:
+        return over
+    return total

@@ -2,8 +2,10 @@
 
 The search is complete:
 
-- it branches on ONE front cell (an empty cell faced by an exit), the one with the fewest
-  (card type, placement) options; every front cell must be covered in any closure, and a
+- it branches on ONE front cell (an empty cell faced by an exit): of the :data:`SCREEN_CELLS`
+  front cells with the fewest (card type, placement) options, the one with the fewest options
+  left after the forward check below (a screened cell with none left proves the node's bound);
+  every front cell must be covered in any closure, and a
   placement covering a front cell now is legal at any later time too (its other edges only meet
   cards that are also there in the final table), so it may be laid first: exploring every way to
   cover that cell is exhaustive;
@@ -15,7 +17,9 @@ The search is complete:
   keeps that bound per set of cards added (which fixes the table and the remaining multiset);
 - it prunes a branch when a front cell has no option left (a hole, a cell outside the play area,
   or a cell no remaining type fits: dead exits only stay dead), and by the bounds of
-  :mod:`banditsolve.tunnels.solvers.bounds` (counting and parity, colour balance, covering);
+  :mod:`banditsolve.tunnels.solvers.bounds` (counting and parity, colour balance, covering,
+  and the same per group of front cells too far apart for the cards left to join, the groups
+  sharing the card budget: :func:`~banditsolve.tunnels.solvers.bounds.group_bound`);
   when the cover bound equals the budget, every card still laid covers a front cell, so only
   placements whose openings face occupied cells or cells that a card covering *another* front
   cell can reach are kept (the tight filter);
@@ -47,6 +51,7 @@ from banditsolve.tunnels.geometry import SIDE_MASK, STEP, Cell, Placement, orien
 from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
     cover_bound,
+    group_bound,
     min_cards_for_balance,
     min_cards_for_exits,
     quick_cover,
@@ -77,6 +82,8 @@ SPLIT_REGIONS = False
 REGION_MEMO_LIMIT = 20_000
 #: A region's closings are listed (see :meth:`ExactSearch.closings`) up to this many card sets.
 CLOSINGS_LIMIT = 2_000
+#: How many front cells (fewest options first) a node screens for the one to branch on.
+SCREEN_CELLS = 2
 
 
 class _TooMany(Exception):
@@ -600,10 +607,6 @@ class ExactSearch:
             self.sums = self.sums_by_kinds.setdefault(kinds, {})
         sums = self.sums
         bounds = self.bounds
-        # The most constrained front cell.
-        best_cell: Cell | None = None
-        best_sig: Signature = ()
-        best_size = 1 << 30
         pairs: dict[Cell, int] = {}
         sigs: dict[Cell, Signature] = {}
         sizes: dict[Cell, int] = {}
@@ -623,11 +626,6 @@ class ExactSearch:
             pairs[t] = sides
             sigs[t] = sig
             sizes[t] = size
-            if size < best_size:
-                best_size = size
-                best_cell = t
-                best_sig = sig
-        assert best_cell is not None
         # Covering bound (see cover_bound): every front cell needs a card of its own unless one
         # card covers it with an adjacent front cell.
         cover = cover_bound(pairs) if len(front) > 1 else 1
@@ -635,6 +633,12 @@ class ExactSearch:
             low = cover
             if low > budget:
                 return self.closed(key, low)
+        if budget > 1 and len(front) > 1:
+            grouped = group_bound(front, pairs, self.classes, self.skews, budget)
+            if grouped > budget:
+                return self.closed(key, budget + 1)
+            if grouped > low:
+                low = grouped
         if self.regions and budget > 1 and len(front) > 1:
             groups = split_front(list(front), budget)
             if groups is not None:
@@ -666,19 +670,54 @@ class ExactSearch:
                     if sides >> side & 1:
                         dx, dy = STEP[side]
                         zone.setdefault((tx + dx, ty + dy), []).append(t)
-            for _size, t in sorted((sizes[t], t) for t in front if t != best_cell):
-                if not self.zone_options(t, sigs[t], kinds, zone, True):
+            order = sorted((sizes[t], t) for t in front)
+            best_children: list[Placement] | None = None
+            for _size, t in order:
+                settled = best_children is not None and len(best_children) <= 1
+                options = self.zone_options(t, sigs[t], kinds, zone, settled)
+                if not options:
                     return self.closed(key, budget + 1)
-            best = self.zone_options(best_cell, best_sig, kinds, zone, False)
-            result = budget + 1
-        else:
-            best = placements_at(best_cell, best_sig, kinds)
-        best.sort()
+                if settled:
+                    continue  # only checked for an empty zone
+                bound, kids = self.screen(options, budget, budget + 1)
+                if not kids:
+                    return self.closed(key, max(bound, low))
+                if best_children is None or len(kids) < len(best_children):
+                    best_children, result = kids, bound
+            assert best_children is not None
+            return result, low, best_children
+        # Every front cell's options, screened by the forward check, from the fewest options
+        # up: a cell none of whose options survives proves the node's bound, and the cell
+        # with the fewest survivors is the one branched on (each front cell is covered by
+        # some card of every closure, and that card may be laid first).
+        order = sorted((sizes[t], t) for t in front)
+        best_children = None
+        result = NEVER
+        for _size, t in order[:SCREEN_CELLS]:
+            bound, kids = self.screen(placements_at(t, sigs[t], kinds), budget, NEVER)
+            if not kids:
+                return self.closed(key, max(bound, low))
+            if best_children is None or len(kids) < len(best_children):
+                best_children, result = kids, bound
+                if len(kids) <= 1:
+                    break
+        assert best_children is not None
+        return result, low, best_children
+
+    def screen(
+        self, options: list[Option], budget: int, result: int
+    ) -> tuple[int, list[Placement]]:
+        """The forward check of ``options`` at a node with ``budget`` cards left: the
+        placements that survive it, in order, and the bound proven by those it drops (the
+        smallest of their children's bounds plus one, and ``result``)."""
+        options.sort()
+        front = self.front
         classes = self.classes
         cells = self.cells
         exits = self.exits
         children: list[Placement] = []
-        for delta, code, x, y, rotation in best:
+        left: dict[int, tuple[int, ...]] = {}  # the classes left after a card with k openings
+        for delta, code, x, y, rotation in options:
             mask = code & PORT_MASK
             k = mask.bit_count()
             # Forward check: bounds of the table after this placement, from its front cells
@@ -692,9 +731,12 @@ class ExactSearch:
                     n = (x + dx, y + dy)
                     if n not in cells:
                         after.add(n)
-                classes[k] -= 1
-                child = min_cards_for_exits(tuple(classes), exits + delta)
-                classes[k] += 1
+                after_classes = left.get(k)
+                if after_classes is None:
+                    classes[k] -= 1
+                    after_classes = left[k] = tuple(classes)
+                    classes[k] += 1
+                child = min_cards_for_exits(after_classes, exits + delta)
                 if child is None:
                     continue  # a bound of NEVER: result is unchanged
                 child = max(child, quick_cover(after))
@@ -703,7 +745,7 @@ class ExactSearch:
                         result = child + 1
                     continue
             children.append(Placement(code, x, y, rotation))
-        return result, low, children
+        return result, children
 
     def missing(self) -> int:
         """How many of the required groups no card laid so far belongs to."""
