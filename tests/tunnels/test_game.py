@@ -39,6 +39,7 @@ from banditsolve.tunnels import (
     to_json,
     to_notation,
 )
+from banditsolve.tunnels.cards import card_kind
 from banditsolve.tunnels.game import simulate, simulate_generic
 from tests.profiles import scaled
 from tests.rules import rules
@@ -590,3 +591,68 @@ def test_bandida_games_keep_every_recorded_state() -> None:
         moves = " ; ".join(("*" if s.actor == CHANCE else "") + str(s.action) for s in steps)
         assert moves == entry["study_moves"], entry
         assert _digest([start, *(s.state for s in steps)]) == entry["study_digest"], entry
+
+
+def _removals_by_definition(state: GameState) -> list[tuple[int, ...]]:
+    """BA-OBJ-6, BA-OPT-1..4 read literally: every set of three cards (else two, else one)
+    whose removal leaves one group, tried one by one."""
+    from itertools import combinations
+
+    from banditsolve.tunnels.game import _links
+
+    o = state.options
+    history = state.table.history
+    kinds = [card_kind(p.card) for p in history]
+    pool = [
+        i
+        for i in range(1, len(history))
+        if kinds[i] != "bandido_super"
+        and (
+            o.map_removes == "not_super"
+            or (kinds[i] not in ("ladder", "bandido_super") and i != len(history) - 1)
+        )
+    ]
+    links = _links(state.table, o.map_split == "tunnels")
+    tunnels = _links(state.table, True)
+
+    def one_group(gone: set[int]) -> bool:
+        seen, todo = {0}, [0]
+        while todo:
+            for w in links[todo.pop()]:
+                if w not in seen and w not in gone:
+                    seen.add(w)
+                    todo.append(w)
+        return len(seen) == len(history) - len(gone)
+
+    def keeps(gone: set[int]) -> bool:
+        return o.map_reopen == "allowed" or all(tunnels[v] <= gone for v in gone)
+
+    for size in (3, 2, 1):
+        found = [c for c in combinations(pool, size) if one_group(set(c)) and keeps(set(c))]
+        if found or (size == 3 and o.map_short == "none"):
+            return found
+    return []
+
+
+@rules("BA-OBJ-6", "BA-OPT-1", "BA-OPT-2", "BA-OPT-3", "BA-OPT-4")
+def test_map_removals_are_every_set_that_leaves_one_group() -> None:
+    """At every map of seeded games (each reading of the map's options), the removals listed
+    are exactly the sets found by trying every set of cards, in the order laid."""
+    from banditsolve.tunnels.game import Remove
+
+    readings = [
+        {},
+        {"map_split": "tunnels", "map_reopen": "forbidden"},
+        {"map_removes": "not_super", "map_short": "none"},
+    ]
+    checked = 0
+    for seed in range(scaled(6, 24)):
+        values = dict(readings[seed % 3], mode=1 + seed % 3)
+        for state in simulate(2, seed, Options.bandida(**values)):
+            if state.outcome is None and state.phase[-1:] == ("map",) and len(state.table) <= 36:
+                history = state.table.history
+                sets = _removals_by_definition(state)
+                want = [Remove(tuple(history[i] for i in c)) for c in sets]
+                assert list(legal_actions(state)) == want, (seed, values)
+                checked += 1
+    assert checked >= 3

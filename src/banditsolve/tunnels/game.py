@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from banditsolve.core.protocol import Policy as CorePolicy
 from banditsolve.core.text import excerpt, plural
@@ -895,7 +896,12 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
     if state.outcome is not None:
         raise IllegalActionError("the game is over")
     top = state.phase[-1] if state.phase else ""
-    if top in ("discard", "map"):
+    if top == "map":
+        # legal_actions(state)[rng.randrange(...)], without building every removal.
+        sets = _removal_sets(state)
+        combo = sets.nth(rng.randrange(sets.size))
+        return Remove(tuple(state.table.history[i] for i in combo))
+    if top == "discard":
         choices = legal_actions(state)
         return choices[rng.randrange(len(choices))]
     hand = state.hands[state.to_act]
@@ -1576,10 +1582,68 @@ def _removal_choices(state: GameState) -> tuple[Remove, ...]:
     return _removals(state.table, o.map_removes, o.map_split, o.map_reopen, o.map_short)
 
 
+def _removal_sets(state: GameState) -> _Choices:
+    """:func:`_removal_choices` as sets of indices into ``state.table.history``, in the same
+    order (without building the actions)."""
+    o = state.options
+    return _removal_indices(state.table, o.map_removes, o.map_split, o.map_reopen, o.map_short)
+
+
 @lru_cache(maxsize=64)
 def _removals(
     table: Table, removes: str, split: str, reopen: str, short: str
 ) -> tuple[Remove, ...]:
+    history = table.history
+    return tuple(
+        Remove(tuple(history[i] for i in combo))
+        for combo in _removal_indices(table, removes, split, reopen, short).each()
+    )
+
+
+class _Choices(NamedTuple):
+    """The map's removals as rows ``(prefix, mask)``: the sets ``(*prefix, k)`` for every bit
+    ``k`` of ``mask``, rows in order and ``k`` increasing (every set sorted, the sets in the
+    order :func:`_removal_choices` lists them); ``size`` sets in all."""
+
+    size: int
+    rows: tuple[tuple[tuple[int, ...], int], ...]
+
+    def each(self) -> Iterator[tuple[int, ...]]:
+        for prefix, mask in self.rows:
+            for k in _bits(mask):
+                yield (*prefix, k)
+
+    def nth(self, index: int) -> tuple[int, ...]:
+        """The set at ``index`` (0 ≤ index < size)."""
+        for prefix, mask in self.rows:
+            count = mask.bit_count()
+            if index < count:
+                for k in _bits(mask):
+                    if not index:
+                        return (*prefix, k)
+                    index -= 1
+            index -= count
+        raise IndexError("no such removal")
+
+    def holds(self, combo: tuple[int, ...]) -> bool:
+        """True when the sorted set ``combo`` is one of the removals."""
+        if not combo:
+            return False
+        prefix, k = combo[:-1], combo[-1]
+        return any(p == prefix and mask >> k & 1 for p, mask in self.rows)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@lru_cache(maxsize=64)
+def _removal_indices(
+    table: Table, removes: str, split: str, reopen: str, short: str
+) -> _Choices:
     history = table.history
     last = len(history) - 1
     pool = [
@@ -1594,7 +1658,7 @@ def _removals(
     links = _links(table, split == "tunnels")
     tunnel_links = links if split == "tunnels" else _links(table, True)
     n = len(history)
-    adjacent = [tuple(sorted(s)) for s in links]
+    full = (1 << n) - 1
     forbidden = reopen == "forbidden"
     # BA-OPT-3: each card's tunnel neighbours, as a bit mask.
     tunnels = [sum(1 << w for w in s) for s in tunnel_links]
@@ -1612,65 +1676,166 @@ def _removals(
     # BA-OPT-2: the cards left must stay one group. A set {i, j, k} may go when the table
     # without i and j is one group in which k is no cut vertex, or two groups one of which
     # is k alone (so no set of three needs its own search).
-    triples: list[tuple[int, int, int]] = []
+    #
+    # For each i, one search of the table without i finds its blocks (biconnected parts) and
+    # cut vertices. Taking j away then changes only the block holding j: the cut vertices
+    # without i and j are those of the table without i outside that block, and the cards of
+    # the block without j that then lie in two blocks or more (one small search).
+    adjacent = [tuple(sorted(s)) for s in links]
+    triples: list[tuple[tuple[int, ...], int]] = []
+    total = 0
     whole_pairs: list[tuple[int, int]] = []
+    alone_ok = [False] * n
+    pool_mask = sum(1 << i for i in pool)
+    # The cut vertices of a block without one card (the same block is found again for every
+    # i outside it), and each block's own adjacency.
+    block_cuts: dict[tuple[int, int], int] = {}
+    within: dict[int, list[tuple[int, ...]]] = {}
     for a, i in enumerate(pool):
+        bi = 1 << i
+        reached, size, blocks, apart = _blocks(adjacent, bi, 0)
+        alone_ok[i] = reached == full & ~bi
+        # The cards the table without i leaves apart from the start card's group.
+        cut_off = full & ~bi & ~reached
+        count = [0] * n
+        block_of = [0] * n
+        for blk in blocks:
+            for v in _bits(blk):
+                count[v] += 1
+                block_of[v] = blk
+        cut = cut3 = 0
+        for v in range(n):
+            if count[v] >= 2:
+                cut |= 1 << v
+                if count[v] >= 3:
+                    cut3 |= 1 << v
         for b in range(a + 1, len(pool)):
             j = pool[b]
-            later = pool[b + 1 :]
-            reached, cuts, disc = _search(adjacent, n, i, j, bool(later))
-            if reached == n - 2:
-                whole_pairs.append((i, j))
-                ks = [k for k in later if not cuts >> k & 1]
-            elif reached == n - 3:
-                k = disc.index(0)
-                alone = not masks[k] & ~(1 << i) & ~(1 << j)
-                ks = [k] if alone and k in later else []
+            bj = 1 << j
+            later = pool_mask & ~((bj << 1) - 1)
+            ks = 0
+            if cut_off:
+                # i is a cut vertex: only a card or two hanging from it alone can go with it.
+                if cut_off == bj:
+                    whole_pairs.append((i, j))
+                    ks = later & ~cut
+                elif cut_off.bit_count() == 2 and cut_off & bj:
+                    other = cut_off & ~bj
+                    if not masks[other.bit_length() - 1] & ~bi & ~bj:
+                        ks = later & other
+                elif cut_off.bit_count() == 1 and count[j] < 2:
+                    ks = later & cut_off
+            elif count[j] >= 2:
+                # j is a cut vertex: what it cuts off is its children below it.
+                below = apart[j]
+                if len(below) == 1 and size[below[0]] == 1:
+                    k = below[0]
+                    if not masks[k] & ~bi & ~bj:
+                        ks = later & 1 << k
             else:
-                ks = []
+                whole_pairs.append((i, j))
+                if not later:
+                    continue
+                blk = block_of[j]
+                if blk.bit_count() == 2:
+                    # A bridge: its other end is left in the blocks it had besides.
+                    bad = (cut & ~blk) | (cut3 & blk)
+                else:
+                    key = (blk, j)
+                    inner = block_cuts.get(key)
+                    if inner is None:
+                        inner = _block_cuts(_within(within, adjacent, blk), blk, j, block_cuts)
+                        block_cuts[key] = inner
+                    bad = cut | inner
+                ks = later & ~bad
             if forbidden:
-                ks = [k for k in ks if keeps((i, j, k))]
-            triples.extend([(i, j, k) for k in ks])
+                ks &= sum(1 << k for k in _bits(ks) if keeps((i, j, k)))
+            if ks:
+                triples.append(((i, j), ks))
+                total += ks.bit_count()
     if triples or short == "none":
-        return tuple(Remove((history[i], history[j], history[k])) for i, j, k in triples)
-    pairs = [pair for pair in whole_pairs if keeps(pair)]
-    if pairs:
-        return tuple(Remove((history[i], history[j])) for i, j in pairs)
-    return tuple(
-        Remove((history[i],))
-        for i in pool
-        if _search(adjacent, n, i, i, False)[0] == n - 1 and keeps((i,))
-    )
+        return _Choices(total, tuple(triples))
+    rows: dict[int, int] = {}
+    for i, j in whole_pairs:
+        if keeps((i, j)):
+            rows[i] = rows.get(i, 0) | 1 << j
+    if rows:
+        how_many = sum(m.bit_count() for m in rows.values())
+        return _Choices(how_many, tuple(((i,), m) for i, m in rows.items()))
+    singles = sum(1 << i for i in pool if alone_ok[i] and keeps((i,)))
+    return _Choices(singles.bit_count(), (((), singles),) if singles else ())
 
 
-def _search(
-    adjacent: Sequence[tuple[int, ...]], n: int, i: int, j: int, cuts: bool
-) -> tuple[int, int, list[int]]:
-    """A depth-first search of the card graph without cards ``i`` and ``j`` from the start
-    card (never removed): how many cards it reached, (with ``cuts``) the cut vertices of the
-    part reached as a bit mask (Tarjan's low links, iteratively; the start card is never
-    one), and each card's discovery time (0: not reached; ``i`` and ``j`` above any)."""
+def _within(
+    memo: dict[int, list[tuple[int, ...]]], adjacent: Sequence[tuple[int, ...]], blk: int
+) -> list[tuple[int, ...]]:
+    """The card graph inside the block ``blk`` (a bit mask): each card's neighbours in it."""
+    found = memo.get(blk)
+    if found is None:
+        found = [
+            tuple(w for w in near if blk >> w & 1) if blk >> v & 1 else ()
+            for v, near in enumerate(adjacent)
+        ]
+        memo[blk] = found
+    return found
+
+
+def _block_cuts(
+    adjacent: Sequence[tuple[int, ...]], blk: int, j: int, memo: dict[tuple[int, int], int]
+) -> int:
+    """The cut vertices (a bit mask) of the block ``blk`` (biconnected, three cards or more;
+    ``adjacent``: the graph inside it) without its card ``j``. A card with two neighbours in
+    the block lies on a chain of such cards between two cards with more: without it, the
+    chain hangs as two paths from its ends off the block without the whole chain (the same
+    for every card of the chain, searched once, ``memo``)."""
+    near = adjacent[j]
+    bj = 1 << j
+    if len(near) != 2:
+        return _articulations(adjacent, blk & ~bj, bj)
+    sides: list[tuple[list[int], int]] = []
+    for start in near:
+        path: list[int] = []
+        before, v = j, start
+        while v != j and len(adjacent[v]) == 2:
+            path.append(v)
+            first, second = adjacent[v]
+            before, v = v, second if first == before else first
+        if v == j:  # the block is a cycle: without j, a path
+            return blk & ~bj & ~(1 << near[0]) & ~(1 << near[1])
+        sides.append((path, v))
+    chain = bj
+    extra = 0
+    for path, end in sides:
+        for v in path:
+            chain |= 1 << v
+        if path:
+            # A path hanging from ``end``: it and every card of it but the far tip cut.
+            extra |= 1 << end
+            for v in path[1:]:
+                extra |= 1 << v
+    key = (blk, -chain)
+    base = memo.get(key)
+    if base is None:
+        base = _articulations(adjacent, blk & ~chain, chain)
+        memo[key] = base
+    return base | extra
+
+
+def _articulations(adjacent: Sequence[tuple[int, ...]], members: int, gone: int) -> int:
+    """The cut vertices (a bit mask) of the connected graph on the cards ``members`` (bit
+    mask; ``adjacent`` lists no card outside ``members`` but those of ``gone``, a bit mask):
+    Tarjan's low links from the lowest card, iteratively."""
+    n = len(adjacent)
+    root = (members & -members).bit_length() - 1
     disc = [0] * n
-    disc[i] = disc[j] = n + 1
-    disc[0] = 1
-    if not cuts:
-        todo = [0]
-        reached = 1
-        while todo:
-            for w in adjacent[todo.pop()]:
-                if not disc[w]:
-                    disc[w] = 1
-                    reached += 1
-                    todo.append(w)
-        return reached, 0, disc
-    # The tree edge back to the parent may count in a low link: a card is a cut vertex when
-    # a child's low link is not below its own discovery time, and that child's low link is
-    # below it with the edge exactly when it is without.
+    for g in _bits(gone):
+        disc[g] = n + 2
     low = [0] * n
-    low[0] = 1
-    found = 0
+    disc[root] = low[root] = 1
     clock = 2
-    stack = [(0, iter(adjacent[0]))]
+    found = 0
+    children = 0
+    stack = [(root, iter(adjacent[root]))]
     while stack:
         v, neighbours = stack[-1]
         for w in neighbours:
@@ -1689,9 +1854,68 @@ def _search(
                 lv = low[v]
                 if lv < low[u]:
                     low[u] = lv
-                if u and lv >= disc[u]:
+                if u == root:
+                    children += 1
+                elif lv >= disc[u]:
                     found |= 1 << u
-    return clock - 1, found, disc
+    if children >= 2:
+        found |= 1 << root
+    return found
+
+
+def _blocks(
+    adjacent: Sequence[tuple[int, ...]], gone: int, root: int
+) -> tuple[int, list[int], list[int], list[list[int]]]:
+    """A depth-first search of the card graph without the cards of ``gone`` (a bit mask) from
+    ``root``: the cards reached (a bit mask), the size of each card's subtree, the blocks
+    (biconnected parts, as bit masks: a card in two or more is a cut vertex) and, for each
+    card, its children whose subtrees it cuts off. Tarjan's low links, iteratively (the tree
+    edge back to the parent may count in a low link: a child's low link is at least its
+    parent's discovery time exactly when it is without it)."""
+    n = len(adjacent)
+    disc = [0] * n
+    low = [0] * n
+    size = [1] * n
+    apart: list[list[int]] = [[] for _ in range(n)]
+    disc[root] = low[root] = 1
+    clock = 2
+    reached = 1 << root
+    trail = [root]
+    blocks: list[int] = []
+    stack = [(root, iter(adjacent[root]))]
+    while stack:
+        v, neighbours = stack[-1]
+        for w in neighbours:
+            if gone >> w & 1:
+                continue
+            dw = disc[w]
+            if not dw:
+                disc[w] = low[w] = clock
+                clock += 1
+                reached |= 1 << w
+                trail.append(w)
+                stack.append((w, iter(adjacent[w])))
+                break
+            if dw < low[v]:
+                low[v] = dw
+        else:
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                size[u] += size[v]
+                lv = low[v]
+                if lv < low[u]:
+                    low[u] = lv
+                if lv >= disc[u]:
+                    blk = 1 << u
+                    while True:
+                        x = trail.pop()
+                        blk |= 1 << x
+                        if x == v:
+                            break
+                    blocks.append(blk)
+                    apart[u].append(v)
+    return reached, size, blocks, apart
 
 
 def _fits_hand(state: GameState, player: int) -> bool:
@@ -1789,7 +2013,7 @@ def _ba_settle(state: GameState) -> GameState:
             state = _after_alarm(state)
             continue
         if top == "map":
-            if _removal_choices(state):
+            if _removal_sets(state).size:
                 return state
             state = _pop(state)
             if not state.phase:
@@ -1915,9 +2139,11 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
         return _ba_settle(new)
     if isinstance(action, Remove):
         order = {p: i for i, p in enumerate(state.table.history)}
-        if all(p in order for p in action.cards):
-            action = Remove(tuple(sorted(action.cards, key=order.__getitem__)))
-        if top != "map" or action not in _removal_choices(state):
+        known = all(p in order for p in action.cards)
+        combo = tuple(sorted(order[p] for p in action.cards)) if known else ()
+        if known:
+            action = Remove(tuple(state.table.history[i] for i in combo))
+        if top != "map" or len(set(combo)) != len(combo) or not _removal_sets(state).holds(combo):
             raise IllegalActionError(f"{action}: not a removal the map allows now")
         table = _rebuilt(state.table, action.cards)
         out = tuple(sorted((*state.discard, *(p.card for p in action.cards))))
