@@ -24,9 +24,11 @@ from tests.rules import rules
 
 def _small(state: State) -> bool:
     """Whether the game tree from ``state`` is small enough for the plain searches (a filter
-    only: the values compared come from the reference)."""
+    only: the values compared come from the reference). Measured with the plain search on
+    rules-engine states, whose size the reference shares (the compact search counts far fewer
+    positions on some trees, one tile left above all)."""
     try:
-        CompactSolver(Limits(node_limit=3000), state.options).value(state)
+        ExactSolver(Limits(node_limit=3000)).value(state)
     except LimitReached:
         return False
     return True
@@ -130,3 +132,45 @@ def test_the_legal_order_decides_between_equal_actions() -> None:
             reference.value(state)
             assert new.best_action(state) == reference.best_action(state)
             assert new.best_action(state) in legal_actions(state)
+
+
+@rules("LB-CLAIM-2", "LB-RESOLVE-1", "LB-RESOLVE-2", "LB-TURN-6", "LB-OPT-1", "LB-OPT-4")
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.changed() or "default"))
+def test_the_last_tile_solver_gives_the_plain_expectimax_values(options: Options) -> None:
+    """One tile in play, none face down: the compact search hands the position to its
+    last-tile solver (scores and tile value left out), whose values must be the reference's,
+    before and after the roll, for either player to move."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        memo: dict[State, Fraction] = {}
+        solver = CompactSolver(options=options)
+        phases = set()
+        for state in endgame_positions(scaled(8, 40), 20261202, options, max_tiles=1):
+            assert sum(1 for slot in state.row if slot is not None) == 1
+            assert solver.value(state) == plain_expectimax(state, memo), state.notation()
+            phases.add((state.rolled, state.to_move))
+        assert solver.search.last.memo, "the last-tile solver was not used"
+        assert len(phases) >= 2
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@rules("LB-GIVE-1", "LB-TURN-6")
+def test_give_ups_left_until_the_dice_are_placed_change_no_value() -> None:
+    """Under the default rules the search offers a give-up after the roll only once the dice
+    are placed or have no room; on positions of one or two tiles its values are those of the
+    search that offers every give-up everywhere (``late_give_ups`` off) and of the reference."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        memo: dict[State, Fraction] = {}
+        late, every = CompactSolver(), CompactSolver()
+        assert late.search.late_give_ups
+        every.search.late_give_ups = False
+        for state in endgame_positions(scaled(4, 20), 20261203, Options(), max_tiles=2):
+            expected = plain_expectimax(state, memo)
+            assert late.value(state) == expected, state.notation()
+            assert every.value(state) == expected, state.notation()
+    finally:
+        sys.setrecursionlimit(old)

@@ -41,7 +41,7 @@ after some permutation of slots and colours, and such a state has the same value
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from math import gcd
 from typing import Any
@@ -62,6 +62,7 @@ Compact = tuple[
 #: A probability as an exact fraction ``(numerator, denominator)``.
 Value = tuple[int, int]
 ONE: Value = (1, 1)
+NO_STACK = (0, 0, 0)
 ZERO: Value = (0, 1)
 WIN = 10
 
@@ -124,6 +125,22 @@ class CompactSearch:
         self.memo: dict[object, Value] = {}
         self.budget = budget
         self.key: Callable[[Compact], object] = canonical_key if symmetry else _plain_key
+        self.last = LastTile(self.proof_bag, self.may_return, budget)
+        #: After the roll, with dice in hand and room for them, giving up a tile can wait
+        #: until the dice are placed (or no room is left) without changing what the turn can
+        #: achieve, under the default rules and with no tile face down. A give-up G of tile k
+        #: followed by an action A (a placement on another tile, a claim, another give-up)
+        #: leads to the same state as A then G: A's legality never depends on k (a placement
+        #: needs room on its own tile; a claim's proof under ``strict`` counts the dice on its
+        #: own tile), and no tile comes up to fill k's place. Only the end of the game can
+        #: differ: if G gives the opponent 10 points, G first loses at once, which is never
+        #: better than anything else; if A decides the game, it does so in either order. A
+        #: give-up of k that removes the only room left for a die is followed, under
+        #: ``give-up``, by give-ups until the game is lost (no room ever comes back) or by
+        #: claims (which A then G reaches too). Under ``bag`` the proof reads the bag, which
+        #: a give-up refills, and under ``return`` a give-up can leave no room and so allow
+        #: ending the turn with dice in hand: neither has this shortcut.
+        self.late_give_ups = not self.proof_bag and not self.may_return
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -166,19 +183,21 @@ class CompactSearch:
         safe: bool = _BEST[key] <= RANK3[mine[0] * 576 + mine[1] * 24 + mine[2]]
         return safe
 
-    def children(self, s: Compact) -> list[Compact]:
-        """The states after each action of the player to move (the rules' order of kinds:
-        claims, give-ups, roll, placements, end of turn)."""
+    def children(self, s: Compact) -> Iterator[Compact]:
+        """The states after each action of the player to move, generated lazily (a search
+        that finds a certain win stops asking) and in the order most likely to find one
+        early: claims, the roll, placements, the end of the turn, and give-ups last (the
+        rules' order, which decides between equal actions, is kept by
+        :meth:`~banditsolve.banditos.solvers.endgame.CompactSolver.best_action`)."""
         tiles, stack, s0, s1, me, phase, hand, opening, bag = s
-        out: list[Compact] = []
         for i, tile in enumerate(tiles):
             if len(tile[1 + me]) == 3 and self._safe(s, tile, me):
-                out.append(self._won(s, i, me))
-        for i in range(len(tiles)):
-            out.append(self._won(s, i, 1 - me))
+                yield self._won(s, i, me)
         if phase == 0:
-            out.append((tiles, stack, s0, s1, me, 1, hand, opening, bag))
-            return out
+            yield (tiles, stack, s0, s1, me, 1, hand, opening, bag)
+            for i in range(len(tiles)):
+                yield self._won(s, i, 1 - me)
+            return
         previous = -1
         room = False
         for h, die in enumerate(hand):
@@ -203,14 +222,12 @@ class CompactSearch:
                         tiles[:i] + (full,) + tiles[i + 1 :], stack, s0, s1, me, phase, left,
                         opening, bag,
                     )
-                    out.append(self._won(placed, i, me if r_me > r_op else 1 - me))
+                    yield self._won(placed, i, me if r_me > r_op else 1 - me)
                     continue
                 new = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
-                out.append(
-                    (
-                        tuple(sorted(tiles[:i] + (new,) + tiles[i + 1 :])), stack, s0, s1, me,
-                        phase, left, opening, bag,
-                    )
+                yield (
+                    tuple(sorted(tiles[:i] + (new,) + tiles[i + 1 :])), stack, s0, s1, me,
+                    phase, left, opening, bag,
                 )
         if not hand or (self.may_return and not room):
             k, g, r, bl = bag
@@ -224,8 +241,11 @@ class CompactSearch:
                     r += 1
                 else:
                     bl += 1
-            out.append((tiles, stack, s0, s1, 1 - me, 0, (), False, (k, g, r, bl)))
-        return out
+            yield (tiles, stack, s0, s1, 1 - me, 0, (), False, (k, g, r, bl))
+        if hand and room and self.late_give_ups and stack == NO_STACK:
+            return  # give-ups wait until the dice are placed (see ``late_give_ups``)
+        for i in range(len(tiles)):
+            yield self._won(s, i, 1 - me)
 
     def chance(self, s: Compact) -> tuple[list[tuple[Compact, int]], int] | None:
         """The outcomes of the chance step at ``s`` with integer weights and their total, or
@@ -269,17 +289,33 @@ class CompactSearch:
     # -- values --------------------------------------------------------------------------------
 
     def value(self, s: Compact) -> Value:
-        """The probability that player 0 wins from ``s``, exactly, as ``(num, den)``."""
+        """The probability that player 0 wins from ``s``, exactly, as ``(num, den)``.
+
+        A state with the draw pending is reached only from the one state before it (the
+        same player's, before the roll, which is in the table), so it is computed, not
+        stored; every other state enters the table."""
         if s[2] >= WIN:
             return ONE
         if s[3] >= WIN:
             return ZERO
+        if len(s[0]) == 1 and not s[7] and s[1] == NO_STACK:
+            return self.last_tile(s)
+        if s[5] == 1:
+            if self.budget is not None:
+                self.budget.tick()
+            return self._expand(s)
         key = self.key(s)
         known = self.memo.get(key)
         if known is not None:
             return known
         if self.budget is not None:
             self.budget.tick()
+        result = self._expand(s)
+        self.memo[key] = result
+        return result
+
+    def _expand(self, s: Compact) -> Value:
+        """The value of ``s`` from its children (a chance average, or the best move)."""
         chance = self.chance(s)
         if chance is not None:
             outcomes, total = chance
@@ -293,27 +329,154 @@ class CompactSearch:
                     den = den // g * d
             den *= total
             g = gcd(num, den)
-            result = (num // g, den // g)
+            return (num // g, den // g)
+        maximise = s[4] == 0
+        best: Value | None = None
+        for child in self.children(s):
+            if child is PLAYER0_WON:
+                v = ONE
+            elif child is PLAYER1_WON:
+                v = ZERO
+            else:
+                v = self.value(child)
+            if best is None or (
+                v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
+            ):
+                best = v
+                if (v[0] == v[1]) if maximise else v[0] == 0:
+                    break  # nothing can do better
+        assert best is not None
+        return best
+
+    # -- the last tile ---------------------------------------------------------------------
+
+    def last_tile(self, s: Compact) -> Value:
+        """The value of a state with one tile in play and none face down (and not the opening
+        turn), from :class:`LastTile`."""
+        tiles, _stack, s0, s1, me, phase, hand, _opening, bag = s
+        tile = tiles[0]
+        # Whoever wins the last tile wins the game (the scores and the tile sum to 19, so
+        # neither player is short of 10 by more than its value); checked, not assumed.
+        if s0 + tile[0] < WIN or s1 + tile[0] < WIN:  # pragma: no cover - unreachable
+            raise AssertionError("the last tile does not decide the game")
+        mine, theirs = tile[1 + me], tile[2 - me]
+        last = self.last
+        if phase == 0:
+            n, d = last.turn(mine, theirs)
+        elif phase == 1:
+            n, d = last.roll(mine, theirs)
         else:
-            maximise = s[4] == 0
-            best: Value | None = None
-            for child in self.children(s):
-                if child is PLAYER0_WON:
-                    v = ONE
-                elif child is PLAYER1_WON:
-                    v = ZERO
-                else:
-                    v = self.value(child)
-                if best is None or (
-                    v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
-                ):
-                    best = v
-                    if (v[0] == v[1]) if maximise else v[0] == 0:
-                        break  # nothing can do better
-            assert best is not None
-            result = best
+            n, d = last.after_roll(mine, theirs, hand, bag)
+        return (n, d) if me == 0 else (d - n, d)
+
+
+class LastTile:
+    """Exact values of the game's last tile (one tile in play, none face down): whoever wins it
+    wins the game, so the scores and the tile's value do not matter, and a position is the two
+    sides alone (the bag holds every die not on the tile). Values are for the player to move,
+    memoised by (their side, the opponent's side) at the start of a turn.
+
+    The moves are those of :meth:`CompactSearch.children` on such a state, with the dominated
+    ones left out: a give-up loses the game at once (value 0, never better than any other
+    move), and a safe claim wins it (value 1, never worse). What is left: roll; place the dice
+    on one's own side in either order (both sides full resolves the tile, LB-RESOLVE-1/2); claim
+    once the side is full; end the turn; or, with a die left and no room, give up (lose) or,
+    under ``unplaceable=return``, end the turn."""
+
+    def __init__(self, proof_bag: bool, may_return: bool, budget: Budget | None) -> None:
+        self.proof_bag = proof_bag
+        self.may_return = may_return
+        self.budget = budget
+        self.memo: dict[tuple[Side, Side], Value] = {}
+
+    def _safe(self, mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
+        n = len(theirs)
+        if n == 2:
+            side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
+        else:
+            side = 1 + theirs[0] if n else 0
+        key = side << 8 | availability_index(avail)
+        safe: bool = _BEST[key] <= RANK3[mine[0] * 576 + mine[1] * 24 + mine[2]]
+        return safe
+
+    def turn(self, mine: Side, theirs: Side) -> Value:
+        """The mover's chance at the start of their turn (before the roll)."""
+        key = (mine, theirs)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if self.budget is not None:
+            self.budget.tick()
+        if len(mine) == 3:
+            used = _counts(mine + theirs)
+            if self._safe(mine, theirs, (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])):
+                self.memo[key] = ONE
+                return ONE
+        result = self.roll(mine, theirs)
         self.memo[key] = result
         return result
+
+    def roll(self, mine: Side, theirs: Side) -> Value:
+        """The mover's chance with the roll pending: the average over the draws."""
+        used = _counts(mine + theirs)
+        bag = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+        num, den, total = 0, 1, 0
+        after_roll = self.after_roll
+        for codes, w in _draws(bag, 2):
+            total += w
+            left = [bag[0], bag[1], bag[2], bag[3]]
+            for code in codes:
+                left[code // 6] -= 1
+            n, d = after_roll(mine, theirs, codes, (left[0], left[1], left[2], left[3]))
+            if n:
+                g = gcd(den, d)
+                num = num * (d // g) + w * n * (den // g)
+                den = den // g * d
+        den *= total
+        g = gcd(num, den)
+        return (num // g, den // g)
+
+    def after_roll(
+        self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
+    ) -> Value:
+        """The mover's chance with ``hand`` still to place (``bag``: the bag now)."""
+        if len(mine) == 3:
+            if self.proof_bag:
+                avail = bag
+            else:
+                used = _counts(mine + theirs)
+                avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+            if self._safe(mine, theirs, avail):
+                return ONE
+            if hand and not self.may_return:
+                return ZERO  # no room for a die: give up (LB-TURN-6)
+            n, d = self.turn(theirs, mine)  # end the turn (the dice left go back)
+            return (d - n, d)
+        if not hand:
+            n, d = self.turn(theirs, mine)
+            return (d - n, d)
+        best: Value | None = None
+        previous = -1
+        for h, die in enumerate(hand):
+            if die == previous:
+                continue
+            previous = die
+            side = tuple(sorted((*mine, die)))
+            if len(side) == 3 and len(theirs) == 3:
+                # Both sides full: the tile resolves, a tie to the side full first (theirs).
+                mover_wins = (
+                    RANK3[side[0] * 576 + side[1] * 24 + side[2]]
+                    > RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
+                )
+                v = ONE if mover_wins else ZERO
+            else:
+                v = self.after_roll(side, theirs, hand[:h] + hand[h + 1 :], bag)
+            if best is None or v[0] * best[1] > best[0] * v[1]:
+                best = v
+                if v[0] == v[1]:
+                    break
+        assert best is not None
+        return best
 
 
 def _plain_key(s: Compact) -> object:
