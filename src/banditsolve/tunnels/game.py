@@ -609,13 +609,23 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 def chance_outcomes(state: GameState) -> tuple[tuple[Draw, Fraction], ...]:
     """At a chance node, each possible draw (by card code) with its exact probability;
     :class:`IllegalActionError` anywhere else."""
+    last = _LAST_CHANCE[0]
+    if last is not None and last[0] is state:
+        return last[1]
     if not state.is_chance:
         raise IllegalActionError("not a chance node: no card is to be drawn now")
     counts = Counter(state.unseen)
     if state.options.mode:
-        return _ba_chance(state, counts)
-    total = len(state.unseen)
-    return tuple((Draw(code), Fraction(n, total)) for code, n in sorted(counts.items()))
+        outcomes: tuple[tuple[Draw, Fraction], ...] = _ba_chance(state, counts)
+    else:
+        total = len(state.unseen)
+        outcomes = tuple((Draw(code), Fraction(n, total)) for code, n in sorted(counts.items()))
+    # The same state is asked again at once (a draw sampled from it, then applied and checked).
+    _LAST_CHANCE[0] = (state, outcomes)
+    return outcomes
+
+
+_LAST_CHANCE: list[tuple[GameState, tuple[tuple[Draw, Fraction], ...]] | None] = [None]
 
 
 def _back(code: int) -> str:
@@ -909,12 +919,28 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
         hand = tuple(c for c in hand if is_alarm(c))
     table = state.table
     exits = table.exit_count
-    found: list[tuple[int, int, int, int, int]] = []
+    found: list[tuple[int, int, int, int, int, bool]] = []
     area = state.options.area
-    for code in set(hand):
-        for x, y, r, delta in candidates(table, code & PORT_MASK):
-            if area is None or inside(Placement(code, x, y, r), area):
-                found.append((delta, code, y, x, r))
+    rim = table.rim
+    # A card can wall an exit into a hole only by covering the open side of an empty cell
+    # walled on three sides (a card touches a cell on one side at most): ``danger``.
+    danger = set()
+    for c, v in rim.items():
+        if TOUCH_COUNT[v] == 3:
+            dx, dy = STEP[(~v >> RIM_TOUCH_SHIFT & SIDE_MASK).bit_length() - 1]
+            danger.add((c[0] + dx, c[1] + dy))
+    # candidates() for each card, from the placements of each front cell's local signature.
+    keyed = [(code, (code & PORT_MASK) << SIGNATURE_BITS) for code in set(hand)]
+    for t in table.front_rim:
+        tx, ty = t
+        s = signature(rim, t)
+        near = t in danger
+        for code, k in keyed:
+            for delta, adx, ady, r, odx, ody in local_placements(k | s):
+                x, y = tx + adx, ty + ady
+                if area is None or inside(Placement(code, x, y, r), area):
+                    risky = near or (tx + odx, ty + ody) in danger
+                    found.append((delta, code, y, x, r, risky))
     found.sort()
     best: list[Placement] = []
     holes: list[Placement] = []
@@ -922,9 +948,9 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
     while i < len(found) and not best:
         delta = found[i][0]
         while i < len(found) and found[i][0] == delta:
-            _, code, y, x, r = found[i]
+            _, code, y, x, r, risky = found[i]
             p = Placement(code, x, y, r)
-            if exits + delta > 0 and creates_hole(table, p):
+            if risky and exits + delta > 0 and creates_hole(table, p):
                 holes.append(p)
             else:
                 best.append(p)
