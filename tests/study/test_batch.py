@@ -118,7 +118,13 @@ def test_ctrl_c_then_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Pat
     assert summary.ran == 60 - len(kept)
     assert load_rows(tmp_path) == plain_loop(study)
     assert stored_indices(tmp_path) == Counter(range(60))
-    assert study_stats(tmp_path)["runs"] == 2
+    stats = study_stats(tmp_path)
+    assert stats["runs"] == 2
+    # Both runs recorded their tasks' wall-clock and CPU time; CPU time never exceeds it by
+    # more than the clocks' resolution.
+    timed, cpu = stats["cpu_timed_task_seconds"], stats["cpu_timed_task_cpu_seconds"]
+    assert isinstance(timed, float) and isinstance(cpu, float)
+    assert 0 <= cpu <= timed + 0.05
 
 
 CRASHING_RUN = """

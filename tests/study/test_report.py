@@ -11,7 +11,7 @@ import pytest
 from banditsolve.study.catalog import STUDIES
 from banditsolve.study.questions import run
 from banditsolve.study.report import bradley_terry, paired_difference, write_report
-from banditsolve.study.task import Row
+from banditsolve.study.task import Row, Scalar
 
 Z = 1.959963984540054
 
@@ -80,6 +80,19 @@ def test_the_projection_follows_the_measured_cost(tmp_path: Path) -> None:
     assert "2000.0 ms per task" in text
     assert "| 1 | 33 min 20 s |" in text
     assert "| 4 | 8 min 20 s |" in text
+
+
+def test_on_a_shared_machine_the_projection_is_of_cpu_time(tmp_path: Path) -> None:
+    # The same 2 s tasks, which had their core a quarter of the time (runs recorded 8 s of
+    # tasks' wall clock and 2 s of their CPU time): the projection is a quarter of the above.
+    rows = perfect_rows("a", 1, 1, 1, 0)
+    meta: dict[str, Scalar] = {"task_seconds": 6.0, "cpu_timed_task_seconds": 8.0,
+                               "cpu_timed_task_cpu_seconds": 2.0}
+    text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, meta).read_text()
+    assert "2000.0 ms per task" in text
+    assert "core for 25 % of it" in text
+    assert "| 1 | 8 min 20 s |" in text
+    assert "| 4 | 2 min 05 s |" in text
 
 
 def test_the_projection_weighs_each_settings_own_cost(tmp_path: Path) -> None:

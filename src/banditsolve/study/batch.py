@@ -529,6 +529,8 @@ def run_study(
                         "failed": engine.failed,
                         "executor": engine.pool.name,
                         "workers": engine.pool.workers,
+                        "task_seconds": round(engine.task_seconds, 3),
+                        "task_cpu_seconds": round(engine.task_cpu, 3),
                     }
                 )
         finally:
@@ -607,6 +609,8 @@ def study_stats(out_dir: str | os.PathLike[str]) -> dict[str, Scalar]:
     manifest = read_manifest(root) or {}
     records = read_records(root)
     runs = manifest.get("runs", [])
+    timed = [run for run in runs if isinstance(run.get("task_seconds"), int | float)
+             and isinstance(run.get("task_cpu_seconds"), int | float)]
     ok = sum(1 for r in records.values() if r.ok)
     return {
         "study": manifest.get("study"),
@@ -618,6 +622,11 @@ def study_stats(out_dir: str | os.PathLike[str]) -> dict[str, Scalar]:
         "task_seconds": round(sum(r.seconds for r in records.values()), 3),
         "wall_seconds": round(sum(float(run.get("wall_seconds", 0.0)) for run in runs), 3),
         "runs": len(runs),
+        # The runs that recorded both: their tasks' CPU time and wall-clock time (the share of
+        # the wall clock a task had its core for, on a machine shared with other work).
+        "cpu_timed_task_seconds": round(sum(float(run["task_seconds"]) for run in timed), 3),
+        "cpu_timed_task_cpu_seconds": round(
+            sum(float(run["task_cpu_seconds"]) for run in timed), 3),
     }
 
 

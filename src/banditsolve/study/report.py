@@ -705,6 +705,15 @@ SECTIONS: tuple[Callable[[Sequence[Row], Plots], list[str]], ...] = (
 # -- the run and the projection ------------------------------------------------------------------
 
 
+def _cpu_share(meta: dict[str, Scalar]) -> float | None:
+    """The tasks' CPU time over their wall-clock time in the runs that recorded both (at most
+    1), or None if no run did."""
+    wall, cpu = meta.get("cpu_timed_task_seconds"), meta.get("cpu_timed_task_cpu_seconds")
+    if not isinstance(wall, int | float) or not isinstance(cpu, int | float) or wall <= 0:
+        return None
+    return min(1.0, float(cpu) / float(wall)) if cpu > 0 else None
+
+
 def run_section(spec: StudySpec, rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
     task_seconds = meta.get("task_seconds")
     wall_seconds = meta.get("wall_seconds")
@@ -737,12 +746,23 @@ def run_section(spec: StudySpec, rows: Sequence[Row], meta: dict[str, Scalar]) -
             what = f"{TARGET_SOLVES:,} solves in each of the {settings} settings"
             cpu = (TARGET_SOLVES * math.fsum(statistics.fmean(v) for v in per_setting.values())
                    if per_setting else per * target)
+        share = _cpu_share(meta)
+        if share is None:
+            basis = ("the wall-clock time inside the task on its worker (this machine, 2 cores "
+                     "shared with other jobs, so an upper estimate of the CPU time)")
+        else:
+            # On a shared machine a task's wall clock includes the time its core ran other work:
+            # the CPU time the workers measured is the cost a dedicated core would pay.
+            basis = (f"the wall-clock time inside the task on its worker; the tasks had their "
+                     f"core for {100 * share:.0f} % of it (their CPU time over their wall-clock "
+                     "time, in the runs that measured both: the machine was shared), so the "
+                     "projection below is of CPU time: the wall-clock figures times that share")
+            cpu *= share
         out.append(
-            f"Measured cost: {per * 1000:.1f} ms per task on average, the wall-clock time inside "
-            "the task on its worker (this machine, 2 cores shared with other jobs, so an upper "
-            f"estimate of the CPU time). The issue's size, {what} ({target:,} tasks), would "
-            f"take {duration(cpu)} of one core; on N machines of {CORES_PER_MACHINE} cores each "
-            "(a Dask cluster, one worker per core, the batch overhead neglected):"
+            f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}. The issue's size, "
+            f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
+            f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
+            "overhead neglected):"
         )
         out.append("")
         out.append(table(("machines", "time"),
