@@ -1763,7 +1763,10 @@ def _removal_indices(
                 if not later:
                     continue
                 blk = block_of[j]
-                if blk.bit_count() == 2:
+                if not later & blk:
+                    # No card to come lies in the block: its own cut vertices do not matter.
+                    bad = cut
+                elif blk.bit_count() == 2:
                     # A bridge: its other end is left in the blocks it had besides.
                     bad = (cut & ~blk) | (cut3 & blk)
                 else:
