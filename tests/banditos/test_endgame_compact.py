@@ -174,3 +174,31 @@ def test_give_ups_left_until_the_dice_are_placed_change_no_value() -> None:
             assert every.value(state) == expected, state.notation()
     finally:
         sys.setrecursionlimit(old)
+
+
+@rules("LB-RESOLVE-1", "LB-RESOLVE-2", "LB-CLAIM-2")
+def test_a_full_side_and_its_representative_compare_alike_with_every_completion() -> None:
+    """The representative of a full side facing a partial one has the same dice per colour,
+    and ranks at or above exactly the same completions of the partial side (ranked by the
+    rules' ``rank`` on dice, not by the search's tables)."""
+    import itertools
+
+    from banditsolve.banditos.combos import rank
+    from banditsolve.banditos.dice import ALL_DICE
+    from banditsolve.banditos.solvers.expectimax import full_side_classes
+
+    rng = random.Random(20261204)
+    merged = 0
+    for _ in range(scaled(60, 300)):
+        theirs = tuple(sorted(rng.randrange(24) for _ in range(rng.randrange(3))))
+        full = tuple(sorted(rng.randrange(24) for _ in range(3)))
+        rep = full_side_classes(theirs)[full]
+        assert len(rep) == 3 and rep == tuple(sorted(rep))
+        assert sorted(c // 6 for c in rep) == sorted(c // 6 for c in full)
+        mine_rank = rank(tuple(ALL_DICE[c] for c in full))
+        rep_rank = rank(tuple(ALL_DICE[c] for c in rep))
+        for extra in itertools.combinations_with_replacement(range(24), 3 - len(theirs)):
+            other = rank(tuple(ALL_DICE[c] for c in (*theirs, *extra)))
+            assert (other <= mine_rank) == (other <= rep_rank), (theirs, full, rep, extra)
+        merged += rep != full
+    assert merged  # the classes do merge sides

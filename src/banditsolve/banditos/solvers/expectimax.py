@@ -67,11 +67,85 @@ ZERO: Value = (0, 1)
 WIN = 10
 
 
+# -- full sides: only their rank's place among the other side's completions matters ----------
+#
+# A full side (three dice) is read by the rules in three ways only: its rank, against the
+# opponent's side once that is full (LB-RESOLVE-1/2: the side full first wins ties) or against
+# the best completion the opponent could still make (LB-CLAIM-2); and its dice per colour (the
+# bag, LB-TURN-2, and the claim proof's availability, LB-OPT-1). Both rank comparisons are with a
+# completion of the opponent's side as it is now (the side only grows until the tile is won). So
+# two full sides with the same dice per colour, and with the same completions of the opponent's
+# side ranked at or below them, are interchangeable: the search replaces a full side by the
+# first (in code order) of its class, whenever the side becomes full or the opponent's side
+# grows. Exact, like the symmetries: two states that differ only by such a replacement have the
+# same value.
+
+_TRIPLES: list[tuple[int, int, int]] = [
+    (a, b, c) for a in range(24) for b in range(a, 24) for c in range(b, 24)
+]
+#: The representative of each full side, by the opponent's side (at most two dice).
+_CANON: dict[Side, dict[Side, Side]] = {}
+
+
+def _completion_ranks(theirs: Side) -> list[int]:
+    """The ranks of every completion of ``theirs`` to three dice (any colours), sorted."""
+    from itertools import combinations_with_replacement
+
+    ranks = set()
+    for extra in combinations_with_replacement(range(24), 3 - len(theirs)):
+        full = sorted((*theirs, *extra))
+        ranks.add(RANK3[full[0] * 576 + full[1] * 24 + full[2]])
+    return sorted(ranks)
+
+
+def full_side_classes(theirs: Side) -> dict[Side, Side]:
+    """Each full side's representative against the opponent side ``theirs`` (0-2 dice)."""
+    table = _CANON.get(theirs)
+    if table is not None:
+        return table
+    from bisect import bisect_right
+
+    completions = _completion_ranks(theirs)
+    first: dict[tuple[int, int, int, int, int], Side] = {}
+    table = {}
+    for t in _TRIPLES:
+        counts = [0, 0, 0, 0]
+        for code in t:
+            counts[code // 6] += 1
+        cls = (
+            counts[0], counts[1], counts[2], counts[3],
+            bisect_right(completions, RANK3[t[0] * 576 + t[1] * 24 + t[2]]),
+        )
+        rep = first.get(cls)
+        if rep is None:
+            rep = first[cls] = t
+        table[t] = rep
+    _CANON[theirs] = table
+    return table
+
+
+def canonical_tile(tile: Tile) -> Tile:
+    """``tile`` with a full side facing a partial one replaced by its representative."""
+    value, a, b = tile
+    if len(a) == 3 and len(b) < 3:
+        return (value, full_side_classes(b)[a], b)
+    if len(b) == 3 and len(a) < 3:
+        return (value, a, full_side_classes(a)[b])
+    return tile
+
+
 def compact(state: State) -> Compact:
     """The compact form of a rules-engine state."""
+    if not RANK3:
+        build_table()
     tiles = tuple(
         sorted(
-            (slot.value, tuple(d.code for d in slot.sides[0]), tuple(d.code for d in slot.sides[1]))
+            canonical_tile(
+                (
+                    slot.value, tuple(d.code for d in slot.sides[0]),
+                    tuple(d.code for d in slot.sides[1]),
+                )
+            )
             for slot in state.row
             if slot is not None
         )
@@ -224,6 +298,10 @@ class CompactSearch:
                     )
                     yield self._won(placed, i, me if r_me > r_op else 1 - me)
                     continue
+                if len(side) == 3:
+                    side = full_side_classes(theirs)[side]
+                elif len(theirs) == 3:
+                    theirs = full_side_classes(side)[theirs]
                 new = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
                 yield (
                     tuple(sorted(tiles[:i] + (new,) + tiles[i + 1 :])), stack, s0, s1, me,
@@ -469,6 +547,14 @@ class LastTile:
                     > RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
                 )
                 v = ONE if mover_wins else ZERO
+            elif len(side) == 3:
+                v = self.after_roll(
+                    full_side_classes(theirs)[side], theirs, hand[:h] + hand[h + 1 :], bag
+                )
+            elif len(theirs) == 3:
+                v = self.after_roll(
+                    side, full_side_classes(side)[theirs], hand[:h] + hand[h + 1 :], bag
+                )
             else:
                 v = self.after_roll(side, theirs, hand[:h] + hand[h + 1 :], bag)
             if best is None or v[0] * best[1] > best[0] * v[1]:
