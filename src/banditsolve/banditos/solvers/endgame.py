@@ -11,7 +11,8 @@ probabilities. The search (:class:`CompactSolver`, :mod:`~banditsolve.banditos.s
 runs on compact tuples with its own unchecked moves and the claim table, keeps exact values as
 pairs of integers, and memoises them in a transposition table keyed up to the slot symmetry (the
 colour symmetry too when asked for: it saves positions but, measured, costs more time than it
-saves, so it is off by default); only the reported values become
+saves, so it is off by default), with full sides reduced to their class, the last tile solved
+on its own and moves tried lazily, give-ups last; only the reported values become
 :class:`~fractions.Fraction`. Its values and its choices are those of the plain search on
 rules-engine states (:class:`ExactSolver`, kept as the reference and the benchmark's
 baseline): the best action is the first, in the order of ``legal_actions``, that no later one

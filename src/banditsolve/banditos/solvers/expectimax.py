@@ -37,6 +37,20 @@ value:
 A key that misses an equivalence (two colours with equal signatures that do not lie alike)
 costs only a repeated search, never a wrong value: every key is the exact encoding of the state
 after some permutation of slots and colours, and such a state has the same value.
+
+**Further exact reductions** (each argued where it is made):
+
+- *Full sides.* A full side facing a partial one is replaced by the first full side with the
+  same dice per colour and the same place among the partial side's completions
+  (:func:`full_side_classes`): nothing else of it is ever read.
+- *The last tile.* With one tile in play and none face down, whoever wins it wins the game;
+  :class:`LastTile` solves such positions on (mover's side, opponent's side) alone.
+- *Move order.* Moves are generated lazily, claims first and give-ups last, so a certain win
+  ends the generation early; after the roll, under the default rules with no tile face down,
+  give-ups wait until the dice are placed (``late_give_ups``). The order of the rules, which
+  decides between equal actions, is kept where actions are reported
+  (:meth:`~banditsolve.banditos.solvers.endgame.CompactSolver.best_action`).
+- *No storage of draw-pending states*, which are reached from one state only.
 """
 
 from __future__ import annotations
@@ -200,6 +214,7 @@ class CompactSearch:
         self.budget = budget
         self.key: Callable[[Compact], object] = canonical_key if symmetry else _plain_key
         self.last = LastTile(self.proof_bag, self.may_return, budget)
+        self._safe_tiles: dict[tuple[Tile, int], bool] = {}
         #: After the roll, with dice in hand and room for them, giving up a tile can wait
         #: until the dice are placed (or no room is left) without changing what the turn can
         #: achieve, under the default rules and with no tile face down. A give-up G of tile k
@@ -241,6 +256,16 @@ class CompactSearch:
         )
 
     def _safe(self, s: Compact, tile: Tile, me: int) -> bool:
+        """Whether ``me`` may claim ``tile`` (their side full): under ``strict`` a question of
+        the tile alone, answered once per tile."""
+        if not self.proof_bag:
+            known = self._safe_tiles.get((tile, me))
+            if known is None:
+                known = self._safe_tiles[(tile, me)] = self._safe_now(s, tile, me)
+            return known
+        return self._safe_now(s, tile, me)
+
+    def _safe_now(self, s: Compact, tile: Tile, me: int) -> bool:
         mine = tile[1 + me]
         theirs = tile[2 - me]
         n = len(theirs)
