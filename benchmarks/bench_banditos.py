@@ -538,7 +538,10 @@ def run(quick: bool = False) -> dict[str, object]:
         "running, so only ratios within this run mean much.",
     }
     claims = bench_claims(quick)
+    load_mid = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
     endgames = bench_endgames(quick)
+    load_end = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+    env["load"] += f" Load after the claim rows {load_mid}, at the end {load_end}."
     result: dict[str, object] = {
         "suite": "banditos",
         "quick": quick,

@@ -396,14 +396,17 @@ class CompactSearch:
 
         A state with the draw pending is reached only from the one state before it (the
         same player's, before the roll, which is in the table), so it is computed, not
-        stored; every other state enters the table."""
+        stored; so is a state with both dice of the roll still in hand when give-ups wait
+        (``late_give_ups``, no tile face down): only its draw leads to it, or, rarely, two
+        claims made in either order, which cost a repeated search and never a wrong value.
+        Every other state enters the table."""
         if s[2] >= WIN:
             return ONE
         if s[3] >= WIN:
             return ZERO
         if len(s[0]) == 1 and not s[7] and s[1] == NO_STACK:
             return self.last_tile(s)
-        if s[5] == 1:
+        if s[5] == 1 or (len(s[6]) == 2 and self.late_give_ups and s[1] == NO_STACK):
             if self.budget is not None:
                 self.budget.tick()
             return self._expand(s)
