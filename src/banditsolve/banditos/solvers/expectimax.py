@@ -472,7 +472,7 @@ class CompactSearch:
         elif phase == 1:
             n, d = last.roll(mine, theirs)
         else:
-            n, d = last.after_roll(mine, theirs, hand, bag)
+            n, d = last.placing(mine, theirs, hand, bag)
         return (n, d) if me == 0 else (d - n, d)
 
 
@@ -494,6 +494,7 @@ class LastTile:
         self.may_return = may_return
         self.budget = budget
         self.memo: dict[tuple[Side, Side], Value] = {}
+        self.placed: dict[tuple[Side, Side, tuple[int, ...]], Value] = {}
 
     def _safe(self, mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
         n = len(theirs)
@@ -541,6 +542,18 @@ class LastTile:
         den *= total
         g = gcd(num, den)
         return (num // g, den // g)
+
+    def placing(
+        self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
+    ) -> Value:
+        """:meth:`after_roll`, memoised: the searches reach the last tile with dice in hand
+        from many positions (another tile won by a placement or a claim). The bag is the
+        rest of the 24 dice, so the sides and the hand are the whole key."""
+        key = (mine, theirs, hand)
+        known = self.placed.get(key)
+        if known is None:
+            known = self.placed[key] = self.after_roll(mine, theirs, hand, bag)
+        return known
 
     def after_roll(
         self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
