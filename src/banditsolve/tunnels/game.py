@@ -63,6 +63,7 @@ from banditsolve.tunnels.table import (
     candidates,
     creates_hole,
     dead_exits,
+    lay,
     local_placements,
     signature,
 )
@@ -1594,12 +1595,16 @@ def _reach(links: Sequence[frozenset[int]], start: int, gone: frozenset[int]) ->
 
 
 def _rebuilt(table: Table, removed: Sequence[Placement]) -> Table:
+    """The table laid again without ``removed``, in the order laid (on one set of mappings:
+    what :meth:`Table.place` card by card gives)."""
     gone = set(removed)
-    out = Table.empty().place(table.history[0])
-    for p in table.history[1:]:
-        if p not in gone:
-            out = out.place(p, check=False)
-    return out
+    kept = (table.history[0], *(p for p in table.history[1:] if p not in gone))
+    cells: dict[Cell, int] = {}
+    rim: dict[Cell, int] = {}
+    front: dict[Cell, int] = {}
+    for index, p in enumerate(kept):
+        lay(cells, rim, front, p, index)
+    return Table(cells, rim, front, kept)
 
 
 def _removal_choices(state: GameState) -> tuple[Remove, ...]:
