@@ -18,7 +18,6 @@ from banditsolve.tunnels.cards import PORT_MASK, as_code
 from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Cell, Placement
 from banditsolve.tunnels.solvers import exact
-from banditsolve.tunnels.solvers.bounds import group_bound, port_classes, skew
 from banditsolve.tunnels.solvers.exact import ExactSearch, span_cost, split_front
 from tests.profiles import scaled
 from tests.rules import rules
@@ -67,60 +66,6 @@ def test_split_front_groups_cells_no_small_group_spans() -> None:
     # With a budget of 5, (9, 0) is 8 steps from (1, 0): linked (8 <= 9).
     assert split_front(front, 5) == [[(0, 12)], [(0, 0), (1, 0), (9, 0)]]
     assert split_front(front, 7) is None
-
-
-def _group_inputs(names: list[str]) -> tuple[list[int], list[int]]:
-    codes = [as_code(n) for n in names]
-    skews = [0, 0, 0, 0]
-    for c in codes:
-        skews[skew(c)] += 1
-    return list(port_classes(codes)), skews
-
-
-def test_group_bound_makes_far_groups_share_the_cards() -> None:
-    # Two front cells 20 steps apart, one exit into each (the super card's exit north into
-    # (0, -1), rim value 68), cells of opposite colours so the whole table is balanced.
-    fv = Table.start("super6").front_rim[(0, -1)]
-    front = {(0, -1): fv, (20, 0): fv}
-    pairs = {t: 0 for t in front}
-    # One dead end: each group needs a card with an odd number of openings of its own.
-    classes, skews = _group_inputs(["L", "L+R", "L+R", "TL+TR"])
-    assert group_bound(front, pairs, classes, skews, 4) == 5
-    # Two dead ends: one for each group, two cards in all.
-    classes, skews = _group_inputs(["L", "L", "L+R", "TL+TR"])
-    assert group_bound(front, pairs, classes, skews, 4) == 2
-    assert group_bound(front, pairs, classes, skews, 1) == 2  # over a budget of 1
-    # A budget large enough for one group of cards to span both: no bound from groups.
-    assert group_bound(front, pairs, classes, skews, 11) == 0
-
-
-@rules("BD-CLOSE-1", "BD-PLACE-1", "BD-PLACE-2", "BD-PLACE-3")
-def test_group_bound_cuts_and_agrees_with_the_plain_search(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    cuts = Counter[str]()
-
-    def counted(
-        front: dict[Cell, int],
-        pairs: dict[Cell, int],
-        classes: list[int],
-        skews: list[int],
-        budget: int,
-    ) -> int:
-        found = group_bound(front, pairs, classes, skews, budget)
-        cuts["cut" if found > budget else "raised" if found else "one group"] += 1
-        return found
-
-    monkeypatch.setattr(exact, "group_bound", counted)
-    cases = _split_cases(scaled(20, 80)) + _split_cases(scaled(20, 80), lean=False)
-    for table, cards, budget in cases:
-        mine = can_close(table, cards, max_cards=budget, backend="exact", workers=1)
-        base = plain_search(table, cards, max_cards=budget, time_limit=60)
-        assert base.status != "unknown"
-        assert mine.status == base.status, (str(table), cards, budget)
-        if mine.status == "closable":
-            replay(table, mine.placements)
-    assert cuts["cut"]
 
 
 def _split_cases(games: int, lean: bool = True) -> list[tuple[Table, tuple[int, ...], int]]:

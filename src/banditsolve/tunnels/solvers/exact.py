@@ -17,9 +17,7 @@ The search is complete:
   keeps that bound per set of cards added (which fixes the table and the remaining multiset);
 - it prunes a branch when a front cell has no option left (a hole, a cell outside the play area,
   or a cell no remaining type fits: dead exits only stay dead), and by the bounds of
-  :mod:`banditsolve.tunnels.solvers.bounds` (counting and parity, colour balance, covering,
-  and the same per group of front cells too far apart for the cards left to join, the groups
-  sharing the card budget: :func:`~banditsolve.tunnels.solvers.bounds.group_bound`);
+  :mod:`banditsolve.tunnels.solvers.bounds` (counting and parity, colour balance, covering);
   when the cover bound equals the budget, every card still laid covers a front cell, so only
   placements whose openings face occupied cells or cells that a card covering *another* front
   cell can reach are kept (the tight filter);
@@ -51,7 +49,6 @@ from banditsolve.tunnels.geometry import SIDE_MASK, STEP, Cell, Placement, orien
 from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
     cover_bound,
-    group_bound,
     min_cards_for_balance,
     min_cards_for_exits,
     quick_cover,
@@ -63,6 +60,7 @@ from banditsolve.tunnels.solvers.options import (
     Option,
     Signature,
     fits_zone,
+    free_need,
     placements_at,
     rows,
     shape_info,
@@ -84,6 +82,9 @@ REGION_MEMO_LIMIT = 20_000
 CLOSINGS_LIMIT = 2_000
 #: How many front cells (fewest options first) a node screens for the one to branch on.
 SCREEN_CELLS = 2
+#: The slack (cards beyond the cover bound) up to which a node keeps only the placements whose
+#: openings the cards left can still close (see the tight case of :meth:`ExactSearch.expand`).
+SLACK_FILTER = 0
 
 
 class _TooMany(Exception):
@@ -210,6 +211,9 @@ class ExactSearch:
         self.kinds: tuple[int, ...] | None = None
         self.sums: dict[Signature, tuple[int, int]] = {}
         self.sums_by_kinds: dict[tuple[int, ...], dict[Signature, tuple[int, int]]] = {}
+        #: The summary of each given card type alone, per signature (summed over the types
+        #: left when a set of types meets a signature for the first time).
+        self.per_type: dict[Signature, dict[int, tuple[int, int]]] = {}
         #: Whether nodes split their front into independent regions (see :meth:`split`):
         #: :data:`SPLIT_REGIONS`, never with required cards.
         self.regions = SPLIT_REGIONS and not self.required
@@ -531,9 +535,12 @@ class ExactSearch:
         kinds: tuple[int, ...],
         zone: dict[Cell, list[Cell]],
         first: bool,
+        slack: int = 0,
     ) -> list[Option]:
-        """The options at ``t`` that open only onto occupied cells or the zone of another front
-        cell (see the tight case of :meth:`expand`); with ``first``, at most one."""
+        """The options at ``t`` whose openings onto empty cells outside the zone of every other
+        front cell need at most ``slack`` cards (:func:`free_need`; with no slack, the options
+        that open only onto occupied cells or that zone: see the tight case of
+        :meth:`expand`); with ``first``, at most one."""
         tx, ty = t
         cells = self.cells
         tested: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
@@ -542,7 +549,11 @@ class ExactSearch:
             for delta, adx, ady, rotation, other, faced in rows(code & PORT_MASK, sig):
                 ok = tested.get((other, faced))
                 if ok is None:
-                    ok = tested[other, faced] = fits_zone(t, other, faced, cells, zone)
+                    if slack:
+                        ok = free_need(t, other, faced, cells, zone) <= slack
+                    else:
+                        ok = fits_zone(t, other, faced, cells, zone)
+                    tested[other, faced] = ok
                 if ok:
                     out.append((delta, code, tx + adx, ty + ady, rotation))
                     if first:
@@ -610,15 +621,37 @@ class ExactSearch:
         pairs: dict[Cell, int] = {}
         sigs: dict[Cell, Signature] = {}
         sizes: dict[Cell, int] = {}
+        rim = self.rim
         for t, fv in front.items():
-            if bounds is not None and not inside(t, bounds):
+            if bounds is None:
+                # signature() inlined: the front cell's rim value and its neighbours'.
+                tx, ty = t
+                sig = (
+                    fv,
+                    rim.get((tx, ty - 1), 0),
+                    rim.get((tx + 1, ty), 0),
+                    rim.get((tx, ty + 1), 0),
+                    rim.get((tx - 1, ty), 0),
+                )
+            elif not inside(t, bounds):
                 return self.closed(key, NEVER)
-            sig = signature(self.rim, t, fv, bounds)
+            else:
+                sig = signature(rim, t, fv, bounds)
             got = sums.get(sig)
             if got is None:
                 if len(sums) > CACHE_LIMIT:
                     sums.clear()
-                got = sums[sig] = summary(kinds, sig)
+                per = self.per_type.get(sig)
+                if per is None:
+                    if len(self.per_type) > CACHE_LIMIT:
+                        self.per_type.clear()
+                    per = self.per_type[sig] = {code: summary((code,), sig) for code in self.given}
+                size = sides = 0
+                for code in kinds:
+                    n, more = per[code]
+                    size += n
+                    sides |= more
+                got = sums[sig] = size, sides
             size, sides = got
             if size == 0:
                 # Cells only fill up and cards only run out: this exit stays open for good.
@@ -633,12 +666,6 @@ class ExactSearch:
             low = cover
             if low > budget:
                 return self.closed(key, low)
-        if budget > 1 and len(front) > 1:
-            grouped = group_bound(front, pairs, self.classes, self.skews, budget)
-            if grouped > budget:
-                return self.closed(key, budget + 1)
-            if grouped > low:
-                low = grouped
         if self.regions and budget > 1 and len(front) > 1:
             groups = split_front(list(front), budget)
             if groups is not None:
@@ -649,7 +676,8 @@ class ExactSearch:
                     return self.closed(key, split)
                 low = max(low, split)
         result = NEVER
-        if cover == budget:
+        slack = budget - cover
+        if slack <= SLACK_FILTER:
             # Tight: exactly ``budget`` more cards can be used and ``cover`` of them are needed
             # to cover the front cells, so every card still laid covers a front cell, on the
             # front cell and (if it covers another cell) a neighbour on a side in ``pairs[t]``
@@ -674,7 +702,7 @@ class ExactSearch:
             best_children: list[Placement] | None = None
             for _size, t in order:
                 settled = best_children is not None and len(best_children) <= 1
-                options = self.zone_options(t, sigs[t], kinds, zone, settled)
+                options = self.zone_options(t, sigs[t], kinds, zone, settled, slack)
                 if not options:
                     return self.closed(key, budget + 1)
                 if settled:
@@ -723,14 +751,6 @@ class ExactSearch:
             # Forward check: bounds of the table after this placement, from its front cells
             # and exit count alone, before laying it.
             if exits + delta:
-                bdx, bdy, faced = shape_info(mask, rotation)
-                after = set(front)
-                after.discard((x, y))
-                after.discard((x + bdx, y + bdy))
-                for dx, dy in faced:
-                    n = (x + dx, y + dy)
-                    if n not in cells:
-                        after.add(n)
                 after_classes = left.get(k)
                 if after_classes is None:
                     classes[k] -= 1
@@ -739,7 +759,17 @@ class ExactSearch:
                 child = min_cards_for_exits(after_classes, exits + delta)
                 if child is None:
                     continue  # a bound of NEVER: result is unchanged
-                child = max(child, quick_cover(after))
+                bdx, bdy, faced = shape_info(mask, rotation)
+                if child < budget and len(front) + len(faced) >= budget:
+                    # (The child's front has at most this many cells, its cover bound no more.)
+                    after = set(front)
+                    after.discard((x, y))
+                    after.discard((x + bdx, y + bdy))
+                    for dx, dy in faced:
+                        n = (x + dx, y + dy)
+                        if n not in cells:
+                            after.add(n)
+                    child = max(child, quick_cover(after))
                 if child > budget - 1:
                     if child + 1 < result:
                         result = child + 1

@@ -191,3 +191,43 @@ def fits_zone(
         else:
             return False
     return True
+
+
+def free_need(
+    t: Cell,
+    other: Cell,
+    faced: tuple[Cell, ...],
+    cells: Mapping[Cell, int],
+    zone: dict[Cell, list[Cell]],
+) -> int:
+    """The fewest cards, none of them on a cell of ``zone``'s other front cells, that a card
+    covering front cell ``t`` and ``t + other`` with openings facing ``t + faced`` needs beside
+    it: its openings onto empty cells outside the zone of every other front cell (see
+    :func:`fits_zone`) must each face such a card, and one card covers two adjacent cells, so
+    the fewest is the number of those cells less a maximum matching of adjacent pairs."""
+    tx, ty = t
+    b = (tx + other[0], ty + other[1])
+    out: list[Cell] = []
+    for fx, fy in faced:
+        n = (tx + fx, ty + fy)
+        if n in cells or n in out:
+            continue
+        owners = zone.get(n)
+        if owners is not None and any(u != t and u != b for u in owners):
+            continue
+        out.append(n)
+    if len(out) < 2:
+        return len(out)
+    return len(out) - _matching(out)
+
+
+def _matching(cells: list[Cell]) -> int:
+    """A maximum matching of grid-adjacent pairs among a few cells (by trying every pair)."""
+    if len(cells) < 2:
+        return 0
+    (ax, ay), rest = cells[0], cells[1:]
+    best = _matching(rest)
+    for i, (bx, by) in enumerate(rest):
+        if abs(ax - bx) + abs(ay - by) == 1:
+            best = max(best, 1 + _matching(rest[:i] + rest[i + 1 :]))
+    return best
