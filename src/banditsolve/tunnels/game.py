@@ -20,8 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from banditsolve.core.protocol import Policy as CorePolicy
 from banditsolve.core.text import excerpt, plural
@@ -625,6 +624,8 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Draw, Fraction], ...]:
     _LAST_CHANCE[0] = (state, outcomes)
     return outcomes
 
+
+T = TypeVar("T")
 
 _LAST_CHANCE: list[tuple[GameState, tuple[tuple[Draw, Fraction], ...]] | None] = [None]
 
@@ -1620,15 +1621,32 @@ def _removal_sets(state: GameState) -> _Choices:
     return _removal_indices(state.table, o.map_removes, o.map_split, o.map_reopen, o.map_short)
 
 
-@lru_cache(maxsize=64)
 def _removals(
     table: Table, removes: str, split: str, reopen: str, short: str
 ) -> tuple[Remove, ...]:
-    history = table.history
-    return tuple(
-        Remove(tuple(history[i] for i in combo))
-        for combo in _removal_indices(table, removes, split, reopen, short).each()
-    )
+    key = (table.history, removes, split, reopen, short)
+    found = _REMOVE_MEMO.get(key)
+    if found is None:
+        history = table.history
+        found = tuple(
+            Remove(tuple(history[i] for i in combo))
+            for combo in _removal_indices(table, removes, split, reopen, short).each()
+        )
+        _remember(_REMOVE_MEMO, key, found)
+    return found
+
+
+#: The removals of recent tables, by the placements in the order laid (tables holding the
+#: same cards laid in another order are equal, but their last card and indices differ).
+_REMOVE_MEMO: dict[tuple[object, ...], tuple[Remove, ...]] = {}
+_INDEX_MEMO: dict[tuple[object, ...], _Choices] = {}
+_REMOVAL_MEMO_LIMIT = 64
+
+
+def _remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], value: T) -> None:
+    if len(memo) >= _REMOVAL_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
 
 
 class _Choices(NamedTuple):
@@ -1671,8 +1689,18 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-@lru_cache(maxsize=64)
 def _removal_indices(
+    table: Table, removes: str, split: str, reopen: str, short: str
+) -> _Choices:
+    key = (table.history, removes, split, reopen, short)
+    found = _INDEX_MEMO.get(key)
+    if found is None:
+        found = _search_removals(table, removes, split, reopen, short)
+        _remember(_INDEX_MEMO, key, found)
+    return found
+
+
+def _search_removals(
     table: Table, removes: str, split: str, reopen: str, short: str
 ) -> _Choices:
     history = table.history
