@@ -1786,7 +1786,7 @@ def _search_removals(
                     ks = later & cut_off
             elif count[j] >= 2:
                 # j is a cut vertex: what it cuts off is its children below it.
-                below = apart[j]
+                below = apart.get(j, ())
                 if len(below) == 1 and size[below[0]] == 1:
                     k = below[0]
                     if not masks[k] & ~bi & ~bj:
@@ -1927,18 +1927,20 @@ def _articulations(adjacent: Sequence[tuple[int, ...]], members: int, gone: int)
 
 def _blocks(
     adjacent: Sequence[tuple[int, ...]], gone: int, root: int
-) -> tuple[int, list[int], list[int], list[list[int]]]:
+) -> tuple[int, list[int], list[int], dict[int, list[int]]]:
     """A depth-first search of the card graph without the cards of ``gone`` (a bit mask) from
     ``root``: the cards reached (a bit mask), the size of each card's subtree, the blocks
     (biconnected parts, as bit masks: a card in two or more is a cut vertex) and, for each
-    card, its children whose subtrees it cuts off. Tarjan's low links, iteratively (the tree
-    edge back to the parent may count in a low link: a child's low link is at least its
-    parent's discovery time exactly when it is without it)."""
+    card that cuts some off, its children whose subtrees it cuts off. Tarjan's low links,
+    iteratively (the tree edge back to the parent may count in a low link: a child's low
+    link is at least its parent's discovery time exactly when it is without it)."""
     n = len(adjacent)
     disc = [0] * n
+    for g in _bits(gone):
+        disc[g] = n + 2  # never entered, never lowers a low link
     low = [0] * n
     size = [1] * n
-    apart: list[list[int]] = [[] for _ in range(n)]
+    apart: dict[int, list[int]] = {}
     disc[root] = low[root] = 1
     clock = 2
     reached = 1 << root
@@ -1948,8 +1950,6 @@ def _blocks(
     while stack:
         v, neighbours = stack[-1]
         for w in neighbours:
-            if gone >> w & 1:
-                continue
             dw = disc[w]
             if not dw:
                 disc[w] = low[w] = clock
@@ -1976,7 +1976,10 @@ def _blocks(
                         if x == v:
                             break
                     blocks.append(blk)
-                    apart[u].append(v)
+                    if u in apart:
+                        apart[u].append(v)
+                    else:
+                        apart[u] = [v]
     return reached, size, blocks, apart
 
 
