@@ -82,16 +82,17 @@ def claim_verdict(
         and type(mine) is tuple
         and type(theirs) is tuple
         and type(available) is tuple
-        and len(mine) == 3
-        and len(available) == 4
     ):
         # The hot path, for tuples of dice and four counts. The memo of verdicts is keyed by
         # the exact contents of the arguments (every die code in its place, the four counts),
         # and only arguments that passed every check enter it, so a hit is itself the
         # validation. A miss goes through the one-pass check (:func:`_checked_verdict`);
         # anything that does not pass goes on to the full check, which says what is wrong.
-        k, g, r, b = available
-        m0, m1, m2 = mine
+        try:
+            k, g, r, b = available
+            m0, m1, m2 = mine
+        except ValueError:  # not four counts or not three dice: the full check says so
+            k = g = r = b = m0 = m1 = m2 = None
         if (
             type(k) is int  # an equal bool, float or numpy int would find an entry too
             and type(g) is int
