@@ -626,7 +626,7 @@ class ExactSearch:
             if bounds is None:
                 # signature() inlined: the front cell's rim value and its neighbours'.
                 tx, ty = t
-                sig = (
+                sig: Signature = (
                     fv,
                     rim.get((tx, ty - 1), 0),
                     rim.get((tx + 1, ty), 0),
