@@ -463,15 +463,20 @@ def test_fast_simulator_replays_the_recorded_bandido_games() -> None:
         states, actions = _fast_game(players, seed, options)
         assert " ; ".join(map(str, actions)) == entry["actions"], (players, seed, options)
         final = states[-1]
-        assert (final.outcome, final.reason, final.turn) == (
-            entry["outcome"],
-            entry["reason"],
-            entry["turn"],
-        )
-        assert [list(h) for h in final.hands] == entry["hands"]
-        assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
+        _assert_recorded_end(final, entry)
         if seed < 3:
             assert simulate(players, seed, options) == states
+
+
+def _assert_recorded_end(final: GameState, entry: dict[str, object]) -> None:
+    """The game's end as recorded: outcome, reason, turn, hands, pile and cards laid."""
+    assert (final.outcome, final.reason, final.turn) == (
+        entry["outcome"],
+        entry["reason"],
+        entry["turn"],
+    )
+    assert [list(h) for h in final.hands] == entry["hands"]
+    assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
 
 
 @rules("BD-TURN-1")
@@ -533,13 +538,7 @@ def test_bandida_games_replay_the_recorded_transcripts() -> None:
         states, moves = _bandida_transcript(players, seed, options)
         assert " ; ".join(moves) == entry["actions"], (players, seed, options)
         final = states[-1]
-        assert (final.outcome, final.reason, final.turn) == (
-            entry["outcome"],
-            entry["reason"],
-            entry["turn"],
-        )
-        assert [list(h) for h in final.hands] == entry["hands"]
-        assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
+        _assert_recorded_end(final, entry)
         assert play_game(players, seed, options) == final
         if seed < 2:
             assert simulate(players, seed, options) == states
