@@ -125,6 +125,7 @@ def test_ctrl_c_then_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Pat
     timed, cpu = stats["cpu_timed_task_seconds"], stats["cpu_timed_task_cpu_seconds"]
     assert isinstance(timed, float) and isinstance(cpu, float)
     assert 0 <= cpu <= timed + 0.05
+    assert stats["cpu_timed_tasks"] == 60  # both runs' tasks, each counted once
 
 
 CRASHING_RUN = """

@@ -95,6 +95,19 @@ def test_on_a_shared_machine_the_projection_is_of_cpu_time(tmp_path: Path) -> No
     assert "| 4 | 2 min 05 s |" in text
 
 
+def test_the_projection_uses_the_cpu_time_the_workers_measured(tmp_path: Path) -> None:
+    # The rows' wall clocks say 2 s a task, but the runs that measured their tasks' CPU time
+    # ran 40 tasks in 20 s of CPU: 0.5 s a task. One setting, 2,000 solves: 1,000 s of one
+    # core, 500 s on one machine of two cores, 125 s on four.
+    rows = perfect_rows("a", 1, 1, 1, 0)
+    meta: dict[str, Scalar] = {"task_seconds": 6.0, "cpu_timed_task_seconds": 80.0,
+                               "cpu_timed_task_cpu_seconds": 20.0, "cpu_timed_tasks": 40}
+    text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, meta).read_text()
+    assert "500.0 ms per task, the CPU time the workers measured in the 40 tasks" in text
+    assert "| 1 | 8 min 20 s |" in text
+    assert "| 4 | 2 min 05 s |" in text
+
+
 def test_the_projection_weighs_each_settings_own_cost(tmp_path: Path) -> None:
     rows = perfect_rows("cheap", 1, 1, 0, 0) + perfect_rows("dear", 1, 0, 0, 0)
     for row, seconds in zip(rows, (1.0, 1.0, 4.0), strict=True):

@@ -627,6 +627,7 @@ def study_stats(out_dir: str | os.PathLike[str]) -> dict[str, Scalar]:
         "cpu_timed_task_seconds": round(sum(float(run["task_seconds"]) for run in timed), 3),
         "cpu_timed_task_cpu_seconds": round(
             sum(float(run["task_cpu_seconds"]) for run in timed), 3),
+        "cpu_timed_tasks": sum(int(run.get("ran", 0)) for run in timed),
     }
 
 
