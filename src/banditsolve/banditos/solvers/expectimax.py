@@ -494,6 +494,8 @@ class LastTile:
         self.may_return = may_return
         self.budget = budget
         self.memo: dict[tuple[Side, Side], Value] = {}
+        #: The same values by :func:`last_tile_key`.
+        self.canonical: dict[tuple[Side, Side], Value] = {}
         self.placed: dict[tuple[Side, Side, tuple[int, ...]], Value] = {}
 
     def _safe(self, mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
@@ -507,34 +509,82 @@ class LastTile:
         return safe
 
     def turn(self, mine: Side, theirs: Side) -> Value:
-        """The mover's chance at the start of their turn (before the roll)."""
+        """The mover's chance at the start of their turn (before the roll).
+
+        Memoised twice: by the sides as they are, and, on a miss, by the sides with their
+        colours renamed canonically (:func:`last_tile_key`), so that positions that are colour
+        renamings of each other are solved once."""
         key = (mine, theirs)
         known = self.memo.get(key)
         if known is not None:
             return known
+        canon = last_tile_key(mine, theirs)
+        known = self.canonical.get(canon)
+        if known is not None:
+            self.memo[key] = known
+            return known
         if self.budget is not None:
             self.budget.tick()
+        mine, theirs = canon
+        result = None
         if len(mine) == 3:
             used = _counts(mine + theirs)
             if self._safe(mine, theirs, (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])):
-                self.memo[key] = ONE
-                return ONE
-        result = self.roll(mine, theirs)
-        self.memo[key] = result
+                result = ONE
+        if result is None:
+            result = self.roll(mine, theirs)
+        self.memo[key] = self.canonical[canon] = result
         return result
 
+    def _both_placed(
+        self, side: Side, theirs: Side, bag: tuple[int, int, int, int]
+    ) -> Value:
+        """The mover's chance once both dice of the roll are on their side ``side`` (it had
+        room for both): the tile resolves if both sides are full; a full side is claimed if
+        the claim is safe; otherwise the turn ends (any other move, a give-up, loses)."""
+        if len(side) == 3:
+            if len(theirs) == 3:
+                # Both sides full: the tile resolves, a tie to the side full first (theirs).
+                mover_wins = (
+                    RANK3[side[0] * 576 + side[1] * 24 + side[2]]
+                    > RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
+                )
+                return ONE if mover_wins else ZERO
+            side = full_side_classes(theirs)[side]
+            if self.proof_bag:
+                avail = bag
+            else:
+                used = _counts(side + theirs)
+                avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+            if self._safe(side, theirs, avail):
+                return ONE
+        elif len(theirs) == 3:
+            theirs = full_side_classes(side)[theirs]
+        n, d = self.turn(theirs, side)
+        return (d - n, d)
+
     def roll(self, mine: Side, theirs: Side) -> Value:
-        """The mover's chance with the roll pending: the average over the draws."""
+        """The mover's chance with the roll pending: the average over the draws. With room
+        for both dice on the mover's side (at most one die there), both are placed whatever
+        the order (no claim is possible in between), so each draw is one position."""
         used = _counts(mine + theirs)
         bag = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+        if len(mine) >= 2 and not self.proof_bag:
+            return self._one_place(mine, theirs, bag)
         num, den, total = 0, 1, 0
         after_roll = self.after_roll
+        both = len(mine) <= 1
         for codes, w in _draws(bag, 2):
             total += w
             left = [bag[0], bag[1], bag[2], bag[3]]
             for code in codes:
                 left[code // 6] -= 1
-            n, d = after_roll(mine, theirs, codes, (left[0], left[1], left[2], left[3]))
+            if both:
+                n, d = self._both_placed(
+                    tuple(sorted((*mine, *codes))), theirs, (left[0], left[1], left[2], left[3])
+                )
+            else:
+                n, d = after_roll(mine, theirs, codes, (left[0], left[1], left[2], left[3]))
             if n:
                 g = gcd(den, d)
                 num = num * (d // g) + w * n * (den // g)
@@ -542,6 +592,58 @@ class LastTile:
         den *= total
         g = gcd(num, den)
         return (num // g, den // g)
+
+    def _one_place(self, mine: Side, theirs: Side, bag: tuple[int, int, int, int]) -> Value:
+        """:meth:`roll` with room for at most one die on the mover's side, under ``strict``
+        (a claim's proof reads the tile alone). A full side is claimed if safe, whatever the
+        draw; otherwise a die has no room: give up (lose) or, under ``return``, end the turn.
+        With two dice on the side, one die of the roll completes it and the other has no
+        room, so the draw is worth the better of its two dice, each worth what completing the
+        side with it is worth (resolved, claimed, or the same no-room choice), which depends
+        on the die alone."""
+        if len(mine) == 3:
+            return self._full_no_room(mine, theirs)
+        worth: dict[int, Value] = {}
+        num, den, total = 0, 1, 0
+        for (a, b), w in _draws(bag, 2):
+            total += w
+            va = worth.get(a)
+            if va is None:
+                va = worth[a] = self._complete(mine, theirs, a)
+            vb = worth.get(b)
+            if vb is None:
+                vb = worth[b] = self._complete(mine, theirs, b)
+            n, d = va if va[0] * vb[1] >= vb[0] * va[1] else vb
+            if n:
+                g = gcd(den, d)
+                num = num * (d // g) + w * n * (den // g)
+                den = den // g * d
+        den *= total
+        g = gcd(num, den)
+        return (num // g, den // g)
+
+    def _complete(self, mine: Side, theirs: Side, die: int) -> Value:
+        """The mover's chance after completing their two-dice side with ``die`` while another
+        die of the roll waits with no room (``strict`` only)."""
+        side = tuple(sorted((*mine, die)))
+        if len(theirs) == 3:
+            mover_wins = (
+                RANK3[side[0] * 576 + side[1] * 24 + side[2]]
+                > RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
+            )
+            return ONE if mover_wins else ZERO
+        return self._full_no_room(full_side_classes(theirs)[side], theirs)
+
+    def _full_no_room(self, mine: Side, theirs: Side) -> Value:
+        """The mover's chance with their side full, facing a partial side, and a die with no
+        room (``strict`` only): claim if safe, else give up (lose) or end the turn."""
+        used = _counts(mine + theirs)
+        if self._safe(mine, theirs, (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])):
+            return ONE
+        if not self.may_return:
+            return ZERO
+        n, d = self.turn(theirs, mine)
+        return (d - n, d)
 
     def placing(
         self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
@@ -604,6 +706,33 @@ class LastTile:
                     break
         assert best is not None
         return best
+
+
+def last_tile_key(mine: Side, theirs: Side) -> tuple[Side, Side]:
+    """The two sides of the last tile with their colours renamed canonically: colours ordered
+    by their exact signature (the values of their dice on each side), so that two colour
+    renamings of one position get the same sides (colours with equal signatures lie alike, and
+    exchanging them changes nothing); then a full side facing a partial one replaced by its
+    class's representative (:func:`full_side_classes`). Exact (LB-NOTE-3): the bag is the rest
+    of the 24 dice, renamed alike."""
+    sig: tuple[list[int], list[int], list[int], list[int], list[int], list[int], list[int],
+               list[int]] = ([], [], [], [], [], [], [], [])
+    for code in mine:
+        sig[code // 6].append(code % 6)
+    for code in theirs:
+        sig[4 + code // 6].append(code % 6)
+    order = sorted(range(4), key=lambda c: (sig[c], sig[4 + c]))
+    if order != [0, 1, 2, 3]:
+        rename = [0, 0, 0, 0]
+        for new, old in enumerate(order):
+            rename[old] = new * 6
+        mine = tuple(sorted([rename[c // 6] + c % 6 for c in mine]))
+        theirs = tuple(sorted([rename[c // 6] + c % 6 for c in theirs]))
+    if len(mine) == 3 and len(theirs) < 3:
+        mine = full_side_classes(theirs)[mine]
+    elif len(theirs) == 3 and len(mine) < 3:
+        theirs = full_side_classes(mine)[theirs]
+    return mine, theirs
 
 
 def _plain_key(s: Compact) -> object:
