@@ -3,22 +3,23 @@
 ``best_turn(state)`` answers "what should the player to move do this turn, and how likely are
 they then to win the game?".
 
-**Exact** (``method="exact"``): expectimax over the real game tree. The player to move
-maximises their own chance of winning, the opponent (on their turns) maximises theirs (the game
-is zero-sum: somebody always wins), and chance nodes (tiles turned up, dice drawn and rolled)
-average over :func:`~banditsolve.banditos.rules.chance_outcomes` with their exact
-probabilities. The search (:class:`CompactSolver`, :mod:`~banditsolve.banditos.solvers.expectimax`)
-runs on compact tuples with its own unchecked moves and the claim table, keeps exact values as
-pairs of integers, and memoises them in a transposition table keyed up to the slot symmetry (the
-colour symmetry too when asked for: it saves positions but, measured, costs more time than it
-saves, so it is off by default), with full sides reduced to their class, the last tile solved
-on its own and moves tried lazily, give-ups last; only the reported values become
+**Exact** (``method="exact"``): expectimax over the real game tree. The player to move maximises
+their own chance of winning, the opponent (on their turns) maximises theirs (the game is zero-sum:
+somebody always wins), and chance nodes (tiles turned up, dice drawn and rolled) average over
+:func:`~banditsolve.banditos.rules.chance_outcomes` with their exact probabilities. The search
+(:class:`CompactSolver`, :mod:`~banditsolve.banditos.solvers.expectimax`) runs on compact tuples
+with its own unchecked moves and the claim table, keeps exact values as pairs of integers, and
+memoises them in a transposition table keyed up to the slot symmetry (the colour symmetry too when
+asked for: it saves positions but, measured, costs more time than it saves, so it is off by
+default), with full sides reduced to their class, the last tile solved on its own, moves tried
+lazily, give-ups last, and every decision first probed for a certain win of its player (a yes-or-no
+search that stops at the first escape); only the reported values become
 :class:`~fractions.Fraction`. Its values and its choices are those of the plain search on
-rules-engine states (:class:`ExactSolver`, kept as the reference and the benchmark's
-baseline): the best action is the first, in the order of ``legal_actions``, that no later one
-beats. The game has no cycles (every action places a die, wins a tile, rolls or ends a turn,
-and a game ends within a bounded number of turns), so the memoised recursion is sound. It runs
-under a node budget and a deadline.
+rules-engine states (:class:`ExactSolver`, kept as the reference and the benchmark's baseline): the
+best action is the first, in the order of ``legal_actions``, that no later one beats. The game has
+no cycles (every action places a die, wins a tile, rolls or ends a turn, and a game ends within a
+bounded number of turns), so the memoised recursion is sound. It runs under a node budget and a
+deadline.
 
 **Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
 its budget (or when asked for): at each decision of the turn every legal action is tried with
@@ -338,10 +339,10 @@ class CompactSolver(_Planner):
 
     def __init__(
         self, limits: Limits | None = None, options: Options = DEFAULT_OPTIONS,
-        *, symmetry: bool = False,
+        *, symmetry: bool = False, probe: bool = True,
     ) -> None:
         self.budget = Budget(limits or Limits(), check_every=128)
-        self.search = CompactSearch(options, self.budget, symmetry=symmetry)
+        self.search = CompactSearch(options, self.budget, symmetry=symmetry, probe=probe)
 
     @property
     def nodes(self) -> int:

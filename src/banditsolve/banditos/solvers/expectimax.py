@@ -199,18 +199,34 @@ def _counts(dice: Side) -> list[int]:
     return counts
 
 
+#: The positions one probe for a certain win may expand (:meth:`CompactSearch.sure`).
+PROBE_ALLOWANCE = 10_000
+
+
+class _ProbeSpent(Exception):
+    """A probe for a certain win ran out of its allowance."""
+
+
 class CompactSearch:
     """Memoised exact expectimax on compact states: ``value(s)`` is the probability (an exact
     fraction) that player 0 wins with best play by both players."""
 
     def __init__(
         self, options: Options = DEFAULT_OPTIONS, budget: Budget | None = None,
-        *, symmetry: bool = False,
+        *, symmetry: bool = False, probe: bool = True,
     ) -> None:
         build_table()
         self.proof_bag = options.proof == "bag"
         self.may_return = options.unplaceable == "return"
         self.memo: dict[object, Value] = {}
+        #: Whether each decision asks first if its player can win for certain (:meth:`sure`).
+        self.probe = probe
+        #: The positions a probe may expand before it gives up (each probe afresh).
+        self.probe_allowance = PROBE_ALLOWANCE
+        self._probe_left = 0
+        #: :meth:`sure`'s answers, by player: the keys of positions known to be certain wins
+        #: for that player (``True``) or known not to be (``False``).
+        self.sure_memo: tuple[dict[object, bool], dict[object, bool]] = ({}, {})
         self.budget = budget
         self.key: Callable[[Compact], object] = canonical_key if symmetry else _plain_key
         self.last = LastTile(self.proof_bag, self.may_return, budget)
@@ -420,9 +436,70 @@ class CompactSearch:
         self.memo[key] = result
         return result
 
-    def _expand(self, s: Compact) -> Value:
-        """The value of ``s`` from its children (a chance average, or the best move)."""
+    # -- certain wins -------------------------------------------------------------------------
+
+    def sure(self, s: Compact, player: int) -> bool:
+        """Whether ``player`` wins from ``s`` with probability 1: an and-or search (every
+        chance outcome and every move of the opponent must leave a certain win, one move of
+        ``player`` suffices) that needs no value, only yes or no, and so stops at the first
+        outcome or reply that escapes. Exact: the value of ``s`` is 1 for ``player`` exactly
+        when this holds (a chance average of values in [0, 1] is 1 only if every outcome
+        with positive weight is 1; the best of moves is 1 only if one of them is). Answers
+        are memoised by player; known exact values and the last-tile solver answer first.
+        Raises :class:`_ProbeSpent` when the probe's allowance of positions runs out (the
+        answers already found stay memoised: each is complete)."""
+        if s is PLAYER0_WON or s[2] >= WIN:
+            return player == 0
+        if s is PLAYER1_WON or s[3] >= WIN:
+            return player == 1
+        if len(s[0]) == 1 and not s[7] and s[1] == NO_STACK:
+            n, d = self.last_tile(s)
+            return n == d if player == 0 else n == 0
+        key = self.key(s)
+        known = self.memo.get(key)
+        if known is not None:
+            return known[0] == known[1] if player == 0 else known[0] == 0
+        memo = self.sure_memo[player]
+        answer = memo.get(key)
+        if answer is not None:
+            return answer
+        self._probe_left -= 1
+        if self._probe_left < 0:
+            raise _ProbeSpent
+        if self.budget is not None:
+            self.budget.tick()
         chance = self.chance(s)
+        sure = self.sure
+        if chance is not None:
+            answer = all(sure(child, player) for child, _w in chance[0])
+        elif s[4] == player:
+            answer = any(sure(child, player) for child in self.children(s))
+        else:
+            answer = all(sure(child, player) for child in self.children(s))
+        memo[key] = answer
+        return answer
+
+    def _sure_within(self, s: Compact, player: int) -> bool:
+        """:meth:`sure` within a fresh allowance: ``False`` also when it runs out (then
+        nothing is known, and the exact search goes on as without the probe)."""
+        self._probe_left = self.probe_allowance
+        try:
+            return self.sure(s, player)
+        except _ProbeSpent:
+            return False
+
+    def _expand(self, s: Compact) -> Value:
+        """The value of ``s`` from its children (a chance average, or the best move).
+
+        At a decision, with ``probe`` on, first ask whether the player to move can win for
+        certain (:meth:`sure`): if so the value is theirs without computing any move's
+        value; a move that is not a certain win is usually refuted by one reply or outcome,
+        where computing its exact value would cost its whole tree."""
+        chance = self.chance(s)
+        if chance is None and self.probe:
+            me = s[4]
+            if self._sure_within(s, me):
+                return ONE if me == 0 else ZERO
         if chance is not None:
             outcomes, total = chance
             num, den = 0, 1
