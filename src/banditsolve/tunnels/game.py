@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from functools import cache
+from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
 from banditsolve.core.protocol import Policy as CorePolicy
@@ -50,11 +52,14 @@ from banditsolve.tunnels.table import (
     _LOCAL as _LOCAL_MEMO,
 )
 from banditsolve.tunnels.table import (
+    _ROWS,
     FLASH_BIT,
     INDEX_SHIFT,
     IS_HOLE,
+    NO_PLACEMENT,
     PARTNER_SHIFT,
     RIM_TOUCH_SHIFT,
+    ROW_UNKNOWN,
     SIGNATURE_BITS,
     TOUCH,
     TOUCH_COUNT,
@@ -63,6 +68,8 @@ from banditsolve.tunnels.table import (
     creates_hole,
     dead_exits,
     lay,
+    least_change,
+    least_row,
     local_placements,
     signature,
 )
@@ -301,6 +308,9 @@ class Options:
         return {k: v for k, v in self.to_text().items() if ref[k] != v}
 
 
+#: ``Options()``, made once (immutable): what :func:`new_game` uses when given no options.
+_DEFAULT_OPTIONS = Options()
+
 #: Bandida's readings of the rules Bandido and Bandida share (seed 003), and its first mode.
 BANDIDA_RULES: dict[str, object] = {"pile_out": "end", "hand_change": "may_place", "mode": 1}
 
@@ -515,6 +525,18 @@ class GameState:
 # -- setup --------------------------------------------------------------------------------------
 
 
+@cache
+def _start_table(code: int) -> Table:
+    """The table of a new game: ``Table.start(code)`` (immutable, so one per start card)."""
+    return Table.start(code)
+
+
+@cache
+def _box_cards(deck: Deck) -> tuple[int, ...]:
+    """``deck.cards()``, once per deck."""
+    return deck.cards()
+
+
 def new_game(
     players: int = 2,
     options: Options | None = None,
@@ -531,12 +553,12 @@ def new_game(
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
         raise RuleOptionError(f"Bandido is played by 1 to 4 players, not {shown(players)}")
-    options = options or Options()
+    options = options or _DEFAULT_OPTIONS
     deck = deck or load_deck()
-    table = Table.start(deck.super_card(options.super_side))
+    table = _start_table(deck.super_card(options.super_side))
     if options.mode:
         return _ba_new_game(players, options, deck, table, rng)
-    cards = deck.cards()
+    cards = _box_cards(deck)
     unseen: tuple[int, ...] = cards
     pile: tuple[int, ...] = ()
     if order is not None:
@@ -689,6 +711,18 @@ def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int,
     return replace(state, hands=tuple(hands), unseen=unseen, pile=pile, to_draw=state.to_draw[1:])
 
 
+def _deal_known(state: GameState) -> GameState:
+    """:func:`_give` the top card of the known pile to each player owed one, in turn, while the
+    pile lasts (one new state for the lot)."""
+    hands = list(state.hands)
+    pile = state.pile
+    owed = state.to_draw
+    k = min(len(owed), len(pile))
+    for who, code in zip(owed[:k], pile[:k], strict=True):
+        hands[who] = _insert_sorted(hands[who], code)
+    return replace(state, hands=tuple(hands), unseen=(), pile=pile[k:], to_draw=owed[k:])
+
+
 def settle(state: GameState) -> GameState:
     """Carry out everything that needs no decision: known draws, end checks, forced passes.
 
@@ -701,7 +735,7 @@ def settle(state: GameState) -> GameState:
             if state.unseen:
                 return state  # chance node
             if state.pile:
-                state = _give(state, state.pile[0], (), state.pile[1:])
+                state = _deal_known(state)
             elif state.options.pile_out == "must_draw":
                 return replace(state, outcome=LOST, reason=REASONS["no-draw"], to_draw=())
             else:
@@ -1093,6 +1127,8 @@ def _fast_bandido(
     # The signature of every front cell, kept up to date on each placement.
     fsig = {t: signature(rim, t) for t in front}
     memo_get = _LOCAL_MEMO.get
+    # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
+    frow = {t: least_row(s) for t, s in fsig.items()}
     # The empty cells walled on three sides, each with the cell on its fourth side; a card
     # can wall an exit into a hole only by covering one of those (``danger``, with counts).
     three: dict[Cell, Cell] = {}
@@ -1118,35 +1154,52 @@ def _fast_bandido(
     def gather(hand: tuple[int, ...]) -> _Gathered:
         """The placements of ``hand`` that change the exits least: their change, the
         placements as ``(code, y, x, rotation)`` and those that cover a cell of ``danger``."""
-        best_delta = 99
+        masks = [(code, code & PORT_MASK) for code in set(hand)]
+        # The least change of the hand on each front cell, from the cell's row (C loops: map,
+        # itemgetter, min); then only the cells of the least change are looked at. The order
+        # found does not matter: the group is sorted, the risky ones are a set.
         group: list[tuple[int, int, int, int]] = []
         risky: list[tuple[int, int, int, int]] = []
-        keyed = [(code, (code & PORT_MASK) << SIGNATURE_BITS) for code in set(hand)]
-        for t, s in fsig.items():
-            for code, k in keyed:
-                found = memo_get(k | s)
-                if found is None:
-                    found = local_placements(k | s)
-                if found and found[0][0] <= best_delta:
-                    if found[0][0] < best_delta:
-                        best_delta = found[0][0]
-                        group = []
-                        risky = []
-                    tx, ty = t
-                    if danger:
-                        for d, adx, ady, r, odx, ody in found:
-                            if d != best_delta:
-                                break
-                            entry = (code, ty + ady, tx + adx, r)
-                            group.append(entry)
-                            if t in danger or (tx + odx, ty + ody) in danger:
-                                risky.append(entry)
-                    else:
-                        for d, adx, ady, r, _, _ in found:
-                            if d != best_delta:
-                                break
-                            group.append((code, ty + ady, tx + adx, r))
-        return best_delta, group, risky
+        if not masks:
+            return NO_PLACEMENT, group, risky
+        rows = list(frow.values())
+        if len(masks) == 1:
+            least = list(map(itemgetter(masks[0][1]), rows))
+        else:
+            least = list(map(min, map(itemgetter(*(m for _, m in masks)), rows)))
+        best_delta = min(least, default=NO_PLACEMENT)
+        cells = list(frow)
+        while best_delta == ROW_UNKNOWN:
+            i = least.index(ROW_UNKNOWN)
+            row = rows[i]
+            s = fsig[cells[i]]
+            for _, m in masks:
+                if row[m] == ROW_UNKNOWN:
+                    row[m] = least_change(m << SIGNATURE_BITS | s)
+            least[i] = min(row[m] for _, m in masks)
+            best_delta = min(least)
+        if best_delta == NO_PLACEMENT:
+            return best_delta, group, risky
+        i = -1
+        while True:
+            try:
+                i = least.index(best_delta, i + 1)
+            except ValueError:
+                return best_delta, group, risky
+            t = cells[i]
+            row = rows[i]
+            tx, ty = t
+            for code, m in masks:
+                if row[m] != best_delta:
+                    continue
+                key = m << SIGNATURE_BITS | fsig[t]
+                for d, adx, ady, r, odx, ody in memo_get(key) or local_placements(key):
+                    if d != best_delta:
+                        break
+                    entry = (code, ty + ady, tx + adx, r)
+                    group.append(entry)
+                    if danger and (t in danger or (tx + odx, ty + ody) in danger):
+                        risky.append(entry)
 
     def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int, int]]:
         """Every placement of ``hand`` as greedy_policy lists them, sorted."""
@@ -1212,7 +1265,9 @@ def _fast_bandido(
         nxt = (player + 1) % players
         if isinstance(action, Placement):
             hands[player] = _remove_one(hands[player], action.card)
-            hole = _lay_tracked(packed, rim, front, fsig, three, danger, action, len(history))
+            hole = _lay_tracked(
+                packed, rim, front, fsig, frow, three, danger, action, len(history)
+            )
             history.append(action)
             table = None
             if delta == 99:
@@ -1265,7 +1320,7 @@ def _fast_bandido(
             elif _fits(view(), hands[player], options):
                 break
             left = (*(c for h in hands for c in h), *pile)
-            if not (_fits_fast(fsig, left) if fast_fits else _fits(view(), left, options)):
+            if not (_fits_fast(fsig, frow, left) if fast_fits else _fits(view(), left, options)):
                 outcome, reason = LOST, REASONS["stuck" if left else "all-down"]
                 break
             if changed:
@@ -1287,11 +1342,20 @@ def _fast_bandido(
 _Gathered = tuple[int, list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]
 
 
-def _fits_fast(fsig: dict[Cell, int], codes: Iterable[int]) -> bool:
+def _fits_fast(
+    fsig: dict[Cell, int], frow: dict[Cell, list[int]], codes: Iterable[int]
+) -> bool:
     """True when a card of ``codes`` can be laid on the table whose front cells have the
-    signatures ``fsig`` (no play area, holes allowed)."""
-    keys = {(code & PORT_MASK) << SIGNATURE_BITS for code in codes}
-    return any(local_placements(k | s) for s in fsig.values() for k in keys)
+    signatures ``fsig`` and the rows ``frow`` (no play area, holes allowed)."""
+    masks = {code & PORT_MASK for code in codes}
+    for t, row in frow.items():
+        for m in masks:
+            d = row[m]
+            if d == ROW_UNKNOWN:
+                d = row[m] = least_change(m << SIGNATURE_BITS | fsig[t])
+            if d != NO_PLACEMENT:
+                return True
+    return False
 
 
 def _walls_hole(
@@ -1301,30 +1365,60 @@ def _walls_hole(
     on three sides (``three``, each with the cell on its open side): a hole appears exactly where
     a square of the card covers such a cell's open side, the other square does not cover the
     cell itself, and an opening then runs into it."""
-    o = orientation(code & PORT_MASK, r)
-    bx, by = x + o.b_step[0], y + o.b_step[1]
-    for cx, cy, open4, other in ((x, y, o.open_a, (bx, by)), (bx, by, o.open_b, (x, y))):
-        for side in range(4):
-            dx, dy = STEP[side]
-            h = (cx + dx, cy + dy)
-            if (
-                three.get(h) == (cx, cy)
-                and h != other
-                and (rim[h] & SIDE_MASK or open4 >> side & 1)
-            ):
-                return True
+    bdx, bdy, _, _, sides = _lay_steps(code & PORT_MASK, r)
+    get = three.get
+    # The sides of a square that do not face the other square; an opening there is in ``add``.
+    for square, hdx, hdy, add, _, _ in sides:
+        h = (x + hdx, y + hdy)
+        q = get(h)
+        if (
+            q is not None
+            and q == ((x + bdx, y + bdy) if square else (x, y))
+            and (add & SIDE_MASK or rim[h] & SIDE_MASK)
+        ):
+            return True
     return False
 
-#: For a cell entered from side ``d`` (its side facing the card), its other three sides:
-#: ``(dx, dy, shift)`` with the byte of the neighbour's signature that faces the cell.
-_AROUND: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(
-        (STEP[d2][0], STEP[d2][1], 8 * (((d2 + 2) & 3) + 1)) for d2 in range(4) if d2 != d
+
+#: One side of a laid card's square (see :func:`_lay_steps`).
+_LaySide = tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...]]
+
+
+@cache
+def _lay_steps(mask: int, rotation: int) -> tuple[int, int, int, int, tuple[_LaySide, ...]]:
+    """What laying port mask ``mask`` turned ``rotation`` does around it, from
+    :func:`~banditsolve.tunnels.geometry.orientation` and :data:`~banditsolve.tunnels.table.TOUCH`
+    (as :func:`~banditsolve.tunnels.table.lay`): square B's offset from A, the cell values of A
+    and B without the index, and for each side of a square that does not face the other
+    square: the square (0 = A, 1 = B), the neighbour's offset from A, what the card adds to its
+    rim value, the shift of the neighbour's signature byte that faces the square, and the
+    neighbour's other three neighbours (offsets from it, and the shift of their byte facing it)."""
+    o = orientation(mask, rotation)
+    bdx, bdy = o.b_step
+    va = o.open_a | (o.b_side << PARTNER_SHIFT)
+    vb = o.open_b | (((o.b_side + 2) & 3) << PARTNER_SHIFT)
+    sides: list[_LaySide] = []
+    for square, (cx, cy), open4, partner in (
+        (0, (0, 0), o.open_a, o.b_side),
+        (1, (bdx, bdy), o.open_b, (o.b_side + 2) & 3),
+    ):
+        for side, (dx, dy) in enumerate(STEP):
+            if side == partner:
+                continue
+            facing = (side + 2) & 3
+            around = tuple(
+                (STEP[d][0], STEP[d][1], 8 * (((d + 2) & 3) + 1)) for d in range(4) if d != facing
+            )
+            sides.append(
+                (square, cx + dx, cy + dy, TOUCH[open4 << 2 | side], 8 * (facing + 1), around)
+            )
+    return (
+        bdx,
+        bdy,
+        va if o.open_a else va | FLASH_BIT,
+        vb if o.open_b else vb | FLASH_BIT,
+        tuple(sides),
     )
-    for d in range(4)
-)
-#: Each side ``d`` of a square: its step, ``d``, the side facing back and :data:`_AROUND` of that.
-_SIDES = tuple((*STEP[d], d, (d + 2) & 3, _AROUND[(d + 2) & 3]) for d in range(4))
 
 
 def _lay_tracked(
@@ -1332,70 +1426,75 @@ def _lay_tracked(
     rim: dict[Cell, int],
     front: dict[Cell, int],
     fsig: dict[Cell, int],
+    frow: dict[Cell, list[int]],
     three: dict[Cell, Cell],
     danger: dict[Cell, int],
     p: Placement,
     index: int,
 ) -> bool:
-    """:func:`~banditsolve.tunnels.table.lay`, keeping the front signatures ``fsig`` and the
-    walled cells (``three``, ``danger``) up to date. True when the card walls an exit into a
-    one-cell hole."""
-    o = orientation(p.card & PORT_MASK, p.rotation)
+    """:func:`~banditsolve.tunnels.table.lay`, keeping the front signatures ``fsig``, their rows
+    ``frow`` (:func:`~banditsolve.tunnels.table.least_row`) and the walled cells (``three``,
+    ``danger``) up to date. True when the card walls an exit into a one-cell hole."""
+    bdx, bdy, va, vb, sides = _lay_steps(p.card & PORT_MASK, p.rotation)
     ax, ay = p.x, p.y
-    bx, by = ax + o.b_step[0], ay + o.b_step[1]
     a = (ax, ay)
-    b = (bx, by)
-    ra = rim.pop(a, 0)
-    rb = rim.pop(b, 0)
+    b = (ax + bdx, ay + bdy)
+    covered = (rim.pop(a, 0), rim.pop(b, 0))
     front.pop(a, None)
     front.pop(b, None)
     fsig.pop(a, None)
     fsig.pop(b, None)
-    if a in three:
-        _unwalled(three, danger, a)
-    if b in three:
-        _unwalled(three, danger, b)
+    frow.pop(a, None)
+    frow.pop(b, None)
+    if three:
+        if a in three:
+            _unwalled(three, danger, a)
+        if b in three:
+            _unwalled(three, danger, b)
     shifted = index << INDEX_SHIFT
-    va = o.open_a | (o.b_side << PARTNER_SHIFT) | shifted
-    vb = o.open_b | (((o.b_side + 2) & 3) << PARTNER_SHIFT) | shifted
-    packed[a] = va if o.open_a else va | FLASH_BIT
-    packed[b] = vb if o.open_b else vb | FLASH_BIT
+    packed[a] = va | shifted
+    packed[b] = vb | shifted
     hole = False
     fresh: list[Cell] = []
+    changed: list[Cell] = []
     fget = fsig.get
-    for cx, cy, rc, touch, px, py in (
-        (ax, ay, ra, o.open_a << 2, bx, by),
-        (bx, by, rb, o.open_b << 2, ax, ay),
-    ):
-        for dx, dy, side, facing, around in _SIDES:
-            nx, ny = cx + dx, cy + dy
-            n = (nx, ny)
-            if (nx == px and ny == py) or n in packed:
-                continue
-            old = rim.get(n, 0)
-            v = old | TOUCH[touch | side]
-            rim[n] = v
-            change = old ^ v
-            if v & SIDE_MASK:
-                front[n] = v
-                s = fget(n)
-                if s is None:
-                    fresh.append(n)
-                else:
-                    fsig[n] = s ^ change ^ (rc << 8 * (facing + 1))
-            for ux, uy, shift in around:
-                u = (nx + ux, ny + uy)
-                s = fget(u)
-                if s is not None:
-                    fsig[u] = s ^ (change << shift)
-            count = TOUCH_COUNT[v]
-            if count == 3:
-                _walled(three, danger, n, v)
-            elif count == 4:
-                _unwalled(three, danger, n)
-                hole = hole or IS_HOLE[v]
+    rget = rim.get
+    for square, ndx, ndy, add, shift_back, around in sides:
+        nx, ny = ax + ndx, ay + ndy
+        n = (nx, ny)
+        if n in packed:
+            continue
+        old = rget(n, 0)
+        v = old | add
+        rim[n] = v
+        change = old ^ v
+        if v & SIDE_MASK:
+            front[n] = v
+            s = fget(n)
+            if s is None:
+                fresh.append(n)
+            else:
+                fsig[n] = s ^ change ^ (covered[square] << shift_back)
+                changed.append(n)
+        for ux, uy, shift in around:
+            u = (nx + ux, ny + uy)
+            s = fget(u)
+            if s is not None:
+                fsig[u] = s ^ (change << shift)
+                changed.append(u)
+        count = TOUCH_COUNT[v]
+        if count == 3:
+            _walled(three, danger, n, v)
+        elif count == 4:
+            _unwalled(three, danger, n)
+            hole = hole or IS_HOLE[v]
     for n in fresh:
         fsig[n] = signature(rim, n)
+        changed.append(n)
+    row_get = _ROWS.get
+    for n in changed:
+        s = fsig[n]
+        frow[n] = row_get(s) or least_row(s)
     return hole
 
 

@@ -561,6 +561,11 @@ def signature(rim: Mapping[Cell, int], cell: Cell) -> int:
 
 LocalPlacement = tuple[int, int, int, int, int, int]
 _LOCAL: dict[int, tuple[LocalPlacement, ...]] = {}
+#: ``_LEAST[key]``: the least exit change of ``local_placements(key)`` (its first entry's), or
+#: :data:`NO_PLACEMENT` when there is none; filled by :func:`local_placements` beside its memo.
+_LEAST: dict[int, int] = {}
+#: :func:`least_change` of a key that allows no placement (more than any exit change).
+NO_PLACEMENT = 99
 #: The memo of :func:`local_placements` is emptied when it grows beyond this many entries.
 LOCAL_MEMO_LIMIT = 200_000
 
@@ -587,8 +592,43 @@ def local_placements(key: int) -> tuple[LocalPlacement, ...]:
     found = tuple(out)
     if len(_LOCAL) >= LOCAL_MEMO_LIMIT:
         _LOCAL.clear()
+        _LEAST.clear()
     _LOCAL[key] = found
+    _LEAST[key] = found[0][0] if found else NO_PLACEMENT
     return found
+
+
+#: ``_ROWS[sig]``: the row of :func:`least_row`.
+_ROWS: dict[int, list[int]] = {}
+#: An entry of a :func:`least_row` not worked out yet (less than any exit change, so that the
+#: least of a few entries shows it).
+ROW_UNKNOWN = -128
+
+
+def least_row(sig: int) -> list[int]:
+    """The least exit changes of the front cells with signature ``sig``, card by card: entry
+    ``mask`` (a canonical port mask, 0..63) is ``least_change(mask << SIGNATURE_BITS | sig)``,
+    or :data:`ROW_UNKNOWN` until asked (the hot loops fill it in with :func:`least_change`).
+    One shared list per signature, so a loop holding a front cell's row reads a card's least
+    change by index, without hashing. Memoised (emptied when it grows beyond
+    :data:`LOCAL_MEMO_LIMIT` rows)."""
+    row = _ROWS.get(sig)
+    if row is None:
+        if len(_ROWS) >= LOCAL_MEMO_LIMIT:
+            _ROWS.clear()
+        row = _ROWS[sig] = [ROW_UNKNOWN] * (PORT_MASK + 1)
+    return row
+
+
+def least_change(key: int) -> int:
+    """The least exit change among ``local_placements(key)`` (:data:`NO_PLACEMENT` when it
+    allows none). Memoised beside :func:`local_placements`: the hot loops read ``_LEAST``
+    directly and call this on a miss."""
+    least = _LEAST.get(key)
+    if least is None:
+        local_placements(key)
+        least = _LEAST[key]
+    return least
 
 
 def _first(entry: LocalPlacement) -> int:
