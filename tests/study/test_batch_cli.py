@@ -125,3 +125,95 @@ def test_ctrl_c_on_the_command_keeps_the_results_and_the_same_command_resumes(
     summary = json.loads(again.out)
     assert summary["already_done"] == sum(kept.values()) and summary["complete"]
     assert stored_indices(out) == Counter(range(60))
+
+
+def test_kill_stops_the_study_and_its_workers_and_the_same_command_resumes(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM (``kill``) to the command alone, as a study started in the background is
+    stopped: exit status 143, the results so far stored, and no worker process left running;
+    the same command again finishes the study with every task once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from collections import Counter
+
+    from tests.study.test_batch import ROOT, stored_indices
+
+    out = tmp_path / "bandido"
+    argv = [sys.executable, "-c", "import sys; from banditsolve.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", "study", "bandido", "--games", "60", "--workers",
+            "2", "--out", str(out), "--json"]
+    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if (out / "journal.jsonl").exists() and sum(stored_indices(out).values()) >= 8:
+                break
+            time.sleep(0.05)
+        workers = _descendants(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while _running(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        alive = _running(workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in _running(workers):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 143, err
+    assert "run the same command again to resume" in err and len(err.splitlines()) == 1
+    assert workers and not alive, alive  # the pool's processes were there, and are gone
+    kept = stored_indices(out)
+    assert 8 <= sum(kept.values()) < 60 and max(kept.values()) == 1
+    again = run("study", "bandido", "--games", "60", "--executor", "inline", "--out", str(out),
+                "--json")
+    assert again.code == 0, again.err
+    assert json.loads(again.out)["already_done"] == sum(kept.values())
+    assert stored_indices(out) == Counter(range(60))
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, from /proc."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            out[int(entry.name)] = int(fields[1])
+    return out
+
+
+def _descendants(pid: int) -> set[int]:
+    parents = _parents()
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, of in parents.items():
+            if of == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    """The processes of ``pids`` still running (not zombies)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive

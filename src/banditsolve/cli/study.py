@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,33 @@ def _executor(words: list[str]) -> tuple[str, str | None]:
     return kind, address
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``) during a study: it stops as Ctrl-C does."""
+
+
+def _stop_on_terminate() -> Callable[[], None]:
+    """Until the returned function is called, SIGTERM stops the study as Ctrl-C does: the
+    results that arrived are stored and the worker processes are shut down (the default action
+    would end this process alone and leave its workers running). A study started in the
+    background from a script ignores Ctrl-C's signal, so ``kill`` is how such a study is
+    stopped."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     studies = _catalog()
     if args.name == "list":
@@ -128,8 +156,9 @@ def cmd_study(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("studies") / spec.name
     params = {"games": games, "seed": args.seed}
     tasks = spec.tasks(games, args.seed)
-    with open_executor(kind, address, args.workers) as pool:
-        try:
+    restore = _stop_on_terminate()
+    try:
+        with open_executor(kind, address, args.workers) as pool:
             summary = run_study(
                 tasks,
                 out,
@@ -140,13 +169,15 @@ def cmd_study(args: argparse.Namespace) -> int:
                 retry_failed=args.retry_failed,
                 grow=("games",),
             )
-        except KeyboardInterrupt:
-            print(
-                f"banditsolve: stopped; the results so far are stored in {out}: run the same "
-                "command again to resume",
-                file=sys.stderr,
-            )
-            return 130
+    except KeyboardInterrupt as stop:
+        print(
+            f"banditsolve: stopped; the results so far are stored in {out}: run the same "
+            "command again to resume",
+            file=sys.stderr,
+        )
+        return 143 if isinstance(stop, _Terminated) else 130
+    finally:
+        restore()
     stats = study_stats(out)
     meta: dict[str, Any] = {
         "study": spec.name,
