@@ -56,6 +56,7 @@ after some permutation of slots and colours, and such a state has the same value
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from functools import lru_cache
 from math import gcd
 from typing import Any
@@ -99,6 +100,8 @@ _TRIPLES: list[tuple[int, int, int]] = [
 ]
 #: The representative of each full side, by the opponent's side (at most two dice).
 _CANON: dict[Side, dict[Side, Side]] = {}
+#: Each full side with its dice per colour (packed, two bits a colour) and its rank.
+_TRIPLE_FACTS: list[tuple[Side, int, int]] = []
 
 
 def _completion_ranks(theirs: Side) -> list[int]:
@@ -120,20 +123,23 @@ def full_side_classes(theirs: Side) -> dict[Side, Side]:
     from bisect import bisect_right
 
     completions = _completion_ranks(theirs)
-    first: dict[tuple[int, int, int, int, int], Side] = {}
+    if not _TRIPLE_FACTS:
+        for t in _TRIPLES:
+            counts = [0, 0, 0, 0]
+            for code in t:
+                counts[code // 6] += 1
+            _TRIPLE_FACTS.append(
+                (t, counts[0] << 6 | counts[1] << 4 | counts[2] << 2 | counts[3],
+                 RANK3[t[0] * 576 + t[1] * 24 + t[2]])
+            )
+    first: dict[int, Side] = {}
     table = {}
-    for t in _TRIPLES:
-        counts = [0, 0, 0, 0]
-        for code in t:
-            counts[code // 6] += 1
-        cls = (
-            counts[0], counts[1], counts[2], counts[3],
-            bisect_right(completions, RANK3[t[0] * 576 + t[1] * 24 + t[2]]),
-        )
+    for full, colours, rank3 in _TRIPLE_FACTS:
+        cls = bisect_right(completions, rank3) << 8 | colours
         rep = first.get(cls)
         if rep is None:
-            rep = first[cls] = t
-        table[t] = rep
+            rep = first[cls] = full
+        table[full] = rep
     _CANON[theirs] = table
     return table
 
@@ -680,18 +686,22 @@ class LastTile:
         on the die alone."""
         if len(mine) == 3:
             return self._full_no_room(mine, theirs)
-        worth: dict[int, Value] = {}
-        num, den, total = 0, 1, 0
+        # Each die code's worth, and its place among the distinct worths (best first): a draw
+        # is worth the better of its two dice, so the draws' weights are summed by that place.
+        worth = [self._complete(mine, theirs, code) if bag[code // 6] else ZERO
+                 for code in range(24)]
+        distinct = sorted(set(worth), key=lambda v: Fraction(v[0], v[1]), reverse=True)
+        place = {v: i for i, v in enumerate(distinct)}
+        order = [place[v] for v in worth]
+        weights = [0] * len(distinct)
+        total = 0
         for (a, b), w in _draws(bag, 2):
             total += w
-            va = worth.get(a)
-            if va is None:
-                va = worth[a] = self._complete(mine, theirs, a)
-            vb = worth.get(b)
-            if vb is None:
-                vb = worth[b] = self._complete(mine, theirs, b)
-            n, d = va if va[0] * vb[1] >= vb[0] * va[1] else vb
-            if n:
+            pa, pb = order[a], order[b]
+            weights[pa if pa < pb else pb] += w
+        num, den = 0, 1
+        for (n, d), w in zip(distinct, weights, strict=True):
+            if n and w:
                 g = gcd(den, d)
                 num = num * (d // g) + w * n * (den // g)
                 den = den // g * d
