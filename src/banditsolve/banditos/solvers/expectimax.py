@@ -233,6 +233,8 @@ class CompactSearch:
         #: :meth:`sure`'s answers, by player: the keys of positions known to be certain wins
         #: for that player (``True``) or known not to be (``False``).
         self.sure_memo: tuple[dict[object, bool], dict[object, bool]] = ({}, {})
+        #: By player, the dice of the draw that last refuted a certain win (tried first).
+        self._killer: list[tuple[int, ...] | None] = [None, None]
         self.budget = budget
         self.key: Callable[[Compact], object] = canonical_key if symmetry else _plain_key
         self.last = LastTile(self.proof_bag, self.may_return, budget)
@@ -477,7 +479,23 @@ class CompactSearch:
         chance = self.chance(s)
         sure = self.sure
         if chance is not None:
-            answer = all(sure(child, player) for child, _w in chance[0])
+            answer = True
+            outcomes = chance[0]
+            killer = self._killer[player] if s[5] == 1 else None
+            if killer is not None:
+                # The draw that last refuted a certain win is tried first (a refutation is
+                # often one bad roll, the same in many positions); the order changes no answer.
+                for child, _w in outcomes:
+                    if child[6] == killer:
+                        answer = sure(child, player)
+                        break
+            if answer:
+                for child, _w in outcomes:
+                    if not sure(child, player):
+                        answer = False
+                        if s[5] == 1:
+                            self._killer[player] = child[6]
+                        break
         elif s[4] == player:
             answer = any(sure(child, player) for child in self.children(s))
         else:
