@@ -1,7 +1,8 @@
 """Benchmark of the tunnel engine: legal-placement generation and whole simulated games
 (Bandido, and Bandida in each of its three modes).
 
-Run ``python benchmarks/bench_tunnels.py [--quick]``; writes ``benchmarks/results/tunnels.md``
+Run ``python benchmarks/bench_tunnels.py [--quick] [--before=SRC]`` (``SRC``: another tree's
+``src`` directory, timed beside this one); writes ``benchmarks/results/tunnels.md``
 and ``benchmarks/results/tunnels.json`` and returns the figures from :func:`run`.
 """
 
@@ -81,12 +82,14 @@ def bench_games(quick: bool) -> dict[str, float]:
     fast simulator memoises the placements of each local signature: timed cold (a fresh
     process's first games) and warm (after games on other seeds), as a long study runs."""
     from banditsolve.tunnels.game import simulate, simulate_generic
-    from banditsolve.tunnels.table import _LOCAL
+    from banditsolve.tunnels.table import _LEAST, _LOCAL, _ROWS
 
     games = 20 if quick else 100
     rounds = 2 if quick else 5
     seeds = range(games)
     _LOCAL.clear()
+    _LEAST.clear()
+    _ROWS.clear()
     cold, _, _ = _rate(lambda s: play_game(2, s), range(10_000, 10_000 + games))
     for seed in range(20_000, 20_000 + (100 if quick else 2000)):
         play_game(2, seed)
@@ -128,6 +131,60 @@ def bench_games(quick: bool) -> dict[str, float]:
         "ms_per_game": round(1000 / fast, 2),
         "mean_turns": round(turns / games, 1),
         "win_rate": round(won / games, 3),
+    }
+
+
+#: A child process timing ``play_game`` (Bandido, 2 players) on the tree in its PYTHONPATH:
+#: a warm-up, then the best of a few rounds of process time; prints games per second.
+_CHILD = """
+import sys, time
+from banditsolve.tunnels import play_game
+warm, games, rounds = map(int, sys.argv[1:4])
+for seed in range(20_000, 20_000 + warm):
+    play_game(2, seed)
+best = 0.0
+for _ in range(rounds):
+    start = time.process_time()
+    for seed in range(games):
+        play_game(2, seed)
+    best = max(best, games / (time.process_time() - start))
+print(best)
+"""
+
+
+def bench_before_after(before: str, quick: bool) -> dict[str, object]:
+    """``play_game`` of another tree (``before``: a ``src`` directory, e.g. an older commit's
+    ``git archive``) beside this one, in the same minutes: child processes on each tree in
+    turn (same warm-up, seeds and rounds), process time, the load average beside each pair."""
+    import subprocess
+
+    here = str(Path(__file__).resolve().parent.parent / "src")
+    args = ["300", "50", "2"] if quick else ["2000", "100", "3"]
+    pairs: list[dict[str, float]] = []
+    for _ in range(2 if quick else 4):
+        row: dict[str, float] = {"load": os.getloadavg()[0]}
+        for name, tree in (("before", before), ("after", here)):
+            env = {**os.environ, "PYTHONPATH": tree}
+            out = subprocess.run(
+                [sys.executable, "-c", _CHILD, *args],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            row[name] = round(float(out.stdout.strip()), 1)
+        pairs.append(row)
+    before_best = max(p["before"] for p in pairs)
+    after_best = max(p["after"] for p in pairs)
+    return {
+        "before_tree": before,
+        "warm_games": int(args[0]),
+        "games": int(args[1]),
+        "rounds": int(args[2]),
+        "pairs": pairs,
+        "before_best": before_best,
+        "after_best": after_best,
+        "ratio": round(after_best / before_best, 2),
     }
 
 
@@ -202,8 +259,9 @@ def bench_contract(quick: bool) -> dict[str, float]:
     }
 
 
-def run(quick: bool = False) -> dict[str, object]:
-    """Time generation and games; write the results files; return the figures."""
+def run(quick: bool = False, before: str | None = None) -> dict[str, object]:
+    """Time generation and games (and, with ``before``, ``play_game`` of that tree beside
+    this one); write the results files; return the figures."""
     load_before = os.getloadavg()[0]
     figures: dict[str, object] = {
         "python": platform.python_version(),
@@ -214,6 +272,8 @@ def run(quick: bool = False) -> dict[str, object]:
         "contract": bench_contract(quick),
         "bandida_2p": bench_bandida(quick),
     }
+    if before is not None:
+        figures["before_after"] = bench_before_after(before, quick)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "tunnels.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     gen = figures["generation"]
@@ -294,9 +354,31 @@ def run(quick: bool = False) -> dict[str, object]:
             f" {row['mean_turns']} | {row['win_rate']} | {row['lost_to_the_pile']} |"
         )
     lines.append("")
+    pair = figures.get("before_after")
+    if isinstance(pair, dict):
+        lines += [
+            "## Bandido `play_game`, this tree beside another (same minutes)",
+            "",
+            f"Child processes in turn on `{pair['before_tree']}` (before) and this tree (after):"
+            f" {pair['warm_games']} warm-up games, then the best of {pair['rounds']} rounds of"
+            f" {pair['games']} seeds, process time (games per second).",
+            "",
+            "| load average | before | after |",
+            "|---:|---:|---:|",
+        ]
+        for row in pair["pairs"]:
+            lines.append(f"| {row['load']:.1f} | {row['before']} | {row['after']} |")
+        lines += [
+            "",
+            f"- best of each: {pair['before_best']} before, {pair['after_best']} after"
+            f" ({pair['ratio']}×)",
+            "",
+        ]
     (RESULTS / "tunnels.md").write_text("\n".join(lines), encoding="utf-8")
     return figures
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv[1:]), indent=2))
+    argv = sys.argv[1:]
+    tree = next((a.split("=", 1)[1] for a in argv if a.startswith("--before=")), None)
+    print(json.dumps(run(quick="--quick" in argv, before=tree), indent=2))

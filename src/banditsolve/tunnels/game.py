@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cache
-from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
 from banditsolve.core.protocol import Policy as CorePolicy
@@ -1155,51 +1154,40 @@ def _fast_bandido(
         """The placements of ``hand`` that change the exits least: their change, the
         placements as ``(code, y, x, rotation)`` and those that cover a cell of ``danger``."""
         masks = [(code, code & PORT_MASK) for code in set(hand)]
-        # The least change of the hand on each front cell, from the cell's row (C loops: map,
-        # itemgetter, min); then only the cells of the least change are looked at. The order
-        # found does not matter: the group is sorted, the risky ones are a set.
+        # The least change of each card on each front cell, read from the cell's row by
+        # index (an entry not worked out yet is ROW_UNKNOWN, less than any change); only the
+        # (cell, card) pairs of the least change are then looked up. The order found does not
+        # matter: the group is sorted, the risky ones are a set.
+        no_fit = NO_PLACEMENT - 1  # above every change: NO_PLACEMENT entries never count
+        best_delta = no_fit
+        hits: list[tuple[Cell, int, int]] = []
+        for t, row in frow.items():
+            for code, m in masks:
+                d = row[m]
+                if d <= best_delta:
+                    if d == ROW_UNKNOWN:
+                        d = row[m] = least_change(m << SIGNATURE_BITS | fsig[t])
+                        if d > best_delta:
+                            continue
+                    if d < best_delta:
+                        best_delta = d
+                        hits = []
+                    hits.append((t, code, m))
         group: list[tuple[int, int, int, int]] = []
         risky: list[tuple[int, int, int, int]] = []
-        if not masks:
+        if best_delta == no_fit:
             return NO_PLACEMENT, group, risky
-        rows = list(frow.values())
-        if len(masks) == 1:
-            least = list(map(itemgetter(masks[0][1]), rows))
-        else:
-            least = list(map(min, map(itemgetter(*(m for _, m in masks)), rows)))
-        best_delta = min(least, default=NO_PLACEMENT)
-        cells = list(frow)
-        while best_delta == ROW_UNKNOWN:
-            i = least.index(ROW_UNKNOWN)
-            row = rows[i]
-            s = fsig[cells[i]]
-            for _, m in masks:
-                if row[m] == ROW_UNKNOWN:
-                    row[m] = least_change(m << SIGNATURE_BITS | s)
-            least[i] = min(row[m] for _, m in masks)
-            best_delta = min(least)
-        if best_delta == NO_PLACEMENT:
-            return best_delta, group, risky
-        i = -1
-        while True:
-            try:
-                i = least.index(best_delta, i + 1)
-            except ValueError:
-                return best_delta, group, risky
-            t = cells[i]
-            row = rows[i]
+        for t, code, m in hits:
+            key = m << SIGNATURE_BITS | fsig[t]
             tx, ty = t
-            for code, m in masks:
-                if row[m] != best_delta:
-                    continue
-                key = m << SIGNATURE_BITS | fsig[t]
-                for d, adx, ady, r, odx, ody in memo_get(key) or local_placements(key):
-                    if d != best_delta:
-                        break
-                    entry = (code, ty + ady, tx + adx, r)
-                    group.append(entry)
-                    if danger and (t in danger or (tx + odx, ty + ody) in danger):
-                        risky.append(entry)
+            for d, adx, ady, r, odx, ody in memo_get(key) or local_placements(key):
+                if d != best_delta:
+                    break
+                entry = (code, ty + ady, tx + adx, r)
+                group.append(entry)
+                if danger and (t in danger or (tx + odx, ty + ody) in danger):
+                    risky.append(entry)
+        return best_delta, group, risky
 
     def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int, int]]:
         """Every placement of ``hand`` as greedy_policy lists them, sorted."""
