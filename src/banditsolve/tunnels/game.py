@@ -1444,9 +1444,9 @@ def _lay_tracked(
     packed[b] = vb | shifted
     hole = False
     fresh: list[Cell] = []
-    changed: list[Cell] = []
     fget = fsig.get
     rget = rim.get
+    row_get = _ROWS.get
     for square, ndx, ndy, add, shift_back, around in sides:
         nx, ny = ax + ndx, ay + ndy
         n = (nx, ny)
@@ -1462,14 +1462,16 @@ def _lay_tracked(
             if s is None:
                 fresh.append(n)
             else:
-                fsig[n] = s ^ change ^ (covered[square] << shift_back)
-                changed.append(n)
+                s ^= change ^ (covered[square] << shift_back)
+                fsig[n] = s
+                frow[n] = row_get(s) or least_row(s)
         for ux, uy, shift in around:
             u = (nx + ux, ny + uy)
             s = fget(u)
             if s is not None:
-                fsig[u] = s ^ (change << shift)
-                changed.append(u)
+                s ^= change << shift
+                fsig[u] = s
+                frow[u] = row_get(s) or least_row(s)
         count = TOUCH_COUNT[v]
         if count == 3:
             _walled(three, danger, n, v)
@@ -1477,11 +1479,8 @@ def _lay_tracked(
             _unwalled(three, danger, n)
             hole = hole or IS_HOLE[v]
     for n in fresh:
-        fsig[n] = signature(rim, n)
-        changed.append(n)
-    row_get = _ROWS.get
-    for n in changed:
-        s = fsig[n]
+        s = signature(rim, n)
+        fsig[n] = s
         frow[n] = row_get(s) or least_row(s)
     return hole
 
