@@ -131,7 +131,7 @@ def open_executor(
     raise ExecutorError(f"unknown executor {kind[:30]!r} (executors: {', '.join(KINDS)})")
 
 
-#: Dask settings for studies: the tasks are long (a chunk is about 1 s) and few, so Dask's
+#: Dask settings for studies: the tasks are long (a chunk is about 2 s) and few, so Dask's
 #: own periodic work is slowed down. Its defaults (a statistical profiler sampling every
 #: worker's stack every 10 ms, an event-loop watchdog every 20 ms, a memory check every 100 ms,
 #: a system monitor every 0.5 s, work stealing) cost an idle two-worker cluster about 0.1 CPU
@@ -194,9 +194,11 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
     closers.append(client.close)
     # A Dask call costs far more than a process pool's (the scheduler, a round trip over TCP,
     # the client's and the worker's bookkeeping: measured at 10-20 ms of CPU a chunk here), so
-    # chunks of about 1 s of work: at 0.2 s the batch layer took 10-15 % of 10 ms tasks' CPU.
+    # chunks of about 2 s of work: at 0.2 s the batch layer took 10-15 % of 10 ms tasks' CPU,
+    # at 1 s about 5 %. (A lost worker costs at most its chunk, run again; the last chunks
+    # shrink to each worker's share of what is left.)
     return Pool(client.get_executor(pure=False), workers or count, name, None, closers, client,
-                target_seconds=1.0)
+                target_seconds=2.0)
 
 
 def library_version() -> str:
