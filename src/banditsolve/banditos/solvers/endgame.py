@@ -349,7 +349,7 @@ class CompactSolver(_Planner):
         return self.budget.nodes
 
     def value(self, state: State) -> Fraction:
-        num, den = self.search.value(compact(state))
+        num, den = self.search.solve(compact(state))
         return Fraction(num, den)
 
     def best_action(self, state: State) -> Action:

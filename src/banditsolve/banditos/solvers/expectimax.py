@@ -512,15 +512,27 @@ class CompactSearch:
         except _ProbeSpent:
             return False
 
+    def solve(self, s: Compact) -> Value:
+        """:meth:`value`, for a position asked from outside the search: with ``probe`` on, a
+        decision is first probed for a certain win of its player whatever its phase (inside
+        the search only the starts of turns are)."""
+        if self.probe and s[2] < WIN and s[3] < WIN and self.chance(s) is None:
+            me = s[4]
+            if self._sure_within(s, me):
+                return ONE if me == 0 else ZERO
+        return self.value(s)
+
     def _expand(self, s: Compact) -> Value:
         """The value of ``s`` from its children (a chance average, or the best move).
 
-        At a decision, with ``probe`` on, first ask whether the player to move can win for
-        certain (:meth:`sure`): if so the value is theirs without computing any move's
-        value; a move that is not a certain win is usually refuted by one reply or outcome,
-        where computing its exact value would cost its whole tree."""
+        At the start of a turn, with ``probe`` on, first ask whether the player to move can
+        win for certain (:meth:`sure`): if so the value is theirs without computing any
+        move's value; a move that is not a certain win is usually refuted by one reply or
+        outcome, where computing its exact value would cost its whole tree. (Probing every
+        decision of the turn too was measured: it costs more than it saves once four tiles
+        are left.)"""
         chance = self.chance(s)
-        if chance is None and self.probe:
+        if chance is None and self.probe and s[5] == 0:
             me = s[4]
             if self._sure_within(s, me):
                 return ONE if me == 0 else ZERO
