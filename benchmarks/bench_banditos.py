@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import platform
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -280,7 +283,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
     }
 
 
-def endgame_positions(tiles_left: int, count: int) -> list[Any]:
+def endgame_positions(tiles_left: int, count: int) -> list[tuple[int, Any]]:
     """Start-of-turn positions (before the roll) with ``tiles_left`` tiles not yet won (in the
     row and face down; the stack is empty for four or fewer), from seeded greedy games: the first
     such position of each game, games seeded 0, 1, 2, ... until ``count`` are found."""
@@ -288,7 +291,7 @@ def endgame_positions(tiles_left: int, count: int) -> list[Any]:
     from banditsolve.banditos.rules import apply, sample_chance
     from banditsolve.banditos.state import initial_state
 
-    found = []
+    found: list[tuple[int, Any]] = []
     seed = 0
     while len(found) < count and seed < 5000:
         rng = random.Random(seed)
@@ -326,6 +329,49 @@ def _solve(make: Callable[[], Any], state: Any) -> tuple[float, Any, int, bool, 
     return elapsed, value, solver.nodes, done, time.process_time() - cpu
 
 
+#: The commit whose compact search is the "before" of the exact best-turn rows (the search as it
+#: was before the certain-win probe and the faster last tile), loaded from git in the same run.
+BEFORE_COMMIT = "d9e5825"
+
+
+def _before_search() -> Any:
+    """The ``CompactSearch`` class of ``expectimax.py`` at :data:`BEFORE_COMMIT`, loaded from git
+    as a module of its own (``None`` when git or the commit is not at hand)."""
+    import subprocess
+    import types
+
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{BEFORE_COMMIT}:src/banditsolve/banditos/solvers/expectimax.py"],
+            capture_output=True, text=True, check=True, cwd=HERE.parent,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType("expectimax_before")
+    sys.modules[module.__name__] = module  # registered as an imported module would be
+    exec(compile(source, f"expectimax.py@{BEFORE_COMMIT}", "exec"), module.__dict__)
+    return module
+
+
+class _BeforeSolver:
+    """The "before" search with the interface :func:`_solve` asks for."""
+
+    def __init__(self, module: Any, limit: float, options: Any) -> None:
+        from banditsolve.core.limits import Budget, Limits
+
+        self.budget = Budget(Limits(time_limit=limit), check_every=128)
+        self.module = module
+        self.search = module.CompactSearch(options, self.budget)
+
+    @property
+    def nodes(self) -> int:
+        return self.budget.nodes
+
+    def value(self, state: Any) -> Fraction:
+        num, den = self.search.value(self.module.compact(state))
+        return Fraction(num, den)
+
+
 def bench_endgames(quick: bool) -> dict[str, Any]:
     from banditsolve.banditos.puzzles import load_puzzles
     from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver, best_turn
@@ -357,6 +403,7 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
         )
     limit = 10.0
     per_row = 2 if quick else 5
+    before = _before_search()
     by_tiles = []
     for tiles_left in range(1, 7):
         positions = endgame_positions(tiles_left, per_row)
@@ -364,18 +411,30 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
         for seed, state in positions:
             dice = sum(len(s.dice) for s in state.row if s is not None)
             entry: dict[str, Any] = {"seed": seed, "position": state.notation(), "dice": dice}
-            options = state.options
             methods: list[tuple[str, Callable[[], Any]]] = [
-                ("compact", lambda o=options: CompactSolver(Limits(time_limit=limit), o)),
+                ("compact", partial(CompactSolver, Limits(time_limit=limit), state.options)),
             ]
+            if before is not None:
+                methods.append(("before", partial(_BeforeSolver, before, limit, state.options)))
+            if tiles_left <= 4:
+                methods.append(
+                    (
+                        "no_probe",
+                        partial(
+                            CompactSolver, Limits(time_limit=limit), state.options, probe=False
+                        ),
+                    )
+                )
             if tiles_left <= 3:
                 methods.append(
                     (
                         "compact_symmetry",
-                        lambda o=options: CompactSolver(Limits(time_limit=limit), o, symmetry=True),
+                        partial(
+                            CompactSolver, Limits(time_limit=limit), state.options, symmetry=True
+                        ),
                     )
                 )
-                methods.append(("old", lambda: ExactSolver(Limits(time_limit=limit))))
+                methods.append(("old", partial(ExactSolver, Limits(time_limit=limit))))
             for name, make in methods:
                 seconds, value, nodes, done, cpu = _solve(make, state)
                 entry[name] = {
@@ -385,9 +444,120 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
             finished = [entry[n]["value"] for n, _ in methods if entry[n]["done"]]
             if len(set(finished)) > 1:
                 raise AssertionError(f"exact searches disagree on {state.notation()}")
+            entry["load"] = os.getloadavg()[0]
             entries.append(entry)
         by_tiles.append({"tiles_left": tiles_left, "limit_seconds": limit, "positions": entries})
-    return {"puzzles": rows, "by_tiles": by_tiles}
+    before_note = None if before is None else f"expectimax.py at {BEFORE_COMMIT}"
+    return {"puzzles": rows, "by_tiles": by_tiles, "before": before_note}
+
+
+def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
+    """The section of the exact best-turn rows, before and after in the same run."""
+    before = endgames.get("before")
+    lines = [
+        "## Exact `best_turn` search by tiles left",
+        "",
+        "Start-of-turn positions (before the roll) from seeded greedy games, the first with that "
+        "many tiles not yet won in each game (the stack empty up to four tiles; five and six have "
+        "one or two tiles face down). `after` is the search `best_turn` uses now: compact states, "
+        "slot symmetry, integer fractions, moves generated lazily (claims, roll, placements, end "
+        "of turn, give-ups last), give-ups after the roll held back until the dice are placed "
+        "(default rules, no tile face down), a full side facing a partial one replaced by the "
+        "first full side of its class, the last tile solved on (mover's side, opponent's side) "
+        "with its colours renamed canonically and each draw valued at once (both dice placed "
+        "together when there is room for both; the better die when there is room for one), and "
+        "every start of a turn (and the position asked) first probed for a certain win of its "
+        "player (a yes-or-no search that stops at the first escaping outcome or reply, the "
+        "draw that refuted the last probe tried first, at most 10,000 positions a probe). "
+        f"`before` is {before or 'not run'}: the search before the probe and the faster last "
+        "tile, loaded from git and run on the same positions in the same run. `no probe` is "
+        "`after` without the probe (the last-tile change alone); `+colours` adds the colour "
+        "symmetry to `after`'s key; `old` is the search on rules-engine states with Fractions. "
+        "Limit 10 s of wall time each (the budget's clock); times in seconds, `–` = stopped at "
+        "the limit; `cpu` is the process CPU time of the same runs (in brackets for a search "
+        "the wall clock stopped). All searches that finished gave the same exact value. "
+        "`nodes/s` counts the positions a search expands (a probe's included; the last-tile "
+        "solver counts one per start of a turn it solves), so rates of different searches do "
+        "not compare; per-position nodes are in the JSON.",
+        "",
+        "| tiles left | dice on tiles | after: ≤1 s / ≤10 s | after s (wall) | after cpu s "
+        "| after nodes/s | before: ≤1 s / ≤10 s | before s (wall) | before cpu s "
+        "| no probe s | +colours s | old s | load |",
+        "|---:|---|---:|---|---|---:|---:|---|---|---|---|---|---|",
+    ]
+
+    def fmt(e: dict[str, Any]) -> str:
+        return f"{e['seconds']:.2f}" if e["done"] else "–"
+
+    def fmt_cpu(e: dict[str, Any]) -> str:
+        return f"{e['cpu_seconds']:.2f}" if e["done"] else f"({e['cpu_seconds']:.1f})"
+
+    def within(runs: list[dict[str, Any]], n: int) -> str:
+        secs = [r["seconds"] if r["done"] else float("inf") for r in runs]
+        return f"{sum(1 for x in secs if x <= 1.0)}/{n} / {sum(1 for x in secs if x <= 10.0)}/{n}"
+
+    status: dict[int, tuple[int, int, int, float, float]] = {}
+    for row in endgames["by_tiles"]:
+        entries = row["positions"]
+        if not entries:
+            continue
+        n = len(entries)
+        dice = sorted(e["dice"] for e in entries)
+        comp = [e["compact"] for e in entries]
+        rate = sum(c["nodes"] for c in comp) / max(sum(c["seconds"] for c in comp), 1e-9)
+
+        def column(name: str, cpu: bool = False, entries: list[Any] = entries) -> str:
+            runs = [e[name] for e in entries if name in e]
+            if not runs:
+                return "not run"
+            return " ".join((fmt_cpu if cpu else fmt)(r) for r in runs)
+
+        befores = [e["before"] for e in entries if "before" in e]
+        loads = [e["load"] for e in entries if "load" in e]
+        secs = [c["seconds"] if c["done"] else float("inf") for c in comp]
+        status[row["tiles_left"]] = (
+            sum(1 for x in secs if x <= 1.0), sum(1 for x in secs if x <= 10.0), n,
+            max(secs), max(c["cpu_seconds"] for c in comp),
+        )
+        lines.append(
+            f"| {row['tiles_left']} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
+            f"| {within(comp, n)} | {column('compact')} | {column('compact', True)} "
+            f"| {rate:,.0f} | {within(befores, n) if befores else ''} | {column('before')} "
+            f"| {column('before', True)} | {column('no_probe')} | {column('compact_symmetry')} "
+            f"| {column('old')} "
+            f"| {f'{min(loads):.1f}–{max(loads):.1f}' if loads else ''} |"
+        )
+    three = status.get(3, (0, 0, 0, 0.0, 0.0))
+    four = status.get(4, (0, 0, 0, 0.0, 0.0))
+    three_ok = three[2] > 0 and three[0] == three[2]
+    four_ok = four[2] > 0 and four[1] == four[2]
+    lines += [
+        "",
+        f"- Targets: every position with 3 tiles left within 1 s: "
+        f"{'met' if three_ok else 'NOT met'} ({three[0]}/{three[2]}, slowest "
+        f"{three[3]:.2f} s wall, {three[4]:.2f} s CPU); every position with 4 tiles left within "
+        f"10 s: {'met' if four_ok else 'NOT met'} ({four[1]}/{four[2]}). `load` is the 1-minute "
+        "load average after each position (2 cores; other work was running).",
+        "- The probe pays where a player can force a win (the 3-tile position the previous "
+        "search never finished is one: a certain win for the player needing one tile of three); "
+        "it decides nothing where every line keeps some chance, and there it costs: probing "
+        "every decision (not only the starts of turns) was measured to cut to a third the rate "
+        "at which a 4-tile search finishes its 2-tile subgames.",
+        "- What the 4-tile positions have in common: no player can force a win, so nothing cuts "
+        "the tree, and the game lasts several turns; each turn is a chance node of up to 300 "
+        "draws, each followed by the placements of two dice on up to four tiles (about 3,000 "
+        "different positions for the next turn). Measured outside this table with this search "
+        "(load about 4): in 60 s on seed 4 and 30 s on seed 2 it did not finish even the first "
+        "of the root's draws (up to 300), so the exact value is hundreds to thousands of times "
+        "beyond 10 s; these exact reductions do not close that gap.",
+        "- Tried and dropped here: the tile values and scores replaced by the win structure "
+        "they leave (which sets of the remaining tiles win for player 0): it merged 1-5 % of "
+        "the positions of a 4-tile search; probing for the opponent's certain win too; trying "
+        "first the opponent's reply that refuted the last probe (4 % fewer positions on the "
+        "hardest 3-tile position, not worth the list it builds).",
+        "",
+    ]
+    return lines
 
 
 def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, str]) -> str:
@@ -462,83 +632,7 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
         "",
     ]
     if "by_tiles" in endgames:
-        lines += [
-            "## Exact `best_turn` search by tiles left",
-            "",
-            "Start-of-turn positions (before the roll) from seeded greedy games, the first with "
-            "that many tiles not yet won in each game (the stack empty up to four tiles; five "
-            "and six have one or two tiles face down). `compact` is the search `best_turn` uses: "
-            "compact states, slot symmetry, integer fractions, moves generated lazily (claims, "
-            "roll, placements, end of turn, give-ups last), give-ups after the roll held back "
-            "until the dice are placed (default rules, no tile face down), a full side facing a "
-            "partial one replaced by the first full side of its class (same dice per colour, "
-            "same place among the partial side's completions), and the last tile in play solved "
-            "by its own memo of (mover's side, opponent's side). `compact+colours` adds the "
-            "colour symmetry to its key; `old` is the previous search on rules-engine states "
-            "with Fractions, in the same run. Limit 10 s of wall time each (the budget's clock); "
-            "times in seconds, `–` = stopped at the limit; `cpu` is the process CPU time of the "
-            "same runs. All searches that finished gave the same exact value. `nodes/s` counts "
-            "the positions a search expands; the last-tile solver counts one per start of a "
-            "turn it solves (not its placements), so the rates of the rows with one tile, and "
-            "of `compact` against `old`, do not compare.",
-            "",
-            "| tiles left | dice on tiles | compact: ≤1 s / ≤10 s | compact s, each (wall) "
-            "| compact cpu s, each | compact nodes/s | compact+colours s | old s | old ≤10 s |",
-            "|---:|---|---:|---|---|---:|---|---|---:|",
-        ]
-        status: dict[int, tuple[int, int, int]] = {}
-        for row in endgames["by_tiles"]:
-            entries = row["positions"]
-            if not entries:
-                continue
-            dice = sorted(e["dice"] for e in entries)
-            comp = [e["compact"] for e in entries]
-            secs = [c["seconds"] if c["done"] else float("inf") for c in comp]
-            within1 = sum(1 for s in secs if s <= 1.0)
-            within10 = sum(1 for s in secs if s <= 10.0)
-            rate = sum(c["nodes"] for c in comp) / max(sum(c["seconds"] for c in comp), 1e-9)
-
-            def fmt(e: dict[str, Any]) -> str:
-                return f"{e['seconds']:.2f}" if e["done"] else "–"
-
-            def fmt_cpu(e: dict[str, Any]) -> str:
-                return f"{e['cpu_seconds']:.2f}" if e["done"] else f"({e['cpu_seconds']:.1f})"
-
-            sym = " ".join(fmt(e["compact_symmetry"]) for e in entries if "compact_symmetry" in e)
-            old = " ".join(fmt(e["old"]) for e in entries if "old" in e)
-            old_done = sum(1 for e in entries if "old" in e and e["old"]["done"])
-            n = len(entries)
-            status[row["tiles_left"]] = (within1, within10, n)
-            lines.append(
-                f"| {row['tiles_left']} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
-                f"| {within1}/{n} / {within10}/{n} | {' '.join(fmt(c) for c in comp)} "
-                f"| {' '.join(fmt_cpu(c) for c in comp)} "
-                f"| {rate:,.0f} | {sym or 'not run'} | {old or 'not run'} "
-                f"| {f'{old_done}/{n}' if old else ''} |"
-            )
-        three = status.get(3, (0, 0, 0))
-        four = status.get(4, (0, 0, 0))
-        three_ok = three[2] > 0 and three[0] == three[2]
-        four_ok = four[2] > 0 and four[1] == four[2]
-        lines += [
-            "",
-            f"- Targets: every position with 3 tiles left within 1 s: "
-            f"{'met' if three_ok else 'NOT met'} ({three[0]}/{three[2]}); every position with "
-            f"4 tiles left within 10 s: {'met' if four_ok else 'NOT met'} "
-            f"({four[1]}/{four[2]}). CPU seconds in brackets are those of a search the wall "
-            "clock stopped.",
-            "- What the positions still out of reach have in common: several turns before the "
-            "game can end (most sides short of three dice, or one player needing every tile "
-            "left, so that no single tile decides), and every roll a chance node of up to 300 "
-            "outcomes (two dice of 24 faces, unordered) followed by each outcome's placements "
-            "on two to four tiles: every start of a turn with two or more tiles costs a few "
-            "thousand positions, and the number of distinct starts of a turn grows by about two "
-            "orders of magnitude per turn. Exact bounds at chance nodes (Star1-style) were "
-            "tried on three-tile positions and cut at most about a third of the positions (none "
-            "once moves were ordered), so they are not used; nor is the colour symmetry by "
-            "default (it saves few positions here and costs its key).",
-            "",
-        ]
+        lines += _by_tiles_markdown(endgames)
     if "puzzles" in endgames:
         lines += [
             "## Endgame solver on the puzzle collection",
