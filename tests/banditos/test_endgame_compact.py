@@ -202,3 +202,41 @@ def test_a_full_side_and_its_representative_compare_alike_with_every_completion(
             assert (other <= mine_rank) == (other <= rep_rank), (theirs, full, rep, extra)
         merged += rep != full
     assert merged  # the classes do merge sides
+
+
+@rules("LB-NOTE-3")
+def test_the_last_tile_key_is_the_same_for_every_colour_renaming() -> None:
+    """Two sides of the last tile and any renaming of their colours get the same key; the key
+    is itself a renaming of the two sides (a full side facing a partial one then stands for its
+    class): the same number of dice per side and the same multiset of dice per colour, up to
+    the colours' names."""
+    import itertools
+
+    from banditsolve.banditos.claim import build_table
+    from banditsolve.banditos.solvers.expectimax import full_side_classes, last_tile_key
+
+    build_table()  # the ranks the classes read
+    rng = random.Random(20261208)
+    perms = list(itertools.permutations(range(4)))
+    for _ in range(scaled(200, 1000)):
+        sizes = rng.choice([(0, 0), (1, 0), (1, 2), (2, 2), (3, 1), (2, 3), (3, 0)])
+        mine = tuple(sorted(rng.randrange(24) for _ in range(sizes[0])))
+        theirs = tuple(sorted(rng.randrange(24) for _ in range(sizes[1])))
+        key = last_tile_key(mine, theirs)
+        perm = rng.choice(perms)
+
+        def rename(side: tuple[int, ...], perm: tuple[int, ...] = perm) -> tuple[int, ...]:
+            return tuple(sorted(perm[c // 6] * 6 + c % 6 for c in side))
+
+        assert last_tile_key(rename(mine), rename(theirs)) == key
+        assert (len(key[0]), len(key[1])) == (len(mine), len(theirs))
+        # Some renaming of the original, with the full side replaced by its class, is the key.
+        assert any(
+            (
+                full_side_classes(rename(theirs, p))[rename(mine, p)]
+                if len(mine) == 3 and len(theirs) < 3 else rename(mine, p),
+                full_side_classes(rename(mine, p))[rename(theirs, p)]
+                if len(theirs) == 3 and len(mine) < 3 else rename(theirs, p),
+            ) == key
+            for p in perms
+        )

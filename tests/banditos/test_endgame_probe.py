@@ -31,7 +31,7 @@ def _deep() -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
-@rules("LB-END-1", "LB-CLAIM-2", "LB-TURN-6", "LB-OPT-1", "LB-OPT-4")
+@rules("LB-NOTE-3", "LB-END-1", "LB-CLAIM-2", "LB-TURN-6", "LB-OPT-1", "LB-OPT-4")
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.changed() or "default"))
 def test_the_probe_finds_exactly_the_certain_wins_of_the_reference(options: Options) -> None:
     """For either player, ``sure`` (with no limit on its allowance, in a search that has no

@@ -44,7 +44,13 @@ after some permutation of slots and colours, and such a state has the same value
   same dice per colour and the same place among the partial side's completions
   (:func:`full_side_classes`): nothing else of it is ever read.
 - *The last tile.* With one tile in play and none face down, whoever wins it wins the game;
-  :class:`LastTile` solves such positions on (mover's side, opponent's side) alone.
+  :class:`LastTile` solves such positions on (mover's side, opponent's side) alone, keyed with
+  their colours renamed canonically (:func:`last_tile_key`), each draw valued at once when the
+  mover's side has room for both dice (placed in either order, the same side) or for one (the
+  draw is worth its better die).
+- *Certain wins.* At the start of a turn the search first asks whether the player to move can
+  win with probability 1 (:meth:`CompactSearch.sure`, a yes-or-no search that stops at the
+  first escape): exact, since a value is 1 exactly when such a win exists.
 - *Move order.* Moves are generated lazily, claims first and give-ups last, so a certain win
   ends the generation early; after the roll, under the default rules with no tile face down,
   give-ups wait until the dice are placed (``late_give_ups``). The order of the rules, which
