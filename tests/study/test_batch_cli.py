@@ -4,6 +4,7 @@ resume, and its refusals (exit status 2, one line)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from banditsolve.study.batch import load_rows
@@ -90,25 +91,13 @@ def test_ctrl_c_on_the_command_keeps_the_results_and_the_same_command_resumes(
     finishes the study with every task once."""
     import os
     import signal
-    import subprocess
-    import sys
-    import time
     from collections import Counter
 
-    from tests.study.test_batch import ROOT, stored_indices
+    from tests.study.test_batch import stored_indices
 
     out = tmp_path / "bandido"
-    argv = [sys.executable, "-c", "import sys; from banditsolve.cli import main; "
-            "sys.exit(main(sys.argv[1:]))", "study", "bandido", "--games", "60", "--workers",
-            "2", "--out", str(out)]
-    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = _started_study(out)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if (out / "journal.jsonl").exists() and sum(stored_indices(out).values()) >= 8:
-                break
-            time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
@@ -135,26 +124,15 @@ def test_kill_stops_the_study_and_its_workers_and_the_same_command_resumes(
     the same command again finishes the study with every task once."""
     import os
     import signal
-    import subprocess
-    import sys
     import time
     from collections import Counter
 
-    from tests.study.test_batch import ROOT, stored_indices
+    from tests.study.test_batch import stored_indices
 
     out = tmp_path / "bandido"
-    argv = [sys.executable, "-c", "import sys; from banditsolve.cli import main; "
-            "sys.exit(main(sys.argv[1:]))", "study", "bandido", "--games", "60", "--workers",
-            "2", "--out", str(out), "--json"]
-    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = _started_study(out, "--json")
     workers: set[int] = set()
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if (out / "journal.jsonl").exists() and sum(stored_indices(out).values()) >= 8:
-                break
-            time.sleep(0.05)
         workers = _descendants(proc.pid)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
@@ -217,3 +195,24 @@ def _running(pids: set[int]) -> set[int]:
         if state != "Z":
             alive.add(pid)
     return alive
+
+
+def _started_study(out: Path, *extra: str) -> subprocess.Popen[str]:
+    """``banditsolve study bandido --games 60 --workers 2`` in its own session, once at least
+    8 of its results are stored (or after a minute)."""
+    import sys
+    import time
+
+    from tests.study.test_batch import ROOT, stored_indices
+
+    argv = [sys.executable, "-c", "import sys; from banditsolve.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", "study", "bandido", "--games", "60", "--workers",
+            "2", "--out", str(out), *extra]
+    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (out / "journal.jsonl").exists() and sum(stored_indices(out).values()) >= 8:
+            break
+        time.sleep(0.05)
+    return proc
