@@ -41,6 +41,28 @@ def test_a_small_study_runs_resumes_and_refuses_other_parameters(tmp_path: Path)
     assert len(refused.err.splitlines()) == 1
 
 
+def test_report_only_writes_the_report_of_what_is_stored_and_runs_nothing(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "bandido"
+    assert run("study", "bandido", "--games", "5", "--executor", "inline", "--out", str(out),
+               "--json").code == 0
+    (out / "report.md").unlink()
+    stored = {p: p.read_bytes() for p in out.rglob("*")
+              if p.is_file() and p.suffix not in (".md", ".png", ".svg")}
+    result = run("study", "bandido", "--report-only", "--out", str(out), "--json")
+    assert result.code == 0, result.err
+    payload = json.loads(result.out)
+    assert (payload["stored"]["done"], payload["stored"]["runs"]) == (5, 1)  # no run added
+    assert {p: p.read_bytes() for p in stored} == stored  # the results and manifest untouched
+    text = Path(payload["report"]).read_text()
+    assert "--games 5" in text and "from 5 task results" in text
+    for argv in (("study", "bandido", "--report-only", "--out", str(tmp_path / "none")),
+                 ("study", "bandida", "--report-only", "--out", str(out))):
+        refused = run(*argv)
+        assert refused.code == 2 and len(refused.err.splitlines()) == 1, refused.err
+
+
 def test_bad_study_requests_exit_2() -> None:
     for argv in (
         ("study", "no-such-study"),

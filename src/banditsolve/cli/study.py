@@ -79,7 +79,14 @@ def register(commands: Commands) -> None:
         type=count(1, 10**6, "the chunk size"),
         default=None,
         metavar="N",
-        help="tasks per call on a worker (default: sized for about 0.1 s per call)",
+        help="tasks per call on a worker (default: sized for about 0.1 s of work per call, 2 s on "
+        "Dask)",
+    )
+    study.add_argument(
+        "--report-only",
+        action="store_true",
+        help="run nothing: write the report of the results stored in --out so far (of a "
+        "study stopped, or still running elsewhere), with the stored study's parameters",
     )
     study.add_argument(
         "--retry-failed",
@@ -154,6 +161,8 @@ def cmd_study(args: argparse.Namespace) -> int:
     kind, address = _executor(args.executor)
     games = args.games or getattr(spec, "default_games", None) or DEFAULT_GAMES
     out = Path(args.out) if args.out else Path("studies") / spec.name
+    if args.report_only:
+        return _report_only(args, spec, out)
     params = {"games": games, "seed": args.seed}
     tasks = spec.tasks(games, args.seed)
     restore = _stop_on_terminate()
@@ -198,4 +207,35 @@ def cmd_study(args: argparse.Namespace) -> int:
         f"report: {report}"
     )
     emit(args, text, payload)
+    return 0
+
+
+def _report_only(args: argparse.Namespace, spec: Any, out: Path) -> int:
+    """``--report-only``: the report of the results stored in ``out``, nothing run."""
+    from banditsolve.study.batch import load_rows, study_stats
+    from banditsolve.study.store import read_manifest
+
+    manifest = read_manifest(out)
+    if manifest is None:
+        fail(f"{str(out)[:60]} is not a study folder (no manifest.json): nothing to report")
+    if manifest.get("study") != spec.name:
+        fail(f"{str(out)[:60]} holds the study {str(manifest.get('study'))[:40]!r}, not "
+             f"{spec.name!r}")
+    stats = study_stats(out)
+    stored = manifest.get("params") or {}
+    runs = manifest.get("runs") or [{}]
+    meta: dict[str, Any] = {
+        "study": spec.name,
+        "title": spec.title,
+        "games": stored.get("games"),
+        "seed": stored.get("seed"),
+        "executor": runs[-1].get("executor"),
+        "workers": runs[-1].get("workers"),
+        **{k: v for k, v in stats.items() if k != "study"},
+    }
+    rows = load_rows(out, with_index=True, with_seconds=True)
+    report = spec.report(rows, Path(args.report) if args.report else out, meta)
+    text = (f"{spec.title}: report of the {stats['done']} of {stats['tasks']} tasks stored in "
+            f"{out}: {report}")
+    emit(args, text, {"report": str(report), "stored": stats})
     return 0
