@@ -165,7 +165,7 @@ def run(quick: bool = False) -> dict[str, object]:
     loops = calibrate(TASK_MS)
     count = 120 if quick else 1500
     busy = busy_tasks(count, loops)
-    real = real_tasks(60 if quick else 150)
+    real = real_tasks(60 if quick else 1000)
     for task in real[:8]:
         question(task)  # import the game and its policies before the plain loop
     plain_busy = _time(lambda: [busy_runner(t) for t in busy])
