@@ -215,7 +215,7 @@ def _report_only(args: argparse.Namespace, spec: Any, out: Path) -> int:
     from banditsolve.study.batch import load_rows, study_stats
     from banditsolve.study.store import read_manifest
 
-    manifest = read_manifest(out)
+    manifest = read_manifest(out) if out.is_dir() else None
     if manifest is None:
         fail(f"{str(out)[:60]} is not a study folder (no manifest.json): nothing to report")
     if manifest.get("study") != spec.name:
