@@ -155,14 +155,14 @@ def cmd_study(args: argparse.Namespace) -> int:
     spec = studies.get(args.name)
     if spec is None:
         fail(f"unknown study {args.name[:40]!r} (studies: {', '.join(sorted(studies)) or 'none'})")
-    from banditsolve.study.batch import load_rows, run_study, study_stats
+    from banditsolve.study.batch import run_study
     from banditsolve.study.executors import open_executor
 
-    kind, address = _executor(args.executor)
-    games = args.games or getattr(spec, "default_games", None) or DEFAULT_GAMES
     out = Path(args.out) if args.out else Path("studies") / spec.name
     if args.report_only:
         return _report_only(args, spec, out)
+    kind, address = _executor(args.executor)
+    games = args.games or getattr(spec, "default_games", None) or DEFAULT_GAMES
     params = {"games": games, "seed": args.seed}
     tasks = spec.tasks(games, args.seed)
     restore = _stop_on_terminate()
@@ -187,18 +187,8 @@ def cmd_study(args: argparse.Namespace) -> int:
         return 143 if isinstance(stop, _Terminated) else 130
     finally:
         restore()
-    stats = study_stats(out)
-    meta: dict[str, Any] = {
-        "study": spec.name,
-        "title": spec.title,
-        "games": games,
-        "seed": args.seed,
-        "executor": summary.executor,
-        "workers": summary.workers,
-        **{k: v for k, v in stats.items() if k != "study"},
-    }
-    rows = load_rows(out, with_index=True, with_seconds=True)
-    report = spec.report(rows, Path(args.report) if args.report else out, meta)
+    report, stats = _write_report(args, spec, out, games, args.seed, summary.executor,
+                                  summary.workers)
     payload = {**summary.to_json(), "report": str(report), "stored": stats}
     text = (
         f"{spec.title}: {summary.ran} tasks run ({summary.failed} failed), "
@@ -210,9 +200,29 @@ def cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_report(args: argparse.Namespace, spec: Any, out: Path, games: object, seed: object,
+                  executor: object, workers: object) -> tuple[Path, dict[str, Any]]:
+    """The report of the results stored in ``out`` (written to ``--report`` or ``out``), and
+    what the folder holds."""
+    from banditsolve.study.batch import load_rows, study_stats
+
+    stats = study_stats(out)
+    meta: dict[str, Any] = {
+        "study": spec.name,
+        "title": spec.title,
+        "games": games,
+        "seed": seed,
+        "executor": executor,
+        "workers": workers,
+        **{k: v for k, v in stats.items() if k != "study"},
+    }
+    rows = load_rows(out, with_index=True, with_seconds=True)
+    report: Path = spec.report(rows, Path(args.report) if args.report else out, meta)
+    return report, stats
+
+
 def _report_only(args: argparse.Namespace, spec: Any, out: Path) -> int:
     """``--report-only``: the report of the results stored in ``out``, nothing run."""
-    from banditsolve.study.batch import load_rows, study_stats
     from banditsolve.study.store import read_manifest
 
     manifest = read_manifest(out) if out.is_dir() else None
@@ -221,20 +231,10 @@ def _report_only(args: argparse.Namespace, spec: Any, out: Path) -> int:
     if manifest.get("study") != spec.name:
         fail(f"{str(out)[:60]} holds the study {str(manifest.get('study'))[:40]!r}, not "
              f"{spec.name!r}")
-    stats = study_stats(out)
     stored = manifest.get("params") or {}
-    runs = manifest.get("runs") or [{}]
-    meta: dict[str, Any] = {
-        "study": spec.name,
-        "title": spec.title,
-        "games": stored.get("games"),
-        "seed": stored.get("seed"),
-        "executor": runs[-1].get("executor"),
-        "workers": runs[-1].get("workers"),
-        **{k: v for k, v in stats.items() if k != "study"},
-    }
-    rows = load_rows(out, with_index=True, with_seconds=True)
-    report = spec.report(rows, Path(args.report) if args.report else out, meta)
+    last = (manifest.get("runs") or [{}])[-1]
+    report, stats = _write_report(args, spec, out, stored.get("games"), stored.get("seed"),
+                                  last.get("executor"), last.get("workers"))
     text = (f"{spec.title}: report of the {stats['done']} of {stats['tasks']} tasks stored in "
             f"{out}: {report}")
     emit(args, text, {"report": str(report), "stored": stats})
