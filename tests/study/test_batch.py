@@ -5,6 +5,7 @@ refused."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -16,6 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from banditsolve.errors import BanditsolveError
 from banditsolve.study.batch import (
@@ -29,12 +32,14 @@ from banditsolve.study.executors import InlineExecutor, open_executor
 from banditsolve.study.store import (
     JOURNAL,
     PARTS,
+    Record,
     Store,
     StudyBusyError,
     StudyMismatchError,
+    new_manifest,
     read_records,
 )
-from banditsolve.study.task import Row, Task
+from banditsolve.study.task import Row, Scalar, Task
 from tests.study.conftest import digest_runner, exiting_runner, failing_runner, tasks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -345,3 +350,53 @@ def test_a_runner_a_process_pool_cannot_send_is_refused_at_once(tmp_path: Path) 
         run_study(tasks(3), tmp_path, executor=pool, runner=local_runner, progress=False)
     assert run_study(tasks(3), tmp_path, executor=InlineExecutor(), runner=local_runner,
                      progress=False).ok == 3
+
+
+# -- stored values --------------------------------------------------------------------------
+
+_VALUES = st.one_of(
+    st.none(), st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.integers(min_value=2**63, max_value=2**64 - 1),
+    st.integers(min_value=2**64, max_value=2**70), st.integers(max_value=-(2**63) - 1),
+    st.floats(allow_nan=False), st.text(max_size=8),
+)
+
+
+def _expected_column(values: list[Scalar]) -> list[Scalar]:
+    """What a part gives back for one column, by the documented rules written out per value:
+    all booleans, or all integers within 64 bits (signed, or else unsigned), come back as
+    they are; integers and floats mixed come back as floats; anything else comes back as
+    text, a value that was not text as its JSON."""
+    present = [v for v in values if v is not None]
+    if all(type(v) is bool for v in present):
+        return values
+    if all(type(v) is int for v in present):
+        ints = [v for v in present if type(v) is int]
+        if all(-(2**63) <= v < 2**63 for v in ints) or all(0 <= v < 2**64 for v in ints):
+            return values
+    elif all(type(v) in (int, float) for v in present):
+        return [None if v is None else float(v) for v in values]
+    return [v if v is None or type(v) is str else json.dumps(v) for v in values]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(columns=st.lists(st.lists(_VALUES, min_size=4, max_size=4), min_size=1, max_size=4))
+def test_stored_values_come_back_as_the_column_rules_say(
+    tmp_path_factory: pytest.TempPathFactory, columns: list[list[Scalar]]
+) -> None:
+    out = tmp_path_factory.mktemp("values")
+    names = [f"c{i}" for i in range(len(columns))]
+    rows = [{name: column[r] for name, column in zip(names, columns, strict=True)}
+            for r in range(4)]
+    store = Store(out)
+    store.open(new_manifest("values", {}, 4))
+    try:
+        store.append(Record(i, "ok", 1, None, None, 0.0, "d", row) for i, row in enumerate(rows))
+        store.flush()
+    finally:
+        store.close()
+    back = read_records(out)
+    for name, column in zip(names, columns, strict=True):
+        assert [back[r].row[name] for r in range(4)] == _expected_column(column), name

@@ -133,37 +133,44 @@ def _atomic_write_text(path: Path, text: str) -> None:
 # -- columns ------------------------------------------------------------------------------------
 
 
-def _column_type(values: list[Scalar]) -> Any:
-    """The Arrow type that holds every value of a column without loss (nulls allowed)."""
+_BASES = (bool, int, float, str)  # bool first: a bool is an int too
+
+
+def _column(values: list[Scalar]) -> tuple[Any, list[Scalar]]:
+    """The Arrow type that holds every value of a column without loss (nulls allowed), and
+    the values to store in it: booleans, 64-bit integers (signed, else unsigned), floats
+    (integers among floats become floats), else text (a value that is not text stored as
+    its JSON). The column's types are looked at once; values are converted only when the
+    column mixes them."""
     import pyarrow as pa
 
-    present = [v for v in values if v is not None]
-    if not present:
-        return pa.null()
-    if all(isinstance(v, bool) for v in present):
-        return pa.bool_()
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in present):
-        ints = [v for v in present if isinstance(v, int)]
-        if min(ints) >= -(2**63) and max(ints) < 2**63:
-            return pa.int64()
-        if min(ints) >= 0 and max(ints) < 2**64:
-            return pa.uint64()
-        return pa.string()
-    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
-        return pa.float64()
-    return pa.string()
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    if not kinds <= set(_BASES):  # subclasses (an IntEnum, a str subclass): by what they are
+        kinds = {next(base for base in _BASES if isinstance(v, base))
+                 for v in values if v is not None}
+    if not kinds:
+        return pa.null(), values
+    if kinds == {bool}:
+        return pa.bool_(), values
+    if kinds == {int}:
+        present = [v for v in values if isinstance(v, int)]
+        low, high = min(present), max(present)
+        if low >= -(2**63) and high < 2**63:
+            return pa.int64(), values
+        if low >= 0 and high < 2**64:
+            return pa.uint64(), values
+    elif kinds <= {int, float}:  # (not bool: a column of bools and numbers is text)
+        return pa.float64(), [None if v is None else float(v) for v in values]
+    if kinds == {str}:
+        return pa.string(), values
+    return pa.string(), [v if v is None or isinstance(v, str) else json.dumps(v)
+                         for v in values]
 
 
-def _convert(value: Scalar, kind: Any) -> Scalar:
-    import pyarrow as pa
-
-    if value is None:
-        return None
-    if kind == pa.string() and not isinstance(value, str):
-        return json.dumps(value)
-    if kind == pa.float64():
-        return float(value)
-    return value
+_META_TYPES = {"_index": "int64", "_attempts": "int16", "_seconds": "float64",
+               "_status": "string", "_error_type": "string", "_error_message": "string",
+               "_digest": "string"}
 
 
 def records_table(records: list[Record], metadata: Mapping[str, str]) -> Any:
@@ -178,17 +185,12 @@ def records_table(records: list[Record], metadata: Mapping[str, str]) -> Any:
     fields = []
     for name in names:
         values = [flat.get(name) for flat in flats]
-        if name == "_index":
-            kind: Any = pa.int64()
-        elif name in ("_attempts",):
-            kind = pa.int16()
-        elif name == "_seconds":
-            kind = pa.float64()
-        elif name in ("_status", "_error_type", "_error_message", "_digest"):
-            kind = pa.string()
+        meta = _META_TYPES.get(name)
+        if meta is not None:
+            kind: Any = getattr(pa, meta)()
         else:
-            kind = _column_type(values)
-        arrays.append(pa.array([_convert(v, kind) for v in values], type=kind))
+            kind, values = _column(values)
+        arrays.append(pa.array(values, type=kind))
         fields.append(pa.field(name, kind))
     schema = pa.schema(fields, metadata=dict(metadata))
     return pa.Table.from_arrays(arrays, schema=schema)
