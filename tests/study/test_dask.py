@@ -23,8 +23,11 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
+    # Dask's own cluster, its scheduler started with the preload the README gives for a
+    # ``dask scheduler`` of several machines
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        scheduler_kwargs={"preload": ["banditsolve.study.dask_preload"]},
     )
     dask_client = distributed.Client(cluster)
     try:
@@ -114,3 +117,53 @@ def test_a_killed_dask_worker_loses_nothing(client: Any, tmp_path: Path) -> None
     assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(160)]
     assert stored_indices(tmp_path) == {i: 1 for i in range(160)}
 
+
+
+def _heartbeat_ms(dask_worker: Any) -> float:
+    return float(dask_worker.periodic_callbacks["heartbeat"].callback_time)
+
+
+def _wait_for_heartbeats(client: Any) -> dict[str, float]:
+    """Each of the two workers' heartbeat period, once each had a reply (at most 20 s)."""
+    import time
+
+    from banditsolve.study.executors import HEARTBEAT_SECONDS
+
+    client.wait_for_workers(2, timeout=60)  # (a worker killed by another test comes back)
+    deadline = time.monotonic() + 20
+    periods: dict[str, float] = {}
+    while time.monotonic() < deadline:
+        periods = client.run(_heartbeat_ms)
+        if periods and all(p == 1000 * HEARTBEAT_SECONDS for p in periods.values()):
+            break
+        time.sleep(0.2)
+    return periods
+
+
+def test_a_scheduler_with_the_preload_has_its_workers_beat_slower(client: Any) -> None:
+    """``dask scheduler --preload banditsolve.study.dask_preload`` (the README's cluster)."""
+    from banditsolve.study.executors import HEARTBEAT_SECONDS
+
+    periods = _wait_for_heartbeats(client)
+    assert len(periods) == 2
+    assert all(p == 1000 * HEARTBEAT_SECONDS for p in periods.values()), periods
+
+
+def test_the_local_dask_pool_beats_slower_and_still_sees_a_killed_worker(tmp_path: Path) -> None:
+    """``--executor dask`` without an address: its workers beat every HEARTBEAT_SECONDS (not
+    Dask's 0.5 s), and a worker killed mid-study is still replaced with nothing lost."""
+    from banditsolve.study.executors import HEARTBEAT_SECONDS
+
+    with open_executor("local-dask", workers=2) as pool:
+        assert pool.client is not None
+        periods = _wait_for_heartbeats(pool.client)
+        assert len(periods) == 2
+        assert all(p == 1000 * HEARTBEAT_SECONDS for p in periods.values()), periods
+        study = tasks(120, spin_ms=6)
+        killer = KillAWorker(pool.client, after=20)
+        summary = run_study(study, tmp_path, executor=pool, runner=digest_runner,
+                            chunk_size=8, progress=killer)
+    assert killer.killed is not None and killer.seen == 120
+    assert summary.complete and summary.failed == 0
+    assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(120)]
+    assert stored_indices(tmp_path) == {i: 1 for i in range(120)}

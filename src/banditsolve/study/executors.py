@@ -151,6 +151,36 @@ QUIET: dict[str, object] = {
 }
 
 
+#: Seconds between the heartbeats of a LocalCluster's workers. Dask's scheduler asks for one
+#: every 0.5 s while it has at most 10 workers; each costs the worker and the scheduler a
+#: collection and a report of metrics (a dashboard's), with the work a task costs here
+#: about a point of the batch layer's CPU on 10 ms tasks (see benchmarks/results/batch.md).
+#: A lost worker is still seen at once: its connection closes (the heartbeat only keeps the
+#: scheduler's figures fresh, and it drops a silent worker after minutes, not seconds).
+HEARTBEAT_SECONDS = 2.0
+
+
+def slow_heartbeats(scheduler: Any, seconds: float) -> None:
+    """Have the workers of this scheduler (ours, in this process) beat every ``seconds`` at
+    most: its reply to a heartbeat names the interval to the next one. Only this scheduler
+    object changes; nothing of Dask is patched. Left as it is if this Dask has no such
+    handler."""
+    handlers = getattr(scheduler, "handlers", None)
+    if not isinstance(handlers, dict) or handlers.get("heartbeat_worker") is None:
+        return
+    original = handlers["heartbeat_worker"]
+
+    def heartbeat_worker(**message: Any) -> Any:
+        reply = original(**message)
+        if isinstance(reply, dict):
+            interval = reply.get("heartbeat-interval")
+            if isinstance(interval, int | float):
+                reply["heartbeat-interval"] = max(float(interval), seconds)
+        return reply
+
+    handlers["heartbeat_worker"] = heartbeat_worker
+
+
 def _open_dask(address: str | None, workers: int | None) -> Pool:
     try:
         import distributed
@@ -174,6 +204,7 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
                 dashboard_address=None,
             )
         closers.append(cluster.close)
+        slow_heartbeats(cluster.scheduler, HEARTBEAT_SECONDS)
         client = dist.Client(cluster)
         name = f"dask LocalCluster ({count} worker processes)"
     else:
