@@ -12,7 +12,7 @@ from banditsolve.core.limits import Limits
 from banditsolve.tunnels import Table, card_name, legal_placements, load_deck
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import colour_balance
-from banditsolve.tunnels.solvers.exact import ExactSearch
+from banditsolve.tunnels.solvers.exact import ExactSearch, balance_after
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.options import options_at
 from tests.profiles import scaled
@@ -49,9 +49,12 @@ def test_mutable_board_mirrors_the_table_on_random_boards() -> None:
             if not options:
                 break
             p = rng.choice(options)
+            before = search.balance
             laid.append((p, search.push(p)))
             table = table.place(p)
             same_board(search, table)
+            # The forward check's balance of the child, before laying it, is the table's.
+            assert balance_after(before, p.card, p.x, p.y) == colour_balance(table)
         for p, record in reversed(laid):
             search.pop(p, record)  # type: ignore[arg-type]
         same_board(search, start)

@@ -21,8 +21,10 @@ The search is complete:
   when the cover bound equals the budget, every card still laid covers a front cell, so only
   placements whose openings face occupied cells or cells that a card covering *another* front
   cell can reach are kept (the tight filter);
-- before laying a card it checks the child's exit count and a quick covering bound
-  (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so most dead ends are never laid.
+- before laying a card it checks the child's exit count, its colour balance (computed from the
+  card and the colour of its square A's cell, :func:`balance_after`) against the cards left,
+  and a quick covering bound (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so
+  most dead ends are never laid.
 - (with :data:`SPLIT_REGIONS`, off by default) when the front falls into regions that no
   connected group of the cards left can span
   (:func:`split_front`), each region is searched alone on a board where the other regions'
@@ -44,7 +46,7 @@ from collections.abc import Sequence
 
 from banditsolve.core.limits import Budget, Limits
 from banditsolve.errors import IllegalActionError
-from banditsolve.tunnels.cards import PORT_MASK
+from banditsolve.tunnels.cards import PORT_MASK, SQUARE_A_PORTS, SQUARE_B_PORTS
 from banditsolve.tunnels.geometry import SIDE_MASK, STEP, Cell, Placement, orientation
 from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
@@ -87,14 +89,47 @@ SCREEN_CELLS = 2
 SLACK_FILTER = 0
 
 
+def balance_after(balance: int, mask: int, x: int, y: int) -> int:
+    """The colour balance (:func:`~banditsolve.tunnels.solvers.bounds.colour_balance`) of the
+    table after a card of port mask ``mask`` is laid with square A on ``(x, y)``, from the
+    balance before.
+
+    Every exit into the two cells covered goes away and every opening of the card onto an
+    empty cell becomes an exit. An opening of square A faces a cell of the other colour than
+    A's: it meets an exit into A (an exit whose front cell has A's colour, counted with A's
+    sign) or becomes an exit into a cell of the other colour (counted with the other sign);
+    the exits into A are exactly the openings of A facing cards (the edge rule), so A's part
+    of the change is ``-sign(A)`` times its openings, and B's (the other colour)
+    ``+sign(A)`` times its own: ``-sign(A) * (a - b)`` in all, with ``a``, ``b`` the
+    openings on square A and B and ``sign`` +1 on cells of even ``x + y``."""
+    signed = _SIGNED_SKEW[mask & PORT_MASK]
+    return balance - signed if (x + y) & 1 == 0 else balance + signed
+
+
+#: Per port mask: its :func:`~banditsolve.tunnels.solvers.bounds.skew`.
+_SKEW = tuple(skew(m) for m in range(64))
+#: Per port mask: its openings on square A less those on square B.
+_SIGNED_SKEW = tuple(
+    (m & SQUARE_A_PORTS).bit_count() - (m & SQUARE_B_PORTS).bit_count() for m in range(64)
+)
+
+
 class _TooMany(Exception):
     """More closings than asked for."""
 
 
 #: What :meth:`ExactSearch.push` returns and :meth:`ExactSearch.pop` takes back: the two cells
-#: laid, the rim entries changed (cell, old value or -1), and the exit count and colour
-#: balance before.
-Record = tuple[Cell, Cell, list[tuple[Cell, int]], int, int]
+#: laid, the rim entries changed (cell, old value or -1), the exit count and colour balance
+#: before, and the card types left before with their option summaries (None: not listed).
+Record = tuple[
+    Cell,
+    Cell,
+    list[tuple[Cell, int]],
+    int,
+    int,
+    tuple[int, ...] | None,
+    dict[Signature, tuple[int, int]],
+]
 
 
 class RegionState:
@@ -300,30 +335,30 @@ class ExactSearch:
         """Lay ``p`` on the board and take its card from the counts; the undo record."""
         mask = p.card & PORT_MASK
         counts = self.counts
+        kinds, sums = self.kinds, self.sums
         counts[p.card] -= 1
         if not counts[p.card]:
             self.kinds = None
         self.classes[mask.bit_count()] -= 1
-        self.skews[skew(mask)] -= 1
+        self.skews[_SKEW[mask]] -= 1
         exits, balance = self.exits, self.balance
         a, b, undo = self.lay(p)
         self.path.append(p)
-        record = (a, b, undo, exits, balance)
+        record = (a, b, undo, exits, balance, kinds, sums)
         self.records.append(record)
         return record
 
     def pop(self, p: Placement, record: Record) -> None:
-        """Undo :meth:`push`."""
-        a, b, undo, exits, balance = record
+        """Undo :meth:`push` (the card types left and their summaries come back as they were,
+        not listed again)."""
+        a, b, undo, exits, balance, kinds, sums = record
         self.lift(a, b, undo)
         self.exits, self.balance = exits, balance
         mask = p.card & PORT_MASK
-        counts = self.counts
-        counts[p.card] += 1
-        if counts[p.card] == 1:
-            self.kinds = None
+        self.counts[p.card] += 1
+        self.kinds, self.sums = kinds, sums
         self.classes[mask.bit_count()] += 1
-        self.skews[skew(mask)] += 1
+        self.skews[_SKEW[mask]] += 1
         self.path.pop()
         self.records.pop()
 
@@ -743,13 +778,17 @@ class ExactSearch:
         classes = self.classes
         cells = self.cells
         exits = self.exits
+        balance = self.balance
+        skews = self.skews
         children: list[Placement] = []
         left: dict[int, tuple[int, ...]] = {}  # the classes left after a card with k openings
+        # The skews left after a card of skew s: (skews[1], skews[2], skews[3]).
+        skews_left: dict[int, tuple[int, int, int]] = {}
         for delta, code, x, y, rotation in options:
             mask = code & PORT_MASK
             k = mask.bit_count()
-            # Forward check: bounds of the table after this placement, from its front cells
-            # and exit count alone, before laying it.
+            # Forward check: bounds of the table after this placement, from its front cells,
+            # exit count and colour balance alone, before laying it.
             if exits + delta:
                 after_classes = left.get(k)
                 if after_classes is None:
@@ -759,6 +798,23 @@ class ExactSearch:
                 child = min_cards_for_exits(after_classes, exits + delta)
                 if child is None:
                     continue  # a bound of NEVER: result is unchanged
+                # The child's colour balance (see balance_after) and the cards left to meet it.
+                signed = _SIGNED_SKEW[mask]
+                after_balance = balance - signed if (x + y) & 1 == 0 else balance + signed
+                if after_balance:
+                    s = signed if signed >= 0 else -signed
+                    after_skews = skews_left.get(s)
+                    if after_skews is None:
+                        skews[s] -= 1
+                        after_skews = skews_left[s] = (skews[1], skews[2], skews[3])
+                        skews[s] += 1
+                    need = min_cards_for_balance(
+                        after_skews, after_balance if after_balance > 0 else -after_balance
+                    )
+                    if need is None:
+                        continue  # a bound of NEVER
+                    if need > child:
+                        child = need
                 bdx, bdy, faced = shape_info(mask, rotation)
                 if child < budget and len(front) + len(faced) >= budget:
                     # (The child's front has at most this many cells, its cover bound no more.)
