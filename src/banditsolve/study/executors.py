@@ -153,8 +153,9 @@ QUIET: dict[str, object] = {
 
 #: Seconds between the heartbeats of a LocalCluster's workers. Dask's scheduler asks for one
 #: every 0.5 s while it has at most 10 workers; each costs the worker and the scheduler a
-#: collection and a report of metrics (a dashboard's), with the work a task costs here
-#: about a point of the batch layer's CPU on 10 ms tasks (see benchmarks/results/batch.md).
+#: collection and a report of metrics (for a dashboard). With two workers on 10 ms tasks, a
+#: heartbeat every 5 s instead cut the batch layer's CPU by about 1.5 points of the tasks'
+#: (measured here, on a busy machine; see benchmarks/results/batch.md for the figures now).
 #: A lost worker is still seen at once: its connection closes (the heartbeat only keeps the
 #: scheduler's figures fresh, and it drops a silent worker after minutes, not seconds).
 HEARTBEAT_SECONDS = 2.0
