@@ -12,10 +12,11 @@ number of workers, the chunks or the order: the rows of a study are the same whe
 
 Chunks. A chunk is one call on a worker that runs several tasks. The first chunks hold one task
 each; then each chunk is sized from the tasks' measured time to take about
-``target_seconds`` (0.1 s on a process pool, 1 s on Dask: its calls cost more) of CPU time,
+``target_seconds`` (0.1 s on a process pool, 2 s on Dask: its calls cost more) of CPU time,
 so that the cost of a call (pickling, a round trip, the scheduler) stays a small share of the
 work, and no larger than an even share of what is left, so that the workers finish together
-(within one chunk's time).
+(within one chunk's time). A chunk bound for another process goes as one pickled object and
+its outcomes come back as one (:func:`run_packed_chunk`).
 
 Failures. A task that raises is recorded with its error (the exception's type and message) and
 run once more, alone; if it fails again, the error is its result. A chunk that fails as a whole
