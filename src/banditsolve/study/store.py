@@ -134,6 +134,7 @@ def _atomic_write_text(path: Path, text: str) -> None:
 
 
 _BASES = (bool, int, float, str)  # bool first: a bool is an int too
+_BASE_SET = frozenset(_BASES)
 
 
 def _column(values: list[Scalar]) -> tuple[Any, list[Scalar]]:
@@ -146,7 +147,7 @@ def _column(values: list[Scalar]) -> tuple[Any, list[Scalar]]:
 
     kinds = set(map(type, values))
     kinds.discard(type(None))
-    if not kinds <= set(_BASES):  # subclasses (an IntEnum, a str subclass): by what they are
+    if not kinds <= _BASE_SET:  # subclasses (an IntEnum, a str subclass): by what they are
         kinds = {next(base for base in _BASES if isinstance(v, base))
                  for v in values if v is not None}
     if not kinds:

@@ -102,15 +102,20 @@ def balance_after(balance: int, mask: int, x: int, y: int) -> int:
     of the change is ``-sign(A)`` times its openings, and B's (the other colour)
     ``+sign(A)`` times its own: ``-sign(A) * (a - b)`` in all, with ``a``, ``b`` the
     openings on square A and B and ``sign`` +1 on cells of even ``x + y``."""
-    signed = _SIGNED_SKEW[mask & PORT_MASK]
-    return balance - signed if (x + y) & 1 == 0 else balance + signed
+    return balance + _BALANCE_CHANGE[(x + y) & 1][mask & PORT_MASK]
 
 
 #: Per port mask: its :func:`~banditsolve.tunnels.solvers.bounds.skew`.
 _SKEW = tuple(skew(m) for m in range(64))
-#: Per port mask: its openings on square A less those on square B.
-_SIGNED_SKEW = tuple(
-    (m & SQUARE_A_PORTS).bit_count() - (m & SQUARE_B_PORTS).bit_count() for m in range(64)
+#: Per colour of square A's cell (``(x + y) & 1``), per port mask: the change of the colour
+#: balance when the card is laid (see :func:`balance_after`).
+_BALANCE_CHANGE = tuple(
+    tuple(
+        (1 if parity else -1)
+        * ((m & SQUARE_A_PORTS).bit_count() - (m & SQUARE_B_PORTS).bit_count())
+        for m in range(64)
+    )
+    for parity in (0, 1)
 )
 
 
@@ -799,10 +804,9 @@ class ExactSearch:
                 if child is None:
                     continue  # a bound of NEVER: result is unchanged
                 # The child's colour balance (see balance_after) and the cards left to meet it.
-                signed = _SIGNED_SKEW[mask]
-                after_balance = balance - signed if (x + y) & 1 == 0 else balance + signed
+                after_balance = balance + _BALANCE_CHANGE[(x + y) & 1][mask]
                 if after_balance:
-                    s = signed if signed >= 0 else -signed
+                    s = _SKEW[mask]
                     after_skews = skews_left.get(s)
                     if after_skews is None:
                         skews[s] -= 1
