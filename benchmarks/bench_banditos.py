@@ -1,6 +1,6 @@
 """Los Banditos benchmarks: claim proofs four ways, and the endgame solver on the puzzles.
 
-    python benchmarks/bench_banditos.py [--quick]
+    python benchmarks/bench_banditos.py [--quick] [--by-tiles]
 
 On one set of generated claim cases (fixed seed; every count of opponent dice 0-2, colour
 scarcity from no die left to plenty) it times, case by case:
@@ -12,8 +12,12 @@ scarcity from no die left to plenty) it times, case by case:
   time and deterministic time are reported beside the wall time measured here.
 
 All four verdicts must agree on every case (the run fails otherwise). Then the endgame solver
-runs on every "best" puzzle of the bundled collection. Results go to
-``benchmarks/results/banditos.md`` and ``benchmarks/results/banditos.json``.
+runs on every "best" puzzle of the bundled collection, and the exact best-turn search on
+start-of-turn positions by tiles left (1 to 6; for up to four, also the structure of a turn and,
+where the search does not finish, how many of the root's draws it solves within the limit).
+Results go to ``benchmarks/results/banditos.md`` and ``benchmarks/results/banditos.json``.
+``--by-tiles`` runs only the rows by tiles left (about ten minutes) and keeps the other rows
+from the JSON of the last full run.
 """
 
 from __future__ import annotations
@@ -374,8 +378,7 @@ class _BeforeSolver:
 
 def bench_endgames(quick: bool) -> dict[str, Any]:
     from banditsolve.banditos.puzzles import load_puzzles
-    from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver, best_turn
-    from banditsolve.core.limits import Limits
+    from banditsolve.banditos.solvers.endgame import best_turn
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     rows = []
@@ -401,6 +404,85 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
                 "probability_float": float(result.probability),
             }
         )
+    return {"puzzles": rows, **bench_by_tiles(quick)}
+
+
+def next_turns(state: Any) -> dict[int, int]:
+    """The structure of a turn: the different positions at the start of the next turn that the
+    player to move can reach from ``state`` (a start of a turn) over all draws and all their
+    own decisions, by tiles left in play (0 for a game ended within the turn), counted on the
+    compact search's keys (slots sorted, full sides reduced to their class)."""
+    from banditsolve.banditos.solvers.expectimax import (
+        PLAYER0_WON,
+        PLAYER1_WON,
+        CompactSearch,
+        compact,
+    )
+
+    search = CompactSearch(state.options, probe=False)
+    s = compact(state)
+    me = s[4]
+    rolled = search.chance((s[0], s[1], s[2], s[3], me, 1, s[6], s[7], s[8]))
+    assert rolled is not None
+    seen: set[Any] = set()
+    ended = False
+    for child, _w in rolled[0]:
+        todo = [child]
+        while todo:
+            x = todo.pop()
+            if x is PLAYER0_WON or x is PLAYER1_WON or x[2] >= 10 or x[3] >= 10:
+                ended = True
+            elif x[4] != me:
+                seen.add(x)
+            else:
+                todo.extend(search.children(x))
+    counts: dict[int, int] = {}
+    for x in seen:
+        counts[len(x[0])] = counts.get(len(x[0]), 0) + 1
+    if ended:
+        counts[0] = 1
+    return dict(sorted(counts.items()))
+
+
+def root_draws(state: Any, limit: float) -> dict[str, Any]:
+    """How far the exact search gets within ``limit`` seconds of wall time on a start of a
+    turn it does not finish: the roll's draws solved one after another (one shared table),
+    each to its exact value, until the limit; the root's value needs every one of them."""
+    from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+    from banditsolve.core.limits import Budget, LimitReached, Limits
+
+    budget = Budget(Limits(time_limit=limit), check_every=128)
+    search = CompactSearch(state.options, budget)
+    s = compact(state)
+    rolled = search.chance((s[0], s[1], s[2], s[3], s[4], 1, s[6], s[7], s[8]))
+    assert rolled is not None
+    outcomes, total = rolled
+    done = weight = 0
+    cpu = time.process_time()
+    try:
+        for child, w in outcomes:
+            search.solve(child)
+            done += 1
+            weight += w
+    except LimitReached:
+        pass
+    return {
+        "draws": len(outcomes), "draws_done": done, "weight_done": weight / total,
+        "cpu_seconds": time.process_time() - cpu, "nodes": budget.nodes,
+        "turn_starts_solved": {
+            str(n): sum(1 for k in search.memo if isinstance(k, tuple) and k[5] == 0
+                        and len(k[0]) == n)
+            for n in (4, 3, 2)
+        },
+    }
+
+
+def bench_by_tiles(quick: bool) -> dict[str, Any]:
+    """The exact best-turn rows by tiles left (1 to 6), before and after in the same run."""
+    from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver
+    from banditsolve.core.limits import Limits
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     limit = 10.0
     per_row = 2 if quick else 5
     before = _before_search()
@@ -444,11 +526,15 @@ def bench_endgames(quick: bool) -> dict[str, Any]:
             finished = [entry[n]["value"] for n, _ in methods if entry[n]["done"]]
             if len(set(finished)) > 1:
                 raise AssertionError(f"exact searches disagree on {state.notation()}")
+            if tiles_left <= 4:
+                entry["next_turns"] = next_turns(state)
+            if tiles_left == 4 and not entry["compact"]["done"]:
+                entry["root_draws"] = root_draws(state, limit)
             entry["load"] = os.getloadavg()[0]
             entries.append(entry)
         by_tiles.append({"tiles_left": tiles_left, "limit_seconds": limit, "positions": entries})
     before_note = None if before is None else f"expectimax.py at {BEFORE_COMMIT}"
-    return {"puzzles": rows, "by_tiles": by_tiles, "before": before_note}
+    return {"by_tiles": by_tiles, "before": before_note}
 
 
 def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
@@ -527,6 +613,7 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
             f"| {column('old')} "
             f"| {f'{min(loads):.1f}–{max(loads):.1f}' if loads else ''} |"
         )
+    lines += _how_far_markdown(endgames)
     three = status.get(3, (0, 0, 0, 0.0, 0.0))
     four = status.get(4, (0, 0, 0, 0.0, 0.0))
     three_ok = three[2] > 0 and three[0] == three[2]
@@ -545,18 +632,83 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
         "at which a 4-tile search finishes its 2-tile subgames.",
         "- What the 4-tile positions have in common: no player can force a win, so nothing cuts "
         "the tree, and the game lasts several turns; each turn is a chance node of up to 300 "
-        "draws, each followed by the placements of two dice on up to four tiles (about 3,000 "
-        "different positions for the next turn). Measured outside this table with this search "
-        "(load about 4): in 60 s on seed 4 and 30 s on seed 2 it did not finish even the first "
-        "of the root's draws (up to 300), so the exact value is hundreds to thousands of times "
-        "beyond 10 s; these exact reductions do not close that gap.",
+        "draws, each followed by the placements of two dice on up to four tiles and the claims "
+        "and give-ups between them: 1,800-8,300 different positions at the start of the next "
+        "turn (table above), most of them with a tile or two already won (given up, claimed or "
+        "resolved), and the same again from each of those (15 of them sampled per position: "
+        "10,000-130,000 different positions two turns on). Measured outside this table with "
+        "this search (2 Dec 2026, load 4-6, CPU time): seeds 3 and 5 did not finish the first "
+        "of their 300 root draws in 108 and 111 CPU s (by then 1,110 and 2,833 starts of "
+        "4-tile turns and 47,088 and 60,399 of 3-tile turns were solved); of the positions one "
+        "turn after seed 3's root, sampled at random, 5 of 5 with 3 tiles, 3 of 5 with 2 tiles "
+        "and 3 of 5 with 4 tiles were not solved in 4-9 CPU s each (a 2-tile one with 6 dice on "
+        "the tiles not in 16 CPU s: it is the room left on the sides, the number of turns still "
+        "to play, that makes a position hard, not the number of tiles; the 2-tile rows above "
+        "have 9-10 dice). The root's exact value needs the exact value of every root draw, and "
+        "each of those the exact value of at least one position of the next turn, so even a "
+        "search that never expanded a move it did not need would solve about 300 positions like "
+        "those sampled: by that extrapolation (not a proof: the positions it needs may be "
+        "easier than a random sample), hundreds to thousands of times the 10 s target. "
+        "Bound-based pruning (Star1/Star2 for values in [0, 1]) cannot close that: a draw "
+        "weighs about 1/300 of its chance node, so a bound cuts a chance node only after most "
+        "of its draws are solved, and the positions it must still solve are the ones above.",
         "- Tried and dropped here: the tile values and scores replaced by the win structure "
         "they leave (which sets of the remaining tiles win for player 0): it merged 1-5 % of "
         "the positions of a 4-tile search; probing for the opponent's certain win too; trying "
         "first the opponent's reply that refuted the last probe (4 % fewer positions on the "
-        "hardest 3-tile position, not worth the list it builds).",
+        "hardest 3-tile position, not worth the list it builds); a partial side facing a full "
+        "one reduced to its dice per colour and the set of its completions that beat the full "
+        "side (exact, the only thing the rules read of it; counted, not built): it merges none "
+        "of the positions one turn on for four seeds and 31 % for the fifth, and 0-12 % of "
+        "those two turns on.",
         "",
     ]
+    return lines
+
+
+def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:
+    """The structure of a turn (stack empty) and how far the exact search gets on the starts
+    of turns it does not finish."""
+    rows = [
+        (row["tiles_left"], e)
+        for row in endgames["by_tiles"]
+        for e in row["positions"]
+        if "next_turns" in e and row["tiles_left"] >= 3
+    ]
+    if not rows:
+        return []
+    lines = [
+        "",
+        "How far the search gets. `next turn` counts the different positions at the start of the "
+        "opponent's next turn that the player to move can reach by rolling, over all the draws "
+        "and all their decisions after the roll (by tiles still in play; `end`: some line ends "
+        "the game within the turn), with the search's moves and keys. `root draws` (4 tiles, "
+        "where the search does not finish): the root's draws solved one after another to their "
+        "exact values, one shared table, within the same 10 s limit (the root's value needs "
+        "every one); `solved` the starts of turns with 4 / 3 / 2 tiles whose exact values the "
+        "table then held.",
+        "",
+        "| tiles left | seed | dice | next turn: 4 / 3 / 2 / 1 tiles, end "
+        "| root draws done in 10 s "
+        "| cpu s | solved: 4 / 3 / 2 tiles | load |",
+        "|---:|---:|---:|---|---|---:|---|---:|",
+    ]
+    for tiles_left, e in rows:
+        nt = {int(k): v for k, v in e["next_turns"].items()}
+        ended = "end" if 0 in nt else "-"
+        turn = " / ".join(f"{nt.get(n, 0):,}" for n in (4, 3, 2, 1)) + f", {ended}"
+        rd = e.get("root_draws")
+        if rd is None:
+            draws = cpu = solved = ""
+        else:
+            draws = f"{rd['draws_done']}/{rd['draws']} ({rd['weight_done']:.0%} of the weight)"
+            cpu = f"{rd['cpu_seconds']:.1f}"
+            ts = rd["turn_starts_solved"]
+            solved = f"{ts['4']:,} / {ts['3']:,} / {ts['2']:,}"
+        lines.append(
+            f"| {tiles_left} | {e['seed']} | {e['dice']} | {turn} | {draws} | {cpu} | {solved} "
+            f"| {e['load']:.1f} |"
+        )
     return lines
 
 
@@ -649,19 +801,35 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
     return "\n".join(lines)
 
 
-def run(quick: bool = False) -> dict[str, object]:
+def run(quick: bool = False, by_tiles_only: bool = False) -> dict[str, object]:
+    """Every row, or with ``by_tiles_only`` only the exact best-turn rows by tiles left: the
+    claim and puzzle rows are then kept from the last full run's JSON (its environment note
+    says so)."""
     load = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
-    env = {
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "load": f"load average at the start {load} (1/5/15 min) on 2 cores: other work was "
-        "running, so only ratios within this run mean much.",
-    }
-    claims = bench_claims(quick)
-    load_mid = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
-    endgames = bench_endgames(quick)
-    load_end = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
-    env["load"] += f" Load after the claim rows {load_mid}, at the end {load_end}."
+    md_path = RESULTS / "banditos.md"
+    json_path = RESULTS / "banditos.json"
+    if by_tiles_only:
+        previous = json.loads(json_path.read_text(encoding="utf-8"))
+        env = previous["environment"]
+        claims = previous["claims"]
+        endgames = {**previous["endgames"], **bench_by_tiles(quick)}
+        load_end = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+        env["load"] = env["load"].split(" The best-turn rows by tiles left were rerun")[0] + (
+            " The best-turn rows by tiles left were rerun alone (`--by-tiles`), load at the "
+            f"start {load}, at the end {load_end}; the other rows are from the full run."
+        )
+    else:
+        env = {
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "load": f"load average at the start {load} (1/5/15 min) on 2 cores: other work was "
+            "running, so only ratios within this run mean much.",
+        }
+        claims = bench_claims(quick)
+        load_mid = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+        endgames = bench_endgames(quick)
+        load_end = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+        env["load"] += f" Load after the claim rows {load_mid}, at the end {load_end}."
     result: dict[str, object] = {
         "suite": "banditos",
         "quick": quick,
@@ -670,8 +838,6 @@ def run(quick: bool = False) -> dict[str, object]:
         "endgames": endgames,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    md_path = RESULTS / "banditos.md"
-    json_path = RESULTS / "banditos.json"
     md_path.write_text(_markdown(claims, endgames, env), encoding="utf-8")
     json_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     result["written"] = [str(md_path), str(json_path)]
@@ -679,5 +845,5 @@ def run(quick: bool = False) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    outcome = run(quick="--quick" in sys.argv[1:])
+    outcome = run(quick="--quick" in sys.argv[1:], by_tiles_only="--by-tiles" in sys.argv[1:])
     print((RESULTS / "banditos.md").read_text(encoding="utf-8"))
