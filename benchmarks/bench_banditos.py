@@ -477,6 +477,72 @@ def root_draws(state: Any, limit: float) -> dict[str, Any]:
     }
 
 
+def principal_tree(state: Any, limit: float) -> dict[str, int] | None:
+    """What perfect pruning could save at most: the positions the search without the probe
+    expands for ``state``, and the size of the tree of best moves in that search (at each
+    decision the first best move the search found, a certain result ending the choice as it
+    does; at each chance step every outcome; a last tile counted once). Every proof of the
+    exact value evaluates both players' best replies to each other under every outcome, so
+    up to ties between equally good moves it contains this tree. ``None`` past ``limit``."""
+    from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+    from banditsolve.core.limits import Budget, LimitReached, Limits
+
+    budget = Budget(Limits(time_limit=limit), check_every=128)
+    search = CompactSearch(state.options, budget, probe=False)
+    root = compact(state)
+    try:
+        search.value(root)
+    except LimitReached:
+        return None
+    expanded = budget.nodes
+    seen: set[Any] = set()
+    todo = [root]
+    try:
+        _best_moves(search, todo, seen)
+    except LimitReached:
+        return None
+    return {"expanded": expanded, "best_move_tree": len(seen)}
+
+
+def _best_moves(search: Any, todo: list[Any], seen: set[Any]) -> None:
+    """:func:`principal_tree`'s walk: every position of the tree of best moves into ``seen``."""
+    from banditsolve.banditos.solvers.expectimax import (
+        NO_STACK,
+        PLAYER0_WON,
+        PLAYER1_WON,
+        Value,
+    )
+
+    while todo:
+        s = todo.pop()
+        if s is PLAYER0_WON or s is PLAYER1_WON or s[2] >= 10 or s[3] >= 10 or s in seen:
+            continue
+        seen.add(s)
+        if len(s[0]) == 1 and not s[7] and s[1] == NO_STACK:
+            continue  # the last tile, solved on its own
+        rolled = search.chance(s)
+        if rolled is not None:
+            todo.extend(child for child, _w in rolled[0])
+            continue
+        maximise = s[4] == 0
+        best: Value | None = None
+        chosen = None
+        for child in search.children(s):
+            if child is PLAYER0_WON:
+                v: Value = (1, 1)
+            elif child is PLAYER1_WON:
+                v = (0, 1)
+            else:
+                v = search.value(child)
+            if best is None or (
+                v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
+            ):
+                best, chosen = v, child
+                if (v[0] == v[1]) if maximise else v[0] == 0:
+                    break
+        todo.append(chosen)
+
+
 def bench_by_tiles(quick: bool) -> dict[str, Any]:
     """The exact best-turn rows by tiles left (1 to 6), before and after in the same run."""
     from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver
@@ -528,6 +594,8 @@ def bench_by_tiles(quick: bool) -> dict[str, Any]:
                 raise AssertionError(f"exact searches disagree on {state.notation()}")
             if tiles_left <= 4:
                 entry["next_turns"] = next_turns(state)
+            if 2 <= tiles_left <= 3 and entry["no_probe"]["done"]:
+                entry["principal"] = principal_tree(state, limit)
             if tiles_left == 4 and not entry["compact"]["done"]:
                 entry["root_draws"] = root_draws(state, limit)
             entry["load"] = os.getloadavg()[0]
@@ -673,7 +741,7 @@ def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:
         (row["tiles_left"], e)
         for row in endgames["by_tiles"]
         for e in row["positions"]
-        if "next_turns" in e and row["tiles_left"] >= 3
+        if "next_turns" in e and row["tiles_left"] >= 2
     ]
     if not rows:
         return []
@@ -686,17 +754,28 @@ def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:
         "where the search does not finish): the root's draws solved one after another to their "
         "exact values, one shared table, within the same 10 s limit (the root's value needs "
         "every one); `solved` the starts of turns with 4 / 3 / 2 tiles whose exact values the "
-        "table then held.",
+        "table then held. `best moves / expanded` (2 and 3 tiles, where the search without the "
+        "probe finishes): the positions of the tree of best moves (each decision's first best "
+        "move, every chance outcome), which every proof of the exact value contains up to ties "
+        "between equal moves, over the positions the search without the probe expands (a last tile "
+        "counts once per position in the tree, once per start of a turn it solves in the "
+        "search, so a ratio near 1 means nothing wasted): the most that perfect pruning could "
+        "save is the inverse.",
         "",
         "| tiles left | seed | dice | next turn: 4 / 3 / 2 / 1 tiles, end "
         "| root draws done in 10 s "
-        "| cpu s | solved: 4 / 3 / 2 tiles | load |",
-        "|---:|---:|---:|---|---|---:|---|---:|",
+        "| cpu s | solved: 4 / 3 / 2 tiles | best moves / expanded | load |",
+        "|---:|---:|---:|---|---|---:|---|---|---:|",
     ]
     for tiles_left, e in rows:
         nt = {int(k): v for k, v in e["next_turns"].items()}
         ended = "end" if 0 in nt else "-"
         turn = " / ".join(f"{nt.get(n, 0):,}" for n in (4, 3, 2, 1)) + f", {ended}"
+        pt = e.get("principal")
+        best = "" if pt is None else (
+            f"{pt['best_move_tree']:,} / {pt['expanded']:,} "
+            f"(1/{pt['expanded'] / pt['best_move_tree']:.1f})"
+        )
         rd = e.get("root_draws")
         if rd is None:
             draws = cpu = solved = ""
@@ -707,7 +786,7 @@ def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:
             solved = f"{ts['4']:,} / {ts['3']:,} / {ts['2']:,}"
         lines.append(
             f"| {tiles_left} | {e['seed']} | {e['dice']} | {turn} | {draws} | {cpu} | {solved} "
-            f"| {e['load']:.1f} |"
+            f"| {best} | {e['load']:.1f} |"
         )
     return lines
 
