@@ -2,8 +2,9 @@
 
 The fast simulator (``play_game``/``simulate`` with the greedy policy) keeps its table in
 mappings of its own and reads precomputed tables: the steps of a lay per card and rotation
-(``_lay_steps``), each front cell's signature and its row of least exit changes
-(``least_row``), and the cells walled on three sides. Each is checked here against the
+(``_lay_steps``, ``_lay_keyed``), each front cell's signature and its row of least exit
+changes (``least_row``), the least placements of a signature and card (``_least_placed``), and
+the cells walled on three sides, all by integer cell keys. Each is checked here against the
 from-scratch definitions (``Table.place``, ``signature``, ``placements_with_delta``,
 ``creates_hole``) on seeded random tables, so that none of them can drift from the rule.
 """
@@ -14,8 +15,22 @@ import random
 
 from banditsolve.tunnels import Table, legal_placements, load_deck
 from banditsolve.tunnels.cards import PORT_MASK
-from banditsolve.tunnels.game import _lay_tracked, _walled, _walls_hole
-from banditsolve.tunnels.geometry import Cell
+from banditsolve.tunnels.game import (
+    _FAST_CARDS,
+    _KEY_OFFSET,
+    _KEY_STEP,
+    _cell,
+    _celled,
+    _entry,
+    _key,
+    _key_signature,
+    _keyed,
+    _lay_tracked,
+    _least_placed,
+    _walled,
+    _walls_hole,
+)
+from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement
 from banditsolve.tunnels.table import (
     NO_PLACEMENT,
     ROW_UNKNOWN,
@@ -25,6 +40,7 @@ from banditsolve.tunnels.table import (
     least_change,
     least_row,
     placements_with_delta,
+    rim_touch,
     signature,
 )
 from tests.profiles import scaled
@@ -34,12 +50,56 @@ TYPES = load_deck().types
 
 
 def _walled_cells(table: Table) -> tuple[dict[Cell, Cell], dict[Cell, int]]:
+    """The cells walled on three sides, each with the cell on its open side, and how many
+    walled cells each such open side's cell has: from the table's rim, by the rule."""
     three: dict[Cell, Cell] = {}
     danger: dict[Cell, int] = {}
+    for (x, y), v in table.rim.items():
+        open_sides = [d for d in range(4) if not rim_touch(v) >> d & 1]
+        if len(open_sides) == 1:
+            dx, dy = STEP[open_sides[0]]
+            three[x, y] = (x + dx, y + dy)
+            danger[x + dx, y + dy] = danger.get((x + dx, y + dy), 0) + 1
+    return three, danger
+
+
+def _keyed_walls(table: Table) -> tuple[dict[int, int], dict[int, int]]:
+    three: dict[int, int] = {}
+    danger: dict[int, int] = {}
     for c, v in table.rim.items():
         if TOUCH_COUNT[v] == 3:
-            _walled(three, danger, c, v)
+            _walled(three, danger, _key(c), v)
     return three, danger
+
+
+def _celled_walls(
+    three: dict[int, int], danger: dict[int, int]
+) -> tuple[dict[Cell, Cell], dict[Cell, int]]:
+    return {_cell(c): _cell(q) for c, q in three.items()}, {_cell(q): n for q, n in danger.items()}
+
+
+def test_cell_keys_order_as_y_then_x_and_step_as_cells_do() -> None:
+    """Keys round-trip, order as (y, x), and a cell's neighbours are one step of keys away,
+    across the whole range a table of fewer than _FAST_CARDS cards can reach."""
+    reach = 2 * _FAST_CARDS + 2
+    assert reach < _KEY_OFFSET
+    rng = random.Random(5)
+    ends = (-reach, reach)
+    span = range(-reach, reach + 1)
+    cells = [(rng.choice(span), rng.choice(span)) for _ in range(99)]
+    cells += [(x, y) for x in ends for y in ends] + [(0, 0)]
+    for c in cells:
+        assert _cell(_key(c)) == c
+    assert sorted(cells, key=_key) == sorted(cells, key=lambda c: (c[1], c[0]))
+    for x, y in cells:
+        for side, (dx, dy) in enumerate(STEP):
+            if -reach <= x + dx <= reach and -reach <= y + dy <= reach:
+                assert _key((x + dx, y + dy)) - _key((x, y)) == _KEY_STEP[side]
+    # The greedy player's group entries order as greedy_policy sorts its placements.
+    placed = [(rng.randrange(3), c, rng.choice(ROTATIONS)) for c in cells for _ in range(3)]
+    entries = {_entry(rank, _key(c), r): (rank, c[1], c[0], r) for rank, c, r in placed}
+    assert [entries[e] for e in sorted(entries)] == sorted(entries.values())
+    assert all(e < 1 << 30 for e in entries if entries[e][0] < 4)
 
 
 def _seeds() -> range:
@@ -57,21 +117,24 @@ def test_the_tracked_lay_keeps_every_mapping_as_table_place_makes_it() -> None:
         table = random_table(seed, rng.randrange(0, 30))
         for code in rng.sample(TYPES, 6):
             for p in legal_placements(table, code):
-                packed = dict(table.packed)
-                rim = dict(table.rim)
-                front = dict(table.front_rim)
-                fsig = {t: signature(rim, t) for t in front}
+                packed = _keyed(table.packed)
+                rim = _keyed(table.rim)
+                front = _keyed(table.front_rim)
+                fsig = {t: _key_signature(rim, t) for t in front}
                 frow = {t: least_row(s) for t, s in fsig.items()}
-                three, danger = _walled_cells(table)
-                hole = _lay_tracked(packed, rim, front, fsig, frow, three, danger, p, len(table))
+                three, danger = _keyed_walls(table)
+                hole = _lay_tracked(
+                    packed, rim, front, fsig, frow, three, danger, p.card, _key((p.x, p.y)),
+                    p.rotation, len(table),
+                )
                 after = table.place(p)
-                assert packed == dict(after.packed), p
-                assert rim == dict(after.rim), p
-                assert front == dict(after.front_rim), p
-                assert fsig == {t: signature(after.rim, t) for t in after.front_rim}, p
+                assert _celled(packed) == dict(after.packed), p
+                assert _celled(rim) == dict(after.rim), p
+                assert _celled(front) == dict(after.front_rim), p
+                assert _celled(fsig) == {t: signature(after.rim, t) for t in after.front_rim}, p
                 assert all(frow[t] is least_row(s) for t, s in fsig.items()), p
                 assert set(frow) == set(fsig), p
-                assert (three, danger) == _walled_cells(after), p
+                assert _celled_walls(three, danger) == _walled_cells(after), p
                 assert hole == creates_hole(table, p), p
                 checked += 1
     assert checked > 100
@@ -83,13 +146,13 @@ def test_walls_hole_is_creates_hole() -> None:
     holes = checked = 0
     for seed in _seeds():
         table = random_table(1000 + seed, 10 + seed % 40)
-        three, _ = _walled_cells(table)
+        three, _ = _keyed_walls(table)
+        rim = _keyed(table.rim)
         for code in TYPES:
             for p in legal_placements(table, code):
                 expected = creates_hole(table, p)
-                assert _walls_hole(dict(table.rim), three, p.card, p.y, p.x, p.rotation) == (
-                    expected
-                ), p
+                a, r = _key((p.x, p.y)), ROTATIONS.index(p.rotation)
+                assert _walls_hole(rim, three, p.card, a, r) == expected, p
                 holes += expected
                 checked += 1
     assert checked > 1000 and holes > 0
@@ -110,3 +173,35 @@ def test_least_changes_are_those_of_the_legal_placements() -> None:
                 row[mask] = d
             deltas = [d for _, d in placements_with_delta(table, code)]
             assert min(found, default=NO_PLACEMENT) == min(deltas, default=NO_PLACEMENT)
+
+
+def test_least_placements_are_the_legal_placements_of_least_change() -> None:
+    """For every card type: the placements _least_placed gives from the front cells whose
+    least change is the table's least (moved to each cell by key) are exactly the card's
+    legal placements of that change, and each covers its front cell and the other cell it
+    names."""
+    checked = 0
+    for seed in _seeds():
+        table = random_table(3000 + seed, seed % 45)
+        sigs = {_key(t): signature(table.rim, t) for t in table.front_rim}
+        for code in TYPES:
+            mask = code & PORT_MASK
+            legal = placements_with_delta(table, code)
+            if not legal:
+                continue
+            least = min(d for _, d in legal)
+            expected = {(p.x, p.y, p.rotation) for p, d in legal if d == least}
+            found: set[tuple[int, int, int]] = set()
+            for k, s in sigs.items():
+                key = mask << SIGNATURE_BITS | s
+                if least_change(key) != least:
+                    continue
+                for ar, o in _least_placed(key):
+                    x, y = _cell(k + (ar >> 2))
+                    r = ROTATIONS[ar & 3]
+                    cells = set(Placement(code, x, y, r).cells)
+                    assert cells == {_cell(k), _cell(k + o)}, (k, code)
+                    found.add((x, y, r))
+            assert found == expected, (seed, code)
+            checked += len(found)
+    assert checked > 100

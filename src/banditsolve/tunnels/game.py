@@ -48,13 +48,11 @@ from banditsolve.tunnels.geometry import (
     orientation,
 )
 from banditsolve.tunnels.table import (
-    _LOCAL as _LOCAL_MEMO,
-)
-from banditsolve.tunnels.table import (
     _ROWS,
     FLASH_BIT,
     INDEX_SHIFT,
     IS_HOLE,
+    LOCAL_MEMO_LIMIT,
     NO_PLACEMENT,
     PARTNER_SHIFT,
     RIM_TOUCH_SHIFT,
@@ -1030,7 +1028,7 @@ def play_game(
     if policy is greedy_policy and (options is None or not options.mode):
         rng = random.Random(seed)
         start = new_game(players, options, deck=deck, rng=rng)
-        if not start.unseen:
+        if not start.unseen and _keys_fit(start):
             return _fast_bandido(start, rng, keep=False)[0][-1]
     return simulate(players, seed, options, policy, deck)[-1]
 
@@ -1052,7 +1050,7 @@ def simulate(
     if options is not None and options.mode and deck is None:
         deck = load_deck("bandida")
     start = new_game(players, options, deck=deck, rng=rng)
-    if policy is greedy_policy and not start.options.mode and not start.unseen:
+    if policy is greedy_policy and not start.options.mode and not start.unseen and _keys_fit(start):
         return _fast_bandido(start, rng)[0]
     return _play_generic(start, policy, rng)
 
@@ -1090,6 +1088,62 @@ def _play_generic(start: GameState, policy: Policy, rng: random.Random) -> list[
 # (:func:`~banditsolve.tunnels.table.local_placements`). ``tests/tunnels/test_game.py`` checks it
 # against the generic path on many seeds and against recorded games.
 
+#: The fast simulator's cells are ints: ``(x, y)`` is ``(y + _KEY_OFFSET) * _KEY_WIDTH + x +
+#: _KEY_OFFSET``, so the cell ``dx, dy`` away is ``dy * _KEY_WIDTH + dx`` away, and keys order
+#: as ``(y, x)`` does, while ``-_KEY_OFFSET <= x, y < _KEY_OFFSET``. Laid cards reach less than
+#: ``2 * cards`` cells from the start, the cells read around them two more: a game of fewer than
+#: :data:`_FAST_CARDS` cards stays inside; every key stays a one-digit int. The width is not a
+#: power of two so that the low bits of a key (a dict's first slot) mix x and y: cells of one
+#: column would otherwise share a slot (2.65 probes per key on game tables; 1.17 with this width,
+#: 1.40 for tuple cells).
+_KEY_OFFSET = 4000
+_KEY_WIDTH = 8192 + 27
+_FAST_CARDS = _KEY_OFFSET // 2 - 2
+#: Every key is below ``1 << _KEY_SIZE``.
+_KEY_SIZE = 26
+_KEY_MASK = (1 << _KEY_SIZE) - 1
+#: A placement of the greedy player's group is one int, ``rank << _RANK_SHIFT | key << 2 |
+#: rotation index`` (:func:`_entry`): ints order as ``(code, y, x, rotation)``, as
+#: greedy_policy sorts them.
+_RANK_SHIFT = _KEY_SIZE + 2
+
+
+def _entry(rank: int, key: int, rotation: int) -> int:
+    """A group entry: the code of rank ``rank`` in the hand, square A at ``key``, turned
+    ``rotation`` degrees."""
+    return rank << _RANK_SHIFT | key << 2 | rotation // 90
+#: ``STEP`` as key offsets.
+_KEY_STEP = tuple(dy * _KEY_WIDTH + dx for dx, dy in STEP)
+
+
+def _key(cell: Cell) -> int:
+    """The fast simulator's key of ``cell``."""
+    return (cell[1] + _KEY_OFFSET) * _KEY_WIDTH + cell[0] + _KEY_OFFSET
+
+
+def _cell(key: int) -> Cell:
+    """The cell of a fast simulator's key."""
+    y, x = divmod(key, _KEY_WIDTH)
+    return x - _KEY_OFFSET, y - _KEY_OFFSET
+
+
+def _keyed(cells: Mapping[Cell, int]) -> dict[int, int]:
+    """A mapping of cells as one of keys."""
+    w, o = _KEY_WIDTH, _KEY_OFFSET
+    return {(y + o) * w + x + o: v for (x, y), v in cells.items()}
+
+
+def _celled(keys: Mapping[int, int]) -> dict[Cell, int]:
+    """A mapping of keys as one of cells."""
+    w, o = _KEY_WIDTH, _KEY_OFFSET
+    return {(k % w - o, k // w - o): v for k, v in keys.items()}
+
+
+def _keys_fit(state: GameState) -> bool:
+    """True when every card of ``state`` laid in a line stays within the fast simulator's keys."""
+    return len(state.table) + len(state.pile) + sum(map(len, state.hands)) < _FAST_CARDS
+
+
 def _fast_bandido(
     start: GameState, rng: random.Random, keep: bool = True
 ) -> tuple[list[GameState], list[Action]]:
@@ -1104,11 +1158,11 @@ def _fast_bandido(
     pile_end = options.pile_out == "end"
     may_place = options.hand_change == "may_place"
     players = start.players
-    # The table as mappings of our own, changed in place: ``table`` is the current table as
-    # an immutable Table (copies, made for each state kept), or None.
-    packed = dict(start.table.packed)
-    rim = dict(start.table.rim)
-    front = dict(start.table.front_rim)
+    # The table as mappings of our own by cell key, changed in place: ``table`` is the
+    # current table as an immutable Table (made for each state kept), or None.
+    packed = _keyed(start.table.packed)
+    rim = _keyed(start.table.rim)
+    front = _keyed(start.table.front_rim)
     history = list(start.table.history)
     table: Table | None = start.table
     hands = list(start.hands)
@@ -1124,22 +1178,24 @@ def _fast_bandido(
     state: GameState | None = start
     exits = start.table.exit_count
     # The signature of every front cell, kept up to date on each placement.
-    fsig = {t: signature(rim, t) for t in front}
-    memo_get = _LOCAL_MEMO.get
+    fsig = {t: _key_signature(rim, t) for t in front}
+    placed_get = _LEAST_PLACED.get
     # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
     frow = {t: least_row(s) for t, s in fsig.items()}
     # The empty cells walled on three sides, each with the cell on its fourth side; a card
     # can wall an exit into a hole only by covering one of those (``danger``, with counts).
-    three: dict[Cell, Cell] = {}
-    danger: dict[Cell, int] = {}
+    three: dict[int, int] = {}
+    danger: dict[int, int] = {}
     for c, v in rim.items():
         if TOUCH_COUNT[v] == 3:
             _walled(three, danger, c, v)
 
+    def made() -> Table:
+        return Table(_celled(packed), _celled(rim), _celled(front), tuple(history))
+
     def view() -> Table:
-        # The table for a generic function to read now: a kept one, or a passing view of
-        # the mappings (never kept: they change with the next card).
-        return table if table is not None else Table(packed, rim, front, tuple(history))
+        # The table for a generic function to read now: a kept one, or a new one.
+        return table if table is not None else made()
 
     def now() -> GameState:
         nonlocal state
@@ -1151,18 +1207,24 @@ def _fast_bandido(
         return state
 
     def gather(hand: tuple[int, ...]) -> _Gathered:
-        """The placements of ``hand`` that change the exits least: their change, the
-        placements as ``(code, y, x, rotation)`` and those that cover a cell of ``danger``."""
-        masks = [(code, code & PORT_MASK) for code in set(hand)]
+        """The placements of ``hand`` (a sorted tuple) that change the exits least: their
+        change, the placements (see :func:`_entry`) and those that cover a cell of ``danger``,
+        and the hand's codes without repeats, in order (an entry's rank is its index)."""
+        codes = tuple(dict.fromkeys(hand))
+        # Each port mask of the hand, with the rank of each code of that mask (shifted).
+        bases: dict[int, list[int]] = {}
+        for rank, code in enumerate(codes):
+            bases.setdefault(code & PORT_MASK, []).append(rank << _RANK_SHIFT)
+        masks = list(bases)
         # The least change of each card on each front cell, read from the cell's row by
         # index (an entry not worked out yet is ROW_UNKNOWN, less than any change); only the
         # (cell, card) pairs of the least change are then looked up. The order found does not
         # matter: the group is sorted, the risky ones are a set.
         no_fit = NO_PLACEMENT - 1  # above every change: NO_PLACEMENT entries never count
         best_delta = no_fit
-        hits: list[tuple[Cell, int, int]] = []
+        hits: list[tuple[int, int]] = []
         for t, row in frow.items():
-            for code, m in masks:
+            for m in masks:
                 d = row[m]
                 if d <= best_delta:
                     if d == ROW_UNKNOWN:
@@ -1172,27 +1234,27 @@ def _fast_bandido(
                     if d < best_delta:
                         best_delta = d
                         hits = []
-                    hits.append((t, code, m))
-        group: list[tuple[int, int, int, int]] = []
-        risky: list[tuple[int, int, int, int]] = []
+                    hits.append((t, m))
+        group: list[int] = []
+        risky: list[int] = []
         if best_delta == no_fit:
-            return NO_PLACEMENT, group, risky
-        for t, code, m in hits:
+            return NO_PLACEMENT, group, risky, codes
+        for t, m in hits:
             key = m << SIGNATURE_BITS | fsig[t]
-            tx, ty = t
-            for d, adx, ady, r, odx, ody in memo_get(key) or local_placements(key):
-                if d != best_delta:
-                    break
-                entry = (code, ty + ady, tx + adx, r)
-                group.append(entry)
-                if danger and (t in danger or (tx + odx, ty + ody) in danger):
-                    risky.append(entry)
-        return best_delta, group, risky
+            t4 = t << 2
+            for base in bases[m]:
+                base += t4
+                for ar, o in placed_get(key) or _least_placed(key):
+                    group.append(base + ar)
+                    if danger and (t in danger or t + o in danger):
+                        risky.append(base + ar)
+        return best_delta, group, risky, codes
 
-    def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int, int]]:
-        """Every placement of ``hand`` as greedy_policy lists them, sorted."""
+    def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        """Every placement of ``hand`` as greedy_policy lists them (the key of square A
+        orders as its ``(y, x)``), sorted."""
         found = [
-            (d, code, t[1] + ady, t[0] + adx, r)
+            (d, code, t + ady * _KEY_WIDTH + adx, r)
             for t, s in fsig.items()
             for code in set(hand)
             for d, adx, ady, r, _, _ in local_placements((code & PORT_MASK) << SIGNATURE_BITS | s)
@@ -1208,19 +1270,32 @@ def _fast_bandido(
         if fast:
             if gathered is None:
                 gathered = gather(hands[player])
-            best_delta, group, risky = gathered
+            best_delta, group, risky, codes = gathered
             if not group:
                 action = PASS if changed or not pile else CHANGE
             else:
+                # Sorted as greedy_policy sorts: by code, cell (y, x) and rotation.
                 group.sort()
                 best = group
                 if risky and exits + best_delta > 0:
-                    holes = {g for g in risky if _walls_hole(rim, three, *g)}
+                    holes = {
+                        g
+                        for g in risky
+                        if _walls_hole(
+                            rim, three, codes[g >> _RANK_SHIFT], g >> 2 & _KEY_MASK, g & 3
+                        )
+                    }
                     if holes:
                         best = [g for g in group if g not in holes]
                 if best:
-                    code, y, x, r = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-                    action = Placement(code, x, y, r)
+                    g = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+                    k = g >> 2 & _KEY_MASK
+                    action = Placement(
+                        codes[g >> _RANK_SHIFT],
+                        k % _KEY_WIDTH - _KEY_OFFSET,
+                        k // _KEY_WIDTH - _KEY_OFFSET,
+                        ROTATIONS[g & 3],
+                    )
                     delta = best_delta
                 else:
                     # Every placement of the least change walls in a hole: greedy_policy's
@@ -1232,9 +1307,10 @@ def _fast_bandido(
                     while i < len(ordered) and not picks:
                         d = ordered[i][0]
                         while i < len(ordered) and ordered[i][0] == d:
-                            _, code, y, x, r = ordered[i]
+                            _, code, k, r = ordered[i]
+                            x, y = _cell(k)
                             p = Placement(code, x, y, r)
-                            if exits + d > 0 and _walls_hole(rim, three, code, y, x, r):
+                            if exits + d > 0 and _walls_hole(rim, three, code, k, r // 90):
                                 walls.append(p)
                             else:
                                 picks.append(p)
@@ -1254,7 +1330,9 @@ def _fast_bandido(
         if isinstance(action, Placement):
             hands[player] = _remove_one(hands[player], action.card)
             hole = _lay_tracked(
-                packed, rim, front, fsig, frow, three, danger, action, len(history)
+                packed, rim, front, fsig, frow, three, danger, action.card,
+                (action.y + _KEY_OFFSET) * _KEY_WIDTH + action.x + _KEY_OFFSET,
+                action.rotation, len(history),
             )
             history.append(action)
             table = None
@@ -1319,20 +1397,52 @@ def _fast_bandido(
         state = None
         if keep:
             if table is None:
-                table = Table(dict(packed), dict(rim), dict(front), tuple(history))
+                table = made()
             states.append(now())
     if not keep and len(states) == 1 and actions:
-        table = Table(packed, rim, front, tuple(history))
+        table = made()
         states.append(now())
     return states, actions
 
 
-_Gathered = tuple[int, list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]
+_Gathered = tuple[int, list[int], list[int], tuple[int, ...]]
 
 
-def _fits_fast(
-    fsig: dict[Cell, int], frow: dict[Cell, list[int]], codes: Iterable[int]
-) -> bool:
+def _key_signature(rim: Mapping[int, int], k: int) -> int:
+    """:func:`~banditsolve.tunnels.table.signature` of the cell of key ``k``."""
+    get = rim.get
+    return (
+        get(k, 0)
+        | get(k - _KEY_WIDTH, 0) << 8
+        | get(k + 1, 0) << 16
+        | get(k + _KEY_WIDTH, 0) << 24
+        | get(k - 1, 0) << 32
+    )
+
+
+#: ``_LEAST_PLACED[key]``: the placements of least change of ``local_placements(key)``.
+_LEAST_PLACED: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _least_placed(key: int) -> tuple[tuple[int, int], ...]:
+    """The placements of :func:`~banditsolve.tunnels.table.local_placements` ``(key)`` whose
+    exit change is the least, in its order, each as ``(4 * offset of square A + rotation
+    index, offset of the other cell)`` in keys (added to 4 * a cell's key, the first is an
+    :func:`_entry` of rank 0). Memoised (emptied beyond
+    :data:`~banditsolve.tunnels.table.LOCAL_MEMO_LIMIT` entries)."""
+    found = local_placements(key)
+    least = tuple(
+        (4 * (ady * _KEY_WIDTH + adx) + r // 90, ody * _KEY_WIDTH + odx)
+        for d, adx, ady, r, odx, ody in found
+        if d == found[0][0]
+    )
+    if len(_LEAST_PLACED) >= LOCAL_MEMO_LIMIT:
+        _LEAST_PLACED.clear()
+    _LEAST_PLACED[key] = least
+    return least
+
+
+def _fits_fast(fsig: dict[int, int], frow: dict[int, list[int]], codes: Iterable[int]) -> bool:
     """True when a card of ``codes`` can be laid on the table whose front cells have the
     signatures ``fsig`` and the rows ``frow`` (no play area, holes allowed)."""
     masks = {code & PORT_MASK for code in codes}
@@ -1346,22 +1456,21 @@ def _fits_fast(
     return False
 
 
-def _walls_hole(
-    rim: dict[Cell, int], three: dict[Cell, Cell], code: int, y: int, x: int, r: int
-) -> bool:
-    """:func:`creates_hole` for laying ``code`` at ``(x, y)`` turned ``r``, from the cells walled
-    on three sides (``three``, each with the cell on its open side): a hole appears exactly where
-    a square of the card covers such a cell's open side, the other square does not cover the
-    cell itself, and an opening then runs into it."""
-    bdx, bdy, _, _, sides = _lay_steps(code & PORT_MASK, r)
+def _walls_hole(rim: dict[int, int], three: dict[int, int], code: int, a: int, r: int) -> bool:
+    """:func:`creates_hole` for laying ``code`` with square A at key ``a`` turned rotation index
+    ``r`` (``ROTATIONS[r]``), from the
+    cells walled on three sides (``three``, each with the cell on its open side; all by key): a
+    hole appears exactly where a square of the card covers such a cell's open side, the other
+    square does not cover the cell itself, and an opening then runs into it."""
+    b, _, _, sides = _lay_keyed(code & PORT_MASK, ROTATIONS[r])
     get = three.get
     # The sides of a square that do not face the other square; an opening there is in ``add``.
-    for square, hdx, hdy, add, _, _ in sides:
-        h = (x + hdx, y + hdy)
+    for square, h, add, _, _ in sides:
+        h += a
         q = get(h)
         if (
             q is not None
-            and q == ((x + bdx, y + bdy) if square else (x, y))
+            and q == (a + b if square else a)
             and (add & SIDE_MASK or rim[h] & SIDE_MASK)
         ):
             return True
@@ -1409,24 +1518,47 @@ def _lay_steps(mask: int, rotation: int) -> tuple[int, int, int, int, tuple[_Lay
     )
 
 
+#: One side of a laid card's square in keys (see :func:`_lay_keyed`).
+_KeyedSide = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
+
+
+@cache
+def _lay_keyed(mask: int, rotation: int) -> tuple[int, int, int, tuple[_KeyedSide, ...]]:
+    """:func:`_lay_steps` with offsets as key offsets: square B's offset from A, the cell
+    values of A and B, and for each side ``(square, neighbour's offset from A, rim added,
+    shift back, ((offset from the neighbour, shift), ...))``."""
+    bdx, bdy, va, vb, sides = _lay_steps(mask, rotation)
+    w = _KEY_WIDTH
+    return (
+        bdy * w + bdx,
+        va,
+        vb,
+        tuple(
+            (square, ndy * w + ndx, add, back, tuple((uy * w + ux, sh) for ux, uy, sh in around))
+            for square, ndx, ndy, add, back, around in sides
+        ),
+    )
+
+
 def _lay_tracked(
-    packed: dict[Cell, int],
-    rim: dict[Cell, int],
-    front: dict[Cell, int],
-    fsig: dict[Cell, int],
-    frow: dict[Cell, list[int]],
-    three: dict[Cell, Cell],
-    danger: dict[Cell, int],
-    p: Placement,
+    packed: dict[int, int],
+    rim: dict[int, int],
+    front: dict[int, int],
+    fsig: dict[int, int],
+    frow: dict[int, list[int]],
+    three: dict[int, int],
+    danger: dict[int, int],
+    code: int,
+    a: int,
+    rotation: int,
     index: int,
 ) -> bool:
-    """:func:`~banditsolve.tunnels.table.lay`, keeping the front signatures ``fsig``, their rows
+    """:func:`~banditsolve.tunnels.table.lay` of ``code`` with square A at key ``a`` turned
+    ``rotation`` on mappings by cell key, keeping the front signatures ``fsig``, their rows
     ``frow`` (:func:`~banditsolve.tunnels.table.least_row`) and the walled cells (``three``,
     ``danger``) up to date. True when the card walls an exit into a one-cell hole."""
-    bdx, bdy, va, vb, sides = _lay_steps(p.card & PORT_MASK, p.rotation)
-    ax, ay = p.x, p.y
-    a = (ax, ay)
-    b = (ax + bdx, ay + bdy)
+    bk, va, vb, sides = _lay_keyed(code & PORT_MASK, rotation)
+    b = a + bk
     covered = (rim.pop(a, 0), rim.pop(b, 0))
     front.pop(a, None)
     front.pop(b, None)
@@ -1443,13 +1575,12 @@ def _lay_tracked(
     packed[a] = va | shifted
     packed[b] = vb | shifted
     hole = False
-    fresh: list[Cell] = []
+    fresh: list[int] = []
     fget = fsig.get
     rget = rim.get
     row_get = _ROWS.get
-    for square, ndx, ndy, add, shift_back, around in sides:
-        nx, ny = ax + ndx, ay + ndy
-        n = (nx, ny)
+    for square, n, add, shift_back, around in sides:
+        n += a
         if n in packed:
             continue
         old = rget(n, 0)
@@ -1465,8 +1596,8 @@ def _lay_tracked(
                 s ^= change ^ (covered[square] << shift_back)
                 fsig[n] = s
                 frow[n] = row_get(s) or least_row(s)
-        for ux, uy, shift in around:
-            u = (nx + ux, ny + uy)
+        for u, shift in around:
+            u += n
             s = fget(u)
             if s is not None:
                 s ^= change << shift
@@ -1479,23 +1610,21 @@ def _lay_tracked(
             _unwalled(three, danger, n)
             hole = hole or IS_HOLE[v]
     for n in fresh:
-        s = signature(rim, n)
+        s = _key_signature(rim, n)
         fsig[n] = s
         frow[n] = row_get(s) or least_row(s)
     return hole
 
 
-def _walled(three: dict[Cell, Cell], danger: dict[Cell, int], cell: Cell, rim: int) -> None:
-    """Note the empty ``cell`` walled on three sides (rim value ``rim``) and its open side's
-    neighbour."""
-    side = (~rim >> RIM_TOUCH_SHIFT & SIDE_MASK).bit_length() - 1
-    dx, dy = STEP[side]
-    q = (cell[0] + dx, cell[1] + dy)
+def _walled(three: dict[int, int], danger: dict[int, int], cell: int, rim: int) -> None:
+    """Note the empty cell of key ``cell`` walled on three sides (rim value ``rim``) and its
+    open side's neighbour."""
+    q = cell + _KEY_STEP[(~rim >> RIM_TOUCH_SHIFT & SIDE_MASK).bit_length() - 1]
     three[cell] = q
     danger[q] = danger.get(q, 0) + 1
 
 
-def _unwalled(three: dict[Cell, Cell], danger: dict[Cell, int], cell: Cell) -> None:
+def _unwalled(three: dict[int, int], danger: dict[int, int], cell: int) -> None:
     """Forget ``cell`` (covered, or walled on its fourth side)."""
     q = three.pop(cell, None)
     if q is not None:
