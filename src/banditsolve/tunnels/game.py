@@ -1179,7 +1179,8 @@ def _fast_bandido(
     exits = start.table.exit_count
     # The signature of every front cell, kept up to date on each placement.
     fsig = {t: _key_signature(rim, t) for t in front}
-    placed_get = _LEAST_PLACED.get
+    hand_get = _HAND_MASKS.get
+    place_sets = _PLACE_SETS
     # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
     frow = {t: least_row(s) for t, s in fsig.items()}
     # The empty cells walled on three sides, each with the cell on its fourth side; a card
@@ -1210,19 +1211,14 @@ def _fast_bandido(
         """The placements of ``hand`` (a sorted tuple) that change the exits least: their
         change, the placements (see :func:`_entry`) and those that cover a cell of ``danger``,
         and the hand's codes without repeats, in order (an entry's rank is its index)."""
-        codes = tuple(dict.fromkeys(hand))
-        # Each port mask of the hand, with the rank of each code of that mask (shifted).
-        bases: dict[int, list[int]] = {}
-        for rank, code in enumerate(codes):
-            bases.setdefault(code & PORT_MASK, []).append(rank << _RANK_SHIFT)
-        masks = list(bases)
+        codes, masks, bases = hand_get(hand) or _hand_masks(hand)
         # The least change of each card on each front cell, read from the cell's row by
         # index (an entry not worked out yet is ROW_UNKNOWN, less than any change); only the
         # (cell, card) pairs of the least change are then looked up. The order found does not
         # matter: the group is sorted, the risky ones are a set.
         no_fit = NO_PLACEMENT - 1  # above every change: NO_PLACEMENT entries never count
         best_delta = no_fit
-        hits: list[tuple[int, int]] = []
+        hits: list[tuple[int, list[int], int]] = []
         for t, row in frow.items():
             for m in masks:
                 d = row[m]
@@ -1234,17 +1230,21 @@ def _fast_bandido(
                     if d < best_delta:
                         best_delta = d
                         hits = []
-                    hits.append((t, m))
+                    hits.append((t, row, m))
         group: list[int] = []
         risky: list[int] = []
         if best_delta == no_fit:
             return NO_PLACEMENT, group, risky, codes
-        for t, m in hits:
-            key = m << SIGNATURE_BITS | fsig[t]
+        for t, row, m in hits:
+            # The least placements' set, by its index kept in the row beside the change.
+            i = row[m + _ROW_PLACES]
+            if i < 0:
+                i = row[m + _ROW_PLACES] = _least_placed_index(m << SIGNATURE_BITS | fsig[t])
+            least = place_sets[i]
             t4 = t << 2
             for base in bases[m]:
                 base += t4
-                for ar, o in placed_get(key) or _least_placed(key):
+                for ar, o in least:
                     group.append(base + ar)
                     if danger and (t in danger or t + o in danger):
                         risky.append(base + ar)
@@ -1328,7 +1328,9 @@ def _fast_bandido(
         # -- apply (the action is legal: generated from the table and the hand)
         nxt = (player + 1) % players
         if isinstance(action, Placement):
-            hands[player] = _remove_one(hands[player], action.card)
+            hand = hands[player]
+            i = hand.index(action.card)
+            hands[player] = hand[:i] + hand[i + 1 :]
             hole = _lay_tracked(
                 packed, rim, front, fsig, frow, three, danger, action.card,
                 (action.y + _KEY_OFFSET) * _KEY_WIDTH + action.x + _KEY_OFFSET,
@@ -1368,7 +1370,9 @@ def _fast_bandido(
             if to_draw:
                 if pile:
                     who = to_draw[0]
-                    hands[who] = _insert_sorted(hands[who], pile[0])
+                    hand = hands[who]
+                    i = bisect_left(hand, pile[0])
+                    hands[who] = hand[:i] + pile[:1] + hand[i:]
                     pile = pile[1:]
                     to_draw = to_draw[1:]
                 elif must_draw:
@@ -1420,26 +1424,55 @@ def _key_signature(rim: Mapping[int, int], k: int) -> int:
     )
 
 
-#: ``_LEAST_PLACED[key]``: the placements of least change of ``local_placements(key)``.
-_LEAST_PLACED: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
 def _least_placed(key: int) -> tuple[tuple[int, int], ...]:
     """The placements of :func:`~banditsolve.tunnels.table.local_placements` ``(key)`` whose
     exit change is the least, in its order, each as ``(4 * offset of square A + rotation
     index, offset of the other cell)`` in keys (added to 4 * a cell's key, the first is an
-    :func:`_entry` of rank 0). Memoised (emptied beyond
-    :data:`~banditsolve.tunnels.table.LOCAL_MEMO_LIMIT` entries)."""
+    :func:`_entry` of rank 0)."""
     found = local_placements(key)
-    least = tuple(
+    return tuple(
         (4 * (ady * _KEY_WIDTH + adx) + r // 90, ody * _KEY_WIDTH + odx)
         for d, adx, ady, r, odx, ody in found
         if d == found[0][0]
     )
-    if len(_LEAST_PLACED) >= LOCAL_MEMO_LIMIT:
-        _LEAST_PLACED.clear()
-    _LEAST_PLACED[key] = least
-    return least
+
+
+#: Every distinct :func:`_least_placed` set, and each set's index there. Never emptied: the sets
+#: depend only on the shape of the cards about one cell (a few hundred), and a row keeps the
+#: index (entry ``_ROW_PLACES + mask`` of a :func:`~banditsolve.tunnels.table.least_row`).
+_PLACE_SETS: list[tuple[tuple[int, int], ...]] = []
+_PLACE_INDEX: dict[tuple[tuple[int, int], ...], int] = {}
+_ROW_PLACES = PORT_MASK + 1
+
+
+def _least_placed_index(key: int) -> int:
+    """The index of ``_least_placed(key)`` in :data:`_PLACE_SETS` (added if new)."""
+    least = _least_placed(key)
+    i = _PLACE_INDEX.get(least)
+    if i is None:
+        i = _PLACE_INDEX[least] = len(_PLACE_SETS)
+        _PLACE_SETS.append(least)
+    return i
+
+
+#: ``_HAND_MASKS[hand]``: a sorted hand's codes without repeats, its port masks without repeats,
+#: and for each mask the rank of each code of that mask (shifted by ``_RANK_SHIFT``).
+_HAND_MASKS: dict[tuple[int, ...], tuple[tuple[int, ...], list[int], dict[int, list[int]]]] = {}
+
+
+def _hand_masks(
+    hand: tuple[int, ...],
+) -> tuple[tuple[int, ...], list[int], dict[int, list[int]]]:
+    """The entry of :data:`_HAND_MASKS` for ``hand`` (worked out and kept; emptied beyond
+    :data:`~banditsolve.tunnels.table.LOCAL_MEMO_LIMIT` hands)."""
+    codes = tuple(dict.fromkeys(hand))
+    bases: dict[int, list[int]] = {}
+    for rank, code in enumerate(codes):
+        bases.setdefault(code & PORT_MASK, []).append(rank << _RANK_SHIFT)
+    if len(_HAND_MASKS) >= LOCAL_MEMO_LIMIT:
+        _HAND_MASKS.clear()
+    found = _HAND_MASKS[hand] = codes, list(bases), bases
+    return found
 
 
 def _fits_fast(fsig: dict[int, int], frow: dict[int, list[int]], codes: Iterable[int]) -> bool:

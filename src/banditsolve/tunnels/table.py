@@ -609,6 +609,8 @@ def least_row(sig: int) -> list[int]:
     """The least exit changes of the front cells with signature ``sig``, card by card: entry
     ``mask`` (a canonical port mask, 0..63) is ``least_change(mask << SIGNATURE_BITS | sig)``,
     or :data:`ROW_UNKNOWN` until asked (the hot loops fill it in with :func:`least_change`).
+    Entries ``PORT_MASK + 1 + mask`` are :data:`ROW_UNKNOWN` for a hot loop to fill with a memo
+    of its own about that key (the fast simulator: the index of its least placements).
     One shared list per signature, so a loop holding a front cell's row reads a card's least
     change by index, without hashing. Memoised (emptied when it grows beyond
     :data:`LOCAL_MEMO_LIMIT` rows)."""
@@ -616,7 +618,7 @@ def least_row(sig: int) -> list[int]:
     if row is None:
         if len(_ROWS) >= LOCAL_MEMO_LIMIT:
             _ROWS.clear()
-        row = _ROWS[sig] = [ROW_UNKNOWN] * (PORT_MASK + 1)
+        row = _ROWS[sig] = [ROW_UNKNOWN] * (2 * (PORT_MASK + 1))
     return row
 
 
