@@ -8,12 +8,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from banditsolve.tunnels import Table, can_close, min_cards_to_close
 from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers import cpsat
+from banditsolve.tunnels.solvers.model import TOO_LARGE
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status
 from banditsolve.tunnels.table import dead_exits
 from tests.profiles import scaled
+from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, to_footprint
 from tests.tunnels.oracle import is_legal
 
@@ -73,7 +78,8 @@ def test_an_exit_no_model_covers_is_impossible_at_once() -> None:
 
 
 def test_staged_minimum_matches_the_exact_minimum() -> None:
-    # Ten cards: stages of 6 and then 10 cards; the minimum of a stage is the minimum of all.
+    # Ten cards: stages of 1, 2, ... 8 and then 10 cards; the minimum of a stage is the
+    # minimum of all.
     checked = 0
     for seed in range(scaled(9, 40)):
         states = simulate(2, 950 + seed)[:-1]
@@ -104,3 +110,83 @@ def test_staged_minimum_matches_the_exact_minimum() -> None:
                 if mine.minimum:
                     assert mine.cards == exact.cards
     assert checked
+
+
+@rules("BD-CLOSE-5")
+def test_stages_grow_by_one_card_while_small_and_reach_the_budget() -> None:
+    for budget in range(1, 70):
+        seen = [min(budget, cpsat.FIRST_STAGE)]
+        while seen[-1] < budget:
+            seen.append(cpsat.next_stage(seen[-1], budget))
+        assert seen[-1] == budget
+        assert all(a < b for a, b in zip(seen, seen[1:], strict=False))
+        # One card at a time up to 8: a minimum of up to 8 cards is proven at its own stage.
+        assert [b for b in seen if b <= 8] == list(range(1, min(budget, 8) + 1))
+
+
+def _staged(
+    monkeypatch: pytest.MonkeyPatch, answers: dict[int, Closure], budget: int
+) -> tuple[Closure, list[tuple[int, float | None]]]:
+    """solve_cpsat with each stage's answer given by ``answers`` (the last one for later
+    stages), and the (budget, time limit) of every stage it asked."""
+    asked: list[tuple[int, float | None]] = []
+
+    def fake(
+        table: Table, cards: object, stage: int, bounds: object, limit: float | None, *rest: object
+    ) -> Closure:
+        asked.append((stage, limit))
+        return answers.get(stage, answers[max(answers)])
+
+    monkeypatch.setattr(cpsat, "_solve_budget", fake)
+    r = cpsat.solve_cpsat(Table.start(), [0] * budget, None, None, 30.0, False)
+    return r, asked
+
+
+def _answer(status: Status, reason: str = "") -> Closure:
+    return Closure(status, (), reason or status, "cpsat", SearchStats())
+
+
+@rules("BD-CLOSE-5")
+def test_a_stage_out_of_time_hands_on_to_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stages 1-3 are proven closed, stage 4 runs out of time, stage 5 finds a closure: the
+    # answer is the closure (its model holds every closure of stage 4 too).
+    none, late, found = _answer("impossible"), _answer("unknown", "time"), _answer("closable")
+    answers = {1: none, 2: none, 3: none, 4: late, 5: found}
+    r, asked = _staged(monkeypatch, answers, 12)
+    assert r.status == "closable"
+    assert [b for b, _ in asked] == [1, 2, 3, 4, 5]
+    # A stage short of the whole budget gets a share of the time left, until one runs out:
+    # the next has all the time left.
+    limits = [limit for _, limit in asked]
+    assert all(t is not None and t <= 30.0 * cpsat.STAGE_SHARE + 1e-9 for t in limits[:4])
+    assert limits[4] is not None and limits[4] > 30.0 * cpsat.STAGE_SHARE
+
+
+@rules("BD-CLOSE-5")
+def test_only_proven_stages_are_ruled_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    none, late = _answer("impossible"), _answer("unknown", "CP-SAT: the time limit ran out")
+    r, asked = _staged(monkeypatch, {1: none, 2: none, 3: late}, 6)
+    # Every stage after 2 ran out of time, the whole budget's too: unknown, never impossible,
+    # and the reason names only what was proven.
+    assert r.status == "unknown"
+    assert asked[-1][0] == 6
+    assert "no closure of at most 2 cards" in r.reason
+
+
+@rules("BD-CLOSE-5")
+def test_the_whole_budget_alone_proves_impossible(monkeypatch: pytest.MonkeyPatch) -> None:
+    late, none = _answer("unknown", "time"), _answer("impossible")
+    r, asked = _staged(monkeypatch, {1: late, 5: none}, 5)
+    assert r.status == "impossible"
+    assert [b for b, _ in asked] == [1, 2, 3, 4, 5]
+    # The whole budget's stage gets all the time left.
+    assert asked[-1][1] is not None and asked[-1][1] > 30.0 * cpsat.STAGE_SHARE
+
+
+def test_a_model_too_large_stops_the_stages(monkeypatch: pytest.MonkeyPatch) -> None:
+    none = _answer("impossible")
+    big = _answer("unknown", f"{TOO_LARGE} 250000 placement literals, the most cpsat takes")
+    r, asked = _staged(monkeypatch, {1: none, 2: big}, 9)
+    assert r.status == "unknown"
+    assert [b for b, _ in asked] == [1, 2]
+    assert "no closure of at most 1 card" in r.reason

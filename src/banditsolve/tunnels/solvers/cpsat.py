@@ -23,6 +23,7 @@ from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import (
     MAX_LITERALS,
+    TOO_LARGE,
     ClosureModel,
     order_placements,
     prepare,
@@ -31,6 +32,12 @@ from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
 SEED = 0
+#: CP-SAT's probing level. Off: on the closure models (thousands of placement literals, most
+#: of them far from the front) probing spent most of the time (about 10 of the 13 s of a
+#: 14,101-literal model whose first solution took 142 conflicts) adding millions of binary
+#: clauses; without it the whole-pile benchmark positions are decided several times faster
+#: (``benchmarks/results/closure_cpsat.md``).
+PROBING = 0
 
 
 def model_of(
@@ -74,7 +81,16 @@ def model_of(
 
 
 #: The first card budget of the staged models (see :func:`solve_cpsat`).
-FIRST_STAGE = 6
+FIRST_STAGE = 1
+#: The share of the time left a stage short of the whole budget may take.
+STAGE_SHARE = 1 / 3
+#: Each stage's budget grows by at least one card and at most this share of the last one.
+STAGE_GROWTH = 0.25
+
+
+def next_stage(stage: int, budget: int) -> int:
+    """The card budget of the stage after ``stage`` (at most ``budget``)."""
+    return min(budget, stage + max(1, int(stage * STAGE_GROWTH)))
 
 
 def solve_cpsat(
@@ -87,7 +103,8 @@ def solve_cpsat(
     required: Required = (),
 ) -> Closure:
     """Answer the closure question (or its minimum) with CP-SAT, in stages of growing card
-    budgets (:data:`FIRST_STAGE`, then doubled up to the budget asked for).
+    budgets (:data:`FIRST_STAGE`, then :func:`next_stage` up to the budget asked for: one card
+    more at a time while the budgets are small, a quarter more later).
 
     The model of a budget ``b`` holds every closure of at most ``b`` cards (see
     :mod:`~banditsolve.tunnels.solvers.model`) and only the cells within reach of ``b``
@@ -97,12 +114,19 @@ def solve_cpsat(
     budget) can prove ``impossible``. A front cell that no placement of any stage's model
     covers (every placement covering it lies within two steps of it, so in every model) is
     ``impossible`` at once. A stage too large for the literal limit makes the answer
-    ``unknown``, naming the budget already ruled out."""
+    ``unknown``, naming the budget already ruled out.
+
+    With a time limit, a stage short of the whole budget gets :data:`STAGE_SHARE` of the time
+    left; when it runs out the next stage goes on with all the time left (its model holds
+    every closure of the one before, so only the proof that the smaller budget cannot close
+    is lost): a closure of ``b`` cards is then not held up by the proof that ``b - 1`` cannot
+    close."""
     start = time.perf_counter()
     budget = len(cards) if max_cards is None else min(max_cards, len(cards))
     stage = min(budget, FIRST_STAGE)
     ruled_out = 0
     nodes = 0
+    timed_out = False
     while True:
         left = None if time_limit is None else time_limit - (time.perf_counter() - start)
         if left is not None and left <= 0:
@@ -112,20 +136,25 @@ def solve_cpsat(
             return Closure(
                 "unknown", (), why, "cpsat", SearchStats(nodes, time.perf_counter() - start)
             )
-        r = _solve_budget(table, cards, stage, bounds, left, minimum, required)
+        last = stage == budget
+        share = left if left is None or last or timed_out else left * STAGE_SHARE
+        r = _solve_budget(table, cards, stage, bounds, share, minimum, required)
         nodes += r.stats.nodes
         stats = replace(r.stats, nodes=nodes, seconds=time.perf_counter() - start)
-        if r.status == "closable" or stage == budget:
+        if r.status == "closable" or (last and r.status == "impossible"):
             return replace(r, stats=stats)
-        if r.status == "unknown":
+        if r.status == "unknown" and (last or r.reason.startswith(TOO_LARGE)):
             why = r.reason
             if ruled_out:
                 why += f"; no closure of at most {plural(ruled_out, 'card')}"
             return replace(r, reason=why, stats=stats)
         if r.reason.startswith(DEAD):
             return replace(r, stats=stats)
-        ruled_out = stage
-        stage = min(budget, 2 * stage)
+        if r.status == "impossible":
+            ruled_out = stage
+        else:
+            timed_out = True
+        stage = next_stage(stage, budget)
 
 
 #: How the reason of an exit no model can close begins.
@@ -168,6 +197,7 @@ def _solve_budget(
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
+        solver.parameters.cp_model_probing_level = PROBING
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - start)
             solver.parameters.max_time_in_seconds = max(0.01, left)

@@ -34,6 +34,8 @@ from banditsolve.tunnels.table import Table, fits
 
 #: Above this many placement literals a backend gives up (``unknown``) rather than build.
 MAX_LITERALS = 250_000
+#: How the reason of a model refused for its size begins.
+TOO_LARGE = "the model would need more than"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +236,7 @@ def prepare(
         why = "the time limit ran out while the model was built"
         if exc.literals is not None:
             why = (
-                f"the model would need more than {exc.literals} placement literals, the most "
+                f"{TOO_LARGE} {exc.literals} placement literals, the most "
                 f"the {backend} backend takes"
             )
         return Closure("unknown", (), why, backend, SearchStats(0, time.perf_counter() - start))
