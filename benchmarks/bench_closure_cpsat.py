@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -41,6 +42,8 @@ from banditsolve.tunnels.solvers.result import Closure
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 LIMIT = 60.0
+#: The model's size as the reason names it.
+MODEL = re.compile(r"radius \d+(, [\d,]+ literals)?")
 EXACT_LIMIT = 20.0
 
 
@@ -174,7 +177,8 @@ def _write(result: dict[str, Any]) -> None:
     for r in rows:
         ex, now, before = r["exact"], r["now"], r["before"]
         verdict = ex["status"] + (f" ({ex['cards']} cards)" if ex["status"] == "closable" else "")
-        model = str(now["reason"]).split("(")[-1].rstrip(")").split(";")[0]
+        found = MODEL.search(now["reason"])
+        model = found.group(0) if found else "-"
         lines.append(
             f"| {r['index']} | {r['side']} | {r['seed']} | {r['cards']} | {r['front']} |"
             f" {verdict} | {now['status']} | {now['wall']:.2f} ({now['cpu']:.2f}) |"
