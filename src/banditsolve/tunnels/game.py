@@ -1211,7 +1211,7 @@ def _fast_bandido(
         """The placements of ``hand`` (a sorted tuple) that change the exits least: their
         change, the placements (see :func:`_entry`) and those that cover a cell of ``danger``,
         and the hand's codes without repeats, in order (an entry's rank is its index)."""
-        codes, masks, bases = hand_get(hand) or _hand_masks(hand)
+        codes, masks, first, more = hand_get(hand) or _hand_masks(hand)
         # The least change of each card on each front cell, read from the cell's row by
         # index (an entry not worked out yet is ROW_UNKNOWN, less than any change); only the
         # (cell, card) pairs of the least change are then looked up. The order found does not
@@ -1241,13 +1241,24 @@ def _fast_bandido(
             if i < 0:
                 i = row[m + _ROW_PLACES] = _least_placed_index(m << SIGNATURE_BITS | fsig[t])
             least = place_sets[i]
-            t4 = t << 2
-            for base in bases[m]:
-                base += t4
+            base = first[m] + (t << 2)
+            if t in danger:
+                for ar, _ in least:
+                    group.append(base + ar)
+                    risky.append(base + ar)
+            else:
                 for ar, o in least:
                     group.append(base + ar)
-                    if danger and (t in danger or t + o in danger):
+                    if t + o in danger:
                         risky.append(base + ar)
+            if more and m in more:
+                # Other codes of the same port mask in the hand: the same placements.
+                for base in more[m]:
+                    base += t << 2
+                    for ar, o in least:
+                        group.append(base + ar)
+                        if t in danger or t + o in danger:
+                            risky.append(base + ar)
         return best_delta, group, risky, codes
 
     def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
@@ -1267,6 +1278,7 @@ def _fast_bandido(
         # -- the greedy policy's move (greedy_policy, in the same order and with the same draws)
         action: Action | None = None
         delta = 99
+        lay_key = lay_turn = -1  # the key and rotation index of a placement, when known
         if fast:
             if gathered is None:
                 gathered = gather(hands[player])
@@ -1289,12 +1301,13 @@ def _fast_bandido(
                         best = [g for g in group if g not in holes]
                 if best:
                     g = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-                    k = g >> 2 & _KEY_MASK
+                    lay_key = k = g >> 2 & _KEY_MASK
+                    lay_turn = g & 3
                     action = Placement(
                         codes[g >> _RANK_SHIFT],
                         k % _KEY_WIDTH - _KEY_OFFSET,
                         k // _KEY_WIDTH - _KEY_OFFSET,
-                        ROTATIONS[g & 3],
+                        ROTATIONS[lay_turn],
                     )
                     delta = best_delta
                 else:
@@ -1328,13 +1341,16 @@ def _fast_bandido(
         # -- apply (the action is legal: generated from the table and the hand)
         nxt = (player + 1) % players
         if isinstance(action, Placement):
+            code = action.card
+            if lay_key < 0:
+                lay_key = (action.y + _KEY_OFFSET) * _KEY_WIDTH + action.x + _KEY_OFFSET
+                lay_turn = action.rotation // 90
             hand = hands[player]
-            i = hand.index(action.card)
+            i = hand.index(code)
             hands[player] = hand[:i] + hand[i + 1 :]
             hole = _lay_tracked(
-                packed, rim, front, fsig, frow, three, danger, action.card,
-                (action.y + _KEY_OFFSET) * _KEY_WIDTH + action.x + _KEY_OFFSET,
-                action.rotation, len(history),
+                packed, rim, front, fsig, frow, three, danger, code, lay_key, lay_turn,
+                len(history),
             )
             history.append(action)
             table = None
@@ -1455,23 +1471,28 @@ def _least_placed_index(key: int) -> int:
     return i
 
 
+_HandMasks = tuple[tuple[int, ...], list[int], dict[int, int], dict[int, list[int]]]
 #: ``_HAND_MASKS[hand]``: a sorted hand's codes without repeats, its port masks without repeats,
-#: and for each mask the rank of each code of that mask (shifted by ``_RANK_SHIFT``).
-_HAND_MASKS: dict[tuple[int, ...], tuple[tuple[int, ...], list[int], dict[int, list[int]]]] = {}
+#: for each mask the rank of its first code (shifted by ``_RANK_SHIFT``), and for each mask of
+#: more than one code the ranks of the others (none in the Bandido box: one code per mask).
+_HAND_MASKS: dict[tuple[int, ...], _HandMasks] = {}
 
 
-def _hand_masks(
-    hand: tuple[int, ...],
-) -> tuple[tuple[int, ...], list[int], dict[int, list[int]]]:
+def _hand_masks(hand: tuple[int, ...]) -> _HandMasks:
     """The entry of :data:`_HAND_MASKS` for ``hand`` (worked out and kept; emptied beyond
     :data:`~banditsolve.tunnels.table.LOCAL_MEMO_LIMIT` hands)."""
     codes = tuple(dict.fromkeys(hand))
-    bases: dict[int, list[int]] = {}
+    first: dict[int, int] = {}
+    more: dict[int, list[int]] = {}
     for rank, code in enumerate(codes):
-        bases.setdefault(code & PORT_MASK, []).append(rank << _RANK_SHIFT)
+        m = code & PORT_MASK
+        if m in first:
+            more.setdefault(m, []).append(rank << _RANK_SHIFT)
+        else:
+            first[m] = rank << _RANK_SHIFT
     if len(_HAND_MASKS) >= LOCAL_MEMO_LIMIT:
         _HAND_MASKS.clear()
-    found = _HAND_MASKS[hand] = codes, list(bases), bases
+    found = _HAND_MASKS[hand] = codes, list(first), first, more
     return found
 
 
@@ -1495,7 +1516,7 @@ def _walls_hole(rim: dict[int, int], three: dict[int, int], code: int, a: int, r
     cells walled on three sides (``three``, each with the cell on its open side; all by key): a
     hole appears exactly where a square of the card covers such a cell's open side, the other
     square does not cover the cell itself, and an opening then runs into it."""
-    b, _, _, sides = _lay_keyed(code & PORT_MASK, ROTATIONS[r])
+    b, _, _, sides = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
     get = three.get
     # The sides of a square that do not face the other square; an opening there is in ``add``.
     for square, h, add, _, _ in sides:
@@ -1555,14 +1576,20 @@ def _lay_steps(mask: int, rotation: int) -> tuple[int, int, int, int, tuple[_Lay
 _KeyedSide = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
 
 
-@cache
-def _lay_keyed(mask: int, rotation: int) -> tuple[int, int, int, tuple[_KeyedSide, ...]]:
-    """:func:`_lay_steps` with offsets as key offsets: square B's offset from A, the cell
-    values of A and B, and for each side ``(square, neighbour's offset from A, rim added,
-    shift back, ((offset from the neighbour, shift), ...))``."""
-    bdx, bdy, va, vb, sides = _lay_steps(mask, rotation)
+_KeyedSteps = tuple[int, int, int, tuple[_KeyedSide, ...]]
+#: ``_LAY_KEYED[mask << 2 | r]``: :func:`_lay_keyed` of ``mask`` turned ``ROTATIONS[r]``, or None
+#: until worked out.
+_LAY_KEYED: list[_KeyedSteps | None] = [None] * ((PORT_MASK + 1) << 2)
+
+
+def _lay_keyed(mask: int, r: int) -> _KeyedSteps:
+    """:func:`_lay_steps` of ``mask`` turned ``ROTATIONS[r]`` with offsets as key offsets:
+    square B's offset from A, the cell values of A and B, and for each side ``(square,
+    neighbour's offset from A, rim added, shift back, ((offset from the neighbour, shift),
+    ...))``. Kept in :data:`_LAY_KEYED`."""
+    bdx, bdy, va, vb, sides = _lay_steps(mask, ROTATIONS[r])
     w = _KEY_WIDTH
-    return (
+    steps = _LAY_KEYED[mask << 2 | r] = (
         bdy * w + bdx,
         va,
         vb,
@@ -1571,6 +1598,7 @@ def _lay_keyed(mask: int, rotation: int) -> tuple[int, int, int, tuple[_KeyedSid
             for square, ndx, ndy, add, back, around in sides
         ),
     )
+    return steps
 
 
 def _lay_tracked(
@@ -1583,14 +1611,14 @@ def _lay_tracked(
     danger: dict[int, int],
     code: int,
     a: int,
-    rotation: int,
+    r: int,
     index: int,
 ) -> bool:
     """:func:`~banditsolve.tunnels.table.lay` of ``code`` with square A at key ``a`` turned
-    ``rotation`` on mappings by cell key, keeping the front signatures ``fsig``, their rows
+    ``ROTATIONS[r]`` on mappings by cell key, keeping the front signatures ``fsig``, their rows
     ``frow`` (:func:`~banditsolve.tunnels.table.least_row`) and the walled cells (``three``,
     ``danger``) up to date. True when the card walls an exit into a one-cell hole."""
-    bk, va, vb, sides = _lay_keyed(code & PORT_MASK, rotation)
+    bk, va, vb, sides = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
     b = a + bk
     covered = (rim.pop(a, 0), rim.pop(b, 0))
     front.pop(a, None)
