@@ -1133,10 +1133,25 @@ def _keyed(cells: Mapping[Cell, int]) -> dict[int, int]:
     return {(y + o) * w + x + o: v for (x, y), v in cells.items()}
 
 
+class _CellOf(dict[int, Cell]):
+    """The cell of each key (:func:`_cell`), worked out once (emptied beyond
+    :data:`~banditsolve.tunnels.table.LOCAL_MEMO_LIMIT` keys)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Cell:
+        if len(self) >= LOCAL_MEMO_LIMIT:
+            self.clear()
+        cell = self[key] = _cell(key)
+        return cell
+
+
+_CELL_OF = _CellOf()
+
+
 def _celled(keys: Mapping[int, int]) -> dict[Cell, int]:
-    """A mapping of keys as one of cells."""
-    w, o = _KEY_WIDTH, _KEY_OFFSET
-    return {(k % w - o, k // w - o): v for k, v in keys.items()}
+    """A mapping of keys as one of cells (in the same order)."""
+    return dict(zip(map(_CELL_OF.__getitem__, keys), keys.values(), strict=True))
 
 
 def _keys_fit(state: GameState) -> bool:
@@ -1516,17 +1531,14 @@ def _walls_hole(rim: dict[int, int], three: dict[int, int], code: int, a: int, r
     cells walled on three sides (``three``, each with the cell on its open side; all by key): a
     hole appears exactly where a square of the card covers such a cell's open side, the other
     square does not cover the cell itself, and an opening then runs into it."""
-    b, _, _, sides = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
+    steps = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
     get = three.get
-    # The sides of a square that do not face the other square; an opening there is in ``add``.
-    for square, h, add, _, _ in sides:
+    # The sides of a square that do not face the other square: the neighbour's offset, its
+    # square's offset, and whether the card opens that side.
+    for h, square, opens in steps[4]:
         h += a
         q = get(h)
-        if (
-            q is not None
-            and q == (a + b if square else a)
-            and (add & SIDE_MASK or rim[h] & SIDE_MASK)
-        ):
+        if q is not None and q == a + square and (opens or rim[h] & SIDE_MASK):
             return True
     return False
 
@@ -1576,7 +1588,7 @@ def _lay_steps(mask: int, rotation: int) -> tuple[int, int, int, int, tuple[_Lay
 _KeyedSide = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
 
 
-_KeyedSteps = tuple[int, int, int, tuple[_KeyedSide, ...]]
+_KeyedSteps = tuple[int, int, int, tuple[_KeyedSide, ...], tuple[tuple[int, int, int], ...]]
 #: ``_LAY_KEYED[mask << 2 | r]``: :func:`_lay_keyed` of ``mask`` turned ``ROTATIONS[r]``, or None
 #: until worked out.
 _LAY_KEYED: list[_KeyedSteps | None] = [None] * ((PORT_MASK + 1) << 2)
@@ -1584,18 +1596,24 @@ _LAY_KEYED: list[_KeyedSteps | None] = [None] * ((PORT_MASK + 1) << 2)
 
 def _lay_keyed(mask: int, r: int) -> _KeyedSteps:
     """:func:`_lay_steps` of ``mask`` turned ``ROTATIONS[r]`` with offsets as key offsets:
-    square B's offset from A, the cell values of A and B, and for each side ``(square,
+    square B's offset from A, the cell values of A and B, for each side ``(square,
     neighbour's offset from A, rim added, shift back, ((offset from the neighbour, shift),
-    ...))``. Kept in :data:`_LAY_KEYED`."""
+    ...))``, and the same sides for :func:`_walls_hole`: ``(neighbour's offset, its square's
+    offset, 1 if the card opens that side else 0)``. Kept in :data:`_LAY_KEYED`."""
     bdx, bdy, va, vb, sides = _lay_steps(mask, ROTATIONS[r])
     w = _KEY_WIDTH
+    b = bdy * w + bdx
     steps = _LAY_KEYED[mask << 2 | r] = (
-        bdy * w + bdx,
+        b,
         va,
         vb,
         tuple(
             (square, ndy * w + ndx, add, back, tuple((uy * w + ux, sh) for ux, uy, sh in around))
             for square, ndx, ndy, add, back, around in sides
+        ),
+        tuple(
+            (ndy * w + ndx, b if square else 0, 1 if add & SIDE_MASK else 0)
+            for square, ndx, ndy, add, _, _ in sides
         ),
     )
     return steps
@@ -1618,7 +1636,9 @@ def _lay_tracked(
     ``ROTATIONS[r]`` on mappings by cell key, keeping the front signatures ``fsig``, their rows
     ``frow`` (:func:`~banditsolve.tunnels.table.least_row`) and the walled cells (``three``,
     ``danger``) up to date. True when the card walls an exit into a one-cell hole."""
-    bk, va, vb, sides = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
+    bk, va, vb, sides, _ = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(
+        code & PORT_MASK, r
+    )
     b = a + bk
     covered = (rim.pop(a, 0), rim.pop(b, 0))
     front.pop(a, None)
