@@ -48,6 +48,7 @@ from banditsolve.tunnels.geometry import (
     orientation,
 )
 from banditsolve.tunnels.table import (
+    _LOCAL,
     _ROWS,
     FLASH_BIT,
     INDEX_SHIFT,
@@ -1195,6 +1196,7 @@ def _fast_bandido(
     # The signature of every front cell, kept up to date on each placement.
     fsig = {t: _key_signature(rim, t) for t in front}
     hand_get = _HAND_MASKS.get
+    local_get = _LOCAL.get
     place_sets = _PLACE_SETS
     # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
     frow = {t: least_row(s) for t, s in fsig.items()}
@@ -1276,15 +1278,18 @@ def _fast_bandido(
                             risky.append(base + ar)
         return best_delta, group, risky, codes
 
-    def every(hand: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
-        """Every placement of ``hand`` as greedy_policy lists them (the key of square A
-        orders as its ``(y, x)``), sorted."""
-        found = [
-            (d, code, t + ady * _KEY_WIDTH + adx, r)
-            for t, s in fsig.items()
-            for code in set(hand)
-            for d, adx, ady, r, _, _ in local_placements((code & PORT_MASK) << SIGNATURE_BITS | s)
-        ]
+    def every(hand: tuple[int, ...], above: int) -> list[tuple[int, int, int, int, int, int]]:
+        """Every placement of ``hand`` that changes the exits by more than ``above``, as
+        greedy_policy lists them, sorted: ``(change, code, key of square A, rotation, key of
+        the front cell it covers, key of its other cell)`` (keys order as ``(y, x)``)."""
+        found = []
+        for t, s in fsig.items():
+            for code in set(hand):
+                key = (code & PORT_MASK) << SIGNATURE_BITS | s
+                for d, adx, ady, r, odx, ody in local_get(key) or local_placements(key):
+                    if d > above:
+                        w = _KEY_WIDTH
+                        found.append((d, code, t + ady * w + adx, r, t, t + ody * w + odx))
         found.sort()
         return found
 
@@ -1327,25 +1332,31 @@ def _fast_bandido(
                     delta = best_delta
                 else:
                     # Every placement of the least change walls in a hole: greedy_policy's
-                    # other groups, in order.
-                    ordered = every(hands[player])
-                    picks: list[Placement] = []
-                    walls: list[Placement] = []
+                    # other groups, in order (a placement can wall a hole only if it covers a
+                    # cell of ``danger``); failing all, the first wall of the least group.
+                    ordered = every(hands[player], best_delta)
+                    picks: list[tuple[int, int, int, int, int, int]] = []
                     i = 0
                     while i < len(ordered) and not picks:
                         d = ordered[i][0]
                         while i < len(ordered) and ordered[i][0] == d:
-                            _, code, k, r = ordered[i]
-                            x, y = _cell(k)
-                            p = Placement(code, x, y, r)
-                            if exits + d > 0 and _walls_hole(rim, three, code, k, r // 90):
-                                walls.append(p)
-                            else:
-                                picks.append(p)
+                            e = ordered[i]
+                            if not (
+                                exits + d > 0
+                                and (e[4] in danger or e[5] in danger)
+                                and _walls_hole(rim, three, e[1], e[2], e[3] // 90)
+                            ):
+                                picks.append(e)
                             i += 1
-                    if picks or hole_loses:
-                        picks = picks or walls[:1]
-                        action = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+                    if picks:
+                        e = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+                        x, y = _cell(e[2])
+                        action = Placement(e[1], x, y, e[3])
+                        delta = 99
+                    elif hole_loses:
+                        g = group[0]
+                        x, y = _cell(g >> 2 & _KEY_MASK)
+                        action = Placement(codes[g >> _RANK_SHIFT], x, y, ROTATIONS[g & 3])
                         delta = 99
                     else:
                         action = PASS if changed or not pile else CHANGE
