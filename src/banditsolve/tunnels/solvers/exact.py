@@ -24,7 +24,11 @@ The search is complete:
 - before laying a card it checks the child's exit count, its colour balance (computed from the
   card and the colour of its square A's cell, :func:`balance_after`) against the cards left,
   and a quick covering bound (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so
-  most dead ends are never laid.
+  most dead ends are never laid; when that bound makes the child tight (its front cells need
+  all the cards its budget allows), it also checks that each cell the card opens onto can be
+  covered by a placement whose openings meet only occupied cells or cells next to another
+  front cell (:meth:`ExactSearch.zone_dead`, the tight filter predicted; in the tight case
+  every cell is first checked for an empty zone before any is screened).
 - (with :data:`SPLIT_REGIONS`, off by default) when the front falls into regions that no
   connected group of the cards left can span
   (:func:`split_front`), each region is searched alone on a board where the other regions'
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from banditsolve.core.limits import Budget, Limits
 from banditsolve.errors import IllegalActionError
@@ -82,11 +87,18 @@ SPLIT_REGIONS = False
 REGION_MEMO_LIMIT = 20_000
 #: A region's closings are listed (see :meth:`ExactSearch.closings`) up to this many card sets.
 CLOSINGS_LIMIT = 2_000
-#: How many front cells (fewest options first) a node screens for the one to branch on.
-SCREEN_CELLS = 2
+#: How many front cells (fewest options first) a node screens for the one to branch on (outside
+#: the tight case). One: with the tight prediction in the forward check (:data:`ZONE_AHEAD`)
+#: a screen costs more, and a second screened cell paid for itself no longer (regression
+#: positions 7 and 23: 14 % fewer instructions under callgrind with one, 20 % more nodes).
+SCREEN_CELLS = 1
 #: The slack (cards beyond the cover bound) up to which a node keeps only the placements whose
 #: openings the cards left can still close (see the tight case of :meth:`ExactSearch.expand`).
 SLACK_FILTER = 0
+#: Whether the forward check predicts the tight case of a child (:meth:`ExactSearch.zone_dead`).
+#: On: on the hard positions the trees are about a third smaller and each node costs a little
+#: more (benchmarks/results/closure.md).
+ZONE_AHEAD = True
 
 
 def balance_after(balance: int, mask: int, x: int, y: int) -> int:
@@ -117,6 +129,24 @@ _BALANCE_CHANGE = tuple(
     )
     for parity in (0, 1)
 )
+
+
+@cache
+def _touches(mask: int, rotation: int) -> tuple[int, int, dict[Cell, int]]:
+    """Square B's offset from square A of port mask ``mask`` laid at ``rotation``, and per
+    neighbour of the card (relative to square A, the card's own cells left out) the touch
+    bits :meth:`ExactSearch.lay` adds to its rim value (both squares' for a cell next to
+    both; :data:`~banditsolve.tunnels.table.TOUCH`)."""
+    o = orientation(mask, rotation)
+    bx, by = o.b_step
+    out: dict[Cell, int] = {}
+    for (cx, cy), open4 in (((0, 0), o.open_a), ((bx, by), o.open_b)):
+        for side in range(4):
+            dx, dy = STEP[side]
+            n = (cx + dx, cy + dy)
+            if n not in ((0, 0), (bx, by)):
+                out[n] = out.get(n, 0) | TOUCH[open4 << 2 | side]
+    return bx, by, out
 
 
 class _TooMany(Exception):
@@ -739,14 +769,16 @@ class ExactSearch:
                         dx, dy = STEP[side]
                         zone.setdefault((tx + dx, ty + dy), []).append(t)
             order = sorted((sizes[t], t) for t in front)
+            # First every cell for an empty zone (the cheap test, and most of these nodes'
+            # end), then the screens.
+            for _size, t in order:
+                if not self.zone_options(t, sigs[t], kinds, zone, True, slack):
+                    return self.closed(key, budget + 1)
             best_children: list[Placement] | None = None
             for _size, t in order:
-                settled = best_children is not None and len(best_children) <= 1
-                options = self.zone_options(t, sigs[t], kinds, zone, settled, slack)
-                if not options:
-                    return self.closed(key, budget + 1)
-                if settled:
-                    continue  # only checked for an empty zone
+                if best_children is not None and len(best_children) <= 1:
+                    break  # the rest were only checked for an empty zone
+                options = self.zone_options(t, sigs[t], kinds, zone, False, slack)
                 bound, kids = self.screen(options, budget, budget + 1)
                 if not kids:
                     return self.closed(key, max(bound, low))
@@ -789,6 +821,10 @@ class ExactSearch:
         left: dict[int, tuple[int, ...]] = {}  # the classes left after a card with k openings
         # The skews left after a card of skew s: (skews[1], skews[2], skews[3]).
         skews_left: dict[int, tuple[int, int, int]] = {}
+        kinds = self.kinds
+        if kinds is None:
+            kinds = tuple(sorted(c for c, n in self.counts.items() if n > 0))
+        kinds_left: dict[int, tuple[int, ...]] = {}  # the card types left after a card
         for delta, code, x, y, rotation in options:
             mask = code & PORT_MASK
             k = mask.bit_count()
@@ -825,17 +861,108 @@ class ExactSearch:
                     after = set(front)
                     after.discard((x, y))
                     after.discard((x + bdx, y + bdy))
+                    opened = []
                     for dx, dy in faced:
                         n = (x + dx, y + dy)
                         if n not in cells:
                             after.add(n)
-                    child = max(child, quick_cover(after))
+                            opened.append(n)
+                    cover = quick_cover(after)
+                    if cover > child:
+                        child = cover
+                    if cover == budget - 1 and opened and ZONE_AHEAD:
+                        after_kinds = kinds_left.get(code)
+                        if after_kinds is None:
+                            after_kinds = kinds_left[code] = (
+                                kinds
+                                if self.counts[code] > 1
+                                else tuple(c for c in kinds if c != code)
+                            )
+                        if self.zone_dead(code, x, y, rotation, after, after_kinds, opened):
+                            # A tight child with a front cell no card can cover within its
+                            # budget (see zone_dead): it needs at least ``budget`` cards.
+                            child = budget
                 if child > budget - 1:
                     if child + 1 < result:
                         result = child + 1
                     continue
             children.append(Placement(code, x, y, rotation))
         return result, children
+
+    def zone_dead(
+        self,
+        code: int,
+        x: int,
+        y: int,
+        rotation: int,
+        after: set[Cell],
+        kinds: tuple[int, ...],
+        opened: list[Cell],
+    ) -> bool:
+        """Whether the table after laying ``code`` at ``(x, y, rotation)`` (the child: front
+        cells ``after``, card types left ``kinds``), taken as *tight* (every card of any closure
+        of it within its budget covers one of its front cells: the caller has proven that the
+        child's front cells need at least that many covering cards,
+        :func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), has a front cell among
+        ``opened`` (the empty cells the card opens onto) that no placement of the cards left
+        can cover within the budget: the tight case of :meth:`expand`, predicted before the
+        child is laid, with a coarser zone.
+
+        Sound: take a closure of the child within its budget and a front cell ``u``; the card
+        ``q`` covering ``u`` fits the child's cards now (its edges facing them are the final
+        table's) on cells empty now, so it is one of the placements at ``u`` (the rows of
+        ``u``'s signature for the card types left). Every opening of ``q`` onto a cell ``n``
+        empty now faces a card ``r != q`` of the closure in the final table; ``r`` covers some
+        front cell ``v`` (every card does), ``v`` neither ``u`` nor ``q``'s other cell (those
+        are ``q``'s), and ``r`` lies on ``v`` and a neighbour of ``v``, so ``n`` is ``v`` or one
+        of its four neighbours. A front cell with no placement whose openings onto empty cells
+        all lie there therefore has no closure within the budget. (The zone of :meth:`expand`
+        keeps only the neighbours a card can pair ``v`` with; all four is a superset, so the
+        test is weaker, never unsound.) The child's rim values are those :meth:`lay` would
+        leave: an empty cell next to the new card gains the card's touch bits on that side
+        (the table's one rim update, :data:`~banditsolve.tunnels.table.TOUCH`), the card's own
+        cells are occupied; a test checks the prediction against closures replayed by the
+        oracle. Nothing is laid."""
+        bdx, bdy, touch = _touches(code & PORT_MASK, rotation)
+        a = (x, y)
+        b = (x + bdx, y + bdy)
+        rim, cells, bounds = self.rim, self.cells, self.bounds
+        rim_get, touch_get = rim.get, touch.get
+        for t in opened:
+            tx, ty = t
+            values = []
+            for c in (t, (tx, ty - 1), (tx + 1, ty), (tx, ty + 1), (tx - 1, ty)):
+                if c in cells or c == a or c == b:
+                    values.append(0)
+                elif bounds is not None and not inside(c, bounds):
+                    if c == t:
+                        return True  # an exit out of the play area: never closed
+                    values.append(-1)
+                else:
+                    values.append(rim_get(c, 0) | touch_get((c[0] - x, c[1] - y), 0))
+            sig: Signature = tuple(values)
+            fits = False
+            for kind in kinds:
+                for _d, _x, _y, _r, (ox, oy), faced in rows(kind & PORT_MASK, sig):
+                    ob = (tx + ox, ty + oy)
+                    for fx, fy in faced:
+                        nx, ny = tx + fx, ty + fy
+                        n = (nx, ny)
+                        if n in cells or n == a or n == b:
+                            continue
+                        for w in (n, (nx, ny - 1), (nx + 1, ny), (nx, ny + 1), (nx - 1, ny)):
+                            if w in after and w != t and w != ob:
+                                break
+                        else:
+                            break  # an opening no card covering another front cell can meet
+                    else:
+                        fits = True  # this shape opens only where a closure can serve it
+                        break
+                if fits:
+                    break
+            if not fits:
+                return True
+        return False
 
     def missing(self) -> int:
         """How many of the required groups no card laid so far belongs to."""
