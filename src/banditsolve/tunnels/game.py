@@ -1196,6 +1196,7 @@ def _fast_bandido(
     # The signature of every front cell, kept up to date on each placement.
     fsig = {t: _key_signature(rim, t) for t in front}
     hand_get = _HAND_MASKS.get
+    new_tuple = tuple.__new__
     local_get = _LOCAL.get
     place_sets = _PLACE_SETS
     # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
@@ -1323,11 +1324,15 @@ def _fast_bandido(
                     g = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
                     lay_key = k = g >> 2 & _KEY_MASK
                     lay_turn = g & 3
-                    action = Placement(
-                        codes[g >> _RANK_SHIFT],
-                        k % _KEY_WIDTH - _KEY_OFFSET,
-                        k // _KEY_WIDTH - _KEY_OFFSET,
-                        ROTATIONS[lay_turn],
+                    # Placement(...) without its Python-level __new__ (the same tuple).
+                    action = new_tuple(
+                        Placement,
+                        (
+                            codes[g >> _RANK_SHIFT],
+                            k % _KEY_WIDTH - _KEY_OFFSET,
+                            k // _KEY_WIDTH - _KEY_OFFSET,
+                            ROTATIONS[lay_turn],
+                        ),
                     )
                     delta = best_delta
                 else:
@@ -1702,7 +1707,14 @@ def _lay_tracked(
             _unwalled(three, danger, n)
             hole = hole or IS_HOLE[v]
     for n in fresh:
-        s = _key_signature(rim, n)
+        # _key_signature(rim, n), inline
+        s = (
+            rget(n, 0)
+            | rget(n - _KEY_WIDTH, 0) << 8
+            | rget(n + 1, 0) << 16
+            | rget(n + _KEY_WIDTH, 0) << 24
+            | rget(n - 1, 0) << 32
+        )
         fsig[n] = s
         frow[n] = row_get(s) or least_row(s)
     return hole
