@@ -1179,6 +1179,13 @@ def _fast_bandido(
     packed = _keyed(start.table.packed)
     rim = _keyed(start.table.rim)
     front = _keyed(start.table.front_rim)
+    # When Tables are made often (every state kept, or the generic functions read the table
+    # each turn), the same mappings by cell are kept beside them, changed card by card.
+    mirrored = keep or not fast_fits or dead_loses
+    cpacked = dict(start.table.packed)
+    crim = dict(start.table.rim)
+    cfront = dict(start.table.front_rim)
+    cell_of = _CELL_OF
     history = list(start.table.history)
     table: Table | None = start.table
     hands = list(start.hands)
@@ -1209,12 +1216,36 @@ def _fast_bandido(
         if TOUCH_COUNT[v] == 3:
             _walled(three, danger, c, v)
 
-    def made() -> Table:
-        return Table(_celled(packed), _celled(rim), _celled(front), tuple(history))
+    def made(copy: bool) -> Table:
+        # A Table of the mappings now: copies (``copy``, for a state kept) or the mirrors
+        # themselves (a passing view, or the last table).
+        if not mirrored:
+            return Table(_celled(packed), _celled(rim), _celled(front), tuple(history))
+        if copy:
+            return Table(dict(cpacked), dict(crim), dict(cfront), tuple(history))
+        return Table(cpacked, crim, cfront, tuple(history))
+
+    def mirror(a: int, code: int, r: int) -> None:
+        # The mirrors after laying ``code`` at key ``a`` turned rotation index ``r``: the
+        # card's cells, then each side neighbour's rim value (front if it has an opening).
+        steps = _LAY_KEYED[(code & PORT_MASK) << 2 | r] or _lay_keyed(code & PORT_MASK, r)
+        for k in (a, a + steps[0]):
+            c = cell_of[k]
+            crim.pop(c, None)
+            cfront.pop(c, None)
+            cpacked[c] = packed[k]
+        for _, n, _, _, _ in steps[3]:
+            v = rim.get(n + a)
+            if v is not None:
+                c = cell_of[n + a]
+                crim[c] = v
+                if v & SIDE_MASK:
+                    cfront[c] = v
 
     def view() -> Table:
-        # The table for a generic function to read now: a kept one, or a new one.
-        return table if table is not None else made()
+        # The table for a generic function to read now: a kept one, or a passing view of the
+        # mappings (never kept: they change with the next card).
+        return table if table is not None else made(False)
 
     def now() -> GameState:
         nonlocal state
@@ -1383,6 +1414,8 @@ def _fast_bandido(
                 packed, rim, front, fsig, frow, three, danger, code, lay_key, lay_turn,
                 len(history),
             )
+            if mirrored:
+                mirror(lay_key, code, lay_turn)
             history.append(action)
             table = None
             if delta == 99:
@@ -1448,10 +1481,10 @@ def _fast_bandido(
         state = None
         if keep:
             if table is None:
-                table = made()
+                table = made(True)
             states.append(now())
     if not keep and len(states) == 1 and actions:
-        table = made()
+        table = made(False)
         states.append(now())
     return states, actions
 
