@@ -1274,14 +1274,17 @@ def _fast_bandido(
             for m in masks:
                 d = row[m]
                 if d <= best_delta:
-                    if d == ROW_UNKNOWN:
-                        d = row[m] = least_change(m << SIGNATURE_BITS | fsig[t])
-                        if d > best_delta:
-                            continue
                     if d < best_delta:
+                        if d == ROW_UNKNOWN:
+                            d = row[m] = least_change(m << SIGNATURE_BITS | fsig[t])
+                            if d >= best_delta:
+                                if d == best_delta:
+                                    hits.append((t, row, m))
+                                continue
                         best_delta = d
-                        hits = []
-                    hits.append((t, row, m))
+                        hits = [(t, row, m)]
+                    else:
+                        hits.append((t, row, m))
         group: list[int] = []
         risky: list[int] = []
         if best_delta == no_fit:
