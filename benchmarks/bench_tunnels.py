@@ -3,7 +3,8 @@
 
 Run ``python benchmarks/bench_tunnels.py [--quick] [--before=SRC]`` (``SRC``: another tree's
 ``src`` directory, timed beside this one); writes ``benchmarks/results/tunnels.md``
-and ``benchmarks/results/tunnels.json`` and returns the figures from :func:`run`.
+and ``benchmarks/results/tunnels.json`` (keeping the notes written below the figures) and
+returns the figures from :func:`run`.
 """
 
 from __future__ import annotations
@@ -374,8 +375,17 @@ def run(quick: bool = False, before: str | None = None) -> dict[str, object]:
             f" ({pair['ratio']}×)",
             "",
         ]
-    (RESULTS / "tunnels.md").write_text("\n".join(lines), encoding="utf-8")
+    (RESULTS / "tunnels.md").write_text("\n".join(lines) + _notes(), encoding="utf-8")
     return figures
+
+
+def _notes() -> str:
+    """The hand-written notes of the results file (from its first ``## Notes`` heading on),
+    kept below the sections a run writes."""
+    path = RESULTS / "tunnels.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    at = text.find("\n## Notes")
+    return text[at:] if at >= 0 else ""
 
 
 if __name__ == "__main__":
