@@ -20,7 +20,6 @@ writes ``benchmarks/results/closure_cpsat.md`` and ``.json``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import platform
@@ -31,13 +30,13 @@ import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from banditsolve.tunnels import Table
 from banditsolve.tunnels.solvers import cpsat
 from banditsolve.tunnels.solvers.closure import can_close
 from banditsolve.tunnels.solvers.result import Closure
+from bench_closure import positions  # the benchmarks folder is the script's own
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -45,17 +44,6 @@ LIMIT = 60.0
 #: The model's size as the reason names it.
 MODEL = re.compile(r"radius \d+(, [\d,]+ literals)?")
 EXACT_LIMIT = 20.0
-
-
-def _closure_bench() -> ModuleType:
-    path = HERE / "bench_closure.py"
-    spec = importlib.util.spec_from_file_location("bench_closure_positions", path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @contextmanager
@@ -81,7 +69,7 @@ def _ask(
 def run(quick: bool = False) -> dict[str, object]:
     per_side = 2 if quick else 10
     limit = 10.0 if quick else LIMIT
-    cases = _closure_bench().positions("pile", per_side)
+    cases = positions("pile", per_side)
     started = time.perf_counter()
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
