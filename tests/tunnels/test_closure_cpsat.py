@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -125,20 +126,24 @@ def test_stages_grow_by_one_card_while_small_and_reach_the_budget() -> None:
 
 
 def _staged(
-    monkeypatch: pytest.MonkeyPatch, answers: dict[int, Closure], budget: int
+    monkeypatch: pytest.MonkeyPatch,
+    answers: dict[int, Closure],
+    budget: int,
+    minimum: bool = False,
 ) -> tuple[Closure, list[tuple[int, float | None]]]:
-    """solve_cpsat with each stage's answer given by ``answers`` (the last one for later
-    stages), and the (budget, time limit) of every stage it asked."""
+    """solve_cpsat with each stage's answer given by ``answers`` (a stage not listed answers
+    as the nearest listed stage below it), and the (budget, time limit) of every stage it
+    asked."""
     asked: list[tuple[int, float | None]] = []
 
     def fake(
         table: Table, cards: object, stage: int, bounds: object, limit: float | None, *rest: object
     ) -> Closure:
         asked.append((stage, limit))
-        return answers.get(stage, answers[max(answers)])
+        return answers[max(b for b in answers if b <= stage)]
 
     monkeypatch.setattr(cpsat, "_solve_budget", fake)
-    r = cpsat.solve_cpsat(Table.start(), [0] * budget, None, None, 30.0, False)
+    r = cpsat.solve_cpsat(Table.start(), [0] * budget, None, None, 30.0, minimum)
     return r, asked
 
 
@@ -178,6 +183,7 @@ def test_the_whole_budget_alone_proves_impossible(monkeypatch: pytest.MonkeyPatc
     late, none = _answer("unknown", "time"), _answer("impossible")
     r, asked = _staged(monkeypatch, {1: late, 5: none}, 5)
     assert r.status == "impossible"
+    assert "no closure of at most" not in r.reason  # no stage before was proven
     assert [b for b, _ in asked] == [1, 2, 3, 4, 5]
     # The whole budget's stage gets all the time left.
     assert asked[-1][1] is not None and asked[-1][1] > 30.0 * cpsat.STAGE_SHARE
@@ -190,3 +196,19 @@ def test_a_model_too_large_stops_the_stages(monkeypatch: pytest.MonkeyPatch) -> 
     assert r.status == "unknown"
     assert [b for b, _ in asked] == [1, 2]
     assert "no closure of at most 1 card" in r.reason
+
+
+@rules("BD-CLOSE-5")
+def test_a_closure_one_card_past_the_proven_stages_is_the_minimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Stages 1-2 proven closed; stage 3 finds a closure of 3 cards but its optimisation
+    # stopped at its share of the time (not proven optimal on its own): the stages before
+    # prove it the fewest. A closure of 4 cards after the same stages is not claimed.
+    three = Closure("closable", tuple(Placement(0, i, 5, 0) for i in range(3)), "found", "cpsat")
+    none = _answer("impossible")
+    r, _ = _staged(monkeypatch, {1: none, 3: three}, 9, minimum=True)
+    assert r.status == "closable" and r.minimum and r.cards == 3
+    four = replace(three, placements=(*three.placements, Placement(0, 9, 5, 0)))
+    r, _ = _staged(monkeypatch, {1: none, 3: four}, 9, minimum=True)
+    assert r.status == "closable" and not r.minimum

@@ -1,9 +1,9 @@
 """The forward check's prediction of a tight child (:meth:`ExactSearch.zone_dead`): when the
 front cells of the table after a placement need as many covering cards as the child's budget,
-a front cell none of whose placements opens only onto occupied cells or cells next to another
-front cell proves that the child has no closure within that budget. Checked against the
-oracle's brute force on small random positions (the check fails when the zone is cut to the
-front cells alone, tried on purpose)."""
+a front cell none of whose placements opens only onto occupied cells or cells that are, or are
+next to, another front cell proves that the child has no closure within that budget. Checked
+against the oracle's brute force on small random positions (the check fails when the zone is
+cut to the front cells alone, tried on purpose)."""
 
 from __future__ import annotations
 
@@ -58,8 +58,7 @@ def _dead(search: ExactSearch, p: Placement, rest: list[int]) -> bool:
     opened = [
         t
         for t in child.front_rim
-        if t not in search.table.cells
-        and any(abs(t[0] - cx) + abs(t[1] - cy) == 1 for cx, cy in cells)
+        if any(abs(t[0] - cx) + abs(t[1] - cy) == 1 for cx, cy in cells)
         and _faces(p, t)
     ]
     kinds = tuple(sorted(set(rest)))

@@ -1102,6 +1102,7 @@ _KEY_WIDTH = 8192 + 27
 _FAST_CARDS = _KEY_OFFSET // 2 - 2
 #: Every key is below ``1 << _KEY_SIZE``.
 _KEY_SIZE = 26
+assert (2 * _KEY_OFFSET) * _KEY_WIDTH < 1 << _KEY_SIZE
 _KEY_MASK = (1 << _KEY_SIZE) - 1
 #: A placement of the greedy player's group is one int, ``rank << _RANK_SHIFT | key << 2 |
 #: rotation index`` (:func:`_entry`): ints order as ``(code, y, x, rotation)``, as

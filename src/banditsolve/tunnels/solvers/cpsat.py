@@ -141,6 +141,11 @@ def solve_cpsat(
         r = _solve_budget(table, cards, stage, bounds, share, minimum, required)
         nodes += r.stats.nodes
         stats = replace(r.stats, nodes=nodes, seconds=time.perf_counter() - start)
+        if r.status == "closable" and minimum and len(r.placements) == ruled_out + 1:
+            # No closure of ``ruled_out`` cards or fewer exists: one more is the fewest, even
+            # when the stage's own optimisation stopped at its share of the time.
+            why = f"CP-SAT proved {r.cards} cards optimal (the stages before hold no closure)"
+            return replace(r, stats=stats, minimum=True, reason=why)
         if r.status == "closable" or (last and r.status == "impossible"):
             return replace(r, stats=stats)
         if r.status == "unknown" and (last or r.reason.startswith(TOO_LARGE)):

@@ -26,9 +26,10 @@ The search is complete:
   and a quick covering bound (:func:`~banditsolve.tunnels.solvers.bounds.quick_cover`), so
   most dead ends are never laid; when that bound makes the child tight (its front cells need
   all the cards its budget allows), it also checks that each cell the card opens onto can be
-  covered by a placement whose openings meet only occupied cells or cells next to another
-  front cell (:meth:`ExactSearch.zone_dead`, the tight filter predicted; in the tight case
-  every cell is first checked for an empty zone before any is screened).
+  covered by a placement whose openings meet only occupied cells or cells that are, or are
+  next to, a front cell other than the two the placement covers
+  (:meth:`ExactSearch.zone_dead`, the tight filter predicted; in the tight case every cell is
+  first checked for an empty zone before any is screened).
 - (with :data:`SPLIT_REGIONS`, off by default) when the front falls into regions that no
   connected group of the cards left can span
   (:func:`split_front`), each region is searched alone on a board where the other regions'
