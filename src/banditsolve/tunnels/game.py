@@ -1185,9 +1185,9 @@ def _fast_bandido(
     # When Tables are made often (every state kept, or the generic functions read the table
     # each turn), the same mappings by cell are kept beside them, changed card by card.
     mirrored = keep or not fast_fits or dead_loses
-    cpacked = dict(start.table.packed)
-    crim = dict(start.table.rim)
-    cfront = dict(start.table.front_rim)
+    cpacked = dict(start.table.packed) if mirrored else {}
+    crim = dict(start.table.rim) if mirrored else {}
+    cfront = dict(start.table.front_rim) if mirrored else {}
     cell_of = _CELL_OF
     history = list(start.table.history)
     table: Table | None = start.table
@@ -1220,7 +1220,8 @@ def _fast_bandido(
             _walled(three, danger, c, v)
 
     def made(copy: bool) -> Table:
-        # A Table of the mappings now: copies (``copy``, for a state kept) or the mirrors
+        # A Table of the mappings now. Without mirrors: new mappings by cell, converted from
+        # the keyed ones. With them: copies (``copy``, for a state kept) or the mirrors
         # themselves (a passing view, or the last table).
         if not mirrored:
             return Table(_celled(packed), _celled(rim), _celled(front), tuple(history))
@@ -1246,8 +1247,8 @@ def _fast_bandido(
                     cfront[c] = v
 
     def view() -> Table:
-        # The table for a generic function to read now: a kept one, or a passing view of the
-        # mappings (never kept: they change with the next card).
+        # The table for a generic function to read now: a kept one, or one made from the
+        # mappings (with mirrors a passing view, never kept: they change with the next card).
         return table if table is not None else made(False)
 
     def now() -> GameState:
