@@ -159,6 +159,8 @@ def bench_before_after(before: str, quick: bool) -> dict[str, object]:
     turn (same warm-up, seeds and rounds), process time, the load average beside each pair."""
     import subprocess
 
+    if not (Path(before) / "banditsolve" / "__init__.py").is_file():
+        raise SystemExit(f"--before={before}: not a src directory holding banditsolve")
     here = str(Path(__file__).resolve().parent.parent / "src")
     args = ["300", "50", "2"] if quick else ["2000", "100", "3"]
     pairs: list[dict[str, float]] = []
