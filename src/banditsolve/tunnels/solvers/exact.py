@@ -59,7 +59,6 @@ from banditsolve.tunnels.solvers.bounds import (
     cover_bound,
     min_cards_for_balance,
     min_cards_for_exits,
-    quick_cover,
     skew,
 )
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
@@ -148,6 +147,27 @@ def _touches(mask: int, rotation: int) -> tuple[int, int, dict[Cell, int]]:
             if n not in ((0, 0), (bx, by)):
                 out[n] = out.get(n, 0) | TOUCH[open4 << 2 | side]
     return bx, by, out
+
+
+@cache
+def _rim_steps(
+    mask: int, rotation: int
+) -> tuple[int, int, int, int, tuple[tuple[int, int, int, bool], ...]]:
+    """For :meth:`ExactSearch.lay` of port mask ``mask`` at ``rotation``: square B's offset
+    from square A, the open sides of A and B, and per side of A then of B (in side order) that
+    does not face the card's other cell, the neighbour's offset from A, the touch bits the
+    neighbour's rim value gains (:data:`~banditsolve.tunnels.table.TOUCH`) and whether the
+    card opens onto it."""
+    o = orientation(mask, rotation)
+    bx, by = o.b_step
+    steps: list[tuple[int, int, int, bool]] = []
+    for (cx, cy), open4 in (((0, 0), o.open_a), ((bx, by), o.open_b)):
+        for side in range(4):
+            dx, dy = STEP[side]
+            n = (cx + dx, cy + dy)
+            if n not in ((0, 0), (bx, by)):
+                steps.append((n[0], n[1], TOUCH[open4 << 2 | side], bool(open4 >> side & 1)))
+    return bx, by, o.open_a, o.open_b, tuple(steps)
 
 
 class _TooMany(Exception):
@@ -316,9 +336,10 @@ class ExactSearch:
         :data:`~banditsolve.tunnels.table.TOUCH`); a test lays random boards both ways and
         compares them. It also keeps the exit count and the colour balance. (Rim values: the
         sides with an opening running in are ``rim & SIDE_MASK``.)"""
-        o = orientation(p.card & PORT_MASK, p.rotation)
-        a = (p.x, p.y)
-        b = (p.x + o.b_step[0], p.y + o.b_step[1])
+        x, y = p.x, p.y
+        bdx, bdy, open_a, open_b, steps = _rim_steps(p.card & PORT_MASK, p.rotation)
+        a = (x, y)
+        b = (x + bdx, y + bdy)
         cells, rim, front = self.cells, self.rim, self.front
         undo: list[tuple[Cell, int]] = []
         exits, balance = self.exits, self.balance
@@ -330,23 +351,22 @@ class ExactSearch:
                 lost = (old & SIDE_MASK).bit_count()
                 exits -= lost
                 balance -= -lost if (cell[0] + cell[1]) & 1 else lost
-        cells[a] = o.open_a
-        cells[b] = o.open_b
-        for (cx, cy), open4 in ((a, o.open_a), (b, o.open_b)):
-            for side in range(4):
-                dx, dy = STEP[side]
-                n = (cx + dx, cy + dy)
-                if n in cells:
-                    continue
-                old = rim.get(n, -1)
-                undo.append((n, old))
-                v = (old if old > 0 else 0) | TOUCH[open4 << 2 | side]
-                if open4 >> side & 1:
-                    exits += 1
-                    balance += -1 if (n[0] + n[1]) & 1 else 1
-                if v & SIDE_MASK:
-                    front[n] = v
-                rim[n] = v
+        cells[a] = open_a
+        cells[b] = open_b
+        # Each side of the card that does not face its other cell (see _rim_steps).
+        for dx, dy, touch, opens in steps:
+            n = (x + dx, y + dy)
+            if n in cells:
+                continue
+            old = rim.get(n, -1)
+            undo.append((n, old))
+            v = (old if old > 0 else 0) | touch
+            if opens:
+                exits += 1
+                balance += -1 if (x + dx + y + dy) & 1 else 1
+            if v & SIDE_MASK:
+                front[n] = v
+            rim[n] = v
         self.exits, self.balance = exits, balance
         return a, b, undo
 
@@ -607,14 +627,17 @@ class ExactSearch:
         zone: dict[Cell, list[Cell]],
         first: bool,
         slack: int = 0,
+        tested: dict[tuple[Cell, tuple[Cell, ...]], bool] | None = None,
     ) -> list[Option]:
         """The options at ``t`` whose openings onto empty cells outside the zone of every other
         front cell need at most ``slack`` cards (:func:`free_need`; with no slack, the options
         that open only onto occupied cells or that zone: see the tight case of
-        :meth:`expand`); with ``first``, at most one."""
+        :meth:`expand`); with ``first``, at most one. ``tested`` keeps the verdict per
+        footprint ``(other, faced)``, for another call at ``t`` on the same board and zone."""
         tx, ty = t
         cells = self.cells
-        tested: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
+        if tested is None:
+            tested = {}
         out: list[Option] = []
         for code in kinds:
             for delta, adx, ady, rotation, other, faced in rows(code & PORT_MASK, sig):
@@ -669,17 +692,24 @@ class ExactSearch:
         if known > budget:
             return known, known, []
         # Counting bounds, each valid whatever the budget (each required card is one more).
-        low = max((len(front) + 1) // 2, short)
+        low = (len(front) + 1) // 2
+        if short > low:
+            low = short
         need = min_cards_for_exits(tuple(self.classes), self.exits)
         if need is None:
             return self.closed(key, NEVER)
-        low = max(low, need)
-        if self.balance:
+        if need > low:
+            low = need
+        balance = self.balance
+        if balance:
             skews = self.skews
-            need = min_cards_for_balance((skews[1], skews[2], skews[3]), abs(self.balance))
+            need = min_cards_for_balance(
+                (skews[1], skews[2], skews[3]), balance if balance > 0 else -balance
+            )
             if need is None:
                 return self.closed(key, NEVER)
-            low = max(low, need)
+            if need > low:
+                low = need
         if low > budget:
             return self.closed(key, low)
         counts = self.counts
@@ -690,8 +720,9 @@ class ExactSearch:
         sums = self.sums
         bounds = self.bounds
         pairs: dict[Cell, int] = {}
-        sigs: dict[Cell, Signature] = {}
-        sizes: dict[Cell, int] = {}
+        # (options, cell, signature) per front cell: sorted, the fewest options first (cells
+        # are distinct, so signatures are never compared).
+        order: list[tuple[int, Cell, Signature]] = []
         rim = self.rim
         for t, fv in front.items():
             if bounds is None:
@@ -728,8 +759,8 @@ class ExactSearch:
                 # Cells only fill up and cards only run out: this exit stays open for good.
                 return self.closed(key, NEVER)
             pairs[t] = sides
-            sigs[t] = sig
-            sizes[t] = size
+            order.append((size, t, sig))
+        order.sort()
         # Covering bound (see cover_bound): every front cell needs a card of its own unless one
         # card covers it with an adjacent front cell.
         cover = cover_bound(pairs) if len(front) > 1 else 1
@@ -769,17 +800,20 @@ class ExactSearch:
                     if sides >> side & 1:
                         dx, dy = STEP[side]
                         zone.setdefault((tx + dx, ty + dy), []).append(t)
-            order = sorted((sizes[t], t) for t in front)
             # First every cell for an empty zone (the cheap test, and most of these nodes'
-            # end), then the screens.
-            for _size, t in order:
-                if not self.zone_options(t, sigs[t], kinds, zone, True, slack):
+            # end), then the screens. (The footprints tested at a cell are kept between the
+            # two passes: the board and the zone are the same.)
+            tested: list[dict[tuple[Cell, tuple[Cell, ...]], bool]] = []
+            for _size, t, sig in order:
+                seen: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
+                tested.append(seen)
+                if not self.zone_options(t, sig, kinds, zone, True, slack, seen):
                     return self.closed(key, budget + 1)
             best_children: list[Placement] | None = None
-            for _size, t in order:
+            for (_size, t, sig), seen in zip(order, tested, strict=True):
                 if best_children is not None and len(best_children) <= 1:
                     break  # the rest were only checked for an empty zone
-                options = self.zone_options(t, sigs[t], kinds, zone, False, slack)
+                options = self.zone_options(t, sig, kinds, zone, False, slack, seen)
                 bound, kids = self.screen(options, budget, budget + 1)
                 if not kids:
                     return self.closed(key, max(bound, low))
@@ -791,11 +825,10 @@ class ExactSearch:
         # up: a cell none of whose options survives proves the node's bound, and the cell
         # with the fewest survivors is the one branched on (each front cell is covered by
         # some card of every closure, and that card may be laid first).
-        order = sorted((sizes[t], t) for t in front)
         best_children = None
         result = NEVER
-        for _size, t in order[:SCREEN_CELLS]:
-            bound, kids = self.screen(placements_at(t, sigs[t], kinds), budget, NEVER)
+        for _size, t, sig in order[:SCREEN_CELLS]:
+            bound, kids = self.screen(placements_at(t, sig, kinds), budget, NEVER)
             if not kids:
                 return self.closed(key, max(bound, low))
             if best_children is None or len(kids) < len(best_children):
@@ -818,48 +851,52 @@ class ExactSearch:
         exits = self.exits
         balance = self.balance
         skews = self.skews
+        nfront = len(front)
+        front_cells = set(front)
+        change = _BALANCE_CHANGE
         children: list[Placement] = []
-        left: dict[int, tuple[int, ...]] = {}  # the classes left after a card with k openings
-        # The skews left after a card of skew s: (skews[1], skews[2], skews[3]).
-        skews_left: dict[int, tuple[int, int, int]] = {}
+        # The exit bound of the child per (openings k, delta), from the classes left after a
+        # card with k openings; the balance bound per (skew s, balance), from the skews left
+        # after a card of skew s: (skews[1], skews[2], skews[3]).
+        exit_need: dict[tuple[int, int], int | None] = {}
+        balance_need: dict[tuple[int, int], int | None] = {}
         kinds = self.kinds
         if kinds is None:
             kinds = tuple(sorted(c for c, n in self.counts.items() if n > 0))
         kinds_left: dict[int, tuple[int, ...]] = {}  # the card types left after a card
         for delta, code, x, y, rotation in options:
-            mask = code & PORT_MASK
-            k = mask.bit_count()
             # Forward check: bounds of the table after this placement, from its front cells,
             # exit count and colour balance alone, before laying it.
             if exits + delta:
-                after_classes = left.get(k)
-                if after_classes is None:
+                mask = code & PORT_MASK
+                k = mask.bit_count()
+                child = exit_need.get((k, delta), -1)
+                if child == -1:
                     classes[k] -= 1
-                    after_classes = left[k] = tuple(classes)
+                    child = exit_need[k, delta] = min_cards_for_exits(tuple(classes), exits + delta)
                     classes[k] += 1
-                child = min_cards_for_exits(after_classes, exits + delta)
                 if child is None:
                     continue  # a bound of NEVER: result is unchanged
                 # The child's colour balance (see balance_after) and the cards left to meet it.
-                after_balance = balance + _BALANCE_CHANGE[(x + y) & 1][mask]
+                after_balance = balance + change[(x + y) & 1][mask]
                 if after_balance:
                     s = _SKEW[mask]
-                    after_skews = skews_left.get(s)
-                    if after_skews is None:
+                    need = balance_need.get((s, after_balance), -1)
+                    if need == -1:
                         skews[s] -= 1
-                        after_skews = skews_left[s] = (skews[1], skews[2], skews[3])
+                        need = balance_need[s, after_balance] = min_cards_for_balance(
+                            (skews[1], skews[2], skews[3]),
+                            after_balance if after_balance > 0 else -after_balance,
+                        )
                         skews[s] += 1
-                    need = min_cards_for_balance(
-                        after_skews, after_balance if after_balance > 0 else -after_balance
-                    )
                     if need is None:
                         continue  # a bound of NEVER
                     if need > child:
                         child = need
                 bdx, bdy, faced = shape_info(mask, rotation)
-                if child < budget and len(front) + len(faced) >= budget:
+                if child < budget and nfront + len(faced) >= budget:
                     # (The child's front has at most this many cells, its cover bound no more.)
-                    after = set(front)
+                    after = front_cells.copy()
                     after.discard((x, y))
                     after.discard((x + bdx, y + bdy))
                     opened = []
@@ -868,7 +905,21 @@ class ExactSearch:
                         if n not in cells:
                             after.add(n)
                             opened.append(n)
-                    cover = quick_cover(after)
+                    # quick_cover(after), inlined: the cells with a neighbour in ``after``
+                    # counted by colour.
+                    even = odd = 0
+                    for cx, cy in after:
+                        if (
+                            (cx, cy - 1) in after
+                            or (cx + 1, cy) in after
+                            or (cx, cy + 1) in after
+                            or (cx - 1, cy) in after
+                        ):
+                            if (cx + cy) & 1:
+                                odd += 1
+                            else:
+                                even += 1
+                    cover = len(after) - (even if even < odd else odd)
                     if cover > child:
                         child = cover
                     if cover == budget - 1 and opened and ZONE_AHEAD:
