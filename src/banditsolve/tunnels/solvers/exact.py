@@ -59,6 +59,7 @@ from banditsolve.tunnels.solvers.bounds import (
     cover_bound,
     min_cards_for_balance,
     min_cards_for_exits,
+    quick_cover,
     skew,
 )
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
@@ -905,21 +906,7 @@ class ExactSearch:
                         if n not in cells:
                             after.add(n)
                             opened.append(n)
-                    # quick_cover(after), inlined: the cells with a neighbour in ``after``
-                    # counted by colour.
-                    even = odd = 0
-                    for cx, cy in after:
-                        if (
-                            (cx, cy - 1) in after
-                            or (cx + 1, cy) in after
-                            or (cx, cy + 1) in after
-                            or (cx - 1, cy) in after
-                        ):
-                            if (cx + cy) & 1:
-                                odd += 1
-                            else:
-                                even += 1
-                    cover = len(after) - (even if even < odd else odd)
+                    cover = quick_cover(after)
                     if cover > child:
                         child = cover
                     if cover == budget - 1 and opened and ZONE_AHEAD:
