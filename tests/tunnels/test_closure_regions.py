@@ -37,9 +37,15 @@ def replay(table: Table, placements: tuple[Placement, ...]) -> None:
     assert not plain.exits()
 
 
-def oracle_closes(table: PlainTable, names: list[str], budget: int) -> bool:
+def oracle_closes(
+    table: PlainTable,
+    names: list[str],
+    budget: int,
+    area: tuple[int, int, int, int] | None = None,
+) -> bool:
     """Brute force over the oracle's rules alone: some order of at most ``budget`` of the
-    cards ``names``, each laid legally anywhere near the table, leaves no exit."""
+    cards ``names``, each laid legally anywhere near the table (inside ``area``, inclusive
+    ``(min_x, min_y, max_x, max_y)``, when given), leaves no exit."""
     if not table.exits():
         return True
     if budget == 0:
@@ -48,11 +54,15 @@ def oracle_closes(table: PlainTable, names: list[str], budget: int) -> bool:
         rest = list(names)
         rest.remove(name)
         for fp in brute_force(table, name, margin=1):
+            if area is not None and not all(
+                area[0] <= cx <= area[2] and area[1] <= cy <= area[3] for (cx, cy), _o in fp
+            ):
+                continue
             child = PlainTable()
             child.cells = dict(table.cells)
             child.count = table.count
             child.add(fp)
-            if oracle_closes(child, rest, budget - 1):
+            if oracle_closes(child, rest, budget - 1, area):
                 return True
     return False
 

@@ -19,7 +19,8 @@ from banditsolve.tunnels.table import Table
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
-from tests.tunnels.oracle import PlainTable, brute_force, is_legal
+from tests.tunnels.oracle import PlainTable, is_legal
+from tests.tunnels.test_closure_regions import oracle_closes
 from tests.tunnels.test_closure_zone import _dead
 
 Area = tuple[int, int, int, int]
@@ -32,23 +33,7 @@ def _inside(cell: tuple[int, int], area: Area) -> bool:
 def bounded_oracle_closes(table: PlainTable, names: list[str], budget: int, area: Area) -> bool:
     """Brute force over the oracle's rules alone, every card inside ``area``: some order of at
     most ``budget`` of the cards ``names``, each laid legally, leaves no exit."""
-    if not table.exits():
-        return True
-    if budget == 0:
-        return False
-    for name in sorted(set(names)):
-        rest = list(names)
-        rest.remove(name)
-        for fp in brute_force(table, name, margin=1):
-            if not all(_inside(cell, area) for cell, _opens in fp):
-                continue
-            child = PlainTable()
-            child.cells = dict(table.cells)
-            child.count = table.count
-            child.add(fp)
-            if bounded_oracle_closes(child, rest, budget - 1, area):
-                return True
-    return False
+    return oracle_closes(table, names, budget, area)
 
 
 def _area(table: Table, rng: random.Random) -> Area:
