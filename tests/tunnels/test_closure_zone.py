@@ -16,6 +16,7 @@ from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import quick_cover
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.options import options_at
+from banditsolve.tunnels.table import Table
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
@@ -63,6 +64,28 @@ def _dead(search: ExactSearch, p: Placement, rest: list[int]) -> bool:
     ]
     kinds = tuple(sorted(set(rest)))
     return search.zone_dead(p.card, p.x, p.y, p.rotation, set(child.front_rim), kinds, opened)
+
+
+def tight_child_not_dead(
+    table: Table,
+    cards: list[int],
+    area: tuple[int, int, int, int] | None,
+    first: Placement,
+    others: tuple[Placement, ...],
+) -> bool:
+    """For a closure of ``table`` laid ``first`` first and ``others`` after (replayed by the
+    caller): when every card of ``others`` covers a front cell of the child (what a tight
+    budget implies, and all the argument of the prediction uses), assert that the prediction
+    (on the play area ``area``) does not call the child dead, and say True; else False."""
+    child = table.place(first)
+    front = child.front_rim
+    if not all(any(c in front for c, _o in to_footprint(q)) for q in others):
+        return False
+    rest = list(cards)
+    rest.remove(first.card)
+    search = ExactSearch(table, cards, area, Limits())
+    assert not _dead(search, first, rest), (first, area)
+    return True
 
 
 def _faces(p: Placement, t: tuple[int, int]) -> bool:
@@ -134,21 +157,12 @@ def test_a_tight_child_with_a_known_closure_is_never_predicted_dead() -> None:
                 plain = plain_copy(s.table)
                 if not is_legal(plain, to_footprint(first)):
                     continue
-                child = s.table.place(first)
                 others = closure[:i] + closure[i + 1 :]
                 plain.add(to_footprint(first))
                 for q in others:
                     assert is_legal(plain, to_footprint(q)), (seed, q)
                     plain.add(to_footprint(q))
                 assert not plain.exits()
-                # Every card of the closure covers a front cell of the child: what a tight
-                # budget implies, and all the argument of the prediction uses.
-                front = child.front_rim
-                if not all(any(c in front for c, _o in to_footprint(q)) for q in others):
-                    continue
-                rest = list(cards)
-                rest.remove(first.card)
-                search = ExactSearch(s.table, cards, None, Limits())
-                assert not _dead(search, first, rest), (seed, first)
-                checked += 1
+                if tight_child_not_dead(s.table, cards, None, first, others):
+                    checked += 1
     assert checked >= 10

@@ -21,7 +21,7 @@ from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
 from tests.tunnels.oracle import PlainTable, is_legal
 from tests.tunnels.test_closure_regions import oracle_closes
-from tests.tunnels.test_closure_zone import _dead
+from tests.tunnels.test_closure_zone import _dead, tight_child_not_dead
 
 Area = tuple[int, int, int, int]
 
@@ -159,14 +159,7 @@ def test_a_tight_child_of_a_known_bounded_closure_is_never_predicted_dead() -> N
             for i, first in enumerate(closure):
                 if not is_legal(plain_copy(s.table), to_footprint(first)):
                     continue
-                child = s.table.place(first)
                 others = closure[:i] + closure[i + 1 :]
-                front = child.front_rim
-                if not all(any(c in front for c, _o in to_footprint(q)) for q in others):
-                    continue
-                rest = list(cards)
-                rest.remove(first.card)
-                search = ExactSearch(s.table, cards, area, Limits())
-                assert not _dead(search, first, rest), (seed, first, area)
-                checked += 1
+                if tight_child_not_dead(s.table, cards, area, first, others):
+                    checked += 1
     assert checked >= 10

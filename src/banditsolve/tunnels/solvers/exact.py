@@ -137,16 +137,11 @@ def _touches(mask: int, rotation: int) -> tuple[int, int, dict[Cell, int]]:
     """Square B's offset from square A of port mask ``mask`` laid at ``rotation``, and per
     neighbour of the card (relative to square A, the card's own cells left out) the touch
     bits :meth:`ExactSearch.lay` adds to its rim value (both squares' for a cell next to
-    both; :data:`~banditsolve.tunnels.table.TOUCH`)."""
-    o = orientation(mask, rotation)
-    bx, by = o.b_step
+    both; :data:`~banditsolve.tunnels.table.TOUCH`): :func:`_rim_steps` by neighbour."""
+    bx, by, _open_a, _open_b, steps = _rim_steps(mask, rotation)
     out: dict[Cell, int] = {}
-    for (cx, cy), open4 in (((0, 0), o.open_a), ((bx, by), o.open_b)):
-        for side in range(4):
-            dx, dy = STEP[side]
-            n = (cx + dx, cy + dy)
-            if n not in ((0, 0), (bx, by)):
-                out[n] = out.get(n, 0) | TOUCH[open4 << 2 | side]
+    for dx, dy, touch, _opens in steps:
+        out[dx, dy] = out.get((dx, dy), 0) | touch
     return bx, by, out
 
 
