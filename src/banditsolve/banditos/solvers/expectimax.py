@@ -211,6 +211,27 @@ def _counts(dice: Side) -> list[int]:
     return counts
 
 
+def _off_tile(dice: Side) -> tuple[int, int, int, int]:
+    """Per colour, the dice not among ``dice`` (the dice on one tile): six of each colour in
+    all (LB-COMP-1), so under ``strict`` the dice a claim's opponent may still get."""
+    used = _counts(dice)
+    return (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+
+
+def _claim_safe(mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
+    """Whether the full side ``mine`` is a safe claim against ``theirs`` with ``avail`` dice
+    per colour still to be had: one lookup of the opponent's best reachable rank."""
+    n = len(theirs)
+    if n == 2:
+        side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
+    else:
+        side = 1 + theirs[0] if n else 0
+    safe: bool = _BEST[side << 8 | availability_index(avail)] <= RANK3[
+        mine[0] * 576 + mine[1] * 24 + mine[2]
+    ]
+    return safe
+
+
 #: The positions one probe for a certain win may expand (:meth:`CompactSearch.sure`).
 PROBE_ALLOWANCE = 10_000
 
@@ -296,21 +317,8 @@ class CompactSearch:
         return self._safe_now(s, tile, me)
 
     def _safe_now(self, s: Compact, tile: Tile, me: int) -> bool:
-        mine = tile[1 + me]
-        theirs = tile[2 - me]
-        n = len(theirs)
-        if n == 2:
-            side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
-        else:
-            side = 1 + theirs[0] if n else 0
-        if self.proof_bag:
-            avail = s[8]
-        else:
-            used = _counts(tile[1] + tile[2])
-            avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
-        key = side << 8 | availability_index(avail)
-        safe: bool = _BEST[key] <= RANK3[mine[0] * 576 + mine[1] * 24 + mine[2]]
-        return safe
+        avail = s[8] if self.proof_bag else _off_tile(tile[1] + tile[2])
+        return _claim_safe(tile[1 + me], tile[2 - me], avail)
 
     def children(self, s: Compact) -> Iterator[Compact]:
         """The states after each action of the player to move, generated lazily (a search
@@ -617,15 +625,10 @@ class LastTile:
         self.canonical: dict[tuple[Side, Side], Value] = {}
         self.placed: dict[tuple[Side, Side, tuple[int, ...]], Value] = {}
 
-    def _safe(self, mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
-        n = len(theirs)
-        if n == 2:
-            side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
-        else:
-            side = 1 + theirs[0] if n else 0
-        key = side << 8 | availability_index(avail)
-        safe: bool = _BEST[key] <= RANK3[mine[0] * 576 + mine[1] * 24 + mine[2]]
-        return safe
+    def _safe(self, mine: Side, theirs: Side, bag: tuple[int, int, int, int]) -> bool:
+        """Whether the full side ``mine`` is a safe claim: against the bag under ``bag``
+        proofs, else against every die not on the tile."""
+        return _claim_safe(mine, theirs, bag if self.proof_bag else _off_tile(mine + theirs))
 
     def turn(self, mine: Side, theirs: Side) -> Value:
         """The mover's chance at the start of their turn (before the roll).
@@ -647,8 +650,7 @@ class LastTile:
         mine, theirs = canon
         result = None
         if len(mine) == 3:
-            used = _counts(mine + theirs)
-            if self._safe(mine, theirs, (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])):
+            if _claim_safe(mine, theirs, _off_tile(mine + theirs)):
                 result = ONE
         if result is None:
             result = self.roll(mine, theirs)
@@ -670,12 +672,7 @@ class LastTile:
                 )
                 return ONE if mover_wins else ZERO
             side = full_side_classes(theirs)[side]
-            if self.proof_bag:
-                avail = bag
-            else:
-                used = _counts(side + theirs)
-                avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
-            if self._safe(side, theirs, avail):
+            if self._safe(side, theirs, bag):
                 return ONE
         elif len(theirs) == 3:
             theirs = full_side_classes(side)[theirs]
@@ -686,8 +683,7 @@ class LastTile:
         """The mover's chance with the roll pending: the average over the draws. With room
         for both dice on the mover's side (at most one die there), both are placed whatever
         the order (no claim is possible in between), so each draw is one position."""
-        used = _counts(mine + theirs)
-        bag = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
+        bag = _off_tile(mine + theirs)
         if len(mine) >= 2 and not self.proof_bag:
             return self._one_place(mine, theirs, bag)
         num, den, total = 0, 1, 0
@@ -760,8 +756,7 @@ class LastTile:
     def _full_no_room(self, mine: Side, theirs: Side) -> Value:
         """The mover's chance with their side full, facing a partial side, and a die with no
         room (``strict`` only): claim if safe, else give up (lose) or end the turn."""
-        used = _counts(mine + theirs)
-        if self._safe(mine, theirs, (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])):
+        if _claim_safe(mine, theirs, _off_tile(mine + theirs)):
             return ONE
         if not self.may_return:
             return ZERO
@@ -785,12 +780,7 @@ class LastTile:
     ) -> Value:
         """The mover's chance with ``hand`` still to place (``bag``: the bag now)."""
         if len(mine) == 3:
-            if self.proof_bag:
-                avail = bag
-            else:
-                used = _counts(mine + theirs)
-                avail = (6 - used[0], 6 - used[1], 6 - used[2], 6 - used[3])
-            if self._safe(mine, theirs, avail):
+            if self._safe(mine, theirs, bag):
                 return ONE
             if hand and not self.may_return:
                 return ZERO  # no room for a die: give up (LB-TURN-6)
