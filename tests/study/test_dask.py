@@ -26,8 +26,8 @@ def client() -> Iterator[Any]:
     # Dask's own cluster, its scheduler started with the preload the README gives for a
     # ``dask scheduler`` of several machines
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        scheduler_kwargs={"preload": ["banditsolve.study.dask_preload"]},
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+        scheduler_kwargs={"preload": ["banditsolve.study.dask_preload"], "dashboard": False},
     )
     dask_client = distributed.Client(cluster)
     try:
@@ -167,3 +167,26 @@ def test_the_local_dask_pool_beats_slower_and_still_sees_a_killed_worker(tmp_pat
     assert summary.complete and summary.failed == 0
     assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(120)]
     assert stored_indices(tmp_path) == {i: 1 for i in range(120)}
+
+
+def test_the_local_dask_pool_opens_quietly_while_port_8787_is_taken() -> None:
+    """A second cluster on the machine (here a socket holding Dask's usual port) does not make
+    ``--executor dask`` warn: the pool's scheduler takes a free port of its own."""
+    import socket
+    import warnings
+
+    holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        holder.bind(("0.0.0.0", 8787))
+    except OSError:
+        pass  # already taken by something else, which serves this test as well
+    holder.listen(1)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with open_executor("local-dask", workers=1) as pool:
+                assert pool.executor.submit(sum, (1, 2)).result(timeout=60) == 3
+    finally:
+        holder.close()
+    ports = [str(w.message) for w in caught if "8787" in str(w.message)]
+    assert ports == []

@@ -196,13 +196,16 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
     if address is None:
         count = workers or default_workers()
         # One thread per worker process (the tasks are pure Python: threads would share one
-        # interpreter lock), no dashboard, and the quiet settings (QUIET).
+        # interpreter lock), no dashboard, and the quiet settings (QUIET). The scheduler's
+        # HTTP server starts even without a dashboard, on port 8787 unless told otherwise: a
+        # free port (":0") keeps two clusters on one machine from warning about it.
         with dask.config.set(QUIET):
             cluster = dist.LocalCluster(
                 n_workers=count,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
+                scheduler_kwargs={"dashboard": False},
             )
         closers.append(cluster.close)
         slow_heartbeats(cluster.scheduler, HEARTBEAT_SECONDS)
