@@ -22,6 +22,7 @@ from banditsolve.tunnels.game import (
     _cell,
     _celled,
     _entry,
+    _hand_masks,
     _key,
     _key_signature,
     _keyed,
@@ -102,6 +103,40 @@ def test_cell_keys_order_as_y_then_x_and_step_as_cells_do() -> None:
     entries = {_entry(rank, _key(c), r): (rank, c[1], c[0], r) for rank, c, r in placed}
     assert [entries[e] for e in sorted(entries)] == sorted(entries.values())
     assert all(e < 1 << 30 for e in entries if entries[e][0] < 4)
+
+
+def test_the_greedy_groups_entries_are_the_hands_ranks_composed_as_entry_says() -> None:
+    """What gather adds up for a placement (the hand's base entry of the card's mask from
+    _hand_masks, the key shifted by two, the rotation index) is _entry of the card's rank in
+    the hand's codes without repeats, and the entries order as (code, y, x, rotation)."""
+    rng = random.Random(11)
+    cells = [(rng.randrange(-40, 41), rng.randrange(-40, 41)) for _ in range(30)]
+    ladder = KIND_INDEX["ladder"] << KIND_SHIFT
+    for _ in range(200):
+        # Some hands hold two codes of one port mask (a Bandida ladder beside a plain card).
+        hand = [rng.choice(TYPES) for _ in range(rng.randrange(1, 4))]
+        if rng.random() < 0.5:
+            hand.append(rng.choice(hand) & PORT_MASK | ladder)
+        codes, masks, first, more = _hand_masks(tuple(sorted(hand)))
+        assert codes == tuple(sorted(set(hand)))
+        assert sorted(masks) == sorted({c & PORT_MASK for c in hand})
+        bases: dict[int, int] = {}
+        for m, base in first.items():
+            bases[base] = m
+        for m, extra in more.items():
+            for base in extra:
+                bases[base] = m
+        assert len(bases) == len(codes)
+        composed: dict[int, tuple[int, int, int, int]] = {}
+        for base, m in bases.items():
+            rank = next(i for i, c in enumerate(codes) if _entry(i, 0, 0) == base)
+            assert codes[rank] & PORT_MASK == m
+            for c in cells:
+                for r in ROTATIONS:
+                    e = base + (_key(c) << 2) + r // 90
+                    assert e == _entry(rank, _key(c), r)
+                    composed[e] = (codes[rank], c[1], c[0], r)
+        assert [composed[e] for e in sorted(composed)] == sorted(composed.values())
 
 
 def _seeds() -> range:

@@ -1557,10 +1557,12 @@ def _hand_masks(hand: tuple[int, ...]) -> _HandMasks:
     more: dict[int, list[int]] = {}
     for rank, code in enumerate(codes):
         m = code & PORT_MASK
+        # The entry of the code at key 0 unturned: gather adds ``key << 2`` and the rotation
+        # index to it, which is _entry(rank, key, rotation).
         if m in first:
-            more.setdefault(m, []).append(rank << _RANK_SHIFT)
+            more.setdefault(m, []).append(_entry(rank, 0, 0))
         else:
-            first[m] = rank << _RANK_SHIFT
+            first[m] = _entry(rank, 0, 0)
     if len(_HAND_MASKS) >= LOCAL_MEMO_LIMIT:
         _HAND_MASKS.clear()
     found = _HAND_MASKS[hand] = codes, list(first), first, more
