@@ -11,7 +11,8 @@ assertions to Z3 as one SMT-LIB script. Building terms this way is several times
 building Z3's own Python objects one call at a time, and the solver is the same.
 
 Covered: integer and boolean variables, constants, ``+ - *``, comparisons, ``And/Or/Not/
-Implies/If``, sums, counts of true terms, ``Distinct``, and a solver with a time limit that
+Implies/If``, sums, counts of true terms, native pseudo-Boolean constraints
+(:func:`pseudo_boolean`), ``Distinct``, and a solver with a time limit that
 answers ``"sat" | "unsat" | "unknown"`` and reads values from its model. Equality is written
 ``x.eq(y)`` / ``x.ne(y)`` (``==`` keeps its Python meaning on these objects).
 """
@@ -156,11 +157,22 @@ def _bool(value: BoolExpr | bool) -> BoolExpr:
 
 
 def _union(terms: Iterable[IntExpr | BoolExpr]) -> _Vars:
-    out: _Vars = _NO_VARS
+    """The variables of ``terms``, gathered once (a running frozenset union copies the whole
+    set per term: quadratic on a count over thousands of literals)."""
+    first: _Vars = _NO_VARS
+    gathered: set[tuple[str, Sort]] | None = None
     for t in terms:
-        if t.vars:
-            out = out | t.vars if out else t.vars
-    return out
+        v = t.vars
+        if not v or v is first:
+            continue
+        if not first:
+            first = v
+        elif gathered is None:
+            gathered = set(first)
+            gathered |= v
+        else:
+            gathered |= v
+    return first if gathered is None else frozenset(gathered)
 
 
 def int_var(name: str) -> IntExpr:
@@ -256,6 +268,42 @@ def count_true(terms: Iterable[BoolExpr | bool]) -> IntExpr:
     return sum_(if_then_else(t, 1, 0) for t in terms)
 
 
+PbRelation = Literal["<=", ">=", "=="]
+_PB_NAMES = {"<=": "pble", ">=": "pbge", "==": "pbeq"}
+
+
+def pseudo_boolean(
+    weighted: Iterable[tuple[BoolExpr | bool, int]], relation: PbRelation, bound: int
+) -> BoolExpr:
+    """The weighted count ``sum(w for term, w in weighted if term)`` compared with ``bound``
+    by ``relation``, as one native pseudo-Boolean constraint of Z3 (``(_ pble ...)``,
+    ``pbge``, ``pbeq``). Z3 reasons on these directly and stops at its time limit; the same
+    comparison written with :func:`count_true` goes through integer arithmetic, whose
+    preprocessing can run far past the limit on large models. Constant terms are folded."""
+    if relation not in _PB_NAMES:
+        raise ValueError(f"bad relation {relation!r}: expected <=, >= or ==")
+    bound = int(bound)
+    texts: list[str] = []
+    weights: list[str] = []
+    rest: list[BoolExpr] = []
+    for term, weight in weighted:
+        b = _bool(term)
+        w = int(weight)
+        if b.const is not None:
+            if b.const:
+                bound -= w
+            continue
+        if w:
+            rest.append(b)
+            texts.append(b.text)
+            weights.append(str(w))
+    if not rest:
+        holds = {"<=": 0 <= bound, ">=": 0 >= bound, "==": bound == 0}[relation]
+        return bool_val(holds)
+    head = " ".join([_PB_NAMES[relation], str(bound), *weights])
+    return BoolExpr(f"((_ {head}) {' '.join(texts)})", _union(rest))
+
+
 def distinct(*terms: IntExpr | int) -> BoolExpr:
     exprs = [_int(t) for t in terms]
     if len(exprs) < 2:
@@ -266,7 +314,7 @@ def distinct(*terms: IntExpr | int) -> BoolExpr:
     return BoolExpr("(distinct " + " ".join(e.text for e in exprs) + ")", _union(exprs))
 
 
-def _declarations(vars: _Vars) -> str:
+def _declarations(vars: _Vars | set[tuple[str, Sort]]) -> str:
     return "".join(f"(declare-const {name} {sort})" for name, sort in sorted(vars))
 
 
@@ -319,7 +367,7 @@ class Solver:
         if seed is not None:
             self._raw.set("random_seed", int(seed))
         self._asserts: list[str] = []
-        self._vars: _Vars = _NO_VARS
+        self._vars: set[tuple[str, Sort]] = set()
         self._dirty = False
 
     def add(self, *constraints: BoolExpr | bool) -> None:
@@ -328,7 +376,7 @@ class Solver:
             if b.const is True:
                 continue
             self._asserts.append(f"(assert {b.text})")
-            self._vars = self._vars | b.vars
+            self._vars |= b.vars
             self._dirty = True
 
     def script(self) -> str:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
+import pytest
+
 from banditsolve.z3typed import (
+    BoolExpr,
+    PbRelation,
     Solver,
     and_,
     bool_val,
@@ -15,6 +22,7 @@ from banditsolve.z3typed import (
     int_var,
     not_,
     or_,
+    pseudo_boolean,
     sum_,
 )
 
@@ -72,3 +80,43 @@ def test_false_constant_is_unsatisfiable() -> None:
     solver.add(bool_val(False))
     assert solver.check() == "unsat"
     assert "false" in solver.script()
+
+
+def _holds(total: int, relation: PbRelation, bound: int) -> bool:
+    return {"<=": total <= bound, ">=": total >= bound, "==": total == bound}[relation]
+
+
+def test_pseudo_boolean_constraints_hold_exactly_when_the_weighted_count_does() -> None:
+    """Random weighted counts over three variables and some constants, each relation: with
+    the variables fixed every way, Z3 finds the constraint satisfiable exactly when the
+    weighted count of the true terms compares as asked."""
+    rng = random.Random(3)
+    names = [bool_var(f"b{i}") for i in range(3)]
+    relations: tuple[PbRelation, ...] = ("<=", ">=", "==")
+    for _ in range(12):
+        terms: list[tuple[BoolExpr | bool, int]] = [(v, rng.randint(-3, 3)) for v in names]
+        terms += [(rng.random() < 0.5, rng.randint(-3, 3)) for _ in range(rng.randint(0, 2))]
+        relation = rng.choice(relations)
+        bound = rng.randint(-4, 4)
+        constraint = pseudo_boolean(terms, relation, bound)
+        for values in itertools.product((False, True), repeat=3):
+            solver = Solver(timeout_ms=10_000)
+            solver.add(constraint)
+            solver.add(*(v if on else not_(v) for v, on in zip(names, values, strict=True)))
+            by_name = dict(zip((v.text for v in names), values, strict=True))
+            total = 0
+            for t, w in terms:
+                if t if isinstance(t, bool) else by_name[t.text]:
+                    total += w
+            assert (solver.check() == "sat") == _holds(total, relation, bound), (
+                terms, relation, bound, values,
+            )
+
+
+def test_pseudo_boolean_folds_constants_and_refuses_a_bad_relation() -> None:
+    x = bool_var("x")
+    assert pseudo_boolean([(True, 2), (False, 5)], "==", 2).const is True
+    assert pseudo_boolean([(True, 2)], "<=", 1).const is False
+    assert pseudo_boolean([(x, 1), (True, 1)], ">=", 2).text == "((_ pbge 1 1) x)"
+    with pytest.raises(ValueError, match="bad relation"):
+        pseudo_boolean([(x, 1)], "<", 1)  # type: ignore[arg-type]
