@@ -19,6 +19,7 @@ answers ``"sat" | "unsat" | "unknown"`` and reads values from its model. Equalit
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, Literal
@@ -383,12 +384,16 @@ class Solver:
         """Every assertion so far as one SMT-LIB script."""
         return _declarations(self._vars) + "".join(self._asserts)
 
-    def check(self) -> CheckResult:
+    def check(self, deadline: float | None = None) -> CheckResult:
+        """Solve; with ``deadline`` (a :func:`time.perf_counter` reading) Z3's time limit is
+        set to the time left once the script is loaded (loading a large one takes a while)."""
         z3 = z3_module()
         if self._dirty:
             self._raw.reset()
             self._raw.from_string(self.script())
             self._dirty = False
+        if deadline is not None:
+            self._raw.set("timeout", max(1, int(1000 * (deadline - time.perf_counter()))))
         result = self._raw.check()
         if result == z3.sat:
             return "sat"

@@ -482,7 +482,10 @@ def best_turn(
     ``time_limit`` (seconds), then falls back to Monte Carlo with ``samples`` playouts per
     candidate action in the time left. ``"exact"`` never falls back: if a limit stops it, the
     result is the best decision found so far by a Monte Carlo pass, marked ``complete=False``
-    (it is then not exact). ``"monte-carlo"`` skips the exact search.
+    (it is then not exact); that pass runs up to the later of the deadline and one second
+    after the exact search stopped, so with ``time_limit`` the answer can come up to a second
+    past it (the exact search has used the whole limit). ``"monte-carlo"`` skips the exact
+    search.
     """
     position = expect_state(state)
     limits = Limits(

@@ -81,13 +81,10 @@ def solve_z3(
     checks = 0
     for most in limits:
         # Each check gets the time left, not the whole limit again.
-        timeout = None
-        if deadline is not None:
-            timeout = max(1, int(1000 * (deadline - time.perf_counter())))
-        trial = z.Solver(timeout_ms=timeout, seed=0)
+        trial = z.Solver(seed=0)
         trial.add(*constraints)
         trial.add(_count(xs, "<=", most))
-        result = trial.check()
+        result = trial.check(deadline)
         checks += 1
         while result == "sat" and required:
             model = trial.model()
@@ -101,7 +98,7 @@ def solve_z3(
             cut = _count(dropped, "<=", len(dropped) - 1)
             constraints.append(cut)
             trial.add(cut)
-            result = trial.check()
+            result = trial.check(deadline)
             checks += 1
         stats = SearchStats(checks, time.perf_counter() - start)
         if result == "unknown":
