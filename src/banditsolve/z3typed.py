@@ -19,6 +19,7 @@ answers ``"sat" | "unsat" | "unknown"`` and reads values from its model. Equalit
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Iterable
 from types import ModuleType
@@ -280,27 +281,38 @@ def pseudo_boolean(
     by ``relation``, as one native pseudo-Boolean constraint of Z3 (``(_ pble ...)``,
     ``pbge``, ``pbeq``). Z3 reasons on these directly and stops at its time limit; the same
     comparison written with :func:`count_true` goes through integer arithmetic, whose
-    preprocessing can run far past the limit on large models. Constant terms are folded."""
+    preprocessing can run far past the limit on large models. Constant terms are folded, and
+    the text keeps to SMT-LIB's non-negative indices: a negative weight ``w`` on ``x`` is
+    written as ``-w`` on ``(not x)`` with ``w`` taken off the bound."""
     if relation not in _PB_NAMES:
         raise ValueError(f"bad relation {relation!r}: expected <=, >= or ==")
-    bound = int(bound)
+    bound = operator.index(bound)
     texts: list[str] = []
     weights: list[str] = []
     rest: list[BoolExpr] = []
     for term, weight in weighted:
         b = _bool(term)
-        w = int(weight)
+        w = operator.index(weight)
         if b.const is not None:
             if b.const:
                 bound -= w
             continue
+        if w < 0:
+            bound -= w
+            b, w = not_(b), -w
         if w:
             rest.append(b)
             texts.append(b.text)
             weights.append(str(w))
-    if not rest:
-        holds = {"<=": 0 <= bound, ">=": 0 >= bound, "==": bound == 0}[relation]
-        return bool_val(holds)
+    # Every weight is positive now, so the count lies in [0, total]: a bound outside that
+    # range (or no term left) decides the comparison.
+    total = sum(int(w) for w in weights)
+    if relation == "<=" and (bound < 0 or bound >= total):
+        return bool_val(bound >= total)
+    if relation == ">=" and (bound <= 0 or bound > total):
+        return bool_val(bound <= 0)
+    if relation == "==" and (bound < 0 or bound > total or not rest):
+        return bool_val(bound == 0 and not rest)
     head = " ".join([_PB_NAMES[relation], str(bound), *weights])
     return BoolExpr(f"((_ {head}) {' '.join(texts)})", _union(rest))
 
@@ -358,13 +370,14 @@ class Solver:
     """A Z3 solver. ``timeout_ms`` bounds every ``check`` (``None``: no limit); ``seed`` fixes
     Z3's random seed."""
 
-    __slots__ = ("_raw", "_asserts", "_vars", "_dirty")
+    __slots__ = ("_raw", "_asserts", "_vars", "_dirty", "_timeout_ms")
 
     def __init__(self, *, timeout_ms: int | None = None, seed: int | None = 0) -> None:
         z3 = z3_module()
         self._raw: Any = z3.SimpleSolver()
-        if timeout_ms is not None:
-            self._raw.set("timeout", int(timeout_ms))
+        self._timeout_ms = None if timeout_ms is None else int(timeout_ms)
+        if self._timeout_ms is not None:
+            self._raw.set("timeout", self._timeout_ms)
         if seed is not None:
             self._raw.set("random_seed", int(seed))
         self._asserts: list[str] = []
@@ -385,15 +398,21 @@ class Solver:
         return _declarations(self._vars) + "".join(self._asserts)
 
     def check(self, deadline: float | None = None) -> CheckResult:
-        """Solve; with ``deadline`` (a :func:`time.perf_counter` reading) Z3's time limit is
-        set to the time left once the script is loaded (loading a large one takes a while)."""
+        """Solve; with ``deadline`` (a :func:`time.perf_counter` reading) this check's time
+        limit is the time left once the script is loaded (loading a large one takes a while),
+        or ``timeout_ms`` if that is shorter."""
         z3 = z3_module()
         if self._dirty:
             self._raw.reset()
             self._raw.from_string(self.script())
             self._dirty = False
         if deadline is not None:
-            self._raw.set("timeout", max(1, int(1000 * (deadline - time.perf_counter()))))
+            left = max(1, int(1000 * (deadline - time.perf_counter())))
+            if self._timeout_ms is not None:
+                left = min(left, self._timeout_ms)
+            self._raw.set("timeout", left)
+        elif self._timeout_ms is not None:
+            self._raw.set("timeout", self._timeout_ms)
         result = self._raw.check()
         if result == z3.sat:
             return "sat"

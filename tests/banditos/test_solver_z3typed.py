@@ -99,6 +99,8 @@ def test_pseudo_boolean_constraints_hold_exactly_when_the_weighted_count_does() 
         relation = rng.choice(relations)
         bound = rng.randint(-4, 4)
         constraint = pseudo_boolean(terms, relation, bound)
+        # SMT-LIB indices are non-negative numerals: no minus sign in the operator's head.
+        assert constraint.const is not None or "-" not in constraint.text.split(")")[0]
         for values in itertools.product((False, True), repeat=3):
             solver = Solver(timeout_ms=10_000)
             solver.add(constraint)
@@ -118,5 +120,11 @@ def test_pseudo_boolean_folds_constants_and_refuses_a_bad_relation() -> None:
     assert pseudo_boolean([(True, 2), (False, 5)], "==", 2).const is True
     assert pseudo_boolean([(True, 2)], "<=", 1).const is False
     assert pseudo_boolean([(x, 1), (True, 1)], ">=", 2).text == "((_ pbge 1 1) x)"
+    assert pseudo_boolean([(x, -2)], "<=", -1).text == "((_ pble 1 2) (not x))"
+    assert pseudo_boolean([(x, 1)], "<=", 1).const is True
+    assert pseudo_boolean([(x, 1)], ">=", 2).const is False
+    assert pseudo_boolean([(x, 1)], "==", -1).const is False
+    with pytest.raises(TypeError):
+        pseudo_boolean([(x, 1.5)], "<=", 1)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="bad relation"):
         pseudo_boolean([(x, 1)], "<", 1)  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ def client() -> Iterator[Any]:
     # Dask's own cluster, its scheduler started with the preload the README gives for a
     # ``dask scheduler`` of several machines
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
         scheduler_kwargs={"preload": ["banditsolve.study.dask_preload"], "dashboard": False},
     )
     dask_client = distributed.Client(cluster)
@@ -176,11 +176,17 @@ def test_the_local_dask_pool_opens_quietly_while_port_8787_is_taken() -> None:
     import warnings
 
     holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # As Dask binds (SO_REUSEADDR): a port left in TIME_WAIT is taken, a listening one is not.
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         holder.bind(("0.0.0.0", 8787))
+        holder.listen(1)
     except OSError:
-        pass  # already taken by something else, which serves this test as well
-    holder.listen(1)
+        # Something else listens there already, which serves this test as well.
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            if probe.connect_ex(("127.0.0.1", 8787)) != 0:
+                holder.close()
+                pytest.skip("port 8787 can be neither held nor reached")
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -190,3 +196,12 @@ def test_the_local_dask_pool_opens_quietly_while_port_8787_is_taken() -> None:
         holder.close()
     ports = [str(w.message) for w in caught if "8787" in str(w.message)]
     assert ports == []
+
+
+def test_the_local_dask_pool_serves_http_on_the_loopback_interface_only() -> None:
+    """The scheduler's HTTP server (health and metrics) is not opened to the network."""
+    with open_executor("local-dask", workers=1) as pool:
+        assert pool.client is not None
+        scheduler = pool.client.cluster.scheduler
+        hosts = {sock.getsockname()[0] for sock in scheduler.http_server._sockets.values()}
+    assert hosts == {"127.0.0.1"}

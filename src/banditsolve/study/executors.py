@@ -197,14 +197,15 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
         count = workers or default_workers()
         # One thread per worker process (the tasks are pure Python: threads would share one
         # interpreter lock), no dashboard, and the quiet settings (QUIET). The scheduler's
-        # HTTP server starts even without a dashboard, on port 8787 unless told otherwise: a
-        # free port (":0") keeps two clusters on one machine from warning about it.
+        # HTTP server starts even without a dashboard, on port 8787 of every interface unless
+        # told otherwise: a free port on the loopback interface keeps two clusters on one
+        # machine from warning about it and keeps the server off the network.
         with dask.config.set(QUIET):
             cluster = dist.LocalCluster(
                 n_workers=count,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",
+                dashboard_address="127.0.0.1:0",
                 scheduler_kwargs={"dashboard": False},
             )
         closers.append(cluster.close)
