@@ -183,9 +183,9 @@ def positions(seeds: range, every: int = 3) -> list[GameState]:
 @rules("BA-CLOSE-3")
 @pytest.mark.parametrize("goal", ["close", "ladder", "join"])
 def test_backends_agree_per_goal(goal: str) -> None:
-    """Exact vs CP-SAT (Z3 on every fourth) on generated cases of a few cards with the goal's
-    special cards added; statuses and minima equal, certificates replayed on the oracle with the
-    goal checked; some impossible ones confirmed by the plain search."""
+    """Exact vs CP-SAT vs Z3 (not for the join goal) on generated cases of a few cards with the
+    goal's special cards added; statuses and minima equal, certificates replayed on the oracle
+    with the goal checked; some impossible ones confirmed by the plain search."""
     rng = random.Random(GOALS.index(goal))
     states = positions(range(4), every=2)
     rng.shuffle(states)
@@ -227,7 +227,7 @@ def test_backends_agree_per_goal(goal: str) -> None:
                 # (CP-SAT may prove one side of the second super card and time out on the other.)
                 assert cp.cards >= exact.cards and (cp.cards == exact.cards or not cp.minimum)
                 replay_goal(s.table, cp, goal)
-        if i % 4 == 0 and goal != "join":
+        if goal != "join":
             z = min_cards_to_close(
                 s.table, cards, goal=goal, backend="z3", hypothetical=True, time_limit=5
             )
