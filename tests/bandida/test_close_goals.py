@@ -227,14 +227,15 @@ def test_backends_agree_per_goal(goal: str) -> None:
                 # (CP-SAT may prove one side of the second super card and time out on the other.)
                 assert cp.cards >= exact.cards and (cp.cards == exact.cards or not cp.minimum)
                 replay_goal(s.table, cp, goal)
+        # (Not for the join goal: Z3 ran out of its 5 s on 4 of the 6 default join cases.)
         if goal != "join":
             z = min_cards_to_close(
                 s.table, cards, goal=goal, backend="z3", hypothetical=True, time_limit=5
             )
             if z.status != "unknown":
-                assert z.status == exact.status
+                assert z.status == exact.status, (cards, exact.reason, z.reason)
                 if z.status == "closable":
-                    assert z.cards == exact.cards
+                    assert z.cards == exact.cards and z.minimum
                     replay_goal(s.table, z, goal)
         if exact.status == "closable":
             closable += 1
