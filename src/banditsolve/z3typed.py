@@ -287,9 +287,8 @@ def pseudo_boolean(
     if relation not in _PB_NAMES:
         raise ValueError(f"bad relation {relation!r}: expected <=, >= or ==")
     bound = operator.index(bound)
-    texts: list[str] = []
-    weights: list[str] = []
-    rest: list[BoolExpr] = []
+    rest: list[tuple[BoolExpr, int]] = []
+    total = 0
     for term, weight in weighted:
         b = _bool(term)
         w = operator.index(weight)
@@ -301,20 +300,19 @@ def pseudo_boolean(
             bound -= w
             b, w = not_(b), -w
         if w:
-            rest.append(b)
-            texts.append(b.text)
-            weights.append(str(w))
+            rest.append((b, w))
+            total += w
     # Every weight is positive now, so the count lies in [0, total]: a bound outside that
     # range (or no term left) decides the comparison.
-    total = sum(int(w) for w in weights)
     if relation == "<=" and (bound < 0 or bound >= total):
         return bool_val(bound >= total)
     if relation == ">=" and (bound <= 0 or bound > total):
         return bool_val(bound <= 0)
     if relation == "==" and (bound < 0 or bound > total or not rest):
         return bool_val(bound == 0 and not rest)
-    head = " ".join([_PB_NAMES[relation], str(bound), *weights])
-    return BoolExpr(f"((_ {head}) {' '.join(texts)})", _union(rest))
+    head = " ".join([_PB_NAMES[relation], str(bound), *(str(w) for _b, w in rest)])
+    terms = " ".join(b.text for b, _w in rest)
+    return BoolExpr(f"((_ {head}) {terms})", _union(b for b, _w in rest))
 
 
 def distinct(*terms: IntExpr | int) -> BoolExpr:
@@ -376,8 +374,6 @@ class Solver:
         z3 = z3_module()
         self._raw: Any = z3.SimpleSolver()
         self._timeout_ms = None if timeout_ms is None else int(timeout_ms)
-        if self._timeout_ms is not None:
-            self._raw.set("timeout", self._timeout_ms)
         if seed is not None:
             self._raw.set("random_seed", int(seed))
         self._asserts: list[str] = []
@@ -406,13 +402,12 @@ class Solver:
             self._raw.reset()
             self._raw.from_string(self.script())
             self._dirty = False
+        limit = self._timeout_ms
         if deadline is not None:
             left = max(1, int(1000 * (deadline - time.perf_counter())))
-            if self._timeout_ms is not None:
-                left = min(left, self._timeout_ms)
-            self._raw.set("timeout", left)
-        elif self._timeout_ms is not None:
-            self._raw.set("timeout", self._timeout_ms)
+            limit = left if limit is None else min(limit, left)
+        if limit is not None:
+            self._raw.set("timeout", limit)
         result = self._raw.check()
         if result == z3.sat:
             return "sat"

@@ -68,7 +68,7 @@ from math import gcd
 from typing import Any
 
 from banditsolve.banditos.claim import BEST_RANK as _BEST
-from banditsolve.banditos.claim import PAIR_INDEX, RANK3, availability_index, build_table
+from banditsolve.banditos.claim import RANK3, availability_index, build_table, side_index
 from banditsolve.banditos.rules import _draw_weights
 from banditsolve.banditos.state import DEFAULT_OPTIONS, Options, State
 from banditsolve.core.limits import Budget
@@ -221,12 +221,7 @@ def _off_tile(dice: Side) -> tuple[int, int, int, int]:
 def _claim_safe(mine: Side, theirs: Side, avail: tuple[int, int, int, int]) -> bool:
     """Whether the full side ``mine`` is a safe claim against ``theirs`` with ``avail`` dice
     per colour still to be had: one lookup of the opponent's best reachable rank."""
-    n = len(theirs)
-    if n == 2:
-        side = PAIR_INDEX[theirs[0] * 24 + theirs[1]]
-    else:
-        side = 1 + theirs[0] if n else 0
-    safe: bool = _BEST[side << 8 | availability_index(avail)] <= RANK3[
+    safe: bool = _BEST[side_index(theirs) << 8 | availability_index(avail)] <= RANK3[
         mine[0] * 576 + mine[1] * 24 + mine[2]
     ]
     return safe
