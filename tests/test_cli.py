@@ -245,3 +245,34 @@ def test_demo_of_every_game_writes_its_pictures(tmp_path: Path) -> None:
     said = [line for line in text.splitlines() if line.startswith(("==", "picture: "))]
     assert len(said) == len(set(said)) == 2 * sum(len(g["items"]) for g in doc["games"])
     assert "lost after" not in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_play_help_lists_rule_options_the_game_accepts(name: str) -> None:
+    """`GAME play --help` lists every rule option with its values, the default first: each
+    value listed starts a game, and a value not listed is refused."""
+    from banditsolve.core.registry import load_game
+    from banditsolve.errors import RuleOptionError
+
+    result = run(name, "play", "--help")
+    assert result.code == 0
+    text = result.out.split("rule options (--option K=V; the first value is the default):")[1]
+    listed: dict[str, list[str]] = {}
+    for line in text.splitlines()[1:]:
+        if not line.startswith("  "):
+            break
+        option, _, shown = line.strip().partition(": ")
+        listed[option] = shown.split(", ")
+    game = load_game(name)
+    assert listed, name
+    for option, values in listed.items():
+        assert len(values) == len(set(values)) >= 2, (name, option)
+        for value in values:
+            chosen: object = int(value) if value.isdigit() else value
+            game.new_game(options={option: chosen}, seed=1)
+        with pytest.raises(RuleOptionError):
+            game.new_game(options={option: "no-such-value"}, seed=1)
+    # The play command takes them: the default of the first option, given explicitly.
+    first = next(iter(listed))
+    played = run(name, "play", "--option", f"{first}={listed[first][0]}", "--json")
+    assert played.code == 0, played.err

@@ -75,6 +75,18 @@ def test_bad_study_requests_exit_2() -> None:
         assert result.err.startswith("banditsolve: error: ") and len(result.err.splitlines()) == 1
 
 
+def test_an_out_folder_that_is_a_file_is_named_as_such(tmp_path: Path) -> None:
+    """``--out`` naming a file: one line saying it is a file, exit 2, the file untouched."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")
+    result = run("study", "bandido", "--games", "2", "--out", str(taken))
+    assert result.code == 2
+    assert len(result.err.splitlines()) == 1
+    assert result.err.startswith("banditsolve: error: ")
+    assert "is a file, not a study folder" in result.err
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
 def test_the_study_command_imports_no_study_library_to_parse() -> None:
     """``banditsolve --help`` and ``banditsolve study --help`` stay quick: neither Dask, pyarrow,
     tqdm nor matplotlib is imported to build the parser."""

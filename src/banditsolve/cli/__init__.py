@@ -88,7 +88,7 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
             continue
         verbs = sub.add_subparsers(dest="verb", metavar="COMMAND", parser_class=Parser)
         verbs.required = True
-        register_shared(verbs)
+        register_shared(verbs, e.name)
         module = cli_module(e.name)
         if module is not None and hasattr(module, "register"):
             module.register(verbs)

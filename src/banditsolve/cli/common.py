@@ -249,7 +249,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="K=V",
-        help="a rule option (repeatable); `banditsolve GAME play --help` lists them",
+        help="a rule option (repeatable); the options and their values are listed below",
     )
 
 

@@ -36,8 +36,9 @@ from banditsolve.errors import (
 )
 
 
-def register_shared(commands: Commands) -> None:
-    """Add ``show``, ``moves``, ``apply``, ``play`` and ``demo`` to a game's sub-commands."""
+def register_shared(commands: Commands, game: str | None = None) -> None:
+    """Add ``show``, ``moves``, ``apply``, ``play`` and ``demo`` to a game's sub-commands;
+    ``play --help`` lists the rule options of ``game`` (its registered name)."""
     show = add_command(commands, "show", "draw a position")
     add_position(show)
     add_svg(show)
@@ -58,6 +59,8 @@ def register_shared(commands: Commands) -> None:
     apply.set_defaults(handler=cmd_apply)
 
     play = add_command(commands, "play", "play a whole game with the built-in policies")
+    if game is not None:
+        play.epilog = f"{options_help(game)}\n\n{play.epilog or ''}".rstrip()
     add_seed(play)
     add_players(play)
     add_options(play)
@@ -74,6 +77,18 @@ def register_shared(commands: Commands) -> None:
     demo = add_command(commands, "demo", "the game's strongest answers, each with a picture")
     add_out(demo)
     demo.set_defaults(handler=cmd_demo)
+
+
+def options_help(game: str) -> str:
+    """The rule options of ``game`` for ``play --help``: each name with its values, the default
+    first (``game.option_names()``, so the list is the one ``--option`` checks against)."""
+    from banditsolve.core.registry import load_game
+
+    names = load_game(game).option_names()
+    lines = [f"rule options (--option K=V; the first value is the default): {len(names)}"]
+    for name, values in names.items():
+        lines.append(f"  {name}: {', '.join(values)}")
+    return "\n".join(lines)
 
 
 def add_out(parser: argparse.ArgumentParser) -> None:

@@ -231,6 +231,8 @@ class Store:
         ones when the study grows (more tasks; the stored tasks' results are kept): the answer
         is then true, and :meth:`resize` records the new size once the caller has checked that
         the stored results are of its tasks."""
+        if self.root.exists() and not self.root.is_dir():
+            raise StudyError(f"{_short(self.root)} is a file, not a study folder")
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             self.parts_dir.mkdir(exist_ok=True)
@@ -239,8 +241,6 @@ class Store:
                 f"cannot create the study folder {_short(self.root)}: "
                 f"{exc.strerror or exc.__class__.__name__}"
             ) from None
-        if self.root.is_file():
-            raise StudyError(f"{_short(self.root)} is a file, not a study folder")
         self._take_lock()
         grows = False
         try:
