@@ -67,12 +67,59 @@ def test_node_limit_falls_back_to_an_estimate() -> None:
 
 
 def test_time_limit_marks_best_so_far() -> None:
-    state = parse_position("3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2")
+    state = parse_position(OPENING)
     result = best_turn(state, time_limit=0.3, samples=10_000)
     assert not result.complete
     assert result.method == "monte-carlo"
     assert result.elapsed < 30
     assert "BEST SO FAR" in result.explain()
+
+
+#: Far from the end: the exact search cannot finish within a small budget.
+OPENING = "3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2"
+
+
+def test_exact_method_stopped_by_the_node_limit_is_unknown_not_an_estimate() -> None:
+    result = best_turn(parse_position(OPENING), node_limit=200, method="exact")
+    assert result.is_unknown and not result.is_estimate
+    assert (result.method, result.complete, result.actions) == ("exact", False, ())
+    assert result.probability is None and result.samples is None and result.candidates == ()
+    assert "the node limit ran out (200 nodes)" in result.note
+    text = result.explain()
+    assert text.startswith("unknown: the exact search stopped after ")
+    for word in ("ESTIMATE", "Monte Carlo", "time limit", "BEST SO FAR"):
+        assert word not in text
+    answer = result.to_answer()
+    assert (answer.status, answer.answer, answer.certificate) == ("unknown", "unknown", None)
+    assert answer.exit_code == 3 and answer.reason == result.note
+    assert answer.limits == {"time_limit": None, "node_limit": 200}
+    doc = result.to_json()
+    assert doc["probability"] is None and doc["actions"] == [] and doc["complete"] is False
+
+
+def test_exact_method_stopped_by_the_time_limit_names_the_whole_limit() -> None:
+    # method="exact" gives the search the whole limit (no half kept for an estimate).
+    result = best_turn(parse_position(OPENING), time_limit=0.3, node_limit=None, method="exact")
+    assert result.is_unknown and result.probability is None
+    assert "the time limit ran out (0.3 s) before an answer was proven" in result.note
+    assert result.elapsed >= 0.3
+
+
+def test_exact_method_that_finishes_is_exact() -> None:
+    result = best_turn(parse_position(LAST_TILE), method="exact")
+    assert result.method == "exact" and result.complete and not result.is_unknown
+    assert result.actions == (Roll(),) and result.to_answer().status == "yes"
+
+
+def test_auto_names_the_exact_searchs_share_of_the_time_limit() -> None:
+    result = best_turn(parse_position(OPENING), time_limit=0.4, node_limit=None, samples=4)
+    assert result.method == "monte-carlo"
+    assert (
+        "the exact search's share of the time limit (0.2 s of 0.4 s) ran out before an answer "
+        "was proven; this is a Monte Carlo estimate"
+    ) in result.note
+    assert "the time limit ran out (0.2 s)" not in result.explain()
+    assert "(0.2 s of 0.4 s)" in result.to_answer().reason
 
 
 def test_bad_requests() -> None:

@@ -40,6 +40,43 @@ def test_best_command_estimate_is_unknown() -> None:
     assert cut.code == 3
 
 
+def test_best_command_method_exact_answers_unknown_with_the_limit_that_stopped_it() -> None:
+    text = run("banditos", "best", OPEN, "--node-limit", "300", "--method", "exact")
+    assert text.code == 3 and text.err == ""
+    assert text.lines == [
+        "unknown: the exact search stopped after 301 positions: the node limit ran out "
+        "(300 nodes) before an answer was proven"
+    ]
+    result = run("banditos", "best", OPEN, "--node-limit", "300", "--method", "exact", "--json")
+    doc = json.loads(result.out)
+    assert result.code == 3 and (doc["status"], doc["answer"]) == ("unknown", "unknown")
+    assert doc["certificate"] is None and "node limit ran out (300 nodes)" in doc["reason"]
+    assert "estimate" not in result.out.lower()
+    finished = run("banditos", "best", LAST_TILE, "--method", "exact")
+    assert finished.code == 0 and finished.out.startswith("exact: ")
+
+
+def test_best_command_auto_says_the_exact_search_had_half_the_time_limit() -> None:
+    result = run("banditos", "best", OPEN, "--time-limit", "0.6", "--node-limit", "10000000",
+                 "--samples", "3")
+    assert result.code == 3 and result.out.startswith("ESTIMATE")
+    assert (
+        "the exact search's share of the time limit (0.3 s of 0.6 s) ran out" in result.out
+    )
+    assert "the time limit ran out (0.3 s)" not in result.out
+
+
+def test_best_help_explains_the_methods() -> None:
+    result = run("banditos", "best", "--help")
+    text = " ".join(result.out.split())
+    assert result.code == 0
+    assert (
+        "exact: the exact search only, unknown (exit 3) with the reason if a limit stops it"
+        in text
+    )
+    assert "with --method auto the exact search gets half of it" in text
+
+
 def test_position_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "pos.txt"
     path.write_text(POSITION + "\n")

@@ -60,16 +60,29 @@ def register(commands: Commands) -> None:
     best = add_query(
         commands,
         "best",
-        "best play this turn and the chance of winning (0 exact, 3 an estimate)",
+        "best play this turn and the chance of winning (0 exact, 3 an estimate or unknown)",
     )
-    add_limits(best, time_limit=30.0, node_limit=50_000)
+    add_limits(
+        best,
+        time_limit=30.0,
+        node_limit=50_000,
+        time_help="wall-clock limit (default 30 s); with --method auto the exact search gets "
+        "half of it and the Monte Carlo estimate the rest",
+    )
     best.add_argument(
         "--samples",
         type=count(1, 10_000_000, "--samples"),
         default=100,
         help="Monte Carlo playouts for the best candidates (default 100)",
     )
-    best.add_argument("--method", choices=("auto", "exact", "monte-carlo"), default="auto")
+    best.add_argument(
+        "--method",
+        choices=("auto", "exact", "monte-carlo"),
+        default="auto",
+        help="auto (default): the exact search within the node limit and half the time limit, "
+        "else a Monte Carlo estimate (exit 3); exact: the exact search only, unknown (exit 3) "
+        "with the reason if a limit stops it; monte-carlo: the estimate only (exit 3)",
+    )
     add_seed(best, "seed of the Monte Carlo playouts (default 0)")
     best.set_defaults(handler=cmd_best)
 

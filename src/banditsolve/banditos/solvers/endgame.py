@@ -21,8 +21,14 @@ no cycles (every action places a die, wins a tile, rolls or ends a turn, and a g
 bounded number of turns), so the memoised recursion is sound. It runs under a node budget and a
 deadline.
 
-**Monte Carlo** (``method="monte-carlo"``), used when the exact search does not finish within
-its budget (or when asked for): at each decision of the turn every legal action is tried with
+With ``method="exact"`` nothing else runs: a search that a limit stops (or a game tree too deep
+to search) gives an *unknown* answer, ``complete=False`` with no actions and no probability,
+whose ``note`` names what stopped it. ``method="auto"`` (the default) gives the exact search the
+node limit and half of the time limit, then answers with a Monte Carlo estimate if it did not
+finish.
+
+**Monte Carlo** (``method="monte-carlo"``, or ``"auto"`` when the exact search does not finish
+within its budget): at each decision of the turn every legal action is tried with
 playouts (chance sampled as the table draws; both players then follow the built-in greedy
 player). Playouts are spent by sequential halving: every candidate gets a quarter of
 ``samples`` (at least 16), the better half twice as many, and so on, until the survivors have
@@ -33,8 +39,8 @@ play*, so it is an estimate, labelled as such, never a proof.
 The answer for the turn: ``actions`` are the decisions in order up to the first chance step,
 the end of the turn or the end of the game. In an exact answer, ``plan`` is the whole policy
 for the turn: after a chance step (the roll, a tile turned up) it gives the decisions for every
-outcome. A limit that cuts the search short gives the best answer found so far with
-``complete=False``.
+outcome. A time limit that cuts the Monte Carlo playouts short gives the best estimate found so
+far with ``complete=False``.
 """
 
 from __future__ import annotations
@@ -124,11 +130,16 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class BestTurn:
-    """The best play found for this turn and the chance that the player to move then wins."""
+    """The best play found for this turn and the chance that the player to move then wins.
+
+    Three kinds: exact and complete (``method="exact"``, ``complete=True``: a proof); a Monte
+    Carlo estimate (``method="monte-carlo"``); or unknown (``method="exact"``,
+    ``complete=False``: a limit stopped the exact search, ``actions`` is empty, ``probability``
+    is ``None`` and ``note`` says what stopped it)."""
 
     player: int
     actions: tuple[Action, ...]
-    probability: Fraction | float
+    probability: Fraction | float | None
     method: Method
     complete: bool
     plan: Plan | None = None
@@ -145,16 +156,23 @@ class BestTurn:
     def is_estimate(self) -> bool:
         return self.method != "exact"
 
+    @property
+    def is_unknown(self) -> bool:
+        """An exact search that a limit stopped: no answer (see :attr:`note` for why)."""
+        return self.method == "exact" and not self.complete
+
     def explain(self) -> str:
+        if self.is_unknown:
+            return f"unknown: {self.note}"
         moves = ", ".join(str(a) for a in self.actions) or "(nothing to decide)"
         if self.method == "exact":
             assert isinstance(self.probability, Fraction)
-            status = "complete" if self.complete else "BEST SO FAR: a limit cut it short"
             head = (
                 f"exact: player {self.player} wins with probability {self.probability} "
-                f"≈ {float(self.probability):.6f} ({self.nodes} positions, {status})"
+                f"≈ {float(self.probability):.6f} ({self.nodes} positions, complete)"
             )
         else:
+            assert self.probability is not None
             low, high = self.confidence_interval or (0.0, 1.0)
             status = (
                 "every planned playout done"
@@ -181,8 +199,8 @@ class BestTurn:
         return {
             "player": self.player,
             "actions": [str(a) for a in self.actions],
-            "probability": str(self.probability),
-            "probability_float": float(self.probability),
+            "probability": None if self.probability is None else str(self.probability),
+            "probability_float": None if self.probability is None else float(self.probability),
             "method": self.method,
             "estimate": self.is_estimate,
             "complete": self.complete,
@@ -202,9 +220,20 @@ class BestTurn:
     def to_answer(self) -> Answer:
         """The shared answer shape: yes/``"best turn"`` with the actions (as text) as the
         certificate when exact; unknown/``"estimate"`` for a Monte Carlo answer, with the
-        samples and the interval in ``details``."""
+        samples and the interval in ``details``; unknown/``"unknown"`` when a limit stopped
+        the exact search of ``method="exact"``, with the reason."""
         moves = [str(a) for a in self.actions]
         stats = {"nodes": self.nodes, "elapsed_seconds": self.elapsed}
+        if self.is_unknown:
+            return Answer(
+                game="banditos",
+                question="best",
+                status="unknown",
+                answer="unknown",
+                reason=self.note,
+                limits=self.limits.to_json(),
+                stats=stats,
+            )
         if self.method == "exact":
             return Answer(
                 game="banditos",
@@ -222,6 +251,7 @@ class BestTurn:
                     None if self.plan is None else self.plan.to_json()
                 )},
             )
+        assert self.probability is not None
         low, high = self.confidence_interval or (0.0, 1.0)
         return Answer(
             game="banditos",
@@ -480,12 +510,11 @@ def best_turn(
 
     ``method="auto"`` tries the exact search within ``node_limit`` positions and half of
     ``time_limit`` (seconds), then falls back to Monte Carlo with ``samples`` playouts per
-    candidate action in the time left. ``"exact"`` never falls back: if a limit stops it, the
-    result is the best decision found so far by a Monte Carlo pass, marked ``complete=False``
-    (it is then not exact); that pass runs up to the later of the deadline and one second
-    after the exact search stopped, so with ``time_limit`` the answer can come up to a second
-    past it (the exact search has used the whole limit). ``"monte-carlo"`` skips the exact
-    search.
+    candidate action in the time left (labelled an estimate, with the reason the exact search
+    stopped in ``note``). ``"exact"`` is exact or unknown, never an estimate: the search gets
+    the whole ``time_limit`` and ``node_limit``, and if a limit stops it the result is unknown
+    (:attr:`BestTurn.is_unknown`: ``complete=False``, no actions, no probability) with the
+    reason in ``note``. ``"monte-carlo"`` skips the exact search.
     """
     position = expect_state(state)
     limits = Limits(
@@ -539,33 +568,45 @@ def best_turn(
                 limits=limits,
             )
         except LimitReached as exc:
-            nodes = solver.nodes
-            note = (
-                f"the exact search stopped after {plural(nodes, 'position')}: {exc.reason}; "
-                "this is a Monte Carlo estimate"
+            reason = exc.reason
+            if exc.kind == "time" and method == "auto" and seconds is not None:
+                # The search had only its share of the user's limit: say so, with both numbers.
+                reason = (
+                    f"the exact search's share of the time limit ({exact_seconds:g} s of "
+                    f"{seconds:g} s) ran out before an answer was proven"
+                )
+            stopped = (
+                f"the exact search stopped after {plural(solver.nodes, 'position')}: {reason}"
             )
         except RecursionError:
-            nodes = solver.nodes
-            note = (
-                f"the exact search stopped after {plural(nodes, 'position')}: the game tree "
-                "is too deep to search; this is a Monte Carlo estimate"
+            stopped = (
+                f"the exact search stopped after {plural(solver.nodes, 'position')}: the game "
+                "tree is too deep to search"
             )
         finally:
             sys.setrecursionlimit(old_limit)
+        nodes = solver.nodes
+        if method == "exact":
+            return BestTurn(
+                player=player,
+                actions=(),
+                probability=None,
+                method="exact",
+                complete=False,
+                nodes=nodes,
+                elapsed=time.perf_counter() - start,
+                note=stopped,
+                limits=limits,
+            )
+        note = f"{stopped}; this is a Monte Carlo estimate"
     rng = random.Random(seed)
-    mc_deadline = deadline
-    if method == "exact" and deadline is not None:
-        mc_deadline = max(deadline, time.perf_counter() + 1.0)
-    result = _monte_carlo(position, samples, rng, mc_deadline)
-    complete = result.complete and method != "exact"
-    if deadline is not None and time.perf_counter() > deadline and not result.complete:
-        complete = False
+    result = _monte_carlo(position, samples, rng, deadline)
     return BestTurn(
         player=result.player,
         actions=result.actions,
         probability=result.probability,
         method="monte-carlo",
-        complete=complete,
+        complete=result.complete,
         confidence_interval=result.confidence_interval,
         samples=result.samples,
         nodes=nodes,
