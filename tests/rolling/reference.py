@@ -54,9 +54,81 @@ def chance_to_lay(n: int, symbol: str, k: int, has_group: bool, can_start: bool)
     for seq in sequences(n):
         rolled = seq.count(symbol)
         jokers = seq.count("J")
-        if (has_group or (can_start and rolled > 0)) and rolled + jokers >= k:
+        # jokers never go alone: without a group of the symbol to join, none of them count
+        most = rolled + jokers if has_group or (can_start and rolled > 0) else 0
+        if most >= k:
             good += 1
     return Fraction(good, 6**n)
+
+
+def most_laid_by_search(state: object, symbol: int) -> int:
+    """After a roll (phase attack): the most dice of ``symbol`` (its rolled dice and jokers) the
+    player to move can surely lay this turn, by walking every order of the rules engine's
+    ``lay`` and ``joker`` actions (rerolls left out) and adding up what each one lays: a ``lay``
+    of the symbol lays every rolled die of it, a joker on the car of the player's group of the
+    symbol is one more. A trunk opened on the way counts at its worst tile."""
+    from banditsolve.rolling.rules import (
+        Joker,
+        Lay,
+        Reroll,
+        _apply,
+        chance_outcomes,
+        legal_actions,
+    )
+    from banditsolve.rolling.state import State
+
+    assert isinstance(state, State) and state.phase == "attack"
+    p = state.to_move
+    memo: dict[State, int] = {}
+
+    def more(s: State) -> int:
+        if s in memo:
+            return memo[s]
+        if s.is_terminal or s.to_move != p:
+            out = 0
+        elif s.is_chance:
+            out = min(more(_apply(s, a)) for a, _ in chance_outcomes(s))
+        elif s.phase != "attack":
+            out = 0
+        else:
+            out = 0
+            for a in legal_actions(s):
+                gain = 0
+                if isinstance(a, Reroll):
+                    continue
+                if isinstance(a, Lay) and a.symbol == symbol:
+                    gain = s.roll[symbol] + s.mroll[symbol]
+                elif isinstance(a, Joker):
+                    car = s.car(a.car)
+                    g = None if car is None else car.groups[p]
+                    gain = int(g is not None and g.symbol == symbol)
+                out = max(out, gain + more(_apply(s, a)))
+        memo[s] = out
+        return out
+
+    return more(state)
+
+
+def lay_chances_by_sequences(state: object, symbol: int) -> list[Fraction]:
+    """From the start of a turn: for each ``k`` from 0 to the dice rolled plus one, the chance
+    that the roll lets the player lay ``k`` or more dice of ``symbol``, counting the ``6**n``
+    ordered rolls one by one and searching each one's layings with :func:`most_laid_by_search`."""
+    from banditsolve.rolling.rules import Roll, Rolled, _apply
+    from banditsolve.rolling.state import State
+
+    assert isinstance(state, State) and state.phase == "start"
+    at = _apply(state, Roll(0))
+    n = at.airborne[0]
+    most: dict[tuple[int, ...], int] = {}
+    good = [0] * (n + 2)
+    for seq in sequences(n):
+        faces = tuple(seq.count(f) for f in FACES)
+        if faces not in most:
+            most[faces] = most_laid_by_search(_apply(at, Rolled(faces)), symbol)
+        for k in range(n + 2):
+            if most[faces] >= k:
+                good[k] += 1
+    return [Fraction(g, 6**n) for g in good]
 
 
 def safe_from_empty_opponent(dice: int, distance: int, mine: int, need: int) -> bool:

@@ -13,6 +13,7 @@ from banditsolve.core.play import resolve_policies, simulate
 from banditsolve.errors import NotationError, RuleOptionError
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.rules import legal_actions
+from banditsolve.rolling.state import State
 from tests.cli_runner import run
 from tests.profiles import scaled
 from tests.rules import rules
@@ -209,3 +210,183 @@ def test_cli_queries_write_pictures(tmp_path: Path) -> None:
         "2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS"
     )
     assert run("rolling", "best", attack, "--svg", str(tmp_path)).code == 2  # a folder
+
+
+#: The README's Rolling Bandits example: player 1 to move, one die to roll (six on the train).
+README_POSITION = (
+    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-,1:2/2:-:-|M4,"
+    "2:2/2:R:H4|R2,3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|- trunks=-|-"
+)
+
+
+@rules("RB-ODDS-1")
+def test_cli_odds_at_least_zero_is_certain_for_every_symbol() -> None:
+    answer = run("rolling", "odds", README_POSITION, "--at-least", "0", "--json")
+    assert answer.code == 0
+    lay = json.loads(answer.out)["details"]["lay_at_least"]
+    assert lay == {f"0+ {s}": "1" for s in "RMHBS"}
+    # one die: R or a joker joins the revolvers, M or a joker the masks; H, B, S start no group
+    # (nothing rolled of them but one die, and a joker never goes alone): 1/6 each
+    one = json.loads(run("rolling", "odds", README_POSITION, "--at-least", "1", "--json").out)
+    assert one["details"]["lay_at_least"] == {
+        "1+ R": "1/3", "1+ M": "1/3", "1+ H": "1/6", "1+ B": "1/6", "1+ S": "1/6"
+    }
+    bad = run("rolling", "odds", README_POSITION, "--at-least", "-1")
+    assert bad.code == 2 and bad.out == "" and len(bad.err.splitlines()) == 1
+    assert "--at-least" in bad.err
+
+
+@rules("RB-SAFE-4")
+@pytest.mark.parametrize("backend", ["exact", "cpsat", "z3", "auto"])
+def test_cli_safe_refuses_plain_with_another_backend(backend: str) -> None:
+    answer = run("rolling", "safe", README_POSITION, "2", "--plain", "--backend", backend)
+    assert answer.code == 2 and answer.out == ""
+    assert answer.err.startswith("banditsolve: error: ") and len(answer.err.splitlines()) == 1
+    assert "--plain" in answer.err and f"--backend {backend}" in answer.err
+    # the same flag twice is no clash: the plain enumeration finds the README's lost car
+    same = run("rolling", "safe", README_POSITION, "2", "--plain", "--backend", "plain")
+    assert same.code == 1 and "can be lost" in same.out
+
+
+@rules("RB-SAFE-4")
+def test_is_safe_refuses_share_false_with_another_backend() -> None:
+    from banditsolve.errors import SolverError
+    from banditsolve.rolling.solvers.safety import is_safe
+
+    state = GAME.from_notation(README_POSITION)
+    with pytest.raises(SolverError, match="clashes with backend 'cpsat'"):
+        is_safe(state, 2, share=False, backend="cpsat")
+    assert is_safe(state, 2, share=False, backend="plain").method == "plain"
+
+
+def _write_edition(path: Path) -> None:
+    """A small edition: four dice per colour, a 3-bandit locomotive worth 4."""
+    path.write_text(
+        json.dumps(
+            {
+                "name": "four-dice",
+                "dice_per_colour": 4,
+                "locomotive": {"need": 3, "points": 4},
+                "wagons": [{"need": 1, "points": 1, "count": 7},
+                           {"need": 2, "points": 3, "count": 2}],
+                "trunks": [{"symbol": "revolver", "value": 1, "content": "nothing", "count": 9}],
+            }
+        ),
+        encoding="utf-8",
+    )
+
+
+#: Player 0 leads car 2 with H4 against player 1's R1; player 1 has three dice on the train.
+EDITION_POSITION = (
+    "rb ed={ed} n=2 phase=start turn=1 wagons=3 train=0:{loco}L:-:-|-,1:2/{w1}:-:-|M2,"
+    "2:1/1:-:H4|R1,3:1/1:-:-|- won=-|- trunks=-|-"
+)
+
+
+@rules("RB-COMP-6", "RB-NOTE-1")
+def test_cli_reads_an_edition_file_named_in_the_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from banditsolve.rolling.edition import load_edition
+
+    ed = tmp_path / "four.json"
+    _write_edition(ed)
+    mine = EDITION_POSITION.format(ed=ed, loco="3/4", w1="3")
+    default = EDITION_POSITION.format(ed="default", loco="5/5", w1="2")
+    # four dice a colour: even taking everything back, player 1 starts on car 3 and has at most
+    # three dice for car 2 against H4: safe; with the default edition's seven they have six
+    assert run("rolling", "safe", mine, "2").code == 0
+    assert run("rolling", "safe", default, "2").code == 1
+    rolled = run("rolling", "apply", mine, "roll")
+    assert rolled.code == 0 and "air=1/0" in rolled.out
+    # what apply prints names the same file, so the next command reads it back
+    after = rolled.out.splitlines()[0]
+    assert f"ed={ed} " in after
+    assert run("rolling", "moves", after).lines == [
+        f"rolled {f}  p=1/6" for f in "RMHBSJ"
+    ]
+    # the same answer as the library's own way: load the file, name the edition
+    from banditsolve.rolling.solvers.safety import is_safe
+
+    state = GAME.read_state(mine)
+    named = GAME.with_edition(load_edition(ed)).read_state(
+        EDITION_POSITION.format(ed="four-dice", loco="3/4", w1="3")
+    )
+    assert is_safe(state, 2).safe is is_safe(named, 2).safe is True
+    assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+    # a relative path is read from the current directory
+    monkeypatch.chdir(tmp_path)
+    assert run("rolling", "safe", mine.replace(f"ed={ed}", "ed=./four.json"), "2").code == 0
+
+
+@rules("RB-COMP-6", "RB-NOTE-2")
+def test_cli_refuses_a_missing_or_bad_edition_file(tmp_path: Path) -> None:
+    missing = EDITION_POSITION.format(ed=tmp_path / "nope.json", loco="3/4", w1="3")
+    bad_file = tmp_path / "bad.json"
+    bad_file.write_text('{"name": "bad", "locomotive": {"need": 3, "points": 4}, '
+                        '"wagons": [], "trunks": []}', encoding="utf-8")
+    bad = EDITION_POSITION.format(ed=bad_file, loco="3/4", w1="3")
+    unknown = EDITION_POSITION.format(ed="four-dice-x", loco="3/4", w1="3")
+    for position, words in (
+        (missing, ("nope.json", "no such file")),
+        (bad, ("bad.json", "wagons must be a non-empty list")),
+        (unknown, ("unknown edition", "path of its JSON file")),
+    ):
+        answer = run("rolling", "safe", position, "2")
+        assert answer.code == 2 and answer.out == "" and len(answer.err.splitlines()) == 1
+        for word in words:
+            assert word in answer.err
+
+
+def _text_boxes(svg: str) -> tuple[float, float, list[tuple[str, float, float, float, float]]]:
+    """The canvas size and every text's box (text, left, top, right, bottom), with a generous
+    width per character (0.65 em; the average sans-serif letter is about 0.55 em), the full font
+    size above the baseline and a quarter of it below."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    boxes = []
+    for t in root.iter(f"{ns}text"):
+        text = t.text or ""
+        size = float(t.get("font-size", "16"))
+        x, y = float(t.get("x", "0")), float(t.get("y", "0"))
+        width = len(text) * 0.65 * size
+        anchor = t.get("text-anchor", "start")
+        left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0)
+        boxes.append((text, left, y - size, left + width, y + 0.25 * size))
+    return float(root.get("width", "0")), float(root.get("height", "0")), boxes
+
+
+def _svg_states() -> list[State]:
+    from banditsolve.rolling.cli import DEMO_UNSAFE
+    from banditsolve.rolling.edition import parse_edition
+
+    states: list[State] = [GAME.from_notation(DEMO_UNSAFE), GAME.from_notation(README_POSITION)]
+    big = GAME.with_edition(parse_edition({
+        "name": "big-numbers",
+        "dice_per_colour": 12,
+        "locomotive": {"need": 99, "points": 99},
+        "wagons": [{"need": 99, "points": 99, "count": 30}],
+        "trunks": [{"symbol": "horseshoe", "value": 9, "content": "nothing", "count": 30}],
+    }))
+    states.append(big.new_game(4, seed=3))
+    for players, options in ((2, {"mercenaries": "on"}), (3, {}), (4, {})):
+        _, steps = simulate(GAME, seed=players, players=players, options=options)
+        states += [steps[i].state for i in range(0, len(steps), max(1, len(steps) // 6))]
+    return states
+
+
+@rules("RB-NOTE-3")
+def test_svg_labels_never_overlap() -> None:
+    for state in _svg_states():
+        svg = GAME.svg(state)
+        width, height, boxes = _text_boxes(svg)
+        names = sorted(t for t, *_ in boxes if t.startswith(("Wagon ", "Loco")))
+        assert names == sorted("Loco" if c.loco else f"Wagon {c.id}" for c in state.train)
+        for text, left, top, right, bottom in boxes:
+            assert 0 <= left and right <= width and 0 <= top and bottom <= height, text
+        for i, (a, al, at, ar, ab) in enumerate(boxes):
+            for b, bl, bt, br, bb in boxes[i + 1 :]:
+                apart = ar <= bl or br <= al or ab <= bt or bb <= at
+                assert apart, f"{a!r} overlaps {b!r} in {GAME.to_notation(state)}"

@@ -49,6 +49,61 @@ def test_chance_to_lay_and_steal() -> None:
         chance_stealable(s, 9)
 
 
+#: Small positions for the brute-force odds: the README's (one die; laying R opens a trunk), a
+#: gang in the middle with a trunk in front, a gang at the locomotive (no car in front: new
+#: symbols cannot be laid, option front=keep) and the same with front=behind, and a tiny-edition
+#: player with nothing on the train (three dice, the rearmost car; an outright theft is possible).
+LAY_CASES = [
+    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-,1:2/2:-:-|M4,"
+    "2:2/2:R:H4|R2,3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|- trunks=-|-",
+    "rb ed=default n=2 phase=start turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:H:-|-,"
+    "2:3/3:-:M2|B1,3:2/2:-:R2|S3 won=-|- trunks=-|-",
+    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B1,"
+    "2:3/3:-:-|- won=-|- trunks=-|-",
+    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B1,"
+    "2:3/3:-:-|- opt=front:behind won=-|- trunks=-|-",
+    "rb ed=tiny n=2 phase=start turn=0 wagons=3 train=0:3/3L:-:-|-,1:1/1:-:-|-,2:2/2:-:-|R1,"
+    "3:2/2:-:-|- won=-|- trunks=-|-",
+]
+
+
+@rules("RB-ODDS-1", "RB-JOKER-1")
+@pytest.mark.parametrize("text", LAY_CASES)
+def test_lay_odds_against_every_dice_sequence(text: str) -> None:
+    """``chance_to_lay`` and ``odds`` for every symbol and every ``k`` from 0 (certain: laying
+    nothing is always possible) to one more than the dice rolled, against the ``6**n`` ordered
+    rolls each searched through the rules engine's actions."""
+    from banditsolve.rolling.solvers.turn import odds
+
+    state = GAME.from_notation(text)
+    for s, letter in enumerate("RMHBS"):
+        expected = reference.lay_chances_by_sequences(state, s)
+        assert expected[0] == 1 and expected[-1] == 0
+        for k, want in enumerate(expected):
+            assert chance_to_lay(state, s, k) == want, (letter, k)
+            assert chance_to_lay(state, s, k, rerolls=False) == want, (letter, k)
+    for k in (0, 1):
+        lay = odds(state, k=k).lay
+        assert lay == {
+            f"{k}+ {letter}": str(reference.lay_chances_by_sequences(state, s)[k])
+            for s, letter in enumerate("RMHBS")
+        }
+    assert set(odds(state, k=0).lay.values()) == {"1"}
+
+
+def test_lay_odds_refuse_impossible_questions() -> None:
+    from banditsolve.rolling.solvers.turn import odds
+
+    state = GAME.from_notation(LAY_CASES[0])
+    for k in (-1, 31, True):
+        with pytest.raises(SolverError, match="dice to lay"):
+            chance_to_lay(state, 0, k)
+        with pytest.raises(SolverError, match="dice to lay"):
+            odds(state, k=k)
+    with pytest.raises(SolverError, match="symbol"):
+        chance_to_lay(state, 5, 1)
+
+
 def _random_positions(game: object, count: int, seed: int) -> list[tuple[State, int]]:
     """Start-of-turn positions of random tiny games with a car the previous player would
     steal: (state, car)."""

@@ -31,7 +31,11 @@ def register(commands: Commands) -> None:
     odds = add_query(commands, "odds", "exact odds of the coming roll (lay, trunk, steal)")
     odds.add_argument("--symbol", choices=tuple("RMHBS"), help="only this symbol")
     odds.add_argument(
-        "--at-least", type=int, default=3, metavar="K", help="dice of a symbol to lay (default 3)"
+        "--at-least",
+        type=int,
+        default=3,
+        metavar="K",
+        help="dice of a symbol to lay, 0 to 30 (default 3; 0 is certain)",
     )
     _add_svg(odds)
     odds.set_defaults(handler=cmd_odds)
@@ -46,7 +50,9 @@ def register(commands: Commands) -> None:
     safe.add_argument("car", metavar="CAR", type=int, help="the car's number (0: the locomotive)")
     safe.add_argument("--player", type=int, help="whose car (default: who moved last)")
     add_limits(safe, time_limit=30.0, node_limit=None)
-    safe.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
+    safe.add_argument(
+        "--plain", action="store_true", help="plain enumeration (the baseline; = --backend plain)"
+    )
     safe.add_argument(
         "--backend",
         choices=("auto", "exact", "plain", "cpsat", "z3"),
@@ -97,8 +103,14 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 
 def cmd_safe(args: argparse.Namespace) -> int:
+    from banditsolve.errors import SolverError
     from banditsolve.rolling.solvers.safety import is_safe
 
+    if args.plain and args.backend not in (None, "plain"):
+        raise SolverError(
+            f"--plain clashes with --backend {args.backend}: --plain is --backend plain, "
+            "give one of them"
+        )
     state = read_position(args)
     result = is_safe(
         state,

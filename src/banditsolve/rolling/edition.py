@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from banditsolve.core.io import load_json, read_text
@@ -216,11 +217,49 @@ def register(edition: Edition) -> Edition:
     return edition
 
 
+#: The longest edition file path a position may name.
+MAX_EDITION_PATH = 300
+
+
+def is_edition_file(reference: str) -> bool:
+    """Whether a position's edition reference (``ed=``) names a JSON file rather than an
+    edition: an edition's name never holds ``/``, ``\\`` or ``.``, a path to its file does
+    (``ed=./mine.json``, ``ed=/tmp/mine.json``, ``ed=mine.json``)."""
+    return any(c in reference for c in "/\\.")
+
+
+def _load_file(reference: str) -> Edition:
+    """The edition in the file ``reference`` names, read once per process and then known by
+    that reference (two files may hold editions of the same name)."""
+    # the end of a long path (the file's name) says more than its start
+    shown = repr(reference if len(reference) <= 60 else "..." + reference[-57:])
+    if len(reference) > MAX_EDITION_PATH:
+        raise DataError(f"edition file name {shown} is longer than {MAX_EDITION_PATH} characters")
+    path = Path(reference)
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        raise DataError(f"edition file {shown}: no such file")
+    edition = load_edition(path)
+    _KNOWN[reference] = edition
+    return edition
+
+
 def lookup(name: str) -> Edition:
-    """The edition named ``name`` (the default, or one registered by :func:`register`)."""
+    """The edition a position names: ``default``, one registered by :func:`register`, or the
+    edition in the JSON file at the path ``name`` (:func:`is_edition_file`; a relative path is
+    read from the current directory, once per process)."""
     if name == "default":
         return default_edition()
     try:
         return _KNOWN[name]
     except KeyError:
-        raise DataError(f"unknown edition {excerpt(name, 40)}: load its file first") from None
+        pass
+    if is_edition_file(name):
+        return _load_file(name)
+    raise DataError(
+        f"unknown edition {excerpt(name, 40)}: give the path of its JSON file "
+        "(ed=./FILE.json) or load it first (load_edition, with_edition)"
+    )

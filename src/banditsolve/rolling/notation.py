@@ -4,6 +4,8 @@ The notation is a line of ``key=value`` fields after the word ``rb``::
 
     rb ed=default n=2 phase=attack turn=0 wagons=10 train=0:5/5L:-:-|-,1:2/2:R:M2|- ...
 
+- ``ed``: the edition's name (``default``, or one made known by ``with_edition``) or the path of
+  an edition JSON file (``ed=./mine.json``; see :func:`.edition.lookup`), written back as given.
 - ``train``: the cars front to back, ``,``-separated: ``id:need/points[L]:trunk:groups`` where
   ``L`` marks the locomotive, ``trunk`` is the symbol on the trunk still there (or ``-``) and
   ``groups`` gives each player's group, ``|``-separated: ``-`` or symbol and hoard dice, then
@@ -340,7 +342,7 @@ def _build(f: dict[str, str]) -> State:
     checked: Phase = phase
     state = State(
         players=players,
-        edition=edition.name,
+        edition=f["ed"],  # a name, or the path of the edition's file (kept to be written back)
         options=options,
         phase=checked,
         to_move=_int(f["turn"], "turn", 0, players - 1),
@@ -618,7 +620,7 @@ def from_json(document: Any) -> State:
     if doc["game"] != "rolling":
         raise NotationError('JSON position: game must be "rolling"')
     if not isinstance(doc["edition"], str):
-        raise NotationError("JSON position: edition must be a name")
+        raise NotationError("JSON position: edition must be a name or an edition file's path")
     edition = lookup(doc["edition"])
     players = expect_int(doc["players"], "JSON position: players", 2, 4)
     options_doc = expect_object(doc["options"], "JSON position: options")
@@ -704,7 +706,7 @@ def from_json(document: Any) -> State:
     joker_car = doc.get("joker_car")
     state = State(
         players=players,
-        edition=edition.name,
+        edition=doc["edition"],
         options=options,
         phase=phase,
         to_move=expect_int(doc["to_move"], "JSON position: to_move", 0, players - 1),

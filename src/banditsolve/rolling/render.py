@@ -8,6 +8,7 @@ who would steal it at the start of their next turn.
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 
 from banditsolve.core.svg import Svg
@@ -96,27 +97,55 @@ def ascii_picture(state: State) -> str:
     return "\n".join(lines)
 
 
+#: A generous width of one character, in ems, for sans-serif text (wider than the average of
+#: any common sans-serif font): the layout keeps every label apart at this width.
+EM_PER_CHAR = 0.65
+#: The car's width, its inner margin and the distance from one car to the next.
+CAR_WIDTH, CAR_PAD, CAR_STEP = 100, 6, 110
+#: The header rows of a car (name; need; points), the trunk box beside the last two, then the
+#: dice rows (two rows of seven dice fit one player's 26-pixel band).
+NAME_Y, NEED_Y, POINTS_Y, DICE_Y, BAND = 16, 31, 46, 54, 26
+
+
+def text_width(text: str, size: float) -> float:
+    """The width :data:`EM_PER_CHAR` gives ``text`` at font size ``size``."""
+    return len(text) * EM_PER_CHAR * size
+
+
 def svg_picture(state: State) -> str:
-    """The train as an SVG picture."""
+    """The train as an SVG picture: each car a column whose labels sit on rows of their own
+    (name; need; points, with the trunk beside them), so no two labels overlap, and a canvas
+    wide enough for the longest line."""
     cars = max(1, len(state.train))
-    width, top = 20 + cars * 110, 40
-    height = top + 60 + state.players * 26 + 40 + state.players * 18
-    doc = Svg(width, height, title=f"Rolling Bandits: {_phase_line(state)}")
-    doc.add(
-        "text",
-        {"x": 10, "y": 22, "font_size": 14, "font_family": "sans-serif"},
-        text=_phase_line(state),
+    top = 40
+    car_height = DICE_Y + 4 + state.players * BAND
+    steal_y = top + car_height + 16
+    y0 = steal_y + 24
+    phase = _phase_line(state)
+    lines = []
+    for q in range(state.players):
+        trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
+        lines.append(
+            f"{_who(state, q)}: {state.score(q)} points, {len(state.won[q])} cars, trunks {trunks}"
+        )
+    width = max(
+        20 + cars * CAR_STEP,
+        20 + text_width(phase, 14),
+        *(20 + text_width(line, 12) for line in lines),
     )
+    height = y0 + (state.players - 1) * 18 + 16
+    doc = Svg(math.ceil(width), height, title=f"Rolling Bandits: {phase}")
+    doc.add("text", {"x": 10, "y": 22, "font_size": 14, "font_family": "sans-serif"}, text=phase)
     for i, car in enumerate(state.train):
-        x = 10 + i * 110
+        x = 10 + i * CAR_STEP
         g = doc.group({"class": "car"}, title=_car_label(car))
         doc.add(
             "rect",
             {
                 "x": x,
                 "y": top,
-                "width": 100,
-                "height": 50 + state.players * 26,
+                "width": CAR_WIDTH,
+                "height": car_height,
                 "rx": 6,
                 "fill": "#5d4037" if car.loco else "#8d6e63",
                 "stroke": "#3e2723",
@@ -124,44 +153,25 @@ def svg_picture(state: State) -> str:
             parent=g,
         )
         name = "Loco" if car.loco else f"Wagon {car.id}"
-        doc.add(
-            "text",
-            {
-                "x": x + 6,
-                "y": top + 16,
-                "font_size": 12,
-                "fill": "#fff",
-                "font_family": "sans-serif",
-            },
-            text=f"{name}",
-            parent=g,
-        )
-        doc.add(
-            "text",
-            {
-                "x": x + 94,
-                "y": top + 16,
-                "font_size": 12,
-                "fill": "#fff",
-                "text_anchor": "end",
-                "font_family": "sans-serif",
-            },
-            text=f"need {car.need}",
-            parent=g,
-        )
-        doc.add(
-            "text",
-            {
-                "x": x + 6,
-                "y": top + 32,
-                "font_size": 11,
-                "fill": "#fff",
-                "font_family": "sans-serif",
-            },
-            text=f"{car.points} pts",
-            parent=g,
-        )
+        for row_y, size, text in (
+            (NAME_Y, 12, name),
+            (NEED_Y, 11, f"need {car.need}"),
+            (POINTS_Y, 11, f"{car.points} pts"),
+        ):
+            doc.add(
+                "text",
+                {
+                    "x": x + CAR_PAD,
+                    "y": top + row_y,
+                    "font_size": size,
+                    "fill": "#fff",
+                    "font_family": "sans-serif",
+                },
+                text=text,
+                parent=g,
+            )
         if car.trunk is not None:
+            # beside the need and points rows, right of the widest of them ("need 99": 50 px)
             doc.add(
                 "rect",
                 {
@@ -179,7 +189,7 @@ def svg_picture(state: State) -> str:
                 {
                     "x": x + 78,
                     "y": top + 34,
-                    "font_size": 10,
+                    "font_size": 9,
                     "text_anchor": "middle",
                     "font_family": "sans-serif",
                 },
@@ -189,10 +199,11 @@ def svg_picture(state: State) -> str:
         for q, grp in enumerate(car.groups):
             if grp is None:
                 continue
-            y = top + 44 + q * 26
+            y = top + DICE_Y + q * BAND
             for k in range(grp.size):
                 merc = k >= grp.bandits
-                dx = x + 6 + (k % 7) * 13
+                dx = x + CAR_PAD + (k % 7) * 13
+                dy = y + (k // 7) * 13
                 die = doc.group(
                     {"class": f"die die-{SYMBOLS[grp.symbol]}"},
                     title=f"{COLOURS[q + 2 if merc else q]} {SYMBOLS[grp.symbol]}",
@@ -202,7 +213,7 @@ def svg_picture(state: State) -> str:
                     "rect",
                     {
                         "x": dx,
-                        "y": y,
+                        "y": dy,
                         "width": 12,
                         "height": 12,
                         "rx": 2,
@@ -211,14 +222,14 @@ def svg_picture(state: State) -> str:
                     },
                     parent=die,
                 )
-                symbol_shape(doc, die, grp.symbol, dx, y)
+                symbol_shape(doc, die, grp.symbol, dx, dy)
         thief = state.stealer(car)
         label = f"P{thief} steals" if thief is not None else "nobody steals"
         doc.add(
             "text",
             {
                 "x": x + 4,
-                "y": top + 66 + state.players * 26,
+                "y": steal_y,
                 "font_size": 10,
                 "font_family": "sans-serif",
                 "fill": COLOUR_FILLS[thief] if thief is not None else "#555",
@@ -226,9 +237,7 @@ def svg_picture(state: State) -> str:
             text=label,
             parent=g,
         )
-    y0 = top + 90 + state.players * 26
-    for q in range(state.players):
-        trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
+    for q, line in enumerate(lines):
         doc.add(
             "text",
             {
@@ -238,7 +247,6 @@ def svg_picture(state: State) -> str:
                 "fill": COLOUR_FILLS[q],
                 "font_family": "sans-serif",
             },
-            text=f"{_who(state, q)}: {state.score(q)} points, "
-            f"{len(state.won[q])} cars, trunks {trunks}",
+            text=line,
         )
     return doc.to_string()

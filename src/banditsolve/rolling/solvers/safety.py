@@ -291,11 +291,17 @@ def is_safe(
     seed: int = 0,
 ) -> Safety:
     """Whether ``player`` (default: the player who just moved) surely steals ``car`` at the start
-    of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false),
+    of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false, which
+    no other backend may be given with),
     ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search with one opponent to play, else
     the exact search within a small node budget and then the CP-SAT model, see :func:`_auto`).
     ``workers`` and ``seed`` go to CP-SAT (and the seed to Z3)."""
     limits = Limits(time_limit, node_limit)
+    if not share and backend not in (None, "plain"):
+        shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
+        raise SolverError(
+            f"share=False (the plain enumeration) clashes with backend {shown!r}: give one of them"
+        )
     if backend is None:
         backend = "exact" if share else "plain"
     if backend not in BACKENDS:

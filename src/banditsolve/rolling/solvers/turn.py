@@ -206,21 +206,41 @@ def _at_roll(state: State) -> State:
     return state
 
 
-def _can_lay(state: State, symbol: int, k: int) -> bool:
+def most_to_lay(state: State, symbol: int) -> int:
+    """After the roll (phase attack): the most dice of ``symbol`` (rolled ones and jokers) the
+    active player can lay on the train this turn. Jokers only join a group (RB-JOKER-1): they
+    count when the symbol is already on the train or a rolled die of it can start a group."""
     from banditsolve.rolling.rules import new_group_targets
 
     p = state.to_move
     has = any(c.groups[p] is not None and c.groups[p].symbol == symbol for c in state.train)  # type: ignore[union-attr]
     rolled = state.roll[symbol] + state.mroll[symbol]
     jokers = state.roll[JOKER] + state.mroll[JOKER]
-    can = has or (rolled > 0 and bool(new_group_targets(state, p)))
-    return can and rolled + jokers >= k
+    if has or (rolled > 0 and new_group_targets(state, p)):
+        return rolled + jokers
+    return 0
+
+
+def _can_lay(state: State, symbol: int, k: int) -> bool:
+    # One comparison for every k, 0 included: laying 0 or more is always possible.
+    return most_to_lay(state, symbol) >= k
+
+
+def _check_lay_question(symbol: int | None, k: int) -> None:
+    if symbol is not None and (
+        isinstance(symbol, bool) or not isinstance(symbol, int) or not 0 <= symbol < 5
+    ):
+        raise SolverError(f"the symbol is 0 to 4 (R M H B S), not {symbol!r}")
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 30:
+        raise SolverError(f"the dice to lay are 0 to 30, not {k!r}")
 
 
 def chance_to_lay(state: State, symbol: int, k: int, *, rerolls: bool = True) -> Fraction:
     """The chance that the coming roll lets the active player lay ``k`` or more dice of
     ``symbol`` (rolled ones and jokers) on the train this turn; with ``rerolls`` (and a usable
-    roll-again trunk) the player rolls again as well as they can (RB-AGAIN-1)."""
+    roll-again trunk) the player rolls again as well as they can (RB-AGAIN-1). ``k`` = 0 is
+    certain (1)."""
+    _check_lay_question(symbol, k)
     at = _at_roll(state)
     if rerolls and _holds_roll_again(at):
 
@@ -362,6 +382,7 @@ class Odds:
 def odds(state: State, *, symbol: int | None = None, k: int = 3) -> Odds:
     """Every odds question at once: laying ``k`` of each symbol (or of ``symbol``), each trunk,
     each car stealable."""
+    _check_lay_question(symbol, k)
     at = _at_roll(state)
     symbols = range(5) if symbol is None else (symbol,)
     lay = {f"{k}+ {LETTERS[s]}": str(chance_to_lay(at, s, k)) for s in symbols}
