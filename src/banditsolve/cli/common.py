@@ -259,7 +259,7 @@ def add_players(parser: argparse.ArgumentParser) -> None:
         type=count(1, 99, "the number of players"),
         default=None,
         metavar="K",
-        help="how many players (default: the game's smallest count)",
+        help="how many players (default: as many as the game deals to by itself)",
     )
 
 

@@ -169,7 +169,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = load(args)
     options = parse_options(args.option, game)
-    players = args.players if args.players is not None else game.min_players
+    # Without --players, the count the game deals to by itself (its new_game's default).
+    players = (
+        args.players
+        if args.players is not None
+        else game.players(game.new_game(None, options, seed=args.seed))
+    )
     if not game.min_players <= players <= game.max_players:
         span = (
             f"{game.min_players}"

@@ -3,10 +3,12 @@
 ``apply``, ``play`` come from :mod:`banditsolve.cli.verbs`.
 
 This module is the adapter of every tunnel game (Bandido and Bandida): the handlers use
-``args.game`` to find the game object, so both registry entries get the same questions.
-Bandida adds ``--mode M`` to ``play`` (the same as ``--option mode=M``) and to ``close`` (the
-mode's goal: 1 close every exit, 2 the ladder, 3 the ladder and Bandido's super card joined),
-and has its own demo.
+``args.game`` to find the game object, so both registry entries get the same questions, and
+every command refuses a position or game state of the other tunnel game (its JSON ``"game"``
+or its notation's first word). Bandida adds ``--mode M`` to ``play`` (the same as
+``--option mode=M``) and to ``close`` (the mode's goal: 1 close every exit, 2 the ladder, 3 the
+ladder and Bandido's super card joined; ``--goal`` names the goal directly, and the two are
+refused together when they disagree), and has its own demo.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from banditsolve.cli.common import (
     Commands,
     DemoItem,
+    Handler,
     add_command,
     add_limits,
     add_position,
@@ -36,41 +39,109 @@ from banditsolve.cli.common import (
 MODE_GOALS = {"1": "close", "2": "ladder", "3": "join"}
 
 
-def mode_words(argv: Sequence[str]) -> list[str]:
-    """``--mode M`` and ``--mode=M`` rewritten as ``--option mode=M`` (other words kept)."""
+def game_of(parser: argparse.ArgumentParser) -> str:
+    """The game a verb's parser belongs to (``banditsolve GAME VERB``)."""
+    words = parser.prog.split()
+    return words[-2] if len(words) >= 2 else ""
+
+
+def mode_words(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``--mode M`` and ``--mode=M`` rewritten as ``--option mode=M`` (other words kept), and
+    the modes so given."""
     out: list[str] = []
+    modes: list[str] = []
     words = iter(argv)
     for word in words:
-        if word == "--mode":
-            out += ["--option", f"mode={next(words, '')}"]
-        elif word.startswith("--mode="):
-            out += ["--option", f"mode={word[len('--mode='):]}"]
+        if word == "--mode" or word.startswith("--mode="):
+            mode = next(words, "") if word == "--mode" else word[len("--mode="):]
+            out += ["--option", f"mode={mode}"]
+            modes.append(mode)
         else:
             out.append(word)
-    return out
+    return out, modes
 
 
-def add_mode_alias(parser: argparse.ArgumentParser) -> None:
-    """``bandida play --mode M``: the same as ``--option mode=M``. The shared verbs keep the
-    same flags in every game, so the alias is a rewrite of the words, told in the help."""
-    original = parser.parse_known_args
+def adapt_play(play: argparse.ArgumentParser) -> None:
+    """``play`` for a tunnel game: any ``table_size=WxH`` of the spec, and for Bandida
+    ``--mode M`` (the same as ``--option mode=M``). The shared verbs keep the same flags in
+    every game, so ``--mode`` is a rewrite of the words, with its own section in the help."""
+    if game_of(play) == "bandida":
+        original = play.parse_known_args
 
-    def parse_known_args(
-        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        return original(None if args is None else mode_words(args), namespace)
+        def parse_known_args(
+            args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+        ) -> tuple[argparse.Namespace, list[str]]:
+            words, modes = mode_words([] if args is None else args)
+            parsed, rest = original(None if args is None else words, namespace)
+            parsed.mode_flags = modes
+            return parsed, rest
 
-    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
-    parser.epilog = (
-        (parser.epilog or "") + "\n\n--mode M (Bandida): the same as --option mode=M (1, 2, 3)."
-    ).strip()
+        play.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
+        play.add_argument_group(
+            "Bandida's mode",
+            "--mode M       the mode, 1, 2 or 3 (default 1): the same as --option mode=M",
+        )
+        usage = play.format_usage().removeprefix("usage: ").rstrip()
+        play.usage = f"{usage} [--mode M]".replace("%", "%%")
+    play.epilog = with_table_sizes(play.epilog or "")
+    shared: Handler = play.get_default("handler")
+    play.set_defaults(handler=lambda args: cmd_play(args, shared))
+
+
+#: What ``play --help`` says of ``table_size`` beyond the values it lists.
+TABLE_SIZE_NOTE = "table_size also takes any WIDTHxHEIGHT of 2 to 60 cells each (BD-OPT-6)."
+
+
+def with_table_sizes(epilog: str) -> str:
+    """``epilog`` with :data:`TABLE_SIZE_NOTE` after the list of options that holds
+    ``table_size`` (at the start when the epilog lists no options)."""
+    lines = epilog.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("  table_size:")), None)
+    if at is None:
+        return f"{TABLE_SIZE_NOTE}\n\n{epilog}".strip()
+    end = next(
+        (i for i in range(at + 1, len(lines)) if not lines[i].startswith("  ")), len(lines)
+    )
+    return "\n".join([*lines[:end], "", TABLE_SIZE_NOTE, *lines[end:]])
+
+
+def is_mode(item: str) -> bool:
+    """Is ``item`` (of ``--option K=V``) the option ``mode``?"""
+    return item.partition("=")[0].strip() == "mode"
+
+
+def cmd_play(args: argparse.Namespace, shared: Handler) -> int:
+    """The shared ``play`` after the tunnel games' own checks: ``--mode`` against
+    ``--option mode=``, a ``table_size`` checked with the spec's message."""
+    from banditsolve.errors import RuleOptionError
+    from banditsolve.tunnels.game import parse_table_size
+
+    options = list(args.option)
+    for item in options:
+        name, _, value = item.partition("=")
+        if name.strip() == "table_size":
+            parse_table_size(value.strip())
+    flags: list[str] = getattr(args, "mode_flags", [])
+    if flags:
+        if len(set(flags)) > 1:
+            raise RuleOptionError(f"--mode is given twice ({flags[0][:10]}, {flags[1][:10]})")
+        modes = [item.partition("=")[2].strip() for item in options if is_mode(item)]
+        other = next((m for m in modes if m != flags[0]), None)
+        if other is not None:
+            raise RuleOptionError(
+                f"--mode {flags[0][:10]} and --option mode={other[:10]} disagree: give one"
+            )
+        # --mode M with --option mode=M: the same option, kept once.
+        first = next(i for i, item in enumerate(options) if is_mode(item))
+        args.option = [o for i, o in enumerate(options) if i == first or not is_mode(o)]
+    return shared(args)
 
 
 def register(commands: Commands) -> None:
-    """Add ``close``, ``solve`` and ``placements``; ``--mode`` on ``play`` (Bandida)."""
+    """Add ``close``, ``solve`` and ``placements``; adapt ``play`` (:func:`adapt_play`)."""
     play = commands.choices.get("play")
-    if play is not None and play.prog.split()[-2:-1] == ["bandida"]:
-        add_mode_alias(play)
+    if play is not None:
+        adapt_play(play)
     close = add_query(
         commands,
         "close",
@@ -103,20 +174,24 @@ def register(commands: Commands) -> None:
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
     add_hypothetical(close)
+    bandida = game_of(close) == "bandida"
     close.add_argument(
         "--goal",
         choices=("close", "ladder", "join"),
         default=None,
         help="what the cards must reach: close every exit (default), ladder (Bandida mode 2: "
         "the ladder down, every other exit closed) or join (mode 3: also Bandido's super card "
-        "joined through the tunnels)",
+        "joined through the tunnels)"
+        + ("" if bandida else "; ladder and join are Bandida's"),
     )
-    close.add_argument(
-        "--mode",
-        choices=tuple(MODE_GOALS),
-        default=None,
-        help="Bandida's mode, for its goal (1 close, 2 ladder, 3 join)",
-    )
+    if bandida:
+        close.add_argument(
+            "--mode",
+            choices=tuple(MODE_GOALS),
+            default=None,
+            help="Bandida's mode, for its goal (1 close, 2 ladder, 3 join); with --goal too, "
+            "the two must name the same goal",
+        )
     add_svg(close, "write a picture with the closing cards laid to OUT")
     close.set_defaults(handler=cmd_close)
 
@@ -163,23 +238,17 @@ def add_hypothetical(parser: argparse.ArgumentParser) -> None:
 # -- reading --------------------------------------------------------------------------------
 
 
-def read_table_position(source: str, hypothetical: bool = False) -> Any:
-    """A table position (cards laid, cards left) from notation, JSON text or a file."""
+def read_table_position(source: str, hypothetical: bool = False, game: str = "bandido") -> Any:
+    """A table position (cards laid, cards left) of ``game`` from notation, JSON text or a
+    file; a position of the other tunnel game is refused."""
     from banditsolve.tunnels.notation import read_position
 
-    return read_position(source, hypothetical=hypothetical)
+    return read_position(source, hypothetical=hypothetical, game=game)
 
 
 def read_game_state(args: argparse.Namespace) -> Any:
-    """A whole game state for ``solve``: the game's ``read_state``, or a game document."""
-    from banditsolve.core.io import expect_object, load_json, read_text
-    from banditsolve.tunnels import game_state
-
-    text, where = read_text(args.position, "game state")
-    if text.lstrip().startswith("{"):
-        doc = expect_object(load_json(text, where), where)
-        if "hands" in doc and "turn" not in doc:  # a puzzle's game document
-            return game_state(doc)
+    """A whole game state for ``solve``: the game's ``read_state`` (its notation, its JSON, or
+    a puzzle's game document, as for ``show``, ``moves`` and ``apply``)."""
     return load(args).read_state(args.position)
 
 
@@ -229,16 +298,29 @@ def closure_text(position: Any, result: Any, *, legend: bool = True) -> str:
     return "\n".join(lines)
 
 
+def close_goal(args: argparse.Namespace) -> str | None:
+    """The goal of ``close``: ``--goal``, or the goal of Bandida's ``--mode``; both given must
+    agree, and Bandido only closes exits."""
+    from banditsolve.errors import RuleOptionError
+
+    mode = getattr(args, "mode", None)
+    by_mode = None if mode is None else MODE_GOALS[mode]
+    if args.goal is not None and by_mode is not None and args.goal != by_mode:
+        raise RuleOptionError(
+            f"--mode {mode} (goal {by_mode}) and --goal {args.goal} disagree: give one of them"
+        )
+    goal: str | None = args.goal or by_mode
+    if goal is not None and goal != "close" and args.game != "bandida":
+        raise RuleOptionError(f"--goal {goal} is Bandida's; {args.game} closes every exit")
+    return goal
+
+
 def cmd_close(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import can_close, min_cards_to_close, svg
 
-    position = read_table_position(args.position, args.hypothetical)
+    goal = close_goal(args)
+    position = read_table_position(args.position, args.hypothetical, args.game)
     solver = min_cards_to_close if args.minimum else can_close
-    goal = args.goal or (MODE_GOALS[args.mode] if args.mode else None)
-    if goal is not None and goal != "close" and args.game != "bandida":
-        from banditsolve.errors import RuleOptionError
-
-        raise RuleOptionError(f"--goal {goal} and --mode are Bandida's; {args.game} closes exits")
     extra: dict[str, Any] = {} if goal is None else {"goal": goal}
     result = solver(
         position,
@@ -278,7 +360,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_placements(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
 
-    position = read_table_position(args.position)
+    position = read_table_position(args.position, game=args.game)
     code = parse_card(args.card)
     rows = []
     for p, delta in placements_with_delta(position.table, code):
@@ -398,7 +480,7 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
             None,
             write_svg(out_dir / f"mode{mode}.svg", game.svg(state)),
         )
-    position = read_table_position(DEMO_LADDER)
+    position = read_table_position(DEMO_LADDER, game="bandida")
     result = min_cards_to_close(position, goal="ladder", time_limit=10.0)
     laid = position.table.place_all(result.placements)
     yield DemoItem(

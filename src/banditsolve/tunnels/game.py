@@ -156,6 +156,28 @@ def parse_table_size(text: str) -> tuple[int, int] | None:
     return width, height
 
 
+class TableSizes(tuple[str, ...]):
+    """The values of option ``table_size`` as :meth:`Options.names` lists them: ``unbounded``
+    and a few common play areas. The list is not all: ``in`` holds for every value the option
+    accepts, ``unbounded`` or any ``WxH`` of 2..:data:`MAX_TABLE_SIDE` cells (BD-OPT-6), so a
+    check of a value against the listed values accepts ``30x30``.
+
+    >>> "30x30" in Options.names()["table_size"], "61x2" in Options.names()["table_size"]
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, str):
+            return False
+        try:
+            parse_table_size(value)
+        except RuleOptionError:
+            return False
+        return True
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Rule options (see ``specs/bandido.md``, BD-OPT-*). Defaults are Bandido's seed.
@@ -288,7 +310,7 @@ class Options:
             out[name] = (first, *(v for v in allowed if v != first))
         sizes = [str(n) for n in HAND_SIZES]
         out["hand_size"] = (str(default.hand_size), *(n for n in sizes if n != "3"))
-        out["table_size"] = (UNBOUNDED, *TABLE_SIZES)
+        out["table_size"] = TableSizes((UNBOUNDED, *TABLE_SIZES))
         out["mode"] = ("1", "2", "3")
         return out
 

@@ -170,12 +170,18 @@ def deck_for(game: object, deck: Deck | None = None) -> Deck:
         ) from None
 
 
-def _number(text: str, what: str, where: str) -> int:
+def _number(
+    text: str, what: str, where: str, low: int = -MAX_COORD, high: int = MAX_COORD
+) -> int:
+    """The whole number ``text`` in ``low..high``; errors say ``WHERE: WHAT must be ...`` with
+    the range, whatever is wrong (not a number, too many digits, out of range)."""
     body = text[1:] if text.startswith("-") else text
     if not body.isdigit() or not body.isascii():
-        raise NotationError(f"{where}: {what} {excerpt(text, 20)} is not a whole number")
-    if len(body) > 6:
-        raise NotationError(f"{where}: {what} has {len(body)} digits (at most ±{MAX_COORD})")
+        raise NotationError(
+            f"{where}: {what} must be a whole number {low}..{high}, not {excerpt(text, 20)}"
+        )
+    if len(body) > len(str(max(-low, high))) or not low <= int(text) <= high:
+        raise NotationError(f"{where}: {what} must be {low}..{high}, not {excerpt(text, 20)}")
     return int(text)
 
 
@@ -278,7 +284,10 @@ def _run_list(value: str, where: str) -> list[str]:
         n = 1
         if star:
             if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_RUN:
-                raise NotationError(f"{where}: bad count in {excerpt(item)}")
+                raise NotationError(
+                    f"{where}: the count N of CARD*N must be 1..{MAX_RUN}, not"
+                    f" {excerpt(count, 20)} (in {excerpt(item)})"
+                )
             n = int(count)
         out.extend([name] * n)
     return out
@@ -384,13 +393,33 @@ def build_position(
     return Position(table, rest, game, hypothetical)
 
 
+def check_json_game(data: Mapping[str, Any], game: str | None) -> None:
+    """Refuse a document of another tunnel game than ``game`` (None: any game)."""
+    if game is not None and "game" in data and data["game"] != game:
+        raise NotationError(f'"game" must be "{game}", not {shown(data["game"])}')
+
+
+def check_notation_game(found: str, game: str | None) -> None:
+    """Refuse a notation of another tunnel game than ``game`` (None: any game)."""
+    if game is not None and found != game:
+        raise NotationError(
+            f"the notation must start with the game name {game!r}, not {excerpt(found, 20)}"
+        )
+
+
 def from_json(
-    document: object, deck: Deck | None = None, *, hypothetical: bool = False
+    document: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
 ) -> Position:
     """Read a position document (JSON text or an already parsed object). With
     ``hypothetical`` the position may hold more copies of a card than the deck, as if the
-    document said ``"hypothetical": true``."""
+    document said ``"hypothetical": true``. With ``game`` the document must be of that game
+    (its ``"game"``); a document of the other tunnel game is refused."""
     data = _document(document, "position")
+    check_json_game(data, game)
     if "hands" in data:
         raise NotationError(
             "this is a game state (it has 'hands'), not a position; read it as a game state"
@@ -463,10 +492,17 @@ def _split(text: object, what: str) -> tuple[str, bool, list[Item], list[str] | 
 
 
 def from_notation(
-    text: object, deck: Deck | None = None, *, hypothetical: bool = False
+    text: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
 ) -> Position:
-    """Read the one-line notation of a position (``hypothetical``: as :func:`from_json`)."""
+    """Read the one-line notation of a position (``hypothetical``, ``game``: as
+    :func:`from_json`; ``game`` is the first word)."""
+    expected = game
     game, flag, items, rest = _split(text, "position")
+    check_notation_game(game, expected)
     names: list[str] | None = None
     if rest is not None:
         if any("=" in token for token in rest):
@@ -481,24 +517,33 @@ def from_notation(
 
 
 def parse_position(
-    text: object, deck: Deck | None = None, *, hypothetical: bool = False
+    text: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
 ) -> Position:
-    """Read a position from either form (JSON when it starts with ``{``)."""
+    """Read a position from either form (JSON when it starts with ``{``; ``hypothetical``,
+    ``game``: as :func:`from_json`)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be given as text, not {json_type(text)}")
     if text.lstrip()[:1] in ("{", "["):
-        return from_json(text, deck, hypothetical=hypothetical)
-    return from_notation(text, deck, hypothetical=hypothetical)
+        return from_json(text, deck, hypothetical=hypothetical, game=game)
+    return from_notation(text, deck, hypothetical=hypothetical, game=game)
 
 
 def read_position(
-    source: object, deck: Deck | None = None, *, hypothetical: bool = False
+    source: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
 ) -> Position:
     """A position from text (notation or JSON), UTF-8 bytes, or a file holding either
-    (``hypothetical``: as :func:`from_json`)."""
+    (``hypothetical``, ``game``: as :func:`from_json`)."""
     text, where = read_text(source, "position")
     try:
-        return parse_position(text, deck, hypothetical=hypothetical)
+        return parse_position(text, deck, hypothetical=hypothetical, game=game)
     except NotationError as exc:
         if where == "position":
             raise
@@ -575,22 +620,22 @@ def state_to_notation(state: GameState, game: str = "bandido", base: Options | N
     return " ".join(parts)
 
 
-def _numbers(text: str, what: str) -> list[int]:
-    return [_number(t, what, what) for t in text.split(",")] if text else []
+def _numbers(text: str, what: str, high: int) -> list[int]:
+    return [_number(t, what, "game state", 0, high) for t in text.split(",")] if text else []
 
 
 def _extra_from_words(words: Mapping[str, str]) -> dict[str, Any]:
     """Bandida's fields from the notation words (types only; :func:`build_state` checks)."""
     return {
-        "sizes": _numbers(words.get("sizes", ""), "sizes"),
+        "sizes": _numbers(words.get("sizes", ""), "sizes", 20),
         "phase": [p for p in words.get("phase", "").split(",") if p],
-        "actor": _number(words.get("actor", "0"), "actor", "actor"),
+        "actor": _number(words.get("actor", "0"), "actor", "game state", 0, 3),
         "out": _run_list(words.get("out", ""), "cards out of the game"),
         "aside": _run_list(words.get("aside", ""), "cards set aside"),
-        "left": _number(words.get("left", "0"), "left", "left"),
-        "queue": _numbers(words.get("queue", ""), "queue"),
-        "hold": _numbers(words.get("hold", ""), "hold"),
-        "quiet": _number(words.get("quiet", "-1"), "quiet", "quiet"),
+        "left": _number(words.get("left", "0"), "left", "game state", 0, 5),
+        "queue": _numbers(words.get("queue", ""), "queue", 3),
+        "hold": _numbers(words.get("hold", ""), "hold", 3),
+        "quiet": _number(words.get("quiet", "-1"), "quiet", "game state", -1, 3),
         "top": words.get("top", ""),
     }
 
@@ -633,7 +678,7 @@ def state_from_notation(
             raise NotationError(f"the game state has no {key}=...")
     hands = [_run_list(h, f"hand {i}") for i, h in enumerate(words["hands"].split("/"))]
     draw = words.get("draw", "")
-    to_draw = [_number(d, "player", "draw") for d in draw.split(",")] if draw else []
+    to_draw = [_number(d, "player", "draw", 0, 3) for d in draw.split(",")] if draw else []
     changed_text = words.get("changed", "no")
     if changed_text not in ("yes", "no"):
         raise NotationError(f"changed={excerpt(changed_text)} must be yes or no")
@@ -662,8 +707,8 @@ def state_from_notation(
         [] if "unseen" not in words else _run_list(words["unseen"], "unseen cards"),
         [] if "pile" not in words else _run_list(words["pile"], "pile"),
         to_draw,
-        _number(words["player"], "player", "player"),
-        _number(words.get("turn", "0"), "turn", "turn"),
+        _number(words["player"], "player", "game state", 0, 3),
+        _number(words.get("turn", "0"), "turn", "game state", 0, MAX_TURN),
         changed_text == "yes",
         end,
         _options(changes, base),
@@ -907,7 +952,7 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
                 + f", more than {'its hand size' if sizes else 'hand_size'} {full}"
             )
     if not 0 <= parts.turn <= MAX_TURN:
-        raise NotationError(f"turn must be 0..{MAX_TURN}")
+        raise NotationError(f"game state: turn must be 0..{MAX_TURN}, not {parts.turn}")
     state = GameState(
         table,
         tuple(hands),

@@ -17,7 +17,8 @@ from typing import Any
 from banditsolve.core.io import check_keys, expect_int, expect_object, json_type
 from banditsolve.core.puzzles import load_packaged_puzzles
 from banditsolve.errors import DataError, NotationError
-from banditsolve.tunnels.game import GameState
+from banditsolve.tunnels.cards import Deck
+from banditsolve.tunnels.game import GameState, Options
 from banditsolve.tunnels.notation import Position, from_json, state_from_json
 
 _QUESTIONS = ("can_close", "min_cards", "solve")
@@ -43,13 +44,13 @@ class Puzzle:
         return game_state(self.document)
 
 
-def game_state(data: object) -> GameState:
+def game_state(data: object, base: Options | None = None, deck: Deck | None = None) -> GameState:
     """A game state from a game document: a position document (``game``, ``placements``, an
     empty ``remaining``) with ``hands`` (card names per player), ``pile`` (top first; the
     order is known), optionally ``unseen`` (cards on top of the pile in unknown order),
-    ``player`` and ``options``. The state is settled as after any move (a player whose hand
-    does not fit still has to change; the game may already be over). Every card of the deck
-    must be somewhere, once."""
+    ``player`` (0 when left out) and ``options`` (over ``base``, the game's defaults). The
+    state is settled as after any move (a player whose hand does not fit still has to change;
+    the game may already be over). Every card of the deck must be somewhere, once."""
     doc = expect_object(data, "a game document")
     rest = doc.get("remaining", [])
     if rest != []:
@@ -58,7 +59,7 @@ def game_state(data: object) -> GameState:
         )
     fields = {k: v for k, v in doc.items() if k != "remaining"}
     fields.setdefault("player", 0)
-    return state_from_json(fields, settled=True)
+    return state_from_json(fields, base, deck, settled=True)
 
 
 def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:

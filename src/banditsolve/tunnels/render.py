@@ -47,6 +47,17 @@ KIND_WORDS = {
     "alarm_discard_one": ("alarm 1", "#ef6f6c"),
     "bandido_super": ("Bandido", "#9fc5e8"),
 }
+#: The SVG's caption: its font size, the width of a character it assumes when it wraps the
+#: text (in font sizes: generous for sans-serif text, whose letters and digits average about
+#: 0.55) and the height of a line.
+CAPTION_FONT = 12
+CAPTION_CHAR = 0.62
+CAPTION_LINE = 16
+#: The narrowest picture that has a caption.
+CAPTION_MIN_WIDTH = 320
+#: The font size of a special card's letter in the SVG, drawn in a corner of the card's first
+#: square, clear of the tunnels (the word is in the card's tooltip and the caption's legend).
+KIND_FONT = 10
 #: The mark of a cell an exit faces but no card can ever cover, by the reason.
 MARKS = {"hole": "X", "unfillable": "!", "outside": "#"}
 MARK_WORDS = {"X": "hole", "!": "unfillable", "#": "outside the play area"}
@@ -180,6 +191,33 @@ def _horizontal(table: Table, north: Cell, south: Cell) -> str:
     return "-^-" if table.open_sides(south) & 1 else "---"
 
 
+def wrap(text: str, width: float, font: float = CAPTION_FONT) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels at :data:`CAPTION_CHAR` per character,
+    broken at spaces (a word longer than a line is cut). Each line of ``text`` starts a new
+    line."""
+    most = max(1, int(width / (font * CAPTION_CHAR)))
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            while len(word) > most:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:most])
+                word = word[most:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= most:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        if line:
+            lines.append(line)
+    return lines
+
+
 def svg(
     table: Table,
     remaining: Iterable[int] | None = None,
@@ -195,8 +233,10 @@ def svg(
     faces a cell no remaining card fits, or leaves the play area) is a dark ring with a cross
     on the cell it faces. ``highlight_from``: placements from this index of the history on
     (for example the cards of a closing sequence) are drawn in green. ``caption``: a line of
-    text under the table (a game's turn, player, last card and result). ``area``: the play
-    area ``(min_x, min_y, max_x, max_y)``, drawn as a dashed frame.
+    text under the table (a game's turn, player, last card and result), wrapped to the
+    picture's width. ``area``: the play area ``(min_x, min_y, max_x, max_y)``, drawn as a
+    dashed frame. A special card (Bandida) shows its letter of :data:`KIND_MARKS` in a corner,
+    its word in its tooltip and in a legend line under the table.
     """
     if not table.history:
         doc = Svg(80, 40, title="empty table", background="#f7f4ec")
@@ -208,8 +248,15 @@ def svg(
     x0, y0 = min_x - 1, min_y - 1
     cols, rows = max_x - min_x + 3, max_y - min_y + 3
     margin = 24
-    foot = 22 if caption else 0
-    w, h = cols * size + margin, rows * size + margin + foot
+    kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
+    legend = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
+    text = "\n".join(t for t in (caption, legend) if t)
+    w = cols * size + margin
+    if text:
+        w = max(w, CAPTION_MIN_WIDTH)
+    lines = wrap(text, w - 2 * margin) if text else []
+    foot = len(lines) * CAPTION_LINE + 6 if lines else 0
+    h = rows * size + margin + foot
     dead = dead_exits(table, None if remaining is None else tuple(remaining), area)
     dead_at = {d.exit: d.reason for d in dead}
     doc = Svg(
@@ -267,7 +314,8 @@ def svg(
             fill = KIND_WORDS[kind][1]
         if highlight_from is not None and index >= highlight_from:
             fill = "#a8d5a2"
-        g = doc.group(title=f"placement {index + 1}: {p}")
+        word = "" if kind == "tunnel" else f" ({KIND_WORDS[kind][0]})"
+        g = doc.group(title=f"placement {index + 1}: {p}{word}")
         doc.add(
             "rect",
             {
@@ -325,19 +373,18 @@ def svg(
                     parent=g,
                 )
         if kind != "tunnel":
+            # The top-left corner of the card's first square: the tunnels run from the
+            # squares' centres along the axes, so a corner of (half - tunnel / 2) is free.
             doc.add(
                 "text",
                 {
-                    "x": (ax + bx) / 2 + half,
-                    "y": (ay + by) / 2 + half + 4,
-                    "text-anchor": "middle",
-                    "font-size": 11,
+                    "x": ax + 4,
+                    "y": ay + 3 + KIND_FONT,
+                    "font-size": KIND_FONT,
                     "font-weight": "bold",
                     "fill": "#111",
-                    "stroke": "#fff",
-                    "stroke-width": 0.6,
                 },
-                text=KIND_WORDS[kind][0],
+                text=KIND_MARKS[kind],
                 parent=g,
             )
     for opening in sorted(table.exits):
@@ -368,6 +415,12 @@ def svg(
             },
         )
         doc.add("title", text=MARK_WORDS[mark], parent=cross)
-    if caption:
-        doc.add("text", {"x": margin, "y": h - 8, "font-size": 12, "fill": "#222"}, text=caption)
+    top = rows * size + margin
+    for i, line in enumerate(lines):
+        doc.add(
+            "text",
+            {"x": margin, "y": top + (i + 1) * CAPTION_LINE, "font-size": CAPTION_FONT,
+             "fill": "#222"},
+            text=line,
+        )
     return doc.to_string()

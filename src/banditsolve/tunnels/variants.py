@@ -115,6 +115,8 @@ class TunnelGame:
         self.seeds = variant.seeds
         self.min_players = variant.min_players
         self.max_players = variant.max_players
+        #: The player count of :meth:`new_game` without one (BD-SETUP-1, BA-SETUP-2): 2.
+        self.default_players = variant.default_players
 
     def __repr__(self) -> str:
         return f"TunnelGame({self.name!r})"
@@ -132,9 +134,12 @@ class TunnelGame:
     # -- states -------------------------------------------------------------------------------
 
     def option_names(self) -> Mapping[str, tuple[str, ...]]:
+        """Each option and its values, the variant's default first. ``table_size`` lists a few
+        play areas, and ``in`` accepts any ``WxH`` of 2..60 cells
+        (:class:`~banditsolve.tunnels.game.TableSizes`)."""
         defaults = self.base.to_text()
         return {
-            name: (defaults[name], *(v for v in values if v != defaults[name]))
+            name: type(values)((defaults[name], *(v for v in values if v != defaults[name])))
             for name, values in Options.names().items()
             if self.variant.bandida or name not in BANDIDA_OPTIONS
         }
@@ -235,11 +240,8 @@ class TunnelGame:
         return notation.state_to_notation(_state(state), self.name, self.base)
 
     def from_notation(self, text: str) -> GameState:
-        if isinstance(text, str) and text.split()[:1] not in ([self.name], []):
-            raise NotationError(
-                f"the notation must start with the game name {self.name!r}"
-                f" ({text.split()[0][:20]!r} is not it)"
-            )
+        if isinstance(text, str) and text.split()[:1]:
+            notation.check_notation_game(text.split()[0], self.name)
         return notation.state_from_notation(text, self.base, self.deck)
 
     def to_json(self, state: GameState) -> dict[str, Any]:
@@ -252,8 +254,12 @@ class TunnelGame:
             load_json(document, "JSON game state") if isinstance(document, str) else document,
             "a game state document",
         )
-        if doc.get("game", self.name) != self.name:
-            raise NotationError(f"'game' must be {self.name!r}, not {shown(doc.get('game'))}")
+        notation.check_json_game(doc, self.name)
+        if "hands" in doc and "turn" not in doc:
+            # A puzzle's game document: a position with hands and pile, "player" optional.
+            from banditsolve.tunnels.puzzles import game_state
+
+            return game_state(doc, self.base, self.deck)
         return notation.state_from_json(doc, self.base, self.deck)
 
     def parse_state(self, text: str) -> GameState:
@@ -283,7 +289,7 @@ class TunnelGame:
         state = _state(state)
         hands = "; ".join(
             f"player {i}: {' '.join(card_name(c) for c in hand) or '-'}"
-            + (f" (holds {state.size(i)})" if state.options.mode else "")
+            + (f" ({len(hand)} of hand size {state.size(i)})" if state.options.mode else "")
             for i, hand in enumerate(state.hands)
         )
         lines = [
