@@ -237,7 +237,7 @@ def test_turn_messages_give_the_range(turn: str) -> None:
     text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1))
     assert " turn=0" in text
     line = refused(run("bandido", "show", text.replace(" turn=0", f" turn={turn}")))
-    assert "turn must be" in line and "0..1000000" in line
+    assert "between 0 and 1000000" in line and "turn must be" in line
     assert "±" not in line and "digits" not in line
     if turn.lstrip("-").isdigit():
         assert "not a whole number" not in line
@@ -247,8 +247,8 @@ def test_turn_messages_give_the_range(turn: str) -> None:
 def test_player_and_count_messages_give_the_range() -> None:
     text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1))
     line = refused(run("bandido", "show", text.replace("player=0", "player=-2")))
-    assert "player must be 0..3, not '-2'" in line
+    assert "player must be between 0 and 3, not '-2'" in line
     broken = text.replace("hands=", "hands=L*-2,", 1)
-    assert "must be 1..999, not '-2'" in refused(run("bandido", "show", broken))
+    assert "must be between 1 and 999, not '-2'" in refused(run("bandido", "show", broken))
     line = refused(run("bandido", "close", f"bandido {SUPER}@0,-99999999,0 |"))
-    assert "y must be -10000..10000" in line
+    assert "y must be between -10000 and 10000" in line

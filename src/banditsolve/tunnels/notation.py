@@ -178,10 +178,13 @@ def _number(
     body = text[1:] if text.startswith("-") else text
     if not body.isdigit() or not body.isascii():
         raise NotationError(
-            f"{where}: {what} must be a whole number {low}..{high}, not {excerpt(text, 20)}"
+            f"{where}: {what} must be a whole number between {low} and {high},"
+            f" not {excerpt(text, 20)}"
         )
     if len(body) > len(str(max(-low, high))) or not low <= int(text) <= high:
-        raise NotationError(f"{where}: {what} must be {low}..{high}, not {excerpt(text, 20)}")
+        raise NotationError(
+            f"{where}: {what} must be between {low} and {high}, not {excerpt(text, 20)}"
+        )
     return int(text)
 
 
@@ -285,7 +288,7 @@ def _run_list(value: str, where: str) -> list[str]:
         if star:
             if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_RUN:
                 raise NotationError(
-                    f"{where}: the count N of CARD*N must be 1..{MAX_RUN}, not"
+                    f"{where}: the count N of CARD*N must be between 1 and {MAX_RUN}, not"
                     f" {excerpt(count, 20)} (in {excerpt(item)})"
                 )
             n = int(count)
@@ -952,7 +955,7 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
                 + f", more than {'its hand size' if sizes else 'hand_size'} {full}"
             )
     if not 0 <= parts.turn <= MAX_TURN:
-        raise NotationError(f"game state: turn must be 0..{MAX_TURN}, not {parts.turn}")
+        raise NotationError(f"game state: turn must be between 0 and {MAX_TURN}, not {parts.turn}")
     state = GameState(
         table,
         tuple(hands),
