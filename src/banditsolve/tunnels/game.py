@@ -29,6 +29,8 @@ from banditsolve.errors import DataError, IllegalActionError, NotationError, Rul
 from banditsolve.tunnels.cards import (
     BANDIDO_SUPER5,
     BANDIDO_SUPER6,
+    KIND_INDEX,
+    KIND_SHIFT,
     PORT_MASK,
     Deck,
     as_code,
@@ -75,7 +77,7 @@ from banditsolve.tunnels.table import (
 _CHOICES: dict[str, tuple[str, ...]] = {
     "pile_out": ("play_on", "end", "must_draw"),
     "hand_change": ("ends_turn", "may_place"),
-    "hole": ("loses", "illegal"),
+    "hole": ("loses", "illegal", "loses_at_once"),
     "dead_exit": ("play_on", "loses"),
     "super_side": ("super6", "super5"),
     # Bandida's readings (BA-OPT-*); Bandido never uses them.
@@ -91,6 +93,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "alarm_zero": ("keep_one", "zero"),
     "alarm_show": ("drawn", "top"),
 }
+#: Option values only Bandida reads: ``hole=loses_at_once`` (BA-END-2) differs from ``loses``
+#: only while a map can still take cards off the table, and Bandido has no map.
+BANDIDA_VALUES: dict[str, tuple[str, ...]] = {"hole": ("loses_at_once",)}
 #: The options only Bandida reads (with ``mode``).
 BANDIDA_OPTIONS: tuple[str, ...] = (
     "mode",
@@ -106,6 +111,19 @@ BANDIDA_OPTIONS: tuple[str, ...] = (
     "alarm_zero",
     "alarm_show",
 )
+
+
+def bandida_only(values: Mapping[str, object]) -> str | None:
+    """The first option of ``values`` that only Bandida reads: its name (``mode``, ``map_short``,
+    ...: :data:`BANDIDA_OPTIONS`) or ``name=value`` (:data:`BANDIDA_VALUES`); None if none."""
+    for name, value in values.items():
+        if name in BANDIDA_OPTIONS:
+            return name
+        if value in BANDIDA_VALUES.get(name, ()):
+            return f"{name}={value}"
+    return None
+
+
 #: ``mode``: 0 is Bandido (no modes); Bandida's modes are 1, 2, 3 (BA-MODE-*).
 MODES = (0, 1, 2, 3)
 #: The hand sizes allowed (option ``hand_size``).
@@ -186,10 +204,14 @@ class Options:
       can place) or ``"end"`` (the game is lost as soon as the pile is empty; Bandida).
     - ``hand_change``: ``"ends_turn"`` (a hand change ends the turn) or ``"may_place"`` (the
       player may then place a card from the new hand; Bandida).
-    - ``hole``: ``"loses"`` (walling an exit into a one-cell hole is allowed and loses at once)
-      or ``"illegal"`` (such a placement is not allowed).
+    - ``hole``: ``"loses"`` (walling an exit into a one-cell hole is allowed and loses once
+      the hole is there for good: at once in Bandido; in Bandida once no map card is left in a
+      hand, in the pile or waiting to remove cards, BA-END-2), ``"loses_at_once"`` (Bandida:
+      lost at once even while a map could still undo the hole) or ``"illegal"`` (such a
+      placement is not allowed). See :func:`hole_loses`.
     - ``dead_exit``: ``"play_on"`` (play continues after an exit became impossible to close)
-      or ``"loses"`` (the game ends lost as soon as one is; same results, shorter games).
+      or ``"loses"`` (the game ends lost as soon as one is for good, as for ``hole``; same
+      results, shorter games).
     - ``super_side``: ``"super6"`` (6-exit side, the harder level) or ``"super5"`` (5-exit
       side, the beginners' level of seed 004).
     - ``hand_size``: cards in a full hand (3).
@@ -799,6 +821,70 @@ def _when_nothing_is_owed(
     return state, True
 
 
+# -- the end on the table: holes and dead exits (BD-END-4, BD-OPT-5, BA-END-2) -----------------
+
+#: The kind of Bandida's map card (a card code's bits from :data:`KIND_SHIFT` up).
+_MAP_KIND = KIND_INDEX["map"]
+
+
+def maps_left(state: GameState, *, laid_map: bool = False) -> bool:
+    """BA-END-2: whether a map card may still take cards off the table, so that a hole or a
+    dead exit may still be undone: a map in a hand or in the pile (unseen or known), or one
+    laid whose removals are still to come (phase ``map``; ``laid_map``: the map just laid,
+    before its effect is pending). Always False in Bandido, which has no map."""
+    if not state.options.mode:
+        return False
+    if laid_map or "map" in state.phase:
+        return True
+    return any(
+        code >> KIND_SHIFT == _MAP_KIND
+        for cards in (*state.hands, state.unseen, state.pile, state.aside)
+        for code in cards
+    )
+
+
+def hole_is_final(options: Options, maps_left: bool) -> bool:
+    """BD-END-4, BD-OPT-3, BA-END-2, the one rule for holes: whether an exit running into a
+    one-cell hole loses the game now. ``hole=illegal``: never (no hole is made);
+    ``hole=loses``: once the hole is there for good, that is when no map is left
+    (``maps_left`` False; always in Bandido); ``hole=loses_at_once``: at once."""
+    if options.hole == "illegal":
+        return False
+    return options.hole == "loses_at_once" or not maps_left
+
+
+def hole_loses(state: GameState, *, laid_map: bool = False) -> bool:
+    """True when an exit of ``state``'s table runs into a one-cell hole and that loses the
+    game now (:func:`hole_is_final`; ``laid_map`` as for :func:`maps_left`)."""
+    if state.options.hole == "illegal" or not state.table.holes():
+        return False
+    return hole_is_final(state.options, maps_left(state, laid_map=laid_map))
+
+
+def dead_exit_loses(state: GameState, *, laid_map: bool = False) -> bool:
+    """True under ``dead_exit=loses`` when an exit of ``state``'s table can never be closed
+    (BD-PLACE-5) for good: with no map left (BA-END-2; a map's removals empty cells, so they
+    may make a dead exit's cell fillable again)."""
+    options = state.options
+    return (
+        options.dead_exit == "loses"
+        and not maps_left(state, laid_map=laid_map)
+        and bool(dead_exits(state.table, state.remaining(), options.area))
+    )
+
+
+def table_loss(state: GameState, *, laid_map: bool = False) -> GameState | None:
+    """``state`` lost on its table (a hole, then a dead exit: :func:`hole_loses`,
+    :func:`dead_exit_loses`), or None while neither loses now. Checked after every card laid
+    or removed, and in Bandida whenever the last map may leave the game another way (a
+    discard, the alarm's discards from the pile, a map with nothing to remove)."""
+    if hole_loses(state, laid_map=laid_map):
+        return replace(state, outcome=LOST, reason=REASONS["hole"], to_draw=())
+    if dead_exit_loses(state, laid_map=laid_map):
+        return replace(state, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
+    return None
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
     if state.outcome is not None:
@@ -847,10 +933,9 @@ def apply(state: GameState, action: Action) -> GameState:
         )
         if not table.exit_count:
             return replace(new, outcome=WON, reason=REASONS["no-exit"], to_draw=())
-        if options.hole == "loses" and table.holes():
-            return replace(new, outcome=LOST, reason=REASONS["hole"], to_draw=())
-        if options.dead_exit == "loses" and dead_exits(table, new.remaining(), options.area):
-            return replace(new, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
+        lost = table_loss(new)
+        if lost is not None:
+            return lost
         return settle(new)
     if isinstance(action, Change):
         hand = state.hands[player]
@@ -1011,7 +1096,7 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
             else:
                 best.append(p)
             i += 1
-    if not best and state.options.hole == "loses":
+    if not best and state.options.hole != "illegal":
         best = holes[:1]
     if not best:
         return legal_actions(state)[-1]
@@ -1192,8 +1277,11 @@ def _fast_bandido(
     every state (with ``keep``; else the start and the last), and the actions between them."""
     options = start.options
     fast = options.area is None
-    fast_fits = fast and options.hole == "loses"
-    hole_loses = options.hole == "loses"
+    # Holes may be made (hole=loses or loses_at_once); Bandido has no map, so a hole made is
+    # there for good and the game is lost (hole_is_final with no map left, BD-END-4).
+    holes_allowed = options.hole != "illegal"
+    fast_fits = fast and holes_allowed
+    hole_loses = hole_is_final(options, maps_left=False)
     dead_loses = options.dead_exit == "loses"
     must_draw = options.pile_out == "must_draw"
     pile_end = options.pile_out == "end"
@@ -1418,7 +1506,7 @@ def _fast_bandido(
                         x, y = _cell(e[2])
                         action = Placement(e[1], x, y, e[3])
                         delta = 99
-                    elif hole_loses:
+                    elif holes_allowed:
                         g = group[0]
                         x, y = _cell(g >> 2 & _KEY_MASK)
                         action = Placement(codes[g >> _RANK_SHIFT], x, y, ROTATIONS[g & 3])
@@ -1922,13 +2010,16 @@ def _ba_take(
         # BA-ALARM-5: discarded, or set aside when it is the ladder or Bandido's super card.
         if card_kind(code) in _KEEP_KINDS:
             return replace(state, unseen=unseen, pile=pile, aside=_insert_sorted(state.aside, code))
-        return replace(
+        state = replace(
             state,
             unseen=unseen,
             pile=pile,
             discard=_insert_sorted(state.discard, code),
             left=state.left - 1,
         )
+        if code >> KIND_SHIFT == _MAP_KIND:
+            return table_loss(state) or state  # BA-END-2: maybe the last map gone
+        return state
     who = state.to_draw[0]
     if is_alarm(code):
         if _top(state) == "deal":
@@ -2464,6 +2555,9 @@ def _ba_settle(state: GameState) -> GameState:
             if _removal_sets(state).size:
                 return state
             state = _pop(state)
+            lost = table_loss(state)  # BA-END-2: this map removes nothing
+            if lost is not None:
+                return lost
             if not state.phase:
                 state = _end_turn(state)
             continue
@@ -2506,9 +2600,11 @@ def _ba_settle(state: GameState) -> GameState:
     return state
 
 
-def mode_end(state: GameState) -> GameState:
+def mode_end(state: GameState, *, laid_map: bool = False) -> GameState:
     """BA-MODE-*, BA-END-*: the end checks of a Bandida state whose table changed (a card
-    laid or removed): won, lost (closed too soon, a hole, a dead exit) or still on."""
+    laid or removed): won, lost (closed too soon, a hole or a dead exit for good:
+    :func:`table_loss`) or still on. ``laid_map``: the card just laid is a map whose removals
+    are to come (so a hole is not yet for good)."""
     table = state.table
     options = state.options
     if not table.exit_count:
@@ -2523,11 +2619,7 @@ def mode_end(state: GameState) -> GameState:
         if ladder and _joined(table, (ladder[0], BANDIDO_SUPER6)):
             return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
         return replace(state, outcome=LOST, reason=REASONS["no-join"], to_draw=())
-    if options.hole == "loses" and table.holes():
-        return replace(state, outcome=LOST, reason=REASONS["hole"], to_draw=())
-    if options.dead_exit == "loses" and dead_exits(table, state.remaining(), options.area):
-        return replace(state, outcome=LOST, reason=REASONS["dead-exit"], to_draw=())
-    return state
+    return table_loss(state, laid_map=laid_map) or state
 
 
 def _ba_apply(state: GameState, action: Action) -> GameState:
@@ -2558,13 +2650,13 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
         new = replace(new, changed=False)
         if new.quiet == who and not state.phase:
             new = replace(new, quiet=-1)  # BA-OBJ-7: the round is over
-        new = mode_end(new)
+        effects = top not in ("dynamite", "tool") or state.options.chain == "yes"
+        kind = card_kind(action.card)
+        new = mode_end(new, laid_map=effects and kind == "map")
         if new.outcome is not None:
             return new
-        effects = top not in ("dynamite", "tool") or state.options.chain == "yes"
         if top == "dynamite":
             new = _pop(new)  # the dynamite's extra card is down
-        kind = card_kind(action.card)
         if effects:
             sizes = list(new.sizes) or [new.options.hand_size] * new.players
             if kind == "backpack":
@@ -2614,6 +2706,10 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
             discard=_insert_sorted(state.discard, action.card),
             queue=state.queue[1:],
         )
+        if action.card >> KIND_SHIFT == _MAP_KIND:
+            lost = table_loss(new)  # BA-END-2: maybe the last map gone
+            if lost is not None:
+                return lost
         return _ba_settle(new)
     if action not in _ba_legal(state):
         raise IllegalActionError(_why_illegal(state, action))

@@ -86,12 +86,15 @@ from banditsolve.tunnels.game import (
     WON,
     GameState,
     Options,
+    bandida_only,
+    dead_exit_loses,
+    hole_loses,
     mode_end,
     settle,
     shown,
 )
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
-from banditsolve.tunnels.table import Table, dead_exits
+from banditsolve.tunnels.table import Table
 
 #: Coordinates further than this from the origin are refused.
 MAX_COORD = 10_000
@@ -727,9 +730,9 @@ def _is_bandida(game: object, base: Options | None) -> bool:
 def _options(values: Mapping[str, object], base: Options | None) -> Options:
     bandida = base is not None and bool(base.mode)
     if not bandida:
-        for name in values:
-            if name in BANDIDA_OPTIONS:
-                raise NotationError(f"game state options: {name} is an option of Bandida only")
+        what = bandida_only(values)
+        if what is not None:
+            raise NotationError(f"game state options: {what} is an option of Bandida only")
     try:
         options = Options.from_mapping(values, base)
     except RuleOptionError as exc:
@@ -1061,10 +1064,9 @@ def _check_reachable(state: GameState, end: tuple[str, str] | None) -> None:
         raise NotationError("a finished game owes no card (draw=...)")
     holds = {
         "no-exit": not exits,
-        "hole": bool(state.table.holes()),
+        "hole": hole_loses(state),
         "pile-empty": state.options.pile_out == "end" and not state.pile_size,
-        "dead-exit": state.options.dead_exit == "loses"
-        and bool(dead_exits(state.table, state.remaining(), state.options.area)),
+        "dead-exit": dead_exit_loses(state),
         "stuck": exits > 0 and bool(state.remaining()),
         "all-down": exits > 0 and not state.remaining(),
         "no-ladder": not exits and state.options.mode == 2,

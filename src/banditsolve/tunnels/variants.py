@@ -52,6 +52,7 @@ from banditsolve.tunnels.cards import Deck, card_name, load_deck, parse_card
 from banditsolve.tunnels.game import (
     BANDIDA_OPTIONS,
     BANDIDA_RULES,
+    BANDIDA_VALUES,
     CHANGE,
     PASS,
     WON,
@@ -61,6 +62,7 @@ from banditsolve.tunnels.game import (
     GameState,
     Options,
     Remove,
+    bandida_only,
     shown,
 )
 from banditsolve.tunnels.geometry import Placement
@@ -139,7 +141,17 @@ class TunnelGame:
         (:class:`~banditsolve.tunnels.game.TableSizes`)."""
         defaults = self.base.to_text()
         return {
-            name: type(values)((defaults[name], *(v for v in values if v != defaults[name])))
+            name: type(values)(
+                (
+                    defaults[name],
+                    *(
+                        v
+                        for v in values
+                        if v != defaults[name]
+                        and (self.variant.bandida or v not in BANDIDA_VALUES.get(name, ()))
+                    ),
+                )
+            )
             for name, values in Options.names().items()
             if self.variant.bandida or name not in BANDIDA_OPTIONS
         }
@@ -151,11 +163,9 @@ class TunnelGame:
         if values is None:
             return self.base
         if not self.variant.bandida and isinstance(values, Mapping):
-            for name in values:
-                if name in BANDIDA_OPTIONS:
-                    raise RuleOptionError(
-                        f"option {name} is Bandida's; {self.title} has no {name}"
-                    )
+            what = bandida_only(values)
+            if what is not None:
+                raise RuleOptionError(f"option {what} is Bandida's; {self.title} has no {what}")
         chosen = Options.from_mapping(values, self.base)
         if self.variant.bandida and not chosen.mode:
             raise RuleOptionError("option mode must be 1, 2 or 3")

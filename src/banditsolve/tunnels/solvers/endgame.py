@@ -41,11 +41,12 @@ from banditsolve.tunnels.game import (
     apply,
     chance_outcomes,
     legal_actions,
+    maps_left,
     settle,
 )
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import static_reason
-from banditsolve.tunnels.solvers.goals import is_bandido_super, is_map
+from banditsolve.tunnels.solvers.goals import is_bandido_super
 from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
 from banditsolve.tunnels.table import placements_with_delta
@@ -259,7 +260,9 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
 
     A branch is cut when the cards still in play cannot close the table at all (the closure
     solver's static reasons: a relaxation of every mode's goal), unless a map card is among
-    them (its removals change the table)."""
+    them or has just been laid with its removals to come (its removals change the table:
+    :func:`~banditsolve.tunnels.game.maps_left`, the rule that also decides when a hole
+    loses, BA-END-2)."""
     # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
     budget = Budget(limits, check_every=1)
     memo: dict[object, tuple[Fraction, Action | None]] = {}
@@ -290,8 +293,10 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
 
     def explore(s: GameState, k: object) -> Fraction:
         remaining = s.remaining()
-        if not any(is_map(c) or is_bandido_super(c) for c in remaining) and static_reason(
-            s.table, remaining
+        if (
+            not maps_left(s)
+            and not any(is_bandido_super(c) for c in remaining)
+            and static_reason(s.table, remaining)
         ):
             return ZERO
         if s.is_chance:
