@@ -33,7 +33,7 @@ TURNS = [
     ("attack, 5 dice", "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,"
      "1:2/2:R:-|H2,2:3/3:H:M1|S1,3:1/1:B:B1|- won=-|- trunks=-|- roll=RMHJJ"),
     ("start, 2 dice", "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,"
-     "1:2/2:R:M4|H2,2:3/3:H:B1|S3 won=-|- trunks=-|-"),
+     "1:2/2:R:M4|H4,2:3/3:H:B1|S3 won=-|- trunks=-|-"),
     ("fresh roll, 7 dice", "seed 5"),
 ]
 _P4 = "|-|-|-"
@@ -53,7 +53,7 @@ SAFETY = [
      "train=0:5/5L:-:-|-|-,1:2/2:-:-|-|-,2:3/3:-:R6|-|-,3:1/1:-:-|-|-,4:2/2:-:-|-|-,"
      "5:4/4:-:-|-|- won=-|-|- trunks=-|-|-", 2, 0),
     ("3p unsafe: two opponents", "rb ed=default n=3 phase=start turn=1 wagons=3 "
-     "train=0:5/5L:-:-|-|-,1:2/2:-:-|M6|-,2:3/3:-:R5|S1|-,3:1/1:-:-|-|B3 won=-|-|- "
+     "train=0:5/5L:-:-|M4|-,2:3/3:-:R5|S1|-,3:1/1:-:-|-|B3 won=-|1:2/2|- "
      "trunks=-|-|-", 2, 0),
     ("4p safe: three opponents, far", "rb ed=default n=4 phase=start turn=1 wagons=6 "
      "train=0:5/5L:-:-|-|-|-,1:2/2:-:R7|-|-|-,2:3/3:-:-|-|-|-,3:4/4:-:-|-|-|-,"

@@ -175,7 +175,7 @@ def test_svg_draws_a_shape_per_symbol() -> None:
 
     state = GAME.from_notation(
         "rb ed=default n=2 phase=start turn=1 wagons=5 train=0:5/5L:-:-|-,1:2/2:-:R1|-,"
-        "2:3/3:-:M1|-,3:3/3:-:H1|-,4:2/2:-:B1|S2,5:1/1:-:-|- won=-|- trunks=-|-"
+        "2:3/3:-:M1|-,3:3/3:-:H1|-,4:2/2:-:B1|S1,5:1/1:-:-|- won=-|- trunks=-|-"
     )
     root = ET.fromstring(GAME.svg(state))
     ns = "{http://www.w3.org/2000/svg}"
@@ -212,10 +212,11 @@ def test_cli_queries_write_pictures(tmp_path: Path) -> None:
     assert run("rolling", "best", attack, "--svg", str(tmp_path)).code == 2  # a folder
 
 
-#: The README's Rolling Bandits example: player 1 to move, one die to roll (six on the train).
+#: The README's Rolling Bandits example: player 1 to move, one die to roll (six on the train:
+#: four masks on the locomotive, which needs five, and two revolvers on car 2); car 1 is theirs.
 README_POSITION = (
-    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-,1:2/2:-:-|M4,"
-    "2:2/2:R:H4|R2,3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|- trunks=-|-"
+    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
+    "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-"
 )
 
 
@@ -225,11 +226,12 @@ def test_cli_odds_at_least_zero_is_certain_for_every_symbol() -> None:
     assert answer.code == 0
     lay = json.loads(answer.out)["details"]["lay_at_least"]
     assert lay == {f"0+ {s}": "1" for s in "RMHBS"}
-    # one die: R or a joker joins the revolvers, M or a joker the masks; H, B, S start no group
-    # (nothing rolled of them but one die, and a joker never goes alone): 1/6 each
+    # one die: R or a joker joins the revolvers, M or a joker the masks on the locomotive; H, B,
+    # S would start a group in front of the gang, but the gang holds the locomotive and nothing
+    # is in front of it (option front=keep): never
     one = json.loads(run("rolling", "odds", README_POSITION, "--at-least", "1", "--json").out)
     assert one["details"]["lay_at_least"] == {
-        "1+ R": "1/3", "1+ M": "1/3", "1+ H": "1/6", "1+ B": "1/6", "1+ S": "1/6"
+        "1+ R": "1/3", "1+ M": "1/3", "1+ H": "0", "1+ B": "0", "1+ S": "0"
     }
     bad = run("rolling", "odds", README_POSITION, "--at-least", "-1")
     assert bad.code == 2 and bad.out == "" and len(bad.err.splitlines()) == 1
@@ -276,10 +278,10 @@ def _write_edition(path: Path) -> None:
     )
 
 
-#: Player 0 leads car 2 with H4 against player 1's R1; player 1 has three dice on the train.
+#: Player 0 leads car 2 with H4 against player 1's R2; player 1 has three dice on the train.
 EDITION_POSITION = (
-    "rb ed={ed} n=2 phase=start turn=1 wagons=3 train=0:{loco}L:-:-|-,1:2/{w1}:-:-|M2,"
-    "2:1/1:-:H4|R1,3:1/1:-:-|- won=-|- trunks=-|-"
+    "rb ed={ed} n=2 phase=start turn=1 wagons=3 train=0:{loco}L:-:-|-,1:2/{w1}:-:-|M1,"
+    "2:1/1:-:H4|R2,3:1/1:-:-|- won=-|- trunks=-|-"
 )
 
 

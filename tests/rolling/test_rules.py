@@ -210,7 +210,7 @@ def test_outright_theft() -> None:
 
 @rules("RB-TAKE-1")
 def test_take_back_from_the_rear() -> None:
-    state = position([(1, None, ["R2", None]), (2, None, ["M3", None])], loco=[None, None],
+    state = position([(3, None, ["R2", None]), (4, None, ["M3", None])], loco=[None, None],
                      phase="start")
     assert texts(state) == ["take back", "roll"]
     after = apply(state, TakeBack())

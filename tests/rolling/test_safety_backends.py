@@ -154,10 +154,11 @@ def test_models_cover_mid_turn_positions_and_several_opponents() -> None:
 
 @rules("RB-SAFE-3")
 def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_arguments() -> None:
-    # mercenary variant, player 1 to move with a group of three (a colour's worth) on car 2
+    # mercenary variant, player 1 to move with a group of three (a colour's worth) on car 1
+    # (tied by player 0's three: no steal)
     merc = cases.TINYX.from_notation(
-        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R2|-,"
-        "2:1/1:-:-|M2+1,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|0 opt=mercenaries:on"
+        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R3|M2+1,"
+        "2:1/1:-:-|-,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|0 opt=mercenaries:on"
     )
     assert covers(merc, 1, 0) is not None
     verdict = is_safe(merc, 1, 0, backend="cpsat")

@@ -54,13 +54,13 @@ def test_chance_to_lay_and_steal() -> None:
 #: symbols cannot be laid, option front=keep) and the same with front=behind, and a tiny-edition
 #: player with nothing on the train (three dice, the rearmost car; an outright theft is possible).
 LAY_CASES = [
-    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-,1:2/2:-:-|M4,"
-    "2:2/2:R:H4|R2,3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|- trunks=-|-",
+    "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
+    "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-",
     "rb ed=default n=2 phase=start turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:H:-|-,"
     "2:3/3:-:M2|B1,3:2/2:-:R2|S3 won=-|- trunks=-|-",
-    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B1,"
+    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B2,"
     "2:3/3:-:-|- won=-|- trunks=-|-",
-    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B1,"
+    "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:R3|-,1:2/2:-:M2|B2,"
     "2:3/3:-:-|- opt=front:behind won=-|- trunks=-|-",
     "rb ed=tiny n=2 phase=start turn=0 wagons=3 train=0:3/3L:-:-|-,1:1/1:-:-|-,2:2/2:-:-|R1,"
     "3:2/2:-:-|- won=-|- trunks=-|-",
@@ -277,7 +277,7 @@ def test_odds_use_a_roll_again_trunk(k: int) -> None:
     from banditsolve.rolling.solvers.turn import odds
 
     state = GAME.from_notation(
-        "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:-:R4|-,"
+        "rb ed=default n=2 phase=start turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:-:R4|M4,"
         "2:3/3:-:-|- won=-|- trunks=M1r|- usable=1"
     )
     with_again = chance_to_lay(state, 0, k)

@@ -471,6 +471,57 @@ def validate(state: State, edition: Edition) -> None:
             raise NotationError(f"position: no {SYMBOLS[c.trunk]} trunk is left for car {c.id}")
     if sum(1 for c in state.train if c.trunk is not None) > sum(max(v, 0) for v in tiles.values()):
         raise NotationError("position: more face-down trunks than tiles left")
+    _check_steal_step(state)
+
+
+#: The phases in which the train is still as the turn's steal step left it: the take backs
+#: (which only lower the mover's own counts) and the roll, before anything is laid (a roll-again
+#: trunk rerolls before laying too). After a laying the mover may lead a car: they steal it as
+#: their next turn begins. (An attack with laid=0 is no different, but the notation leaves
+#: ``laid`` out by default, so attack positions are not judged on it.)
+_AFTER_STEAL: frozenset[str] = frozenset({"start", "roll", "mroll"})
+
+
+def _check_steal_step(state: State) -> None:
+    """Refuse a car the player to move would steal while their turn is still at its start.
+
+    The steal is the first step of every turn (RB-TURN-1, RB-STEAL-1) and the engine takes it
+    as the turn begins, so at phase start (and in the roll that follows) no car is one the
+    mover steals, with one exception: under cut=rear-back the steal itself can send another
+    player's rear groups home, leaving the mover ahead on a car the step did not judge theirs.
+    """
+    if state.phase not in _AFTER_STEAL:
+        return
+    p = state.to_move
+    for car in state.train:
+        if state.stealer(car) != p or _left_by_rear_back(state, car):
+            continue
+        raise NotationError(
+            f"position: car {car.id} is player {p}'s to steal ({car.count(p)} dice, "
+            f"{car.need} needed), but a turn begins with the steal, so at phase {state.phase} "
+            "it would already be taken (RB-STEAL-1)"
+        )
+
+
+def _left_by_rear_back(state: State, car: Car) -> bool:
+    """Can this turn's steal have left the mover alone ahead on ``car`` (cut=rear-back)?
+
+    Only if some car ``s`` the mover won lies in front of ``car``, the mover has nothing left
+    in front of ``s`` (else their own groups behind ``s``, ``car``'s among them, went home too),
+    and another player still has dice in front of ``s`` and none behind it (their group on
+    ``car`` went home when ``s`` was stolen from the middle of their gang).
+    """
+    if state.options.cut != "rear-back":
+        return False
+    p = state.to_move
+    ids = {q: [c.id for c in state.train if c.groups[q] is not None] for q in range(state.players)}
+    for s in state.won[p]:
+        if s.loco or s.id >= car.id or any(i < s.id for i in ids[p]):
+            continue
+        for q in range(state.players):
+            if q != p and ids[q] and ids[q][-1] < s.id:
+                return True
+    return False
 
 
 # -- JSON --------------------------------------------------------------------------------
