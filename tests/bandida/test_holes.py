@@ -131,13 +131,16 @@ def test_bandido_is_unchanged_a_hole_loses_at_once() -> None:
     state = state_from(before, [[wall.card, parse_card("L"), parse_card("L")]], rest)
     after = apply(state, wall)
     assert (after.outcome, after.reason) == ("lost", HOLE)
-    assert hole_is_final(Options(), maps_left=False) and hole_is_final(
-        Options(), maps_left=maps_left(after)
+    assert hole_is_final(Options(), map_left=False) and hole_is_final(
+        Options(), map_left=maps_left(after)
     )
     assert "loses_at_once" not in BANDIDO.option_names()["hole"]
     assert GAME.option_names()["hole"] == ("loses", "illegal", "loses_at_once")
     with pytest.raises(RuleOptionError, match="Bandida"):
         BANDIDO.options({"hole": "loses_at_once"})
+    # Nor can Options make one for Bandido (mode 0), whose notation could not say it.
+    with pytest.raises(RuleOptionError, match="Bandida"):
+        Options(hole="loses_at_once")
     document = BANDIDO.to_json(state)
     document["options"]["hole"] = "loses_at_once"
     with pytest.raises(NotationError, match="Bandida only"):

@@ -21,7 +21,7 @@ from tests.rules import rules
 NS = "{http://www.w3.org/2000/svg}"
 #: Per-character widths, in font sizes: plain text (letters and digits average about 0.55 in
 #: sans-serif) and a bold label (the widest letter used, W, is about 0.95).
-PLAIN = 0.62
+PLAIN = 0.7
 BOLD = 1.0
 
 Box = tuple[float, float, float, float]

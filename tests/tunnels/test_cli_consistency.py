@@ -149,7 +149,7 @@ def test_play_accepts_any_table_size_of_the_spec(size: str) -> None:
 @rules("BD-OPT-6")
 @pytest.mark.parametrize(
     ("size", "message"),
-    [("61x2", "width and height must be 2..60 cells"), ("1x9", "2..60"),
+    [("61x2", "width and height must be between 2 and 60 cells"), ("1x9", "between 2 and 60"),
      ("big", "WIDTHxHEIGHT")],
 )
 def test_play_refuses_a_table_size_outside_the_spec(size: str, message: str) -> None:

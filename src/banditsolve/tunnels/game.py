@@ -169,7 +169,8 @@ def parse_table_size(text: str) -> tuple[int, int] | None:
     width, height = int(w), int(h)
     if not (2 <= width <= MAX_TABLE_SIDE and 2 <= height <= MAX_TABLE_SIDE):
         raise RuleOptionError(
-            f"option table_size={text}: width and height must be 2..{MAX_TABLE_SIDE} cells"
+            f"option table_size={text}: width and height must be between 2 and"
+            f" {MAX_TABLE_SIDE} cells"
         )
     return width, height
 
@@ -258,6 +259,9 @@ class Options:
             )
         if isinstance(self.mode, bool) or self.mode not in MODES:
             raise RuleOptionError(f"option mode={shown(self.mode)} is not one of 1, 2, 3")
+        if not self.mode and self.hole in BANDIDA_VALUES["hole"]:
+            # Bandido has no map: a hole is always for good, so only Bandida tells them apart.
+            raise RuleOptionError(f"option hole={self.hole} is Bandida's (Bandido has no map)")
         if not isinstance(self.table_size, str):
             raise RuleOptionError(
                 f"option table_size must be text such as 20x20, not {shown(self.table_size)}"
@@ -843,14 +847,14 @@ def maps_left(state: GameState, *, laid_map: bool = False) -> bool:
     )
 
 
-def hole_is_final(options: Options, maps_left: bool) -> bool:
+def hole_is_final(options: Options, map_left: bool) -> bool:
     """BD-END-4, BD-OPT-3, BA-END-2, the one rule for holes: whether an exit running into a
     one-cell hole loses the game now. ``hole=illegal``: never (no hole is made);
     ``hole=loses``: once the hole is there for good, that is when no map is left
-    (``maps_left`` False; always in Bandido); ``hole=loses_at_once``: at once."""
+    (``map_left`` False; always in Bandido); ``hole=loses_at_once``: at once."""
     if options.hole == "illegal":
         return False
-    return options.hole == "loses_at_once" or not maps_left
+    return options.hole == "loses_at_once" or not map_left
 
 
 def hole_loses(state: GameState, *, laid_map: bool = False) -> bool:
@@ -1281,7 +1285,7 @@ def _fast_bandido(
     # there for good and the game is lost (hole_is_final with no map left, BD-END-4).
     holes_allowed = options.hole != "illegal"
     fast_fits = fast and holes_allowed
-    hole_loses = hole_is_final(options, maps_left=False)
+    hole_loses = hole_is_final(options, map_left=False)
     dead_loses = options.dead_exit == "loses"
     must_draw = options.pile_out == "must_draw"
     pile_end = options.pile_out == "end"
@@ -2709,7 +2713,8 @@ def _ba_apply(state: GameState, action: Action) -> GameState:
         if action.card >> KIND_SHIFT == _MAP_KIND:
             lost = table_loss(new)  # BA-END-2: maybe the last map gone
             if lost is not None:
-                return lost
+                # The alarm's discards end with the game when nobody is left to discard.
+                return lost if lost.queue else _pop(lost)
         return _ba_settle(new)
     if action not in _ba_legal(state):
         raise IllegalActionError(_why_illegal(state, action))

@@ -92,6 +92,7 @@ from banditsolve.tunnels.game import (
     mode_end,
     settle,
     shown,
+    table_loss,
 )
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.table import Table
@@ -985,6 +986,9 @@ def build_state(parts: StateParts, deck: Deck | None = None, *, settled: bool = 
     if settled and parts.end is None:
         if not state.table.exit_count:
             return replace(state, outcome=WON, reason=REASONS["no-exit"], to_draw=())
+        lost = table_loss(state)  # a hole or dead exit that loses for good (BA-END-2)
+        if lost is not None:
+            return lost
         state = settle(state)
         if state.outcome is not None:
             return state
@@ -1047,6 +1051,12 @@ def _check_reachable(state: GameState, end: tuple[str, str] | None) -> None:
     if end is None:
         if not exits:
             raise NotationError("no exit is left, so the game is won: write end=won:no-exit")
+        lost = table_loss(state)
+        if lost is not None:
+            raise NotationError(
+                f"the game is already over ({lost.reason}):"
+                f" write end=lost:{REASON_CODES[lost.reason]}"
+            )
         after = settle(state)
         if after != state:
             what = (

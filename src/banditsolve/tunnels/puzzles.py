@@ -44,6 +44,17 @@ class Puzzle:
         return game_state(self.document)
 
 
+#: Every key a game document may hold: a position document's and :data:`_GAME_FIELDS`.
+GAME_DOCUMENT_KEYS = frozenset(("game", "placements", "remaining", "hypothetical", *_GAME_FIELDS))
+
+
+def is_game_document(doc: Mapping[str, Any]) -> bool:
+    """Whether ``doc`` is a puzzle's game document (:func:`game_state`) rather than a saved game
+    state: it has ``hands`` and nothing but the keys such a document may hold (a state's own
+    fields, ``turn``, ``draw``, ``end``..., make it a game state, read as one)."""
+    return "hands" in doc and set(doc) <= GAME_DOCUMENT_KEYS
+
+
 def game_state(data: object, base: Options | None = None, deck: Deck | None = None) -> GameState:
     """A game state from a game document: a position document (``game``, ``placements``, an
     empty ``remaining``) with ``hands`` (card names per player), ``pile`` (top first; the

@@ -51,7 +51,7 @@ KIND_WORDS = {
 #: text (in font sizes: generous for sans-serif text, whose letters and digits average about
 #: 0.55) and the height of a line.
 CAPTION_FONT = 12
-CAPTION_CHAR = 0.62
+CAPTION_CHAR = 0.7
 CAPTION_LINE = 16
 #: The narrowest picture that has a caption.
 CAPTION_MIN_WIDTH = 320

@@ -265,10 +265,10 @@ class TunnelGame:
             "a game state document",
         )
         notation.check_json_game(doc, self.name)
-        if "hands" in doc and "turn" not in doc:
-            # A puzzle's game document: a position with hands and pile, "player" optional.
-            from banditsolve.tunnels.puzzles import game_state
+        from banditsolve.tunnels.puzzles import game_state, is_game_document
 
+        if is_game_document(doc):
+            # A puzzle's game document: a position with hands and pile, "player" optional.
             return game_state(doc, self.base, self.deck)
         return notation.state_from_json(doc, self.base, self.deck)
 
