@@ -322,6 +322,28 @@ def test_cli_reads_an_edition_file_named_in_the_position(
 
 
 @rules("RB-COMP-6", "RB-NOTE-2")
+def test_library_readers_open_no_file_a_position_names_unless_allowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a position from elsewhere never opens a file it names, until a program allows
+    it (the command line does); a file loaded by the program itself is named as an edition."""
+    from banditsolve.errors import BanditsolveError
+    from banditsolve.rolling import edition
+
+    ed = tmp_path / "four.json"
+    _write_edition(ed)
+    mine = EDITION_POSITION.format(ed=ed, loco="3/4", w1="3")
+    monkeypatch.setitem(edition._FILES, "allowed", False)
+    monkeypatch.setattr(edition, "_KNOWN", {})
+    with pytest.raises(BanditsolveError, match="names a file"):
+        GAME.from_notation(mine)
+    with pytest.raises(BanditsolveError, match="names a file"):
+        GAME.from_json({**GAME.to_json(GAME.new_game(2, seed=1)), "edition": "/etc/passwd"})
+    edition.allow_edition_files()
+    assert GAME.from_notation(mine).edition == str(ed)
+
+
+@rules("RB-COMP-6", "RB-NOTE-2")
 def test_cli_refuses_a_missing_or_bad_edition_file(tmp_path: Path) -> None:
     missing = EDITION_POSITION.format(ed=tmp_path / "nope.json", loco="3/4", w1="3")
     bad_file = tmp_path / "bad.json"

@@ -27,7 +27,11 @@ from banditsolve.cli.common import (
 
 
 def register(commands: Commands) -> None:
-    """Add ``odds``, ``best`` and ``safe`` to ``banditsolve rolling``."""
+    """Add ``odds``, ``best`` and ``safe`` to ``banditsolve rolling``; positions given on the
+    command line may name an edition file (``ed=./mine.json``)."""
+    from banditsolve.rolling.edition import allow_edition_files
+
+    allow_edition_files()
     odds = add_query(commands, "odds", "exact odds of the coming roll (lay, trunk, steal)")
     odds.add_argument("--symbol", choices=tuple("RMHBS"), help="only this symbol")
     odds.add_argument(

@@ -219,6 +219,16 @@ def register(edition: Edition) -> Edition:
 
 #: The longest edition file path a position may name.
 MAX_EDITION_PATH = 300
+#: Whether a position may name an edition by its file's path (:func:`allow_edition_files`).
+_FILES = {"allowed": False}
+
+
+def allow_edition_files(allowed: bool = True) -> None:
+    """Let positions name an edition by the path of its JSON file (``ed=./mine.json``), read
+    when a position names it. Off in the library, so that reading a position from elsewhere
+    never opens a file it names; the command line turns it on. A program can instead load the
+    file itself (:func:`load_edition`, :func:`register`) and name the edition."""
+    _FILES["allowed"] = bool(allowed)
 
 
 def is_edition_file(reference: str) -> bool:
@@ -248,9 +258,10 @@ def _load_file(reference: str) -> Edition:
 
 
 def lookup(name: str) -> Edition:
-    """The edition a position names: ``default``, one registered by :func:`register`, or the
-    edition in the JSON file at the path ``name`` (:func:`is_edition_file`; a relative path is
-    read from the current directory, once per process)."""
+    """The edition a position names: ``default``, one registered by :func:`register`, or (once
+    :func:`allow_edition_files` allows it) the edition in the JSON file at the path ``name``
+    (:func:`is_edition_file`; a relative path is read from the current directory, once per
+    process: later lookups of the same text get the same edition)."""
     if name == "default":
         return default_edition()
     try:
@@ -258,6 +269,12 @@ def lookup(name: str) -> Edition:
     except KeyError:
         pass
     if is_edition_file(name):
+        if not _FILES["allowed"]:
+            raise DataError(
+                f"edition {excerpt(name, 40)} names a file; positions may name edition files"
+                " only when allowed (allow_edition_files(), as the command line does), or load"
+                " it first (load_edition, register)"
+            )
         return _load_file(name)
     raise DataError(
         f"unknown edition {excerpt(name, 40)}: give the path of its JSON file "
