@@ -309,6 +309,16 @@ def run(quick: bool = False, per_side: int | None = None) -> dict[str, object]:
     return result
 
 
+def decided_cells(r: dict[str, object]) -> str:
+    """An ``auto`` row's cells from the shares decided to the verdicts (``| ... |``)."""
+    shares = " |".join(f" {100 * float(r[k]):.1f} %"  # type: ignore[arg-type]
+                       for k in ("decided_0.1s", "decided_1s", "decided_10s"))
+    return (
+        f"{shares} | {r['rerun_at_10s']} | {r['median_ms']} | {r['worst_ms']} |"
+        f" {r['nodes_per_s']} | {r['statuses']} |"
+    )
+
+
 def _write(result: dict[str, object]) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "closure.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
@@ -337,9 +347,7 @@ def _write(result: dict[str, object]) -> None:
         if r["backend"] == "auto":
             lines.append(
                 f"| {r['cards']} | auto | {r['positions']} | {r['table_cards']} |"
-                f" {100 * r['decided_0.1s']:.1f} % | {100 * r['decided_1s']:.1f} % |"
-                f" {100 * r['decided_10s']:.1f} % | {r['rerun_at_10s']} | {r['median_ms']} |"
-                f" {r['worst_ms']} | {r['nodes_per_s']} | {r['statuses']} |"
+                + decided_cells(r)
             )
         else:
             lines.append(

@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from banditsolve.tunnels.solvers.closure import min_cards_to_close, plain_search
-from bench_closure import SIZES, Case, load_hard, positions  # the script's own folder
+from bench_closure import (  # the script's own folder
+    SIZES,
+    Case,
+    decided_cells,
+    load_hard,
+    positions,
+)
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -238,10 +244,8 @@ def _write(result: dict[str, object]) -> None:
         if r["backend"] == "auto":
             lines.append(
                 f"| {r['cards']} | auto | {r['positions']} |"
-                f" {100 * r['decided_0.1s']:.1f} % | {100 * r['decided_1s']:.1f} % |"
-                f" {100 * r['decided_10s']:.1f} % | {r['rerun_at_10s']} | {r['median_ms']} |"
-                f" {r['worst_ms']} | {r['nodes_per_s']} | {r['statuses']} |"
-                f" {r['minimum_cards']} |"
+                + decided_cells(r)
+                + f" {r['minimum_cards']} |"
             )
         else:
             lines.append(
