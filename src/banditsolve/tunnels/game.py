@@ -2006,6 +2006,13 @@ def _end_turn(state: GameState) -> GameState:
     )
 
 
+def _close_five(state: GameState) -> GameState:
+    """BA-ALARM-5, the alarm's five discards done: what was set aside goes back, then the pile
+    is shuffled (its order unknown again)."""
+    everything = (*state.unseen, *state.pile, *state.aside)
+    return replace(state, unseen=tuple(sorted(everything)), pile=(), aside=(), left=0, top="")
+
+
 def _ba_take(
     state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int, ...]
 ) -> GameState:
@@ -2022,7 +2029,11 @@ def _ba_take(
             left=state.left - 1,
         )
         if code >> KIND_SHIFT == _MAP_KIND:
-            return table_loss(state) or state  # BA-END-2: maybe the last map gone
+            lost = table_loss(state)  # BA-END-2: maybe the last map gone
+            if lost is not None:
+                # The alarm's discards end with the game when they are done anyway.
+                done = lost.left <= 0 or not lost.pile_size
+                return _pop(_close_five(lost)) if done else lost
         return state
     who = state.to_draw[0]
     if is_alarm(code):
@@ -2521,12 +2532,7 @@ def _ba_settle(state: GameState) -> GameState:
         top = _top(state)
         if top == "five":
             if state.left <= 0 or not state.pile_size:
-                # BA-ALARM-5: what was set aside goes back, then the pile is shuffled.
-                everything = (*state.unseen, *state.pile, *state.aside)
-                state = replace(
-                    state, unseen=tuple(sorted(everything)), pile=(), aside=(), left=0, top=""
-                )
-                state = _after_alarm(state)
+                state = _after_alarm(_close_five(state))
                 continue
             if state.unseen:
                 return state  # chance node: which card is discarded
