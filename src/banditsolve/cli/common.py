@@ -335,6 +335,9 @@ def parse_options(items: Sequence[str], game: Any) -> dict[str, object]:
             )
         allowed = known[name]
         if allowed and value not in allowed:
+            check = getattr(allowed, "check", None)  # values beyond those listed: their reason
+            if check is not None:
+                check(value)
             raise RuleOptionError(
                 f"option {name} takes one of {', '.join(allowed)}, not {value[:40]!r}"
             )

@@ -111,16 +111,10 @@ def is_mode(item: str) -> bool:
 
 
 def cmd_play(args: argparse.Namespace, shared: Handler) -> int:
-    """The shared ``play`` after the tunnel games' own checks: ``--mode`` against
-    ``--option mode=``, a ``table_size`` checked with the spec's message."""
+    """The shared ``play`` after Bandida's ``--mode`` is checked against ``--option mode=``."""
     from banditsolve.errors import RuleOptionError
-    from banditsolve.tunnels.game import parse_table_size
 
     options = list(args.option)
-    for item in options:
-        name, _, value = item.partition("=")
-        if name.strip() == "table_size":
-            parse_table_size(value.strip())
     flags: list[str] = getattr(args, "mode_flags", [])
     if flags:
         if len(set(flags)) > 1:

@@ -191,10 +191,19 @@ class TableSizes(tuple[str, ...]):
         if not isinstance(value, str):
             return False
         try:
-            parse_table_size(value)
+            self.check(value)
         except RuleOptionError:
             return False
         return True
+
+    @staticmethod
+    def check(value: object) -> None:
+        """Refuse a value the option does not take, with the spec's reason (the checker of
+        :func:`~banditsolve.cli.common.parse_options` for options whose values are not all
+        listed)."""
+        if not isinstance(value, str):
+            raise RuleOptionError(f"option table_size must be text such as 20x20, not {value!r}")
+        parse_table_size(value)
 
 
 @dataclass(frozen=True, slots=True)
