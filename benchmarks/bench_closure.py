@@ -342,7 +342,8 @@ def _write(result: dict[str, object]) -> None:
     ]
     rows = result["rows"]
     hard_rows = result["hard_rows"]
-    assert isinstance(rows, list) and isinstance(hard_rows, list)
+    assert isinstance(rows, list)
+    assert isinstance(hard_rows, list)
     for r in [*rows, *hard_rows]:
         if r["backend"] == "auto":
             lines.append(

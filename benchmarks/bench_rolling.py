@@ -88,8 +88,7 @@ def timed(fn: object, *args: object, **kw: object) -> tuple[float, object]:
 
 def _position(text: str) -> object:
     if text.startswith("seed "):
-        state = GAME.new_game(2, seed=int(text.split()[1]))
-        return state
+        return GAME.new_game(2, seed=int(text.split()[1]))
     return parse_state(text)
 
 

@@ -281,7 +281,8 @@ def run(quick: bool = False, before: str | None = None) -> dict[str, object]:
     (RESULTS / "tunnels.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     gen = figures["generation"]
     games = figures["games_2p"]
-    assert isinstance(gen, dict) and isinstance(games, dict)
+    assert isinstance(gen, dict)
+    assert isinstance(games, dict)
     lines = [
         "# Tunnel engine benchmark (Bandido)",
         "",

@@ -62,7 +62,7 @@ def _show(game: Any, state: Any) -> str:
     """A state for a failure message (its notation, cut short), whatever goes wrong."""
     try:
         text = str(game.to_notation(state))
-    except Exception as exc:  # noqa: BLE001 - only for messages
+    except Exception as exc:
         return f"<notation failed: {type(exc).__name__}>"
     return text if len(text) <= 160 else text[:157] + "..."
 
@@ -200,7 +200,8 @@ def check_outcome(ctx: Context, state: Any) -> None:
         return
     assert isinstance(outcome, Outcome), f"outcome is a {type(outcome).__name__}, not Outcome"
     players = game.players(state)
-    assert isinstance(outcome.winners, tuple) and isinstance(outcome.returns, tuple)
+    assert isinstance(outcome.winners, tuple)
+    assert isinstance(outcome.returns, tuple)
     assert len(outcome.returns) == players, (
         f"{len(outcome.returns)} returns for {players} players"
     )
@@ -457,9 +458,12 @@ def check_traces(
 def check_attributes(game: Any) -> None:
     assert game.name in banditsolve.games(), f"{game.name!r} is not a registered name"
     assert load(game.name) is game, "load_game does not give this object back"
-    assert isinstance(game.title, str) and game.title.strip()
-    assert isinstance(game.seeds, tuple) and all(isinstance(s, str) for s in game.seeds)
-    assert type(game.min_players) is int and type(game.max_players) is int
+    assert isinstance(game.title, str)
+    assert game.title.strip()
+    assert isinstance(game.seeds, tuple)
+    assert all(isinstance(s, str) for s in game.seeds)
+    assert type(game.min_players) is int
+    assert type(game.max_players) is int
     assert 1 <= game.min_players <= game.max_players <= 12
 
 

@@ -87,7 +87,8 @@ def test_seeded_games_are_deterministic(name: str) -> None:
 def test_random_games_end(name: str) -> None:
     game = contract.load(name)
     ends = [t.last for t in traces(name)]
-    assert ends and all(game.current_player(s) == TERMINAL for s in ends)
+    assert ends
+    assert all(game.current_player(s) == TERMINAL for s in ends)
     # Random games take different courses: not every game is the same.
     assert len({game.to_notation(s) for s in ends}) > 1 or len(ends) == 1
 
@@ -158,7 +159,8 @@ def test_chi_square_statistic() -> None:
     stat, df = contract.chi_square([50, 50], [Fraction(1, 2), Fraction(1, 2)])
     assert (stat, df) == (0.0, 1)
     stat, df = contract.chi_square([100, 0, 0], [Fraction(1, 3)] * 3)
-    assert df == 2 and stat == pytest.approx(200.0)
+    assert df == 2
+    assert stat == pytest.approx(200.0)
     assert stat > contract.chi_square_bound(df)
 
 

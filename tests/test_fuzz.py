@@ -71,14 +71,14 @@ def discovered_readers() -> tuple[str, ...]:
     for label in MODULE_READERS:
         try:
             seen.add(id(_module_reader(label)))
-        except Exception:  # noqa: BLE001
+        except Exception:
             continue
     for e in entries():
         package = e.module.rsplit(".", 1)[0]
         for module_name in (package, f"{package}.notation"):
             try:
                 module = importlib.import_module(module_name)
-            except Exception:  # noqa: BLE001 - a game that does not import fails elsewhere
+            except Exception:
                 continue
             names = getattr(module, "__all__", None) or [
                 n for n, v in vars(module).items() if getattr(v, "__module__", None) == module_name
@@ -111,10 +111,7 @@ READERS = tuple(
     )
 )
 #: Readers that take a file (a path) as well as text.
-PATH_READERS = tuple(f"{g}:read_state" for g in GAMES) + (
-    "tunnels.read_position",
-    "core.read_text",
-)
+PATH_READERS = (*tuple(f"{g}:read_state" for g in GAMES), "tunnels.read_position", "core.read_text")
 #: Readers that take anything textual (they read text, not a position).
 ANY_TEXT = ("core.read_text",)
 #: Readers for which empty text is valid (no dice).
@@ -373,7 +370,7 @@ def test_json_of_another_game_is_refused(name: str) -> None:
             continue
         try:
             doc = contract.load(other).to_json(sample_states(other)[1])
-        except Exception:  # noqa: BLE001 - the other game's own tests report it
+        except Exception:
             continue
         assert_clean(f"{name}:from_json", game.from_json, doc, must_refuse=True)
         assert_clean(f"{name}:read_state", game.read_state, json.dumps(doc), must_refuse=True)
@@ -447,7 +444,7 @@ def test_apply_refuses_things_that_are_not_actions(name: str) -> None:
                 game.apply(state, thing)
             except IllegalActionError as exc:
                 contract.assert_clear_message(exc)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise AssertionError(
                     f"{name}: apply({shown(thing)}) raised {type(exc).__name__}: "
                     f"{shown(str(exc), 200)}"
@@ -561,9 +558,8 @@ def test_the_refusal_check_is_not_vacuous() -> None:
             assert_clean("message", raises(NotationError(message)), "x")
     with pytest.raises(AssertionError):
         assert_clean("accepts", lambda v: v, "x", must_refuse=True)
-    with pytest.raises(refusal.TookTooLong):
-        with refusal.bounded(0.05):
-            _time.sleep(1)
+    with pytest.raises(refusal.TookTooLong), refusal.bounded(0.05):
+        _time.sleep(1)
     good = CliResult(2, "", "banditsolve: error: bad position\n")
     assert refusal.cli_problem(good) is None
     for result in (

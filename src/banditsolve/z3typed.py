@@ -57,7 +57,7 @@ class IntExpr:
     """An integer-valued term: SMT-LIB text, the variables it mentions, and its value when it
     is a constant."""
 
-    __slots__ = ("text", "vars", "const")
+    __slots__ = ("const", "text", "vars")
 
     def __init__(self, text: str, vars: _Vars = _NO_VARS, const: int | None = None) -> None:
         self.text = text
@@ -124,7 +124,7 @@ class IntExpr:
 class BoolExpr:
     """A boolean-valued term. ``&``, ``|`` and ``~`` build And, Or and Not."""
 
-    __slots__ = ("text", "vars", "const")
+    __slots__ = ("const", "text", "vars")
 
     def __init__(self, text: str, vars: _Vars = _NO_VARS, const: bool | None = None) -> None:
         self.text = text
@@ -368,7 +368,7 @@ class Solver:
     """A Z3 solver. ``timeout_ms`` bounds every ``check`` (``None``: no limit); ``seed`` fixes
     Z3's random seed."""
 
-    __slots__ = ("_raw", "_asserts", "_vars", "_dirty", "_timeout_ms")
+    __slots__ = ("_asserts", "_dirty", "_raw", "_timeout_ms", "_vars")
 
     def __init__(self, *, timeout_ms: int | None = None, seed: int | None = 0) -> None:
         z3 = z3_module()

@@ -26,15 +26,19 @@ def test_play_a_whole_legal_game(mode: str, players: str) -> None:
         assert action in BANDIDA.legal_actions(state)
         state = BANDIDA.apply(state, action)
         assert BANDIDA.to_notation(state) == step["notation"]
-    assert state.outcome is not None and doc["outcome"]["reason"] == state.reason
+    assert state.outcome is not None
+    assert doc["outcome"]["reason"] == state.reason
 
 
 def test_mode_alias_and_refusals() -> None:
     same = run("bda", "play", "--seed", "2", "--option", "mode=2", "--json")
     alias = run("bda", "play", "--seed", "2", "--mode=2", "--json")
-    assert same.code == alias.code == 0 and same.out == alias.out
+    assert same.code == alias.code == 0
+    assert same.out == alias.out
     bad = run("bandida", "play", "--mode", "4")
-    assert bad.code == 2 and "mode" in bad.err and len(bad.err.splitlines()) == 1
+    assert bad.code == 2
+    assert "mode" in bad.err
+    assert len(bad.err.splitlines()) == 1
     assert run("bandido", "play", "--option", "mode=2").code == 2
 
 
@@ -42,7 +46,9 @@ def test_show_moves_apply_on_bandida_states(tmp_path: Path) -> None:
     state = BANDIDA.new_game(2, {"mode": 3}, seed=1)
     text = BANDIDA.to_notation(state)
     shown = run("bandida", "show", text, "--svg", str(tmp_path / "s.svg"))
-    assert shown.code == 0 and "mode 3" in shown.out and (tmp_path / "s.svg").exists()
+    assert shown.code == 0
+    assert "mode 3" in shown.out
+    assert (tmp_path / "s.svg").exists()
     moves = run("bandida", "moves", text, "--json")
     assert moves.code == 0
     first = BANDIDA.action_text(state, BANDIDA.legal_actions(state)[0])
@@ -58,7 +64,8 @@ def test_close_with_the_modes_goal() -> None:
     result = run("bandida", "close", position, "--mode", "2", "--json")
     assert result.code == 0, result.err
     answer = json.loads(result.out)
-    assert answer["status"] == "yes" and any("ladder" in c for c in answer["certificate"])
+    assert answer["status"] == "yes"
+    assert any("ladder" in c for c in answer["certificate"])
     plain = "bandido L+TL+TR+R+BR+BL@0,0,0 | L"
     assert run("bandido", "close", plain, "--goal", "ladder").code == 2
 
@@ -67,6 +74,8 @@ def test_demo(tmp_path: Path) -> None:
     result = run("bandida", "demo", "--out", str(tmp_path), "--json")
     assert result.code == 0, result.err
     doc = json.loads(result.out)
-    assert doc["game"] == "bandida" and len(doc["items"]) == 4
-    assert (tmp_path / "mode3.svg").exists() and (tmp_path / "ladder.svg").exists()
+    assert doc["game"] == "bandida"
+    assert len(doc["items"]) == 4
+    assert (tmp_path / "mode3.svg").exists()
+    assert (tmp_path / "ladder.svg").exists()
     assert run("bandido", "demo", "--out", str(tmp_path / "bd")).code == 0

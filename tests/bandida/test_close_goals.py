@@ -95,7 +95,8 @@ def test_ladder_goal_needs_the_ladder() -> None:
         assert r.goal == "ladder"
         replay_goal(t, r, "ladder")
     r = can_close(t, ["TL+TR", "TL+TR", "L", "L"], goal="ladder", hypothetical=True)
-    assert r.status == "impossible" and "ladder" in r.reason
+    assert r.status == "impossible"
+    assert "ladder" in r.reason
     # The same cards close the table in mode 1.
     assert can_close(t, ["TL+TR", "TL+TR", "L", "L"], hypothetical=True).status == "closable"
 
@@ -107,7 +108,8 @@ def test_closed_before_the_ladder_is_lost() -> None:
     closed = can_close(t, ["TL+TR", "TL+TR", "L", "L"], hypothetical=True)
     table = t.place_all(closed.placements)
     r = can_close(table, [LADDER, "L+R"], goal="ladder", hypothetical=True)
-    assert r.status == "impossible" and "without the ladder" in r.reason
+    assert r.status == "impossible"
+    assert "without the ladder" in r.reason
     assert can_close(table, [LADDER], goal="close", hypothetical=True).status == "closable"
 
 
@@ -122,7 +124,8 @@ def test_join_goal_chooses_the_side() -> None:
     replay_goal(t, r, "join")
     assert any(card_name(p.card).startswith("TL+TR+R+BR+BL") for p in r.placements)
     r = can_close(t, cards[:-2], goal="join", hypothetical=True)
-    assert r.status == "impossible" and "second super card" in r.reason
+    assert r.status == "impossible"
+    assert "second super card" in r.reason
 
 
 @rules("BA-CLOSE-2")
@@ -130,17 +133,22 @@ def test_map_cards_never_give_impossible() -> None:
     t = Table.start("super6")
     cards = ["TL+TR", "TL+TR", "L", "L+TL+TR:map"]
     r = can_close(t, cards, hypothetical=True)
-    assert r.status == "unknown" and "map" in r.reason and r.notes
+    assert r.status == "unknown"
+    assert "map" in r.reason
+    assert r.notes
     # A closure without the map is a real certificate, but not a proven minimum.
     r = min_cards_to_close(t, [*cards, "L"], hypothetical=True)
-    assert r.status == "closable" and not r.minimum
+    assert r.status == "closable"
+    assert not r.minimum
     replay_goal(t, r, "close")
     # A reason that holds whatever the map removes is still a proof.
     r = can_close(t, cards, goal="ladder", hypothetical=True)
-    assert r.status == "impossible" and "ladder" in r.reason
+    assert r.status == "impossible"
+    assert "ladder" in r.reason
     for backend in ("cpsat", "z3"):
         r = can_close(t, cards, backend=backend, hypothetical=True)
-        assert r.status == "unknown" and "map" in r.reason
+        assert r.status == "unknown"
+        assert "map" in r.reason
 
 
 @rules("BA-CLOSE-2")
@@ -148,7 +156,9 @@ def test_hand_objects_count_as_tunnel_cards() -> None:
     t = Table.start("super6")
     cards = ["TL+TR:broken_tool", "TL+TR", "L", "L"]
     r = min_cards_to_close(t, cards, hypothetical=True)
-    assert r.status == "closable" and r.minimum and r.cards == 4
+    assert r.status == "closable"
+    assert r.minimum
+    assert r.cards == 4
     replay_goal(t, r, "close")
     assert any(card_name(p.card) == "TL+TR:broken_tool" for p in r.placements)
     assert any("broken tool" in n for n in r.notes)
@@ -168,7 +178,8 @@ def test_goal_from_the_position_and_refusals() -> None:
             return ("TL+TR", "TL+TR", "L", "L")
 
     r = can_close(Pos(), hypothetical=True)
-    assert r.status == "impossible" and r.goal == "ladder"
+    assert r.status == "impossible"
+    assert r.goal == "ladder"
     assert can_close(Pos(), hypothetical=True, goal="close").status == "closable"
     with pytest.raises(SolverError):
         can_close(Table.start(), ["L"], goal="escape", hypothetical=True)
@@ -225,7 +236,8 @@ def test_backends_agree_per_goal(goal: str) -> None:
             assert cp.status == exact.status, (cards, exact.reason, cp.reason)
             if exact.status == "closable":
                 # (CP-SAT may prove one side of the second super card and time out on the other.)
-                assert cp.cards >= exact.cards and (cp.cards == exact.cards or not cp.minimum)
+                assert cp.cards >= exact.cards
+                assert (cp.cards == exact.cards or not cp.minimum)
                 replay_goal(s.table, cp, goal)
         # (Not for the join goal: Z3 ran out of its 5 s on 4 of the 6 default join cases.)
         if goal != "join":
@@ -235,7 +247,8 @@ def test_backends_agree_per_goal(goal: str) -> None:
             if z.status != "unknown":
                 assert z.status == exact.status, (cards, exact.reason, z.reason)
                 if z.status == "closable":
-                    assert z.cards == exact.cards and z.minimum
+                    assert z.cards == exact.cards
+                    assert z.minimum
                     replay_goal(s.table, z, goal)
         if exact.status == "closable":
             closable += 1

@@ -41,7 +41,8 @@ def test_seventy_cards_with_the_super_card() -> None:
     kinds = Counter(card_kind(c) for c in DECK.cards())
     objects = sum(kinds[k] for k in ("backpack", "water_bottle", "broken_tool", "dynamite", "map"))
     assert (objects, kinds["alarm_discard_five"] + kinds["alarm_discard_one"]) == (10, 2)
-    assert kinds["ladder"] == 1 and kinds["tunnel"] == 56
+    assert kinds["ladder"] == 1
+    assert kinds["tunnel"] == 56
 
 
 @rules("BA-DECK-2")
@@ -64,8 +65,11 @@ def test_plain_cards_are_bandidos_minus_the_specials() -> None:
 
 @rules("BA-DECK-5", "BA-DECK-1")
 def test_modes_and_the_extra_card(tmp_path: Path) -> None:
-    assert len(DECK.cards(1)) == 68 and len(DECK.cards(2)) == 69 and len(DECK.cards(3)) == 70
-    assert BANDIDO_SUPER6 in DECK.cards(3) and BANDIDO_SUPER6 not in DECK.cards(2)
+    assert len(DECK.cards(1)) == 68
+    assert len(DECK.cards(2)) == 69
+    assert len(DECK.cards(3)) == 70
+    assert BANDIDO_SUPER6 in DECK.cards(3)
+    assert BANDIDO_SUPER6 not in DECK.cards(2)
     assert hand_code(BANDIDO_SUPER5) == BANDIDO_SUPER6
     assert parse_card("bandido5") == BANDIDO_SUPER5
     assert deck_from_json(DECK.to_json()) == DECK

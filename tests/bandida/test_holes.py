@@ -42,7 +42,8 @@ def _hole(
     """A Bandida state (player 0 to lay ``TR`` first) and the state after laying it."""
     before, wall = _walls()
     state = make(hands, pile=pile, table=before, options=options)
-    assert state.outcome is None and wall in legal_actions(state)
+    assert state.outcome is None
+    assert wall in legal_actions(state)
     return state, apply(state, wall)
 
 
@@ -50,18 +51,24 @@ def _hole(
 def test_a_map_in_the_pile_keeps_the_game_on_and_can_undo_the_hole() -> None:
     _, after = _hole([["TR", "L", "L"]], [MAP, *PLAIN])
     assert after.table.holes() == ((-1, 0),)
-    assert after.outcome is None and maps_left(after)
+    assert after.outcome is None
+    assert maps_left(after)
     # The map was on top: player 0 (alone) drew it and lays it now; its removals are pending.
     assert parse_card(MAP) in after.hands[0]
     laid = apply(after, placements(after, MAP)[0])
-    assert laid.outcome is None and laid.phase == ("map",) and laid.table.holes()
+    assert laid.outcome is None
+    assert laid.phase == ("map",)
+    assert laid.table.holes()
     # Every removal takes off a card next to the hole: the hole is gone, play goes on.
     (removal,) = removals(laid)
     next_to_hole = {(-2, 0), (-1, -1), (-1, 1)}
     assert any(next_to_hole & set(p.cells) for p in removal.cards)
     on = apply(laid, removal)
-    assert on.outcome is None and not on.table.holes() and not on.phase
-    assert legal_actions(on) and not maps_left(on)
+    assert on.outcome is None
+    assert not on.table.holes()
+    assert not on.phase
+    assert legal_actions(on)
+    assert not maps_left(on)
     # The same under dead_exit=loses (the hole is a dead exit, not yet for good).
     _, dead = _hole([["TR", "L", "L"]], [MAP, *PLAIN], dead_exit="loses")
     assert dead.outcome is None
@@ -73,13 +80,16 @@ def test_a_map_in_the_pile_keeps_the_game_on_and_can_undo_the_hole() -> None:
 @rules("BA-END-2", "BA-OPT-14")
 def test_a_map_in_another_hand_keeps_the_game_on() -> None:
     _, after = _hole([["TR", "L", "L"], [MAP, "L", "TL"]], PLAIN)
-    assert after.outcome is None and after.table.holes() and after.player == 1
+    assert after.outcome is None
+    assert after.table.holes()
+    assert after.player == 1
 
 
 @rules("BA-END-2", "BD-END-4")
 def test_a_hole_with_no_map_left_loses_at_once() -> None:
     _, after = _hole([["TR", "L", "L"], ["TL", "L+R", "TL+TR"]], PLAIN)
-    assert (after.outcome, after.reason) == ("lost", HOLE) and not maps_left(after)
+    assert (after.outcome, after.reason) == ("lost", HOLE)
+    assert not maps_left(after)
     # A map already out of the game (laid before, or discarded) does not count.
     gone = make([["TR", "L", "L"]], pile=PLAIN, table=_walls()[0], discard=(parse_card(MAP),))
     lost = apply(gone, _walls()[1])
@@ -89,11 +99,14 @@ def test_a_hole_with_no_map_left_loses_at_once() -> None:
 @rules("BA-END-2", "BA-ALARM-4")
 def test_the_last_map_discarded_by_an_alarm_loses_then() -> None:
     _, after = _hole([["TR", MAP, "L"]], ["L+TL+R:alarm_discard_one", *PLAIN])
-    assert after.outcome is None and after.phase == ("alarm",)
+    assert after.outcome is None
+    assert after.phase == ("alarm",)
     asked = apply(after, legal_actions(after)[0])
-    assert asked.outcome is None and asked.phase == ("discard",)
+    assert asked.outcome is None
+    assert asked.phase == ("discard",)
     kept = apply(asked, Discard(parse_card("L")))
-    assert kept.outcome is None and kept.table.holes()
+    assert kept.outcome is None
+    assert kept.table.holes()
     lost = apply(asked, Discard(parse_card(MAP)))
     assert (lost.outcome, lost.reason) == ("lost", HOLE)
     # With a second map still in the pile, discarding one changes nothing.
@@ -106,7 +119,8 @@ def test_the_last_map_discarded_by_an_alarm_loses_then() -> None:
 def test_the_last_map_discarded_from_the_pile_loses_then() -> None:
     pile = ["L+TL+BR:alarm_discard_five", "L+BL", MAP, *PLAIN]
     _, after = _hole([["TR", "L", "L"]], pile)
-    assert after.outcome is None and after.phase == ("alarm",)
+    assert after.outcome is None
+    assert after.phase == ("alarm",)
     lost = apply(after, legal_actions(after)[0])
     assert (lost.outcome, lost.reason) == ("lost", HOLE)
     assert parse_card(MAP) in lost.discard
@@ -131,7 +145,8 @@ def test_bandido_is_unchanged_a_hole_loses_at_once() -> None:
     state = state_from(before, [[wall.card, parse_card("L"), parse_card("L")]], rest)
     after = apply(state, wall)
     assert (after.outcome, after.reason) == ("lost", HOLE)
-    assert hole_is_final(Options(), map_left=False) and hole_is_final(
+    assert hole_is_final(Options(), map_left=False)
+    assert hole_is_final(
         Options(), map_left=maps_left(after)
     )
     assert "loses_at_once" not in BANDIDO.option_names()["hole"]
@@ -181,6 +196,8 @@ def test_the_endgame_solver_keeps_a_hole_the_pending_map_can_undo() -> None:
     pile = [MAP, "L", "TL", "TR", "TL+TR", "L+TL", "TR", "TL", "L", "TL", "TR", "L", "TL", "TR"]
     _, after = _hole([["TR", "L", "L"]], pile)
     laid = apply(after, placements(after, MAP)[0])
-    assert laid.phase == ("map",) and laid.table.holes() and maps_left(laid)
+    assert laid.phase == ("map",)
+    assert laid.table.holes()
+    assert maps_left(laid)
     result = solve_game(laid, time_limit=20, hypothetical=True)
     assert result.status == "win", result

@@ -78,7 +78,8 @@ def check_caption(picture: str) -> list[str]:
         text = line.text or ""
         right = number(line, "x") + len(text) * PLAIN * font(line)
         assert right <= width, f"{text!r} runs to {right:.0f} of {width:.0f} px"
-        assert lowest < number(line, "y") - font(line) and number(line, "y") <= height
+        assert lowest < number(line, "y") - font(line)
+        assert number(line, "y") <= height
     return [line.text or "" for line in lines]
 
 
@@ -121,7 +122,8 @@ def test_the_demo_pictures_wrap_the_caption_and_fit_the_labels(mode: int) -> Non
     picture = BANDIDA.svg(state)
     lines = check_caption(picture)
     caption = BANDIDA.caption(state)
-    assert len(" ".join(lines)) > len(caption) and len(lines) >= 2
+    assert len(" ".join(lines)) > len(caption)
+    assert len(lines) >= 2
     assert " ".join(lines).startswith(" ".join(caption.split()))
     assert f"mode {mode}:" in " ".join(lines)
     assert check_labels(picture) >= 1

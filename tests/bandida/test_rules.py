@@ -44,13 +44,15 @@ def odds_of(outcomes: Sequence[tuple[object, Fraction]], card: int) -> Fraction:
 def test_set_up_per_mode(mode: int) -> None:
     state = GAME.new_game(3, {"mode": mode}, seed=mode)
     assert state.table.history == (Placement(parse_card("super6"), 0, 0, 0),)
-    assert GAME.current_player(state) == 0 and state.sizes == (3, 3, 3)
+    assert GAME.current_player(state) == 0
+    assert state.sizes == (3, 3, 3)
     kinds = Counter(card_kind(c) for c in state.remaining())
     assert kinds["ladder"] == (0 if mode == 1 else 1)
     assert kinds["bandido_super"] == (1 if mode == 3 else 0)
     assert len(state.remaining()) == {1: 68, 2: 69, 3: 70}[mode]
     five = GAME.new_game(2, {"mode": mode, "super_side": "super5"}, seed=1)
-    assert five.table.exit_count == 5 and state.table.exit_count == 6
+    assert five.table.exit_count == 5
+    assert state.table.exit_count == 6
 
 
 @rules("BA-SETUP-3", "BA-NOTE-4", "BA-SETUP-2")
@@ -65,14 +67,17 @@ def test_no_alarm_is_dealt() -> None:
     alarm = parse_card("L+TL+BR:alarm_discard_five")
     assert odds_of(outcomes, alarm) == Fraction(1, 68)
     after = GAME.apply(state, Draw(alarm, "plain"))
-    assert after.hands == state.hands and len(after.unseen) == 68 and after.is_chance
+    assert after.hands == state.hands
+    assert len(after.unseen) == 68
+    assert after.is_chance
 
 
 @rules("BA-TURN-2", "BA-OBJ-1")
 def test_lay_then_draw_back_up() -> None:
     state = make([["L", "TL", "TR"], ["TL"]], pile=["L+BL", "TR", "TL"])
     after = apply(state, leaving(state, "L", 1))
-    assert after.player == 1 and after.hands[0] == tuple(sorted(codes(["TL", "TR", "L+BL"])))
+    assert after.player == 1
+    assert after.hands[0] == tuple(sorted(codes(["TL", "TR", "L+BL"])))
     with pytest.raises(IllegalActionError):
         apply(state, Placement(parse_card("L"), 5, 5, 0))
 
@@ -89,8 +94,11 @@ def test_change_then_lay_if_it_fits() -> None:
     )
     assert legal_actions(state) == (CHANGE,)
     after = apply(state, CHANGE)
-    assert after.player == 0 and after.changed and Counter(after.pile[-3:]) == Counter(codes(hand))
-    assert PASS in legal_actions(after) and placements(after, "TL")
+    assert after.player == 0
+    assert after.changed
+    assert Counter(after.pile[-3:]) == Counter(codes(hand))
+    assert PASS in legal_actions(after)
+    assert placements(after, "TL")
     passed = apply(after, PASS)
     assert passed.player == 1
 
@@ -100,17 +108,21 @@ def test_backpack_adds_a_card_for_good() -> None:
     state = make([["L+TL+R+BL:backpack", "TL"], ["TL"]], start="L+R")
     p = placements(state, "L+TL+R+BL:backpack")[0]
     after = apply(state, p)
-    assert after.sizes == (4, 3) and len(after.hands[0]) == 4  # three drawn to hold four
+    assert after.sizes == (4, 3)
+    assert len(after.hands[0]) == 4
 
 
 @rules("BA-OBJ-3", "BA-OPT-7")
 def test_dynamite_lays_another_card_then_draws_two() -> None:
     state = make([["L+TL+R+BR:dynamite", "L", "TL"], ["TL"]])
     after = apply(state, placements(state, "L+TL+R+BR:dynamite")[0])
-    assert after.phase == ("dynamite",) and GAME.current_player(after) == 0
+    assert after.phase == ("dynamite",)
+    assert GAME.current_player(after) == 0
     card = next(a for a in legal_actions(after) if isinstance(a, Placement))
     done = apply(after, card)
-    assert done.player == 1 and len(done.hands[0]) == 3 and not done.phase
+    assert done.player == 1
+    assert len(done.hands[0]) == 3
+    assert not done.phase
     # Nothing fits for the second card: the effect lapses (default) or a change is offered.
     lay = Placement(parse_card("L+TL+R+BR:dynamite"), -1, 0, 90)
     for stuck, expected in (("lapse", ()), ("change", (CHANGE,))):
@@ -121,9 +133,12 @@ def test_dynamite_lays_another_card_then_draws_two() -> None:
         )
         after = apply(tight, lay)
         if stuck == "lapse":
-            assert after.player == 1 and not after.phase and len(after.hands[0]) == 3
+            assert after.player == 1
+            assert not after.phase
+            assert len(after.hands[0]) == 3
         else:
-            assert after.phase == ("dynamite",) and legal_actions(after) == expected
+            assert after.phase == ("dynamite",)
+            assert legal_actions(after) == expected
             changed = apply(after, CHANGE)
             assert changed.changed or changed.player == 1
 
@@ -133,13 +148,17 @@ def test_broken_tool_lays_every_card_then_draws_three() -> None:
     hands = [["TL+TR:broken_tool", "L", "L+TL+BR+BL"], ["TL"]]
     state = make(hands, sizes=(4, 3))
     after = apply(state, placements(state, "TL+TR:broken_tool")[0])
-    assert after.phase == ("tool",) and after.sizes[0] == 3
+    assert after.phase == ("tool",)
+    assert after.sizes[0] == 3
     while after.phase and after.player == 0:
         after = apply(after, next(a for a in legal_actions(after) if isinstance(a, Placement)))
-    assert after.player == 1 and len(after.hands[0]) == 3
+    assert after.player == 1
+    assert len(after.hands[0]) == 3
     later = make(hands, sizes=(4, 3), options={"tool": "over_turns"})
     held = apply(later, placements(later, "TL+TR:broken_tool")[0])
-    assert held.hold == (0,) and held.player == 1 and len(held.hands[0]) == 2
+    assert held.hold == (0,)
+    assert held.player == 1
+    assert len(held.hands[0]) == 2
     # A card that does not fit stays in hand (keep) or goes under the pile (under).
     tool = Placement(parse_card("L+R:broken_tool"), 2, 0, 0)
     for stuck in ("keep", "under"):
@@ -150,11 +169,13 @@ def test_broken_tool_lays_every_card_then_draws_three() -> None:
             options={"table_size": "5x2", "tool_stuck": stuck},
         )
         out = apply(tight, tool)
-        assert out.player == 1 and out.sizes[0] == 3
+        assert out.player == 1
+        assert out.sizes[0] == 3
         if stuck == "keep":
             assert out.hands[0] == tuple(sorted(codes(["L", "L", "TR"])))
         else:
-            assert out.hands[0] == codes(["TR"] * 3) and out.pile[-2:] == codes(["L", "L"])
+            assert out.hands[0] == codes(["TR"] * 3)
+            assert out.pile[-2:] == codes(["L", "L"])
 
 
 @rules("BA-OBJ-5", "BA-OBJ-6", "BA-OPT-1", "BA-OPT-2", "BA-OPT-4")
@@ -167,15 +188,19 @@ def test_map_removes_three_cards_without_splitting() -> None:
     after = apply(state, placements(state, "L+TL+TR:map")[0])
     assert after.phase == ("map",)
     choices = removals(after)
-    assert choices and all(len(r.cards) == 3 for r in choices)
+    assert choices
+    assert all(len(r.cards) == 3 for r in choices)
     assert all(table.history[0] not in r.cards for r in choices)
     assert all(after.table.history[-1] not in r.cards for r in choices)  # not the map itself
     done = apply(after, choices[0])
-    assert len(done.table) == len(after.table) - 3 and len(done.discard) == 3 and not done.phase
+    assert len(done.table) == len(after.table) - 3
+    assert len(done.discard) == 3
+    assert not done.phase
     # A line of cards: only the far end may go, so fewer than three can be removed.
     line = make([["L+TL+TR:map"], ["TL"]], table=Table.start("L+R"))
     first = apply(line, placements(line, "L+TL+TR:map")[0])
-    assert first.phase == () and first.player == 1  # nothing removable but the map itself
+    assert first.phase == ()
+    assert first.player == 1
     itself = make(
         [["L+TL+TR:map"], ["TL"]], table=Table.start("L+R"), options={"map_removes": "not_super"}
     )
@@ -217,7 +242,8 @@ def test_water_bottle_is_a_flag_only() -> None:
     state = make([["TR+BL:water_bottle", "L"], ["L", "TL"]], start="L+R")
     p = placements(state, "TR+BL:water_bottle")[0]
     after = apply(state, p)
-    assert after.quiet == 0 and "no talking" in GAME.caption(after)
+    assert after.quiet == 0
+    assert "no talking" in GAME.caption(after)
     plain = make([["TR+BL", "L"], ["L", "TL"]], start="L+R")
     assert [str(a) for a in legal_actions(after)] == [
         str(a) for a in legal_actions(apply(plain, Placement(parse_card("TR+BL"), *p[1:])))
@@ -228,18 +254,26 @@ def test_water_bottle_is_a_flag_only() -> None:
 def test_alarm_every_player_discards_one() -> None:
     alarm = "L+TL+R:alarm_discard_one"
     state = make([["L", "TL", "TR"], ["L", "TL", "TR"]], pile=[alarm, "L+BL", "TR", "TL"])
-    assert state.top_is_alarm is True and "an alarm on top" in GAME.caption(state)
+    assert state.top_is_alarm is True
+    assert "an alarm on top" in GAME.caption(state)
     after = apply(state, leaving(state, "L", 1))
-    assert after.phase == ("alarm",) and GAME.current_player(after) == 0 and after.player == 1
+    assert after.phase == ("alarm",)
+    assert GAME.current_player(after) == 0
+    assert after.player == 1
     laid = apply(after, placements(after, alarm)[0])
-    assert laid.phase == ("discard",) and laid.queue == (0, 1) and laid.sizes == (2, 2)
+    assert laid.phase == ("discard",)
+    assert laid.queue == (0, 1)
+    assert laid.sizes == (2, 2)
     one = apply(laid, Discard(parse_card("TL")))
     two = apply(one, Discard(parse_card("TR")))
-    assert two.sizes == (2, 2) and [len(h) for h in two.hands] == [2, 2] and two.player == 1
+    assert two.sizes == (2, 2)
+    assert [len(h) for h in two.hands] == [2, 2]
+    assert two.player == 1
     low = make([["L"], ["L", "TL"]], pile=[alarm, "L+BL", "TR"], sizes=(1, 2))
     drawn = apply(low, leaving(low, "L", 1))
     alarmed = apply(drawn, placements(drawn, alarm)[0])
-    assert alarmed.sizes == (1, 1) and alarmed.queue == (1,)
+    assert alarmed.sizes == (1, 1)
+    assert alarmed.queue == (1,)
     zero = make(
         [["L"], ["L", "TL"]],
         pile=[alarm, "L+BL", "TR"],
@@ -259,18 +293,22 @@ def test_alarm_discards_five_and_reshuffles() -> None:
     after = apply(state, leaving(state, "L", 1))
     laid = apply(after, placements(after, alarm)[0])
     assert Counter(laid.discard) == Counter(codes(["TL", "TR", "L", "TL", "TR"]))
-    assert parse_card("L:ladder") in laid.remaining() and not laid.pile
+    assert parse_card("L:ladder") in laid.remaining()
+    assert not laid.pile
     assert laid.is_chance  # the shuffled pile is unseen: the drawer's refill is a draw
     outcomes = GAME.chance_outcomes(laid)
-    assert sum(p for _, p in outcomes) == 1 and len(laid.unseen) == 4
+    assert sum(p for _, p in outcomes) == 1
+    assert len(laid.unseen) == 4
     # From an unseen pile each discarded card is a chance node; the ladder goes aside.
     rest = tuple(sorted(codes(pile[1:])))
     five = settle(replace(state, unseen=rest, pile=(), phase=("five",), left=5))
     tl = parse_card("TL")
     odds = GAME.chance_outcomes(five)
-    assert five.is_chance and odds_of(odds, tl) == Fraction(2, 9)
+    assert five.is_chance
+    assert odds_of(odds, tl) == Fraction(2, 9)
     aside = GAME.apply(five, Draw(parse_card("L:ladder"), "plain"))
-    assert aside.aside == codes(["L:ladder"]) and aside.left == 5
+    assert aside.aside == codes(["L:ladder"])
+    assert aside.left == 5
 
 
 @rules("BA-OPT-9")
@@ -285,10 +323,12 @@ def test_an_alarm_that_cannot_be_laid() -> None:
             options={"table_size": "4x2", "alarm_stuck": stuck},
         )
         after = apply(state, lay)
-        assert parse_card(alarm) in after.discard and after.phase == phase
+        assert parse_card(alarm) in after.discard
+        assert after.phase == phase
         assert after.queue == ((0, 1) if stuck == "effect" else ())
         if stuck == "no_effect":
-            assert after.sizes == (3, 3) and len(after.hands[0]) == 3
+            assert after.sizes == (3, 3)
+            assert len(after.hands[0]) == 3
 
 
 @rules("BA-MODE-1", "BA-MODE-2", "BA-MODE-6", "BA-MODE-3")
@@ -298,10 +338,12 @@ def test_modes_one_and_two_ends() -> None:
     assert won.outcome == "won"
     two = make([["L", "L:ladder"], ["TL"]], start="L", options={"mode": 2})
     lost = apply(two, leaving(two, "L", 0))
-    assert lost.outcome == "lost" and "ladder" in lost.reason
+    assert lost.outcome == "lost"
+    assert "ladder" in lost.reason
     ladder = apply(two, leaving(two, "L:ladder", 0))
     assert ladder.outcome == "won"
-    assert GAME.outcome(ladder) is not None and GAME.outcome(ladder).winners == (0, 1)  # type: ignore[union-attr]
+    assert GAME.outcome(ladder) is not None
+    assert GAME.outcome(ladder).winners == (0, 1)  # type: ignore[union-attr]
 
 
 @rules("BA-MODE-4", "BA-MODE-5", "BA-MODE-6")
@@ -314,14 +356,16 @@ def test_mode_three_joins_both_super_cards() -> None:
         assert after.outcome is None or after.outcome == "lost"
     lost = make([["L"], ["TL"]], start="L", options={"mode": 3})
     closed = apply(lost, leaving(lost, "L", 0))
-    assert closed.outcome == "lost" and "joined" in closed.reason
+    assert closed.outcome == "lost"
+    assert "joined" in closed.reason
 
 
 @rules("BA-END-1", "BA-OPT-11")
 def test_the_pile_running_out() -> None:
     state = make([["L", "TL", "TR"], ["TL", "TR", "L"]], pile=["L+BL"], start="L+R")
     after = apply(state, leaving(state, "L", 1))
-    assert after.outcome == "lost" and after.reason == "the draw pile is empty"
+    assert after.outcome == "lost"
+    assert after.reason == "the draw pile is empty"
     late = make(
         [["L", "TL", "TR"], ["L", "TR", "TL"]],
         pile=["L+BL"],
@@ -329,7 +373,9 @@ def test_the_pile_running_out() -> None:
         options={"pile_out": "must_draw"},
     )
     on = apply(late, leaving(late, "L", 1))
-    assert on.outcome is None and on.player == 1 and not on.pile_size
+    assert on.outcome is None
+    assert on.player == 1
+    assert not on.pile_size
     last = apply(on, leaving(on, "L", 0))
     assert last.outcome == "won"  # laid from hand after the pile ran out
 
@@ -347,13 +393,15 @@ def test_holes_stuck_and_chains() -> None:
     )
     a = apply(nochain, placements(nochain, "L+TL+R+BR:dynamite")[0])
     b = apply(a, placements(a, "L+TL+TR+BR:dynamite")[0])
-    assert b.phase == () and b.player == 1
+    assert b.phase == ()
+    assert b.player == 1
 
 
 @rules("BA-OPT-13", "BA-OPT-12", "BA-GAME-1")
 def test_options_per_game() -> None:
     names = GAME.option_names()
-    assert names["mode"] == ("1", "2", "3") and names["pile_out"][0] == "end"
+    assert names["mode"] == ("1", "2", "3")
+    assert names["pile_out"][0] == "end"
     assert "mode" not in BANDIDO.option_names()
     with pytest.raises(RuleOptionError):
         BANDIDO.new_game(2, {"mode": "2"})
@@ -396,7 +444,8 @@ def test_the_alarms_back_shows_on_the_unseen_pile() -> None:
     # P(L+BL first) * P(an alarm next): 3/68 * 2/67.
     assert dict(outcomes)[Draw(plain, "alarm")] == Fraction(3, 68) * Fraction(2, 67)
     after = GAME.apply(state, Draw(plain, "alarm"))
-    assert after.top_is_alarm is True and "top=alarm" in GAME.to_notation(after)
+    assert after.top_is_alarm is True
+    assert "top=alarm" in GAME.to_notation(after)
     following = GAME.chance_outcomes(after)
     assert {is_alarm(a.card) for a, _ in following} == {True}  # type: ignore[union-attr]
     assert sum(p for _, p in following) == 1
@@ -418,12 +467,15 @@ def test_change_ending_the_turn_and_the_quiet_round() -> None:
         options={"table_size": "3x2", "hand_change": "ends_turn"},
     )
     after = apply(state, CHANGE)
-    assert after.player == 1 and not after.changed and len(after.hands[0]) == 3
+    assert after.player == 1
+    assert not after.changed
+    assert len(after.hands[0]) == 3
     water = make([["TR+BL:water_bottle", "L", "TL"], ["TL", "TR", "L"]], start="L+R")
     laid = apply(water, placements(water, "TR+BL:water_bottle")[0])
     assert laid.quiet == 0
     other = apply(laid, next(a for a in legal_actions(laid) if isinstance(a, Placement)))
-    assert other.quiet == 0 and other.player == 0
+    assert other.quiet == 0
+    assert other.player == 0
     again = apply(other, next(a for a in legal_actions(other) if isinstance(a, Placement)))
     assert again.quiet == -1
 
@@ -434,7 +486,9 @@ def test_an_alarm_on_top_acts_at_once() -> None:
     hands = [["L", "TL", "TR"], ["L", "TL", "TR"]]
     drawn = make(hands, pile=["TR", alarm, "L+BL", "TL"])
     after = apply(drawn, leaving(drawn, "L", 1))
-    assert not after.phase and after.top_is_alarm is True  # waits to be drawn
+    assert not after.phase
+    assert after.top_is_alarm is True
     shown = make(hands, pile=["TR", alarm, "L+BL", "TL"], options={"alarm_show": "top"})
     early = apply(shown, leaving(shown, "L", 1))
-    assert early.phase == ("alarm",) and GAME.current_player(early) == 1
+    assert early.phase == ("alarm",)
+    assert GAME.current_player(early) == 1

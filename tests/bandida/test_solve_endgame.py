@@ -30,9 +30,11 @@ def test_whole_games_end_in_unknown_within_the_limits(mode: int) -> None:
     assert r.status in ("unknown", "win", "lose")
     assert r.seconds < 3
     if r.status == "unknown":
-        assert not r.line and "limit" in r.reason
+        assert not r.line
+        assert "limit" in r.reason
     r = solve_game(s, node_limit=50)
-    assert r.status in ("unknown", "win", "lose") and r.nodes <= 51
+    assert r.status in ("unknown", "win", "lose")
+    assert r.nodes <= 51
 
 
 @rules("BA-SOLVE-1")
@@ -45,7 +47,9 @@ def test_winning_line_replays_and_answer_shape() -> None:
         s = BANDIDA.apply(s, move.action)
     assert s.outcome == WON
     a = r.to_answer("bandida")
-    assert a.status == "yes" and a.answer == "win" and a.certificate
+    assert a.status == "yes"
+    assert a.answer == "win"
+    assert a.certificate
     assert a.certificate == [action_text(m.action) for m in r.line]
     assert "win_chance" not in r.to_json()
 
@@ -54,7 +58,9 @@ def test_winning_line_replays_and_answer_shape() -> None:
 def test_losing_answer_shape() -> None:
     r = solve_game(first_solve_puzzle("lose").state(), time_limit=30)
     a = r.to_answer("bandida")
-    assert r.status == "lose" and a.status == "no" and a.certificate is None
+    assert r.status == "lose"
+    assert a.status == "no"
+    assert a.certificate is None
 
 
 @rules("BA-SOLVE-2")
@@ -65,10 +71,12 @@ def test_win_share_is_an_upper_bound_with_its_interval() -> None:
     with pytest.raises(SolverError):
         solve_game(hidden)
     w = win_share(hidden, samples=6, seed=1, time_limit=30)
-    assert w.samples == 6 and w.won + w.lost + w.unknown == 6
+    assert w.samples == 6
+    assert w.won + w.lost + w.unknown == 6
     assert 0 <= w.low <= w.share <= w.high <= 1
     a = w.to_answer("bandida")
-    assert a.question == "win-share" and a.details["upper_bound"] is True
+    assert a.question == "win-share"
+    assert a.details["upper_bound"] is True
     assert "upper bound" in a.reason
 
 
@@ -96,7 +104,8 @@ def test_chance_nodes_give_the_exact_chance_of_winning() -> None:
             assert reference == 0
         else:
             assert r.win_chance is not None and r.win_chance == reference, p.id
-            assert 0 < reference < 1 and str(r.win_chance) in r.to_json()["win_chance"]  # type: ignore[operator]
+            assert 0 < reference < 1
+            assert str(r.win_chance) in r.to_json()["win_chance"]  # type: ignore[operator]
             assert r.to_answer("bandida").details["win_chance"] == str(Fraction(reference))
             mixed += 1
         checked += 1

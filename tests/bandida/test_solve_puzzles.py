@@ -111,7 +111,7 @@ def oracle_closure(
                     for anchor in range(2):
                         fp0 = footprint(side, 0, 0, rotation)
                         cells = sorted(fp0, key=lambda e: e[0] != (0, 0))
-                        other = [c for c, _ in cells if c != (0, 0)][0]
+                        other = next(c for c, _ in cells if c != (0, 0))
                         x, y = (
                             target if anchor == 0 else (target[0] - other[0], target[1] - other[1])
                         )
@@ -154,7 +154,8 @@ def check_close(puzzle: BandidaPuzzle) -> None:
     first = state.table.history[0].cells[0]
     usable = [c for c in cards if not c.endswith(":map")]
     if r.status == "closable":
-        assert r.cards == expected["cards"] and r.minimum == expected["minimum"]
+        assert r.cards == expected["cards"]
+        assert r.minimum == expected["minimum"]
         assert oracle_closure(plain, usable, goal, r.cards, first)
         if r.minimum:
             assert not oracle_closure(plain, usable, goal, r.cards - 1, first)
@@ -163,7 +164,8 @@ def check_close(puzzle: BandidaPuzzle) -> None:
         assert not any(c.endswith(":map") for c in cards) or "ladder" in r.reason
     else:
         # Unknown only because of a map: without it, no closure exists.
-        assert any(c.endswith(":map") for c in cards) and "map" in r.reason
+        assert any(c.endswith(":map") for c in cards)
+        assert "map" in r.reason
         assert not oracle_closure(plain, usable, goal, len(usable), first)
     assert can_close(state, cards, goal=puzzle.goal).status == r.status
 
@@ -188,7 +190,8 @@ def check_solve(puzzle: BandidaPuzzle) -> None:
     elif r.status == "lose":
         assert reference == 0
     else:
-        assert r.win_chance is not None and str(r.win_chance) == expected["win_chance"]
+        assert r.win_chance is not None
+        assert str(r.win_chance) == expected["win_chance"]
         assert reference == r.win_chance
     answer = r.to_answer("bandida")
     assert answer.question == "solve"
@@ -212,7 +215,8 @@ def check_solve(puzzle: BandidaPuzzle) -> None:
             pile=swap(state.pile),
             unseen=tuple(sorted(swap(state.unseen))),
         )
-        assert code in state.remaining() and code not in other.remaining()
+        assert code in state.remaining()
+        assert code not in other.remaining()
         want = {"win": 1, "lose": 0}[puzzle.contrast["status"]]
         assert best_chance(other) == want
 

@@ -66,7 +66,8 @@ def test_the_witness_stored_with_each_entry_completes_the_side_to_its_best_rank(
         if table.best_rank(key) < 0:
             assert witness is None
             continue
-        assert witness is not None and len(side) + len(witness) == 3
+        assert witness is not None
+        assert len(side) + len(witness) == 3
         assert all(sum(1 for d in witness if d.colour == c) <= avail[c] for c in range(4))
         dice = tuple(ALL_DICE[c] for c in side) + witness
         assert rank(dice) == table.best_rank(key)
@@ -90,7 +91,9 @@ def test_hot_path_verdicts_are_ordinary_frozen_verdicts(
     fast = claim_verdict(m, t, avail)
     slow = claim_verdict(list(m), list(t), list(avail))  # lists take the full check
     assert type(fast) is ClaimVerdict
-    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert fast == slow
+    assert hash(fast) == hash(slow)
+    assert repr(fast) == repr(slow)
     assert dataclasses.astuple(fast) == dataclasses.astuple(slow)
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.safe = not fast.safe  # type: ignore[misc]
@@ -123,9 +126,10 @@ def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None
     for avail in [(1, 0, 0, 0), (1, 1, 1, 1), (0, 0, 0, 0)]:
         claim_verdict(m, t, avail)  # now memoised
         for i in range(4):
-            for odd in (True if avail[i] else False, float(avail[i]), np.int64(avail[i])):
-                bad = avail[:i] + (odd,) + avail[i + 1 :]
-                assert bad == avail and hash(bad) == hash(avail)
+            for odd in (bool(avail[i]), float(avail[i]), np.int64(avail[i])):
+                bad = (*avail[:i], odd, *avail[i + 1:])
+                assert bad == avail
+                assert hash(bad) == hash(avail)
                 with pytest.raises(NotationError):
                     claim_verdict(m, t, bad)
 
@@ -159,7 +163,10 @@ def test_memoised_verdicts_answer_equal_questions_with_their_own_dice_order() ->
         slow = claim_verdict(list(mine), list(theirs), list(avail))
         for _ in range(2):
             fast = claim_verdict(tuple(mine), tuple(theirs), tuple(avail))
-            assert fast == slow and fast.mine == mine and fast.theirs == theirs
+            assert fast == slow
+            assert fast.mine == mine
+            assert fast.theirs == theirs
         if len(theirs) == 2:
             turned = claim_verdict(mine, theirs[::-1], avail)
-            assert turned.theirs == theirs[::-1] and turned.safe == slow.safe
+            assert turned.theirs == theirs[::-1]
+            assert turned.safe == slow.safe

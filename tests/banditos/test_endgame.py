@@ -22,7 +22,9 @@ LAST_TILE = "1:k6k6:r1/-/-/- - 3321:32211 0a"
 def test_exact_answer_and_plan_match_a_plain_expectimax() -> None:
     state = parse_position(LAST_TILE)
     result = best_turn(state)
-    assert result.method == "exact" and result.complete and not result.is_estimate
+    assert result.method == "exact"
+    assert result.complete
+    assert not result.is_estimate
     memo: dict[State, Fraction] = {}
     assert result.probability == plain_expectimax(state, memo)
     assert result.actions == (Roll(),)
@@ -48,8 +50,10 @@ def test_rolled_state_gives_a_plain_sequence() -> None:
 def test_monte_carlo_is_labelled_and_brackets_the_truth() -> None:
     state = parse_position(LAST_TILE)
     result = best_turn(state, method="monte-carlo", samples=150, seed=3)
-    assert result.method == "monte-carlo" and result.is_estimate
-    assert result.samples == 150 and result.confidence_interval is not None
+    assert result.method == "monte-carlo"
+    assert result.is_estimate
+    assert result.samples == 150
+    assert result.confidence_interval is not None
     low, high = result.confidence_interval
     # Only one decision exists (roll); greedy play after it finds the black 6 when it comes.
     assert result.actions == (Roll(),)
@@ -81,9 +85,12 @@ OPENING = "3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2"
 
 def test_exact_method_stopped_by_the_node_limit_is_unknown_not_an_estimate() -> None:
     result = best_turn(parse_position(OPENING), node_limit=200, method="exact")
-    assert result.is_unknown and not result.is_estimate
+    assert result.is_unknown
+    assert not result.is_estimate
     assert (result.method, result.complete, result.actions) == ("exact", False, ())
-    assert result.probability is None and result.samples is None and result.candidates == ()
+    assert result.probability is None
+    assert result.samples is None
+    assert result.candidates == ()
     assert "the node limit ran out (200 nodes)" in result.note
     text = result.explain()
     assert text.startswith("unknown: the exact search stopped after ")
@@ -91,24 +98,31 @@ def test_exact_method_stopped_by_the_node_limit_is_unknown_not_an_estimate() -> 
         assert word not in text
     answer = result.to_answer()
     assert (answer.status, answer.answer, answer.certificate) == ("unknown", "unknown", None)
-    assert answer.exit_code == 3 and answer.reason == result.note
+    assert answer.exit_code == 3
+    assert answer.reason == result.note
     assert answer.limits == {"time_limit": None, "node_limit": 200}
     doc = result.to_json()
-    assert doc["probability"] is None and doc["actions"] == [] and doc["complete"] is False
+    assert doc["probability"] is None
+    assert doc["actions"] == []
+    assert doc["complete"] is False
 
 
 def test_exact_method_stopped_by_the_time_limit_names_the_whole_limit() -> None:
     # method="exact" gives the search the whole limit (no half kept for an estimate).
     result = best_turn(parse_position(OPENING), time_limit=0.3, node_limit=None, method="exact")
-    assert result.is_unknown and result.probability is None
+    assert result.is_unknown
+    assert result.probability is None
     assert "the time limit ran out (0.3 s) before an answer was proven" in result.note
     assert result.elapsed >= 0.3
 
 
 def test_exact_method_that_finishes_is_exact() -> None:
     result = best_turn(parse_position(LAST_TILE), method="exact")
-    assert result.method == "exact" and result.complete and not result.is_unknown
-    assert result.actions == (Roll(),) and result.to_answer().status == "yes"
+    assert result.method == "exact"
+    assert result.complete
+    assert not result.is_unknown
+    assert result.actions == (Roll(),)
+    assert result.to_answer().status == "yes"
 
 
 def test_auto_names_the_exact_searchs_share_of_the_time_limit() -> None:

@@ -99,7 +99,8 @@ def test_compact_plan_equals_the_old_search_plan() -> None:
 def test_best_turn_reports_the_exact_fraction_of_the_old_search() -> None:
     state = next(endgame_positions(1, 3, Options(), max_tiles=1))
     result = best_turn(state, node_limit=None)
-    assert result.method == "exact" and isinstance(result.probability, Fraction)
+    assert result.method == "exact"
+    assert isinstance(result.probability, Fraction)
     assert result.probability == ExactSolver().for_player(state, state.to_move)
 
 
@@ -193,7 +194,8 @@ def test_a_full_side_and_its_representative_compare_alike_with_every_completion(
         theirs = tuple(sorted(rng.randrange(24) for _ in range(rng.randrange(3))))
         full = tuple(sorted(rng.randrange(24) for _ in range(3)))
         rep = full_side_classes(theirs)[full]
-        assert len(rep) == 3 and rep == tuple(sorted(rep))
+        assert len(rep) == 3
+        assert rep == tuple(sorted(rep))
         assert sorted(c // 6 for c in rep) == sorted(c // 6 for c in full)
         mine_rank = rank(tuple(ALL_DICE[c] for c in full))
         rep_rank = rank(tuple(ALL_DICE[c] for c in rep))

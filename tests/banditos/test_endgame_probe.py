@@ -48,7 +48,8 @@ def test_the_probe_finds_exactly_the_certain_wins_of_the_reference(options: Opti
                 certain = expected == (1 if player == 0 else 0)
                 assert sure == certain, (state.notation(), player)
                 answers[sure] += 1
-        assert answers[True] and answers[False]  # both answers were checked
+        assert answers[True]
+        assert answers[False]
 
 
 @rules("LB-END-1", "LB-TURN-5")
@@ -63,7 +64,8 @@ def test_values_with_the_probe_on_off_and_cut_short_are_the_reference(options: O
         off = CompactSolver(options=options, probe=False)
         short = CompactSolver(options=options)
         short.search.probe_allowance = 3
-        assert on.search.probe and not off.search.probe
+        assert on.search.probe
+        assert not off.search.probe
         for state in endgame_positions(scaled(5, 25), 20261206, options, max_tiles=2):
             expected = plain_expectimax(state, memo)
             assert on.value(state) == expected, state.notation()

@@ -32,13 +32,16 @@ def test_rolling_a_one_and_a_six_and_giving_up_the_two() -> None:
     state = apply(state, Place(one, 2))
     state = apply(state, GiveUp(2))
     assert state.scores == (0, 2)
-    assert state.row[1] is None and state.bag[2] == 5  # the r1 went back (k5 r5 still out)
+    assert state.row[1] is None
+    assert state.bag[2] == 5
     # A new tile is turned up in the same place; he places the 6 there and ends his turn.
     state = apply(state, Reveal(3))
-    assert state.row[1] is not None and state.row[1].value == 3
+    assert state.row[1] is not None
+    assert state.row[1].value == 3
     assert Place(six, 2) in legal_actions(state)
     state = apply_all(state, [Place(six, 2), EndTurn()])
-    assert state.row[1] is not None and state.row[1].side(0) == (six,)
+    assert state.row[1] is not None
+    assert state.row[1].side(0) == (six,)
     assert state.to_move == 1
 
 

@@ -35,7 +35,8 @@ def test_claim_verdicts_answer_yes_safe_or_no_unsafe_with_the_beating_dice() -> 
     assert (unsafe.game, unsafe.question, unsafe.status, unsafe.answer) == (
         "banditos", "claim", "no", "unsafe"
     )
-    assert unsafe.certificate == ["g4"] and unsafe.exit_code == 1
+    assert unsafe.certificate == ["g4"]
+    assert unsafe.exit_code == 1
     assert unsafe.reason.startswith("unsafe: adding g4 to [g5 g6]")
     safe = claim_verdict(parse_dice("r6 r6 r6"), (), (6, 6, 3, 6)).to_answer()
     assert (safe.status, safe.answer, safe.certificate, safe.exit_code) == ("yes", "safe", None, 0)

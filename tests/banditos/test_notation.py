@@ -89,7 +89,8 @@ def test_notation_reader_raises_only_library_errors(text: str) -> None:
     try:
         state = parse_position(text)
     except BanditsolveError as exc:
-        assert str(exc) and "\n" not in str(exc)
+        assert str(exc)
+        assert "\n" not in str(exc)
     else:
         assert parse_position(format_position(state)) == state
 
@@ -121,7 +122,8 @@ def test_json_reader_raises_only_library_errors(doc: Any) -> None:
     try:
         state = from_json(doc)
     except BanditsolveError as exc:
-        assert str(exc) and "\n" not in str(exc)
+        assert str(exc)
+        assert "\n" not in str(exc)
     else:
         assert from_json(to_json(state)) == state
 

@@ -62,9 +62,13 @@ def test_setup_turns_up_four_tiles_by_chance() -> None:
 def test_either_player_may_start_with_the_one_die_turn() -> None:
     reveals = ["reveal 1", "reveal 2", "reveal 3", "reveal 1"]
     state = apply_all(initial_state(first_player=1), reveals)
-    assert state.to_move == 1 and state.opening and state.dice_to_draw == 1
+    assert state.to_move == 1
+    assert state.opening
+    assert state.dice_to_draw == 1
     state = apply_all(state, ["roll", "drawn k1", "place k1 1", "end"])
-    assert state.to_move == 0 and not state.opening and state.dice_to_draw == 2
+    assert state.to_move == 0
+    assert not state.opening
+    assert state.dice_to_draw == 2
 
 
 @rules("LB-TURN-7")
@@ -85,7 +89,8 @@ def test_opening_turn_draws_one_die_then_two() -> None:
     assert len(outcomes) == 24
     assert all(p == Fraction(1, 24) for _, p in outcomes)
     state = apply_all(state, [Drawn((d("r5"),)), Place(d("r5"), 1), EndTurn()])
-    assert state.to_move == 1 and not state.opening
+    assert state.to_move == 1
+    assert not state.opening
     state = apply(state, Roll())
     probs: dict[Action, Fraction] = dict(chance_outcomes(state))
     assert sum(probs.values()) == 1
@@ -104,11 +109,13 @@ def test_all_rolled_dice_must_be_placed_before_the_turn_ends() -> None:
     with pytest.raises(IllegalActionError, match="placed first"):
         apply(state, EndTurn())
     state = apply_all(state, ["place k1 2", "place r6 2"])
-    assert state.row[1] is not None and state.row[1].side(0) == parse_dice("k1 r6")
+    assert state.row[1] is not None
+    assert state.row[1].side(0) == parse_dice("k1 r6")
     assert state.row[1].side(1) == ()
     assert EndTurn() in legal_actions(state)
     after = apply(state, EndTurn())
-    assert after.to_move == 1 and not after.rolled
+    assert after.to_move == 1
+    assert not after.rolled
     with pytest.raises(IllegalActionError):
         apply(parse_position(START), EndTurn())
 
@@ -129,7 +136,8 @@ def test_claims_and_give_ups_at_any_point_of_the_turn() -> None:
     between = parse_position("1:r6r6r6:/2:k1:/3::/1:: 112233 -:- 0h:g2")
     assert {Claim(1), GiveUp(1), GiveUp(2), GiveUp(3), GiveUp(4)} <= set(legal_actions(between))
     after = parse_position("1:r6r6r6:/2::/3::/1:: 112233 -:- 0h:")
-    assert Claim(1) in legal_actions(after) and EndTurn() in legal_actions(after)
+    assert Claim(1) in legal_actions(after)
+    assert EndTurn() in legal_actions(after)
 
 
 @rules("LB-TURN-6")
@@ -170,7 +178,8 @@ def test_claims_win_only_when_unbeatable() -> None:
     after = apply(safe, Claim(1))
     assert after.scores == (3, 0)
     assert after.bag == (6, 6, 6, 6)  # all five dice of the tile are back in the bag
-    assert after.row[0] is None and after.is_chance
+    assert after.row[0] is None
+    assert after.is_chance
 
 
 @rules("LB-OPT-1")
@@ -192,7 +201,9 @@ def test_proof_option_strict_versus_bag() -> None:
 def test_an_empty_opposing_side_can_still_beat_a_claim() -> None:
     state = parse_position("3:k5k5g5:/2::/1::/1:: 112233 -:- 0a")
     verdict = claim_verdict_at(state, 1)
-    assert not verdict.safe and verdict.witness is not None and len(verdict.witness) == 3
+    assert not verdict.safe
+    assert verdict.witness is not None
+    assert len(verdict.witness) == 3
 
 
 @rules("LB-RESOLVE-1", "LB-WIN-1", "LB-WIN-2")
@@ -200,10 +211,13 @@ def test_full_tiles_resolve_at_once_and_refill_in_place() -> None:
     state = parse_position("1::/2:k1k2:r6r6r6/3::/1:: 112233 -:- 0h:k3g4")
     state = apply(state, Place(d("k3"), 2))
     assert state.scores == (0, 2)  # colour three-of-a-kind of 6s beats the colour straight
-    assert state.row[1] is None and state.reveal_pending
-    assert state.bag == (6, 5, 6, 6) and state.hand == (d("g4"),)  # g4 is still in hand
+    assert state.row[1] is None
+    assert state.reveal_pending
+    assert state.bag == (6, 5, 6, 6)
+    assert state.hand == (d("g4"),)
     state = apply(state, Reveal(3))
-    assert state.row[1] is not None and state.row[1].value == 3
+    assert state.row[1] is not None
+    assert state.row[1].value == 3
     assert state.stack == (2, 2, 1)
 
 
@@ -222,7 +236,8 @@ def test_equal_combinations_go_to_the_first_completed_side() -> None:
 def test_row_shrinks_once_the_stack_is_used_up() -> None:
     state = parse_position("1::/2::/3::/1:: - 3321:21 0a")
     after = apply(state, GiveUp(3))
-    assert after.row[2] is None and not after.is_chance
+    assert after.row[2] is None
+    assert not after.is_chance
     assert GiveUp(3) not in legal_actions(after)
 
 
@@ -232,7 +247,8 @@ def test_the_game_ends_the_moment_ten_points_are_reached() -> None:
     assert state.winner is None
     after = apply(state, Claim(2))
     assert after.scores == (10, 1)
-    assert after.winner == 0 and after.is_terminal
+    assert after.winner == 0
+    assert after.is_terminal
     assert legal_actions(after) == []
     with pytest.raises(IllegalActionError, match="over"):
         apply(after, Place(d("k1"), 1))
@@ -275,7 +291,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
     states = [initial_state(), parse_position("1::/2::/3::/1:: 112233 -:- 0h:k1")]
     for seed in range(6):
         played = played_states((greedy_player, random_player), seed=seed)
-        states += played[:: max(1, len(played) // 12)] + [played[-1]]
+        states += [*played[::max(1, len(played) // 12)], played[-1]]
     illegal = 0
     for state in states:
         legal = legal_actions(state)
@@ -307,9 +323,11 @@ def test_unplaceable_dice_must_make_room_by_default_or_go_back_under_the_option(
     returning = parse_position(full + " unplaceable=return")
     assert returning.options == Options(unplaceable="return")
     assert format_position(returning) == full + " unplaceable=return"
-    assert legal_actions(returning) == legal_actions(state) + [EndTurn()]
+    assert legal_actions(returning) == [*legal_actions(state), EndTurn()]
     after = apply(returning, EndTurn())
-    assert after.hand == () and after.to_move == 1 and not after.rolled
+    assert after.hand == ()
+    assert after.to_move == 1
+    assert not after.rolled
     assert after.bag == (state.bag[0] + 1, *state.bag[1:])  # the black 6 is back in the bag
     # With room on any own side the die must still be placed, under either reading.
     roomy = parse_position(

@@ -121,7 +121,8 @@ def test_three_backends_give_identical_verdicts() -> None:
         verdicts = [claim_verdict(mine, theirs, avail, backend=b) for b in backends]
         assert len({v.safe for v in verdicts}) == 1, verdicts
         for v in verdicts:
-            assert v.mine == mine and v.theirs == theirs
+            assert v.mine == mine
+            assert v.theirs == theirs
             if not v.safe:
                 assert_witness_valid(v, avail)
 
@@ -184,7 +185,8 @@ def test_impossible_completion_is_safe(backend: Backend) -> None:
     # No die at all is left for the opponent: they can never complete, whatever the claim.
     mine, theirs = parse_dice("k1g2b4"), parse_dice("r6")
     verdict = claim_verdict(mine, theirs, (0, 0, 0, 0), backend=backend)
-    assert verdict.safe and verdict.witness is None
+    assert verdict.safe
+    assert verdict.witness is None
 
 
 def test_bad_limits_are_solver_errors() -> None:
@@ -203,7 +205,9 @@ def test_cpsat_reports_its_statistics() -> None:
     verdict, stats = cpsat.solve_claim(parse_dice("k1g2b4"), parse_dice("r6"), (1, 1, 1, 1))
     assert not verdict.safe
     assert stats.status in ("OPTIMAL", "FEASIBLE")
-    assert stats.wall_time >= 0 and stats.variables > 0 and stats.constraints > 0
+    assert stats.wall_time >= 0
+    assert stats.variables > 0
+    assert stats.constraints > 0
 
 
 def test_importing_the_game_loads_no_solver_library() -> None:

@@ -77,7 +77,8 @@ def most_laid_by_search(state: object, symbol: int) -> int:
     )
     from banditsolve.rolling.state import State
 
-    assert isinstance(state, State) and state.phase == "attack"
+    assert isinstance(state, State)
+    assert state.phase == "attack"
     p = state.to_move
     memo: dict[State, int] = {}
 
@@ -116,7 +117,8 @@ def lay_chances_by_sequences(state: object, symbol: int) -> list[Fraction]:
     from banditsolve.rolling.rules import Roll, Rolled, _apply
     from banditsolve.rolling.state import State
 
-    assert isinstance(state, State) and state.phase == "start"
+    assert isinstance(state, State)
+    assert state.phase == "start"
     at = _apply(state, Roll(0))
     n = at.airborne[0]
     most: dict[tuple[int, ...], int] = {}

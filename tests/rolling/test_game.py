@@ -72,7 +72,8 @@ def test_round_trips_over_whole_games(players: int, options: dict[str, object]) 
 def test_bad_positions_are_refused(text: str) -> None:
     with pytest.raises(NotationError) as exc:
         GAME.read_state(text)
-    assert "\n" not in str(exc.value) and len(str(exc.value)) < 300
+    assert "\n" not in str(exc.value)
+    assert len(str(exc.value)) < 300
 
 
 @rules("RB-NOTE-2")
@@ -91,12 +92,14 @@ def test_bad_actions_and_options() -> None:
 
 @rules("RB-NOTE-3")
 def test_pictures() -> None:
-    start, steps = simulate(GAME, seed=2, players=3)
+    _start, steps = simulate(GAME, seed=2, players=3)
     mid = steps[len(steps) // 3].state
     text = GAME.ascii(mid)
     assert "LOCO" in text or "W" in text
     svg = GAME.svg(mid)
-    assert svg.startswith("<svg") and "steals" in svg and "#c62828" in svg
+    assert svg.startswith("<svg")
+    assert "steals" in svg
+    assert "#c62828" in svg
     for car in mid.train:
         assert (f"Wagon {car.id}" in svg) or car.loco
 
@@ -109,7 +112,8 @@ def test_registry_and_cli_play() -> None:
         result = run("rolling", "play", "--seed", "3", "--players", players, "--json")
         assert result.code == 0, result.err
         doc = json.loads(result.out)
-        assert doc["game"] == "rolling" and doc["steps"]
+        assert doc["game"] == "rolling"
+        assert doc["steps"]
     merc = run("rolling", "play", "--seed", "3", "--players", "2", "--option",
                "mercenaries=on", "--json")
     assert merc.code == 0, merc.err
@@ -120,19 +124,23 @@ def test_cli_questions() -> None:
     from banditsolve.rolling.cli import DEMO_UNSAFE
 
     no = run("rolling", "safe", DEMO_UNSAFE, "1", "--player", "0", "--json")
-    assert no.code == 1 and json.loads(no.out)["answer"] == "unsafe"
+    assert no.code == 1
+    assert json.loads(no.out)["answer"] == "unsafe"
     unknown = run("rolling", "safe", DEMO_UNSAFE, "1", "--node-limit", "2")
     assert unknown.code == 3
     odds = run("rolling", "odds", DEMO_UNSAFE, "--json")
-    assert odds.code == 0 and json.loads(odds.out)["question"] == "odds"
+    assert odds.code == 0
+    assert json.loads(odds.out)["question"] == "odds"
     attack = (
         "rb ed=default n=2 phase=attack turn=0 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
         "2:3/3:H:B1|S1 won=-|- trunks=-|- roll=MJS"
     )
     best = run("rolling", "best", attack, "--json")
-    assert best.code == 0 and json.loads(best.out)["status"] == "yes"
+    assert best.code == 0
+    assert json.loads(best.out)["status"] == "yes"
     bad = run("rolling", "safe", "rb nonsense", "1")
-    assert bad.code == 2 and bad.err.count("\n") == 1
+    assert bad.code == 2
+    assert bad.err.count("\n") == 1
 
 
 @rules("RB-SAFE-3")
@@ -149,7 +157,8 @@ def test_cli_safe_backends() -> None:
         assert json.loads(yes.out)["stats"]["method"] == ("exact" if backend == "auto" else backend)
     unsafe = safe.replace("1:2/2:-:R5|-", "1:2/2:-:R3|-")
     no = run("rolling", "safe", unsafe, "1", "--backend", "cpsat", "--workers", "2", "--json")
-    assert no.code == 1 and json.loads(no.out)["certificate"][0] == "roll"
+    assert no.code == 1
+    assert json.loads(no.out)["certificate"][0] == "roll"
     assert run("rolling", "safe", unsafe, "1", "--backend", "plain").code == 1
     trunk = run("rolling", "safe", DEMO_UNSAFE, "1", "--backend", "z3", "--json")  # W's trunk
     assert trunk.code == 1, trunk.err
@@ -166,7 +175,8 @@ def test_cli_safe_backends() -> None:
     # with a hat trunk on car 1 a line with an outright theft elsewhere is not settled
     hat = merc.replace("1:2/2:-:R5|-", "1:2/2:H:R5|-")
     unknown = run("rolling", "safe", hat, "1", "--backend", "cpsat", "--json")
-    assert unknown.code == 3 and "outright theft" in json.loads(unknown.out)["reason"]
+    assert unknown.code == 3
+    assert "outright theft" in json.loads(unknown.out)["reason"]
 
 
 @rules("RB-NOTE-3")
@@ -234,7 +244,9 @@ def test_cli_odds_at_least_zero_is_certain_for_every_symbol() -> None:
         "1+ R": "1/3", "1+ M": "1/3", "1+ H": "0", "1+ B": "0", "1+ S": "0"
     }
     bad = run("rolling", "odds", README_POSITION, "--at-least", "-1")
-    assert bad.code == 2 and bad.out == "" and len(bad.err.splitlines()) == 1
+    assert bad.code == 2
+    assert bad.out == ""
+    assert len(bad.err.splitlines()) == 1
     assert "--at-least" in bad.err
 
 
@@ -242,12 +254,16 @@ def test_cli_odds_at_least_zero_is_certain_for_every_symbol() -> None:
 @pytest.mark.parametrize("backend", ["exact", "cpsat", "z3", "auto"])
 def test_cli_safe_refuses_plain_with_another_backend(backend: str) -> None:
     answer = run("rolling", "safe", README_POSITION, "2", "--plain", "--backend", backend)
-    assert answer.code == 2 and answer.out == ""
-    assert answer.err.startswith("banditsolve: error: ") and len(answer.err.splitlines()) == 1
-    assert "--plain" in answer.err and f"--backend {backend}" in answer.err
+    assert answer.code == 2
+    assert answer.out == ""
+    assert answer.err.startswith("banditsolve: error: ")
+    assert len(answer.err.splitlines()) == 1
+    assert "--plain" in answer.err
+    assert f"--backend {backend}" in answer.err
     # the same flag twice is no clash: the plain enumeration finds the README's lost car
     same = run("rolling", "safe", README_POSITION, "2", "--plain", "--backend", "plain")
-    assert same.code == 1 and "can be lost" in same.out
+    assert same.code == 1
+    assert "can be lost" in same.out
 
 
 @rules("RB-SAFE-4")
@@ -300,7 +316,8 @@ def test_cli_reads_an_edition_file_named_in_the_position(
     assert run("rolling", "safe", mine, "2").code == 0
     assert run("rolling", "safe", default, "2").code == 1
     rolled = run("rolling", "apply", mine, "roll")
-    assert rolled.code == 0 and "air=1/0" in rolled.out
+    assert rolled.code == 0
+    assert "air=1/0" in rolled.out
     # what apply prints names the same file, so the next command reads it back
     after = rolled.out.splitlines()[0]
     assert f"ed={ed} " in after
@@ -357,7 +374,9 @@ def test_cli_refuses_a_missing_or_bad_edition_file(tmp_path: Path) -> None:
         (unknown, ("unknown edition", "path of its JSON file")),
     ):
         answer = run("rolling", "safe", position, "2")
-        assert answer.code == 2 and answer.out == "" and len(answer.err.splitlines()) == 1
+        assert answer.code == 2
+        assert answer.out == ""
+        assert len(answer.err.splitlines()) == 1
         for word in words:
             assert word in answer.err
 
@@ -409,7 +428,7 @@ def test_svg_labels_never_overlap() -> None:
         names = sorted(t for t, *_ in boxes if t.startswith(("Wagon ", "Loco")))
         assert names == sorted("Loco" if c.loco else f"Wagon {c.id}" for c in state.train)
         for text, left, top, right, bottom in boxes:
-            assert 0 <= left and right <= width and 0 <= top and bottom <= height, text
+            assert left >= 0 and right <= width and top >= 0 and bottom <= height, text
         for i, (a, al, at, ar, ab) in enumerate(boxes):
             for b, bl, bt, br, bb in boxes[i + 1 :]:
                 apart = ar <= bl or br <= al or ab <= bt or bb <= at

@@ -65,7 +65,8 @@ def _safe_reference(state: State, puzzle: Puzzle) -> bool:
         # the opponent's revolvers here plus their one die in hand make three: the trunk opens,
         # and a bomb (still unseen) leaves one die to each player, a tie
         on_car = car.groups[q]
-        assert on_car is not None and car.trunk == on_car.symbol
+        assert on_car is not None
+        assert car.trunk == on_car.symbol
         assert on_car.size + 1 == 3 < group.size  # it looks safe
         return reference.bomb_share(edition_of(state), on_car.symbol, []) == 0
     distance = len(state.train) - 1 - state.index(puzzle.car)
@@ -105,7 +106,8 @@ def test_ambush_puzzles(puzzle: Puzzle) -> None:
     counts = reference.ambush_trunks(groups, trunks)
     best = max(counts.values())
     winners = [pair for pair, n in counts.items() if n == best]
-    assert best == puzzle.k and len(winners) == 1
+    assert best == puzzle.k
+    assert len(winners) == 1
     assert puzzle.answer == f"ambush {winners[0][0]} {winners[0][1]}"
     assert best_ambush(state) == (puzzle.answer, puzzle.k)
 
@@ -116,7 +118,8 @@ def test_steal_puzzles(puzzle: Puzzle) -> None:
     # the bomb puzzle: the car becomes mine exactly when its trunk is a bomb
     state = puzzle.state()
     car = state.car(puzzle.car)
-    assert car is not None and car.trunk is not None
+    assert car is not None
+    assert car.trunk is not None
     expected = reference.bomb_share(edition_of(state), car.trunk, [])
     assert Fraction(puzzle.answer) == expected
     assert steal_chance(state, puzzle.car) == expected

@@ -45,7 +45,8 @@ def texts(state: object) -> list[str]:
 def test_default_edition() -> None:
     ed = default_edition()
     assert ed.dice_per_colour == 7
-    assert len(ed.wagons) == 16 and len(ed.trunks) == 21
+    assert len(ed.wagons) == 16
+    assert len(ed.trunks) == 21
     assert (ed.locomotive.need, ed.locomotive.points) == (5, 5)
     assert Counter(w.need for w in ed.wagons) == {1: 4, 2: 4, 3: 4, 4: 4}
     assert all(w.points == w.need for w in ed.wagons)
@@ -82,7 +83,8 @@ def test_edition_files_are_validated(tmp_path: object) -> None:
 @rules("RB-SETUP-1", "RB-SETUP-2", "RB-SETUP-5")
 def test_setup_is_chance() -> None:
     state = GAME.new_game(2)
-    assert state.phase == "deal-wagon" and [c.id for c in state.train] == [0]
+    assert state.phase == "deal-wagon"
+    assert [c.id for c in state.train] == [0]
     outcomes = chance_outcomes(state)
     assert [(str(a), p) for a, p in outcomes] == [
         ("wagon 1/1", Fraction(1, 4)),
@@ -91,11 +93,12 @@ def test_setup_is_chance() -> None:
         ("wagon 4/4", Fraction(1, 4)),
     ]
     state = apply(state, DealWagon(4, 4))
-    assert dict((str(a), p) for a, p in chance_outcomes(state))["wagon 4/4"] == Fraction(3, 15)
+    assert {str(a): p for a, p in chance_outcomes(state)}["wagon 4/4"] == Fraction(3, 15)
     for _ in range(9):
         state = apply(state, chance_outcomes(state)[0][0])
-    assert state.phase == "deal-trunk" and len(state.train) == 11  # 10 wagons for 2 players
-    first = dict((str(a), p) for a, p in chance_outcomes(state))
+    assert state.phase == "deal-trunk"
+    assert len(state.train) == 11
+    first = {str(a): p for a, p in chance_outcomes(state)}
     assert first == {
         "trunk R": Fraction(5, 21),
         "trunk M": Fraction(4, 21),
@@ -107,7 +110,8 @@ def test_setup_is_chance() -> None:
         state = apply(state, DealTrunk(R) if any(
             isinstance(a, DealTrunk) and a.symbol == R for a in legal_actions(state)) else
             legal_actions(state)[0])
-    assert state.phase == "start" and all(c.trunk is not None for c in state.train[1:])
+    assert state.phase == "start"
+    assert all(c.trunk is not None for c in state.train[1:])
     assert state.train[0].trunk is None
     assert len(GAME.new_game(3, seed=1).train) == 17
 
@@ -116,7 +120,8 @@ def test_setup_is_chance() -> None:
 def test_first_turn() -> None:
     state = GAME.new_game(4, seed=5)
     assert GAME.new_game(4, seed=5) == state
-    assert state.to_move == 0 and state.phase == "start"
+    assert state.to_move == 0
+    assert state.phase == "start"
     assert texts(state) == ["roll"]
     state = apply(state, Roll())
     assert state.airborne == (7, 0)
@@ -146,9 +151,11 @@ def test_first_groups_go_back_to_front() -> None:
     state = apply(state, Joker(2))
     state = apply(state, Joker(3))
     state = apply(state, End())
-    assert state.to_move == 1 and state.phase == "start"
+    assert state.to_move == 1
+    assert state.phase == "start"
     cars = {c.id: c for c in state.train}
-    assert cars[2].groups[0].size == 3 and cars[3].groups[0].size == 2  # type: ignore[union-attr]
+    assert cars[2].groups[0].size == 3  # type: ignore[union-attr]
+    assert cars[3].groups[0].size == 2  # type: ignore[union-attr]
 
 
 @rules("RB-ATTACK-2", "RB-ATTACK-3", "RB-ATTACK-5", "RB-ATTACK-6")
@@ -172,7 +179,8 @@ def test_jokers_only_join_groups() -> None:
                      roll="JJ")
     assert texts(state) == ["joker@1", "joker@2", "end"]
     after = apply(apply(state, Joker(1)), Joker(2))
-    assert after.car(1).groups[0].size == 3 and after.car(2).groups[0].symbol == M  # type: ignore[union-attr]
+    assert after.car(1).groups[0].size == 3  # type: ignore[union-attr]
+    assert after.car(2).groups[0].symbol == M  # type: ignore[union-attr]
 
 
 @rules("RB-OPT-1")
@@ -193,9 +201,11 @@ def test_steal_at_start_of_turn() -> None:
     assert [w.id for w in after.won[0]] == [1]
     assert [c.id for c in after.train] == [0, 2, 3]
     assert after.car(2).groups == (after.car(2).groups[0], after.car(2).groups[1])  # type: ignore[union-attr]
-    assert after.phase == "start" and after.to_move == 0
+    assert after.phase == "start"
+    assert after.to_move == 0
     # car 2: a tie 1-1 is no steal; car 3: player 0 has none.
-    assert after.car(2) is not None and after.car(3) is not None
+    assert after.car(2) is not None
+    assert after.car(3) is not None
 
 
 @rules("RB-THEFT-1")
@@ -205,7 +215,8 @@ def test_outright_theft() -> None:
     after = apply(state, Lay(R, 1))
     after = apply(after, Joker(1))
     assert [w.id for w in after.won[0]] == [1]
-    assert after.car(1) is None and after.phase == "attack"
+    assert after.car(1) is None
+    assert after.phase == "attack"
 
 
 @rules("RB-TAKE-1")
@@ -214,7 +225,8 @@ def test_take_back_from_the_rear() -> None:
                      phase="start")
     assert texts(state) == ["take back", "roll"]
     after = apply(state, TakeBack())
-    assert after.car(2).groups[0] is None and after.car(1).groups[0] is not None  # type: ignore[union-attr]
+    assert after.car(2).groups[0] is None  # type: ignore[union-attr]
+    assert after.car(1).groups[0] is not None  # type: ignore[union-attr]
     after = apply(after, Roll())
     assert after.airborne == (7 - 2, 0)
 
@@ -224,13 +236,15 @@ def test_three_of_the_symbol_open_the_trunk() -> None:
     state = position([(3, "H", ["H2", None])], loco=[None, None], roll="H")
     after = apply(state, Lay(H, 1))
     assert after.phase == "reveal"
-    outcomes = dict((str(a), p) for a, p in chance_outcomes(after))
+    outcomes = {str(a): p for a, p in chance_outcomes(after)}
     assert outcomes == {"open H1n": Fraction(1, 4), "open H2n": Fraction(1, 4),
                         "open H1a": Fraction(1, 4), "open H1r": Fraction(1, 4)}
     opened = apply(after, Open(H, 1, 2))
-    assert opened.trunks[0] == (Held(H, 1, 2, False),) and opened.car(1).trunk is None  # type: ignore[union-attr]
-    assert opened.phase == "attack" and opened.score(0) == 1
-    assert Counter({t: n for t, n in unseen_tiles(opened, H).items()}).total() == 3
+    assert opened.trunks[0] == (Held(H, 1, 2, False),)
+    assert opened.car(1).trunk is None  # type: ignore[union-attr]
+    assert opened.phase == "attack"
+    assert opened.score(0) == 1
+    assert Counter(dict(unseen_tiles(opened, H).items())).total() == 3
     # taken this turn: not usable until the next turn
     ended = apply(opened, End())
     assert ended.to_move == 1
@@ -241,24 +255,31 @@ def test_bomb() -> None:
     state = position([(3, "S", ["S2", "R4"])], loco=[None, None], roll="S")
     after = apply(apply(state, Lay(S, 1)), Open(S, 2, 1))
     car = after.car(1)
-    assert car is not None and car.count(0) == 1 and car.count(1) == 1
-    assert after.trunks[0] == (Held(S, 2, 1, True),) and after.score(0) == 2
+    assert car is not None
+    assert car.count(0) == 1
+    assert car.count(1) == 1
+    assert after.trunks[0] == (Held(S, 2, 1, True),)
+    assert after.score(0) == 2
 
 
 @rules("RB-TRUNK-4", "RB-OPT-11")
 def test_bomb_after_outright_theft() -> None:
     state = position([(4, "R", ["R5", None])], loco=[None, None], roll="RR")
     after = apply(state, Lay(R, 1))
-    assert after.phase == "reveal" and after.pending == ((1, True),)
+    assert after.phase == "reveal"
+    assert after.pending == ((1, True),)
     bombed = apply(after, Open(R, 2, 1))
-    assert bombed.trunks[0] == () and bombed.discarded == (Held(R, 2, 1, True),)
+    assert bombed.trunks[0] == ()
+    assert bombed.discarded == (Held(R, 2, 1, True),)
     assert [w.id for w in bombed.won[0]] == [1]
     kept = apply(after, Open(R, 2, 0))
     assert kept.trunks[0] == (Held(R, 2, 0, False),)
     plain = position([(4, "R", ["R5", None])], loco=[None, None], roll="RR",
                      options=Options(theft_trunk="discard"))
     gone = apply(plain, Lay(R, 1))
-    assert gone.phase == "attack" and gone.trunks[0] == () and gone.car(1) is None
+    assert gone.phase == "attack"
+    assert gone.trunks[0] == ()
+    assert gone.car(1) is None
 
 
 @rules("RB-AMBUSH-1")
@@ -269,10 +290,12 @@ def test_ambush_swaps_and_takes_two_trunks() -> None:
     assert ended.phase == "ambush"
     assert texts(ended) == ["ambush 1 2", "end"]
     after = apply(ended, Ambush(1, 2))
-    assert after.phase == "reveal" and [c for c, _ in after.pending] == [1, 2]
+    assert after.phase == "reveal"
+    assert [c for c, _ in after.pending] == [1, 2]
     after = apply(after, Open(M, 1, 0))
     after = apply(after, Open(R, 1, 0))
-    assert len(after.trunks[0]) == 3 and after.to_move == 1
+    assert len(after.trunks[0]) == 3
+    assert after.to_move == 1
 
 
 @rules("RB-AGAIN-1")
@@ -280,9 +303,12 @@ def test_roll_again() -> None:
     state = position([(1, None, [None, None])], loco=[None, None], roll="RRJ",
                      trunks=[[Held(M, 1, 3)], []])
     acts = texts(state)
-    assert acts[:3] == ["reroll J", "reroll R", "reroll RJ"] and "reroll RRJ" in acts
+    assert acts[:3] == ["reroll J", "reroll R", "reroll RJ"]
+    assert "reroll RRJ" in acts
     after = apply(state, Reroll((0, 0, 0, 0, 0, 1)))
-    assert after.phase == "roll" and after.airborne == (1, 0) and after.trunks[0][0].used
+    assert after.phase == "roll"
+    assert after.airborne == (1, 0)
+    assert after.trunks[0][0].used
     after = apply(after, Rolled((1, 0, 0, 0, 0, 0)))
     assert after.roll == (3, 0, 0, 0, 0, 0)
     assert not any(isinstance(a, Reroll) for a in legal_actions(after))  # used up
@@ -299,7 +325,7 @@ def test_mercenaries() -> None:
     assert texts(state) == ["roll", "roll +1", "roll +2", "roll +3", "roll +4", "roll +5",
                             "roll +6", "roll +7"]
     state = apply(state, Roll(2))
-    assert state.phase == "roll" and state.airborne == (7, 0) or state.airborne == (7, 2)
+    assert (state.phase == "roll" and state.airborne == (7, 0)) or state.airborne == (7, 2)
     state = apply(state, Rolled((7, 0, 0, 0, 0, 0)))
     assert state.phase == "mroll"
     state = apply(state, Rolled((1, 1, 0, 0, 0, 0)))
@@ -308,7 +334,8 @@ def test_mercenaries() -> None:
     if state.phase == "reveal":  # the rear car had a revolver trunk
         state = apply(state, Open(R, 2, 0))
     # seven hoard dice: outright theft; the mercenary on it leaves the game
-    assert state.car(rear) is None and state.reserve == (5, 7)
+    assert state.car(rear) is None
+    assert state.reserve == (5, 7)
     state = apply(state, End())  # the mask mercenary goes back to the reserve
     assert state.reserve == (6, 7)
 
@@ -329,8 +356,10 @@ def test_mercenary_theft_option() -> None:
 def test_end_and_ties() -> None:
     state = position([(4, "B", ["R6", None])], loco=None, roll="R")
     over = apply(state, Lay(R, 1))
-    assert over.is_terminal and GAME.outcome(over) is not None
-    assert over.scores == (9, 0) and winners(over) == (0,)
+    assert over.is_terminal
+    assert GAME.outcome(over) is not None
+    assert over.scores == (9, 0)
+    assert winners(over) == (0,)
     # tie on points: more cars wins; then more trunks; then shared
     tie = over.replace(won=(over.won[0][:1], over.won[0][1:]), trunks=((), ()))
     assert tie.scores == (5, 4) or winners(tie)
@@ -373,10 +402,12 @@ def test_cut_option() -> None:
         (2, None, ["H1", None]),
     ]
     join = apply(position(cars, loco=[None, None], to_move=1, roll="-"), End())
-    assert [w.id for w in join.won[0]] == [2] and join.gang(0) == (1, 2)
+    assert [w.id for w in join.won[0]] == [2]
+    assert join.gang(0) == (1, 2)
     cut = apply(position(cars, loco=[None, None], to_move=1, roll="-",
                          options=Options(cut="rear-back")), End())
-    assert cut.car(3).groups[0] is None and cut.car(1).groups[0] is not None  # type: ignore[union-attr]
+    assert cut.car(3).groups[0] is None  # type: ignore[union-attr]
+    assert cut.car(1).groups[0] is not None  # type: ignore[union-attr]
 
 
 @rules("RB-OPT-7")
@@ -408,4 +439,5 @@ def test_apply_is_pure_and_refuses_illegal() -> None:
     s = apply(state, Roll())
     s = apply(s, GAME.sample_chance(s, rng))
     acts = legal_actions(s)
-    assert acts == legal_actions(s) and isinstance(acts[-1], End)
+    assert acts == legal_actions(s)
+    assert isinstance(acts[-1], End)

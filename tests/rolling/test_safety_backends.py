@@ -53,7 +53,8 @@ def test_exact_agrees_with_plain_on_generated_cases() -> None:
         if exact.safe is False:
             _replays(state, exact)
             _replays(state, plain)
-    assert decided >= scaled(100, 1500) and answers == {True, False}
+    assert decided >= scaled(100, 1500)
+    assert answers == {True, False}
 
 
 @rules("RB-SAFE-2")
@@ -127,7 +128,9 @@ def test_models_agree_with_the_exact_search() -> None:
         if merc:
             merc_answers.add(exact.safe)
         checked += 1
-    assert checked >= scaled(30, 2000) and answers == {True, False} and players == {2, 3, 4}
+    assert checked >= scaled(30, 2000)
+    assert answers == {True, False}
+    assert players == {2, 3, 4}
     assert merc_answers == {True, False}
 
 
@@ -162,14 +165,16 @@ def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_argum
     )
     assert covers(merc, 1, 0) is not None
     verdict = is_safe(merc, 1, 0, backend="cpsat")
-    assert verdict.safe is None and "mercenary variant" in verdict.reason
+    assert verdict.safe is None
+    assert "mercenary variant" in verdict.reason
     # player 1 can lose car 1 for player 0 only on lines with an outright theft (three
     # mercenaries stacked on one car): the stacking model's line, confirmed by the engine
     stack = cases.TINYX.from_notation(
         "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R3|-,"
         "2:1/1:-:-|-,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|3 opt=mercenaries:on"
     )
-    assert covers(stack, 1, 0) is None and is_safe(stack, 1, 0).safe is False
+    assert covers(stack, 1, 0) is None
+    assert is_safe(stack, 1, 0).safe is False
     for backend in ("cpsat", "z3"):
         verdict = is_safe(stack, 1, 0, backend=backend)
         assert verdict.safe is False
@@ -183,7 +188,8 @@ def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_argum
     assert is_safe(hat, 1, 0).safe is True
     for backend in ("cpsat", "z3"):
         verdict = is_safe(hat, 1, 0, backend=backend)
-        assert verdict.safe is None and "outright theft" in verdict.reason
+        assert verdict.safe is None
+        assert "outright theft" in verdict.reason
     state = cases.TINYX.from_notation(
         "rb ed=tinyx n=2 phase=start turn=1 wagons=2 train=0:3/3L:-:-|-,1:2/2:R:M2|-,"
         "2:1/1:-:-|- won=-|- trunks=-|-"
@@ -205,7 +211,9 @@ def test_the_bound_answers_at_once_with_its_reason() -> None:
         "won=-|- trunks=-|-"
     )
     verdict = is_safe(state, 5, 0)
-    assert verdict.safe is True and verdict.nodes == 0 and "at most 5 dice" in verdict.reason
+    assert verdict.safe is True
+    assert verdict.nodes == 0
+    assert "at most 5 dice" in verdict.reason
 
 
 @rules("RB-SAFE-4")
@@ -224,7 +232,8 @@ def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play(
         "won=-|-|-|- trunks=-|-|-|-"
     )
     auto = is_safe(four, 1, 0, backend="auto")
-    assert auto.safe is True and auto.method == "cpsat"
+    assert auto.safe is True
+    assert auto.method == "cpsat"
     assert is_safe(four, 1, 0, backend="exact", node_limit=3000).safe is None
     assert is_safe(four, 1, 0, backend="z3").safe is True
     # several opponents, but the search finds the line at once
@@ -234,5 +243,6 @@ def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play(
         "won=-|-|-|- trunks=-|-|-|-"
     )
     found = is_safe(near, 2, 0, backend="auto")
-    assert found.safe is False and found.method == "exact"
+    assert found.safe is False
+    assert found.method == "exact"
     _replays(near, found)

@@ -29,7 +29,7 @@ TINY = GAME.with_edition(reference.TINY)
 
 
 @rules("RB-ODDS-1")
-@pytest.mark.parametrize("n", range(0, 5))
+@pytest.mark.parametrize("n", range(5))
 def test_roll_distribution(n: int) -> None:
     assert roll_distribution(n) == reference.roll_distribution(n)
 
@@ -78,7 +78,8 @@ def test_lay_odds_against_every_dice_sequence(text: str) -> None:
     state = GAME.from_notation(text)
     for s, letter in enumerate("RMHBS"):
         expected = reference.lay_chances_by_sequences(state, s)
-        assert expected[0] == 1 and expected[-1] == 0
+        assert expected[0] == 1
+        assert expected[-1] == 0
         for k, want in enumerate(expected):
             assert chance_to_lay(state, s, k) == want, (letter, k)
             assert chance_to_lay(state, s, k, rerolls=False) == want, (letter, k)
@@ -228,9 +229,12 @@ def test_safety_limits_answer_unknown_and_refuse_bad_questions() -> None:
         "2:3/3:H:B1|S2 won=-|- trunks=-|-"
     )
     unknown = is_safe(state, 1, 0, node_limit=2)
-    assert unknown.safe is None and unknown.to_answer().status == "unknown"
+    assert unknown.safe is None
+    assert unknown.to_answer().status == "unknown"
     no = is_safe(state, 1, 0)
-    assert no.safe is False and no.to_answer().status == "no" and no.to_answer().certificate
+    assert no.safe is False
+    assert no.to_answer().status == "no"
+    assert no.to_answer().certificate
     with pytest.raises(SolverError):
         is_safe(state, 1, 1)  # player 1 is to move
     with pytest.raises(SolverError):
@@ -243,17 +247,19 @@ def test_best_turn_shared_equals_plain() -> None:
                      phase="attack", roll="MJS")
     shared = best_turn(state)
     plain = best_turn(state, plain=True)
-    assert shared.value == plain.value and shared.plan == plain.plan
+    assert shared.value == plain.value
+    assert shared.plan == plain.plan
     assert shared.to_answer().status == "yes"
     # laying M and the joker on car 1 makes it 3-2 (stealable, 2 points), the S on car 2 ties
-    assert shared.value == 2 and shared.plan[:2] == ("lay M@1", "lay S@2") or shared.value == 2
+    assert (shared.value == 2 and shared.plan[:2] == ("lay M@1", "lay S@2")) or shared.value == 2
     tiny = TINY.new_game(2, seed=3)
     after_roll = _apply(tiny, Roll())
     for a, _ in TINY.chance_outcomes(after_roll)[:5]:
         s = _apply(after_roll, a)
         assert best_turn(s).value == best_turn(s, plain=True).value
     limited = best_turn(tiny, node_limit=5)
-    assert limited.value is None and limited.to_answer().status == "unknown"
+    assert limited.value is None
+    assert limited.to_answer().status == "unknown"
 
 
 @rules("RB-BEST-1")
@@ -263,9 +269,11 @@ def test_monte_carlo_is_labelled_an_estimate() -> None:
     state = TINY.new_game(2, seed=4)
     result = win_chances(state, samples=4, policy="random", seed=1)
     answer = result.to_answer()
-    assert answer.status == "unknown" and answer.answer == "estimate"
+    assert answer.status == "unknown"
+    assert answer.answer == "estimate"
     for e in result.estimates:
-        assert e.samples == 4 and 0.0 <= e.low <= e.wins / e.samples <= e.high <= 1.0
+        assert e.samples == 4
+        assert 0.0 <= e.low <= e.wins / e.samples <= e.high <= 1.0
     assert win_chances(state, samples=4, policy="random", seed=1) == result
     with pytest.raises(SolverError):
         win_chances(state, samples=0)
@@ -286,7 +294,8 @@ def test_odds_use_a_roll_again_trunk(k: int) -> None:
     assert chance_to_lay(state, 0, k, rerolls=False) == without
     assert with_again > chance_to_lay(state, 0, k, rerolls=False)
     result = odds(state, symbol=0, k=k)
-    assert result.roll_again and result.to_json()["roll_again"] is True
+    assert result.roll_again
+    assert result.to_json()["roll_again"] is True
     assert result.lay[f"{k}+ R"] == str(with_again)
 
 

@@ -37,14 +37,17 @@ def _refusal(text: str) -> str:
     with pytest.raises(NotationError) as exc:
         GAME.read_state(text)
     message = str(exc.value)
-    assert "\n" not in message and len(message) < 300
+    assert "\n" not in message
+    assert len(message) < 300
     return message
 
 
 @rules("RB-NOTE-2", "RB-STEAL-1")
 def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> None:
     message = _refusal(OLD_README)
-    assert "car 1 " in message and "player 1" in message and "steal" in message
+    assert "car 1 " in message
+    assert "player 1" in message
+    assert "steal" in message
     assert "turn begins with the steal" in message
     for verb in ("show", "moves", "safe"):
         args = (verb, OLD_README, "2") if verb == "safe" else (verb, OLD_README)
@@ -77,13 +80,15 @@ def test_the_new_readme_position_makes_the_same_point() -> None:
     )
     # after a laying the mover may well lead a car: they steal it as their next turn begins
     laid = apply_all(state, ["roll", "rolled M", "lay M@0"])
-    assert laid.phase == "attack" and state.stealer(state.train[0]) is None
+    assert laid.phase == "attack"
+    assert state.stealer(state.train[0]) is None
     assert laid.stealer(laid.train[0]) == 1
     assert GAME.from_notation(GAME.to_notation(laid)) == laid
     assert GAME.from_json(GAME.to_json(laid)) == laid
     # ... and the opponent's turn, which comes first, begins without touching it
     ended = apply_all(laid, ["end"])
-    assert ended.to_move == 0 and ended.car(0) is not None
+    assert ended.to_move == 0
+    assert ended.car(0) is not None
     assert GAME.from_notation(GAME.to_notation(ended)) == ended
 
 
@@ -171,11 +176,15 @@ def _rear_back_cut() -> tuple[State, State]:
 @rules("RB-NOTE-2", "RB-OPT-6")
 def test_under_rear_back_the_steal_itself_can_leave_a_car_to_the_mover() -> None:
     join, cut = _rear_back_cut()
-    assert join.phase == cut.phase == "start" and join.to_move == cut.to_move == 1
+    assert join.phase == cut.phase == "start"
+    assert join.to_move == cut.to_move == 1
     assert [w.id for w in cut.won[1]] == [2]
     car3 = cut.car(3)
-    assert car3 is not None and car3.groups[0] is None and cut.stealer(car3) == 1
-    assert join.car(3) is not None and join.stealer(join.car(3)) == 0  # type: ignore[arg-type]
+    assert car3 is not None
+    assert car3.groups[0] is None
+    assert cut.stealer(car3) == 1
+    assert join.car(3) is not None
+    assert join.stealer(join.car(3)) == 0  # type: ignore[arg-type]
     # reached by play, so read back
     assert GAME.from_notation(GAME.to_notation(cut)) == cut
     assert GAME.from_json(GAME.to_json(cut)) == cut

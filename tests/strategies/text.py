@@ -47,7 +47,7 @@ def renumber(text: str, k: int, number: str) -> str:
 
 
 #: Pieces inserted by a mutation.
-PIECES = list(" -/:|@,*=+{}[]\"'\\\t\n\x00#é0123456789") + ["", "  ", "--", "::", "\u2028", "💥"]
+PIECES = [*list(" -/:|@,*=+{}[]\"'\\\t\n\x00#é0123456789"), "", "  ", "--", "::", "\u2028", "💥"]
 
 
 def mutate(text: str, rng: random.Random) -> str:

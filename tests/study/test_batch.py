@@ -104,7 +104,8 @@ def test_process_pool_gives_the_rows_of_the_plain_loop(tmp_path: Path) -> None:
     study = tasks(120)
     with open_executor("local", workers=2) as pool:
         summary = run_study(study, tmp_path, executor=pool, runner=digest_runner, progress=False)
-    assert summary.workers == 2 and summary.complete
+    assert summary.workers == 2
+    assert summary.complete
     assert load_rows(tmp_path) == plain_loop(study)
     assert stored_indices(tmp_path) == Counter(range(120))
 
@@ -128,7 +129,8 @@ def test_ctrl_c_then_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Pat
     # Both runs recorded their tasks' wall-clock and CPU time; CPU time never exceeds it by
     # more than the clocks' resolution.
     timed, cpu = stats["cpu_timed_task_seconds"], stats["cpu_timed_task_cpu_seconds"]
-    assert isinstance(timed, float) and isinstance(cpu, float)
+    assert isinstance(timed, float)
+    assert isinstance(cpu, float)
     assert 0 <= cpu <= timed + 0.05
     assert stats["cpu_timed_tasks"] == 60  # both runs' tasks, each counted once
 
@@ -160,7 +162,8 @@ def test_a_killed_run_resumes_with_every_stored_result_once(tmp_path: Path) -> N
     finally:
         proc.wait()
     before = stored_indices(out)
-    assert 25 <= sum(before.values()) < 150 and max(before.values()) == 1
+    assert 25 <= sum(before.values()) < 150
+    assert max(before.values()) == 1
     # a line cut short by the kill is not a result
     with open(out / JOURNAL, "a") as journal:
         journal.write('{"_index": 149, "_status": "ok"')
@@ -179,11 +182,12 @@ def test_a_result_stored_twice_is_read_once(tmp_path: Path) -> None:
     run_study(study, tmp_path, executor=InlineExecutor(), runner=digest_runner, progress=False)
     (part,) = (tmp_path / PARTS).glob("part-*.parquet")
     shutil.copy(part, tmp_path / PARTS / "part-000099.parquet")
-    assert stored_indices(tmp_path) == Counter({i: 2 for i in range(30)})
+    assert stored_indices(tmp_path) == Counter(dict.fromkeys(range(30), 2))
     assert load_rows(tmp_path) == plain_loop(study)
     summary = run_study(study, tmp_path, executor=InlineExecutor(), runner=digest_runner,
                         progress=False)
-    assert summary.ran == 0 and summary.already_done == 30
+    assert summary.ran == 0
+    assert summary.already_done == 30
 
 
 def test_a_failing_task_is_recorded_and_retried_once(tmp_path: Path) -> None:
@@ -208,7 +212,8 @@ def test_a_failing_task_is_recorded_and_retried_once(tmp_path: Path) -> None:
     again = run_study(study, out, executor=InlineExecutor(), runner=failing_runner,
                       progress=False, retry_failed=True)
     assert (again.ran, again.failed) == (1, 1)
-    assert stored_indices(out)[11] == 2 and len(load_failures(out)) == 1
+    assert stored_indices(out)[11] == 2
+    assert len(load_failures(out)) == 1
 
 
 def test_a_row_that_is_not_flat_scalars_is_a_failure(tmp_path: Path) -> None:
@@ -232,7 +237,8 @@ def test_a_worker_that_dies_is_replaced_and_its_task_found(tmp_path: Path) -> No
     out = tmp_path / "out"
     with open_executor("local", workers=2) as pool:
         summary = run_study(study, out, executor=pool, runner=exiting_runner, progress=False)
-    assert summary.restarts >= 2 and summary.complete
+    assert summary.restarts >= 2
+    assert summary.complete
     assert [(f["index"], f["error_type"]) for f in load_failures(out)] == [(61, "WorkerLost")]
     assert load_rows(out) == [digest_runner(t) for t in study if t.index != 61]
     assert stored_indices(out) == Counter(range(90))
@@ -252,11 +258,13 @@ def test_a_lost_worker_of_a_given_pool_stops_the_study_and_resume_finishes_it(
                   progress=False)
     assert isinstance(lost.value, BanditsolveError)
     first = stored_indices(out)
-    assert 30 not in first and max(first.values(), default=1) == 1
+    assert 30 not in first
+    assert max(first.values(), default=1) == 1
     with ProcessPoolExecutor(2) as executor:
         summary = run_study(study, out, executor=executor, runner=exiting_runner,
                             progress=False)
-    assert summary.already_done == len(first) and summary.complete
+    assert summary.already_done == len(first)
+    assert summary.complete
     assert load_rows(out) == [digest_runner(t) for t in study]
     assert stored_indices(out) == Counter(range(80))
 

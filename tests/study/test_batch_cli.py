@@ -29,7 +29,8 @@ def test_a_small_study_runs_resumes_and_refuses_other_parameters(tmp_path: Path)
     assert result.code == 0, result.err
     summary = json.loads(result.out)
     assert (summary["ran"], summary["failed"], summary["complete"]) == (6, 0, True)
-    assert Path(summary["report"]).is_file() and result.err == ""  # no bar under --json
+    assert Path(summary["report"]).is_file()
+    assert result.err == ""
     expected = [question(task) for task in STUDIES["bandida"].tasks(6, 0)]
     assert load_rows(out) == expected
     again = json.loads(run("study", "bandida", "--games", "6", "--executor", "inline", "--out",
@@ -37,7 +38,8 @@ def test_a_small_study_runs_resumes_and_refuses_other_parameters(tmp_path: Path)
     assert (again["ran"], again["already_done"]) == (0, 6)
     refused = run("study", "bandida", "--games", "6", "--seed", "1", "--out", str(out))
     assert refused.code == 2
-    assert refused.err.startswith("banditsolve: error: ") and "other parameters" in refused.err
+    assert refused.err.startswith("banditsolve: error: ")
+    assert "other parameters" in refused.err
     assert len(refused.err.splitlines()) == 1
 
 
@@ -56,7 +58,8 @@ def test_report_only_writes_the_report_of_what_is_stored_and_runs_nothing(
     assert (payload["stored"]["done"], payload["stored"]["runs"]) == (5, 1)  # no run added
     assert {p: p.read_bytes() for p in stored} == stored  # the results and manifest untouched
     text = Path(payload["report"]).read_text()
-    assert "--games 5" in text and "from 5 task results" in text
+    assert "--games 5" in text
+    assert "from 5 task results" in text
     for argv in (("study", "bandido", "--report-only", "--out", str(tmp_path / "none")),
                  ("study", "bandida", "--report-only", "--out", str(out))):
         refused = run(*argv)
@@ -72,7 +75,8 @@ def test_bad_study_requests_exit_2() -> None:
     ):
         result = run(*argv)
         assert result.code == 2, argv
-        assert result.err.startswith("banditsolve: error: ") and len(result.err.splitlines()) == 1
+        assert result.err.startswith("banditsolve: error: ")
+        assert len(result.err.splitlines()) == 1
 
 
 def test_an_out_folder_that_is_a_file_is_named_as_such(tmp_path: Path) -> None:
@@ -141,12 +145,14 @@ def test_ctrl_c_on_the_command_keeps_the_results_and_the_same_command_resumes(
     assert proc.returncode == 130, err
     assert "run the same command again to resume" in err
     kept = stored_indices(out)
-    assert 8 <= sum(kept.values()) < 60 and max(kept.values()) == 1
+    assert 8 <= sum(kept.values()) < 60
+    assert max(kept.values()) == 1
     again = run("study", "bandido", "--games", "60", "--executor", "inline", "--out", str(out),
                 "--json")
     assert again.code == 0, again.err
     summary = json.loads(again.out)
-    assert summary["already_done"] == sum(kept.values()) and summary["complete"]
+    assert summary["already_done"] == sum(kept.values())
+    assert summary["complete"]
     assert stored_indices(out) == Counter(range(60))
 
 
@@ -181,10 +187,12 @@ def test_kill_stops_the_study_and_its_workers_and_the_same_command_resumes(
         for pid in _running(workers):
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode == 143, err
-    assert "run the same command again to resume" in err and len(err.splitlines()) == 1
+    assert "run the same command again to resume" in err
+    assert len(err.splitlines()) == 1
     assert workers and not alive, alive  # the pool's processes were there, and are gone
     kept = stored_indices(out)
-    assert 8 <= sum(kept.values()) < 60 and max(kept.values()) == 1
+    assert 8 <= sum(kept.values()) < 60
+    assert max(kept.values()) == 1
     again = run("study", "bandido", "--games", "60", "--executor", "inline", "--out", str(out),
                 "--json")
     assert again.code == 0, again.err

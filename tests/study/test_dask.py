@@ -51,7 +51,8 @@ def test_dask_and_the_process_pool_give_the_same_rows(client: Any, tmp_path: Pat
     study = tasks(150)
     summary = run_study(study, tmp_path / "dask", executor=client.get_executor(pure=False),
                         runner=digest_runner, progress=False)
-    assert summary.workers == 2 and summary.complete
+    assert summary.workers == 2
+    assert summary.complete
     with open_executor("local", workers=2) as pool:
         run_study(study, tmp_path / "pool", executor=pool, runner=digest_runner, progress=False)
     rows = load_rows(tmp_path / "dask")
@@ -80,7 +81,8 @@ def test_a_scheduler_address_is_used_and_worker_versions_checked(client: Any) ->
     from banditsolve.study.executors import ExecutorError, check_versions
 
     with open_executor("dask", client.scheduler.address) as pool:
-        assert pool.workers == sum(client.nthreads().values()) and "dask scheduler" in pool.name
+        assert pool.workers == sum(client.nthreads().values())
+        assert "dask scheduler" in pool.name
     with pytest.raises(ExecutorError, match="same version"):
         check_versions({"tcp://10.0.0.2:1234": "0.0.1"})
 
@@ -112,10 +114,12 @@ def test_a_killed_dask_worker_loses_nothing(client: Any, tmp_path: Path) -> None
     killer = KillAWorker(client, after=20)
     summary = run_study(study, tmp_path, executor=client.get_executor(pure=False),
                         runner=digest_runner, chunk_size=8, progress=killer)
-    assert killer.killed is not None and killer.seen == 160
-    assert summary.complete and summary.failed == 0
+    assert killer.killed is not None
+    assert killer.seen == 160
+    assert summary.complete
+    assert summary.failed == 0
     assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(160)]
-    assert stored_indices(tmp_path) == {i: 1 for i in range(160)}
+    assert stored_indices(tmp_path) == dict.fromkeys(range(160), 1)
 
 
 
@@ -163,10 +167,12 @@ def test_the_local_dask_pool_beats_slower_and_still_sees_a_killed_worker(tmp_pat
         killer = KillAWorker(pool.client, after=20)
         summary = run_study(study, tmp_path, executor=pool, runner=digest_runner,
                             chunk_size=8, progress=killer)
-    assert killer.killed is not None and killer.seen == 120
-    assert summary.complete and summary.failed == 0
+    assert killer.killed is not None
+    assert killer.seen == 120
+    assert summary.complete
+    assert summary.failed == 0
     assert load_rows(tmp_path) == [digest_runner(task) for task in tasks(120)]
-    assert stored_indices(tmp_path) == {i: 1 for i in range(120)}
+    assert stored_indices(tmp_path) == dict.fromkeys(range(120), 1)
 
 
 def test_the_local_dask_pool_opens_quietly_while_port_8787_is_taken() -> None:

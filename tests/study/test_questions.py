@@ -78,7 +78,9 @@ def test_simulate_agrees_with_the_contract_simulation(game: str) -> None:
 
 def test_rule_options_and_players_reach_the_game() -> None:
     plain = run(sim("rolling", 5, "greedy", 3))
-    assert plain["players"] == 3 and plain["score_2"] is not None and plain["score_3"] is None
+    assert plain["players"] == 3
+    assert plain["score_2"] is not None
+    assert plain["score_3"] is None
     changed = run(sim("rolling", 5, "greedy", 3, (("jokers", "together"),)))
     assert changed["options"] == "jokers=together"
     with pytest.raises(RuleOptionError):
@@ -113,7 +115,8 @@ def test_claim_aware_policy_plays_the_contract_game() -> None:
         outcome = game.outcome(steps[-1].state)
         assert outcome is not None
         assert row["steps"] == len(steps)
-        assert row["score_0"] == outcome.scores[0] and row["score_1"] == outcome.scores[1]
+        assert row["score_0"] == outcome.scores[0]
+        assert row["score_1"] == outcome.scores[1]
 
 
 def _replay(game_name: str, task: Task, certificate: str) -> bool:
@@ -149,7 +152,8 @@ def test_solve_wins_come_with_certificates_the_rules_replay() -> None:
             assert row["line_length"] == len(row["certificate"].split())
             assert _replay("bandido", task, row["certificate"])
         elif row["status"] == "unknown":
-            assert row["win"] is None and row["certificate"] == ""
+            assert row["win"] is None
+            assert row["certificate"] == ""
             assert int(str(row["nodes"])) > 40
         # A policy's win on the same deal proves the deal winnable: never "lose" then.
         if row["greedy_won"] or row["random_won"]:
@@ -159,7 +163,8 @@ def test_solve_wins_come_with_certificates_the_rules_replay() -> None:
 
 def test_solve_unknown_at_a_tiny_limit_is_neither_win_nor_loss() -> None:
     row = run(Task("t", 0, "bandido", "solve", 0, (), (("players", 2), ("node_limit", 1))))
-    assert row["status"] == "unknown" and row["win"] is None
+    assert row["status"] == "unknown"
+    assert row["win"] is None
     assert "limit" in str(row["reason"])
 
 

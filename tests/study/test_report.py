@@ -116,7 +116,8 @@ def test_the_projection_weighs_each_settings_own_cost(tmp_path: Path) -> None:
     # machine of two cores.
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, {}).read_text()
     assert "| 1 | 1 h 23 min |" in text
-    assert "| perfect:cheap | 2 | 1000.0 |" in text and "| perfect:dear | 1 | 4000.0 |" in text
+    assert "| perfect:cheap | 2 | 1000.0 |" in text
+    assert "| perfect:dear | 1 | 4000.0 |" in text
 
 
 def test_paired_difference_against_a_hand_computation() -> None:
@@ -158,7 +159,8 @@ def test_a_tiny_real_study_report_has_every_section_and_plot(tmp_path: Path) -> 
         assert heading in text
     for name in ("h2h", "seats", "trunks", "options"):
         assert f"![{name}]({name}.png)" in text
-        assert (tmp_path / f"{name}.png").exists() and (tmp_path / f"{name}.svg").exists()
+        assert (tmp_path / f"{name}.png").exists()
+        assert (tmp_path / f"{name}.svg").exists()
     # The seat table counts the games each seat won alone.
     two = [r for r in rows if r["setting"] == "seats:2p greedy"]
     wins0 = sum(1 for r in two if r["winner"] == 0)
@@ -183,4 +185,5 @@ def test_sign_test_against_the_binomial_tail() -> None:
     # 4 changes all one way: 2 * (1/2)^4 = 0.125; 9 to 1: 2 * (1 + 10) / 1024.
     assert sign_test(4, 0) == pytest.approx(0.125)
     assert sign_test(1, 9) == pytest.approx(22 / 1024)
-    assert sign_test(5, 5) == 1.0 and sign_test(0, 0) == 1.0
+    assert sign_test(5, 5) == 1.0
+    assert sign_test(0, 0) == 1.0

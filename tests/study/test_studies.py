@@ -16,7 +16,9 @@ from banditsolve.study.questions import QUESTIONS, columns, run
 @pytest.mark.parametrize("name", sorted(STUDIES))
 def test_tasks_are_indexed_in_order_and_prefix_stable(name: str) -> None:
     spec = STUDIES[name]
-    assert spec.name == name and spec.title and spec.description
+    assert spec.name == name
+    assert spec.title
+    assert spec.description
     cycle = len(spec.cycle())
     long = list(spec.tasks(2 * cycle + 3, 5))
     assert [t.index for t in long] == list(range(2 * cycle + 3))

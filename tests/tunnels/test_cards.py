@@ -74,7 +74,7 @@ def test_half_turn_about_the_card_is_the_same_placement(
     name = name_of(ports)
     turned = name_of({HALF[p] for p in ports})
     fp = footprint(name, x, y, rot)
-    b = [c for c, _ in fp if c != (x, y)][0]
+    b = next(c for c, _ in fp if c != (x, y))
     assert footprint(turned, b[0], b[1], (rot + 180) % 360) == fp
     assert normalise(parse_ports(name), x, y, rot) == normalise(
         parse_ports(turned), b[0], b[1], (rot + 180) % 360
@@ -99,7 +99,8 @@ def test_names_canonical_and_aliases() -> None:
 def test_deck_has_69_cards_in_31_types_with_21_dead_ends() -> None:
     deck = load_deck()
     cards = deck.cards()
-    assert len(cards) == 69 and deck.size == 69
+    assert len(cards) == 69
+    assert deck.size == 69
     assert len(set(cards)) == 31
     # The 31 types are exactly the port sets of size 1..4 up to a half turn.
     sets = {frozenset(p for p in PORTS if m >> PORTS.index(p) & 1) for m in range(1, 64)}
@@ -122,7 +123,8 @@ def test_super_card_sides() -> None:
     deck = load_deck()
     assert deck.super_card("super6") == 63
     five = deck.super_card("super5")
-    assert "L" not in card_name(five).split("+") and (five & 63).bit_count() == 5
+    assert "L" not in card_name(five).split("+")
+    assert (five & 63).bit_count() == 5
     with pytest.raises(DataError):
         deck.super_card("super7")
     assert load_deck() is load_deck()  # loaded once
@@ -140,10 +142,13 @@ def test_another_edition_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "bandida.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     deck = load_deck(path)
-    assert deck.edition == "bandida" and deck.size == 70
+    assert deck.edition == "bandida"
+    assert deck.size == 70
     ladder = parse_card("L:ladder")
-    assert deck.count(ladder) == 1 and deck.count("L") == 2
-    assert card_name(ladder) == "L:ladder" and KINDS[ladder >> 6] == "ladder"
+    assert deck.count(ladder) == 1
+    assert deck.count("L") == 2
+    assert card_name(ladder) == "L:ladder"
+    assert KINDS[ladder >> 6] == "ladder"
     # A special card has the geometry of its ports.
     plain = Placement(parse_card("L"), 0, 0, 0)
     assert Placement(ladder, 0, 0, 0).open_sides() == plain.open_sides()

@@ -87,7 +87,8 @@ def test_state_commands_refuse_the_other_games_state(
     path.write_text(state_inputs(other(command))[form], encoding="utf-8")
     extra = {"apply": ["pass"], "solve": ["--time-limit", "1"]}.get(verb, [])
     line = refused(run(command, verb, str(path), *extra))
-    assert other(command) in line and command in line
+    assert other(command) in line
+    assert command in line
     assert ("game name" if form == "notation" else '"game" must be') in line
 
 
@@ -114,7 +115,9 @@ LADDER = f"bandida {SUPER}@0,0,0 | {CARDS}"
 @pytest.mark.parametrize(("mode", "goal"), [("2", "close"), ("3", "ladder"), ("1", "join")])
 def test_close_refuses_a_mode_and_a_goal_that_disagree(mode: str, goal: str) -> None:
     line = refused(run("bandida", "close", LADDER, "--mode", mode, "--goal", goal))
-    assert f"--mode {mode}" in line and f"--goal {goal}" in line and "disagree" in line
+    assert f"--mode {mode}" in line
+    assert f"--goal {goal}" in line
+    assert "disagree" in line
 
 
 @rules("BA-MODE-2")
@@ -160,9 +163,14 @@ def test_play_refuses_a_table_size_outside_the_spec(size: str, message: str) -> 
 def test_option_names_admit_every_table_size_of_the_spec() -> None:
     for game in GAMES.values():
         sizes = game.option_names()["table_size"]
-        assert sizes[0] == "unbounded" and "20x20" in sizes
-        assert "30x30" in sizes and "60x60" in sizes and "2x2" in sizes
-        assert "61x2" not in sizes and "1x1" not in sizes and "30" not in sizes
+        assert sizes[0] == "unbounded"
+        assert "20x20" in sizes
+        assert "30x30" in sizes
+        assert "60x60" in sizes
+        assert "2x2" in sizes
+        assert "61x2" not in sizes
+        assert "1x1" not in sizes
+        assert "30" not in sizes
     assert "any WIDTHxHEIGHT of 2 to 60 cells" in run("bandido", "play", "--help").out
 
 
@@ -183,10 +191,12 @@ def test_bandida_play_help_lists_mode_and_mode_agrees_with_option() -> None:
     assert "--mode M" in help_text.split("rule options")[0]
     assert "--mode" not in run("bandido", "play", "--help").out
     line = refused(run("bandida", "play", "--mode", "2", "--option", "mode=3"))
-    assert "--mode 2" in line and "mode=3" in line
+    assert "--mode 2" in line
+    assert "mode=3" in line
     same = run("bandida", "play", "--mode", "2", "--option", "mode=2", "--json")
     alone = run("bandida", "play", "--mode", "2", "--json")
-    assert same.code == alone.code == 0 and same.out == alone.out
+    assert same.code == alone.code == 0
+    assert same.out == alone.out
 
 
 # -- a puzzle's game document --------------------------------------------------------------
@@ -201,7 +211,8 @@ def puzzle_document() -> dict[str, Any]:
 @rules("BD-NOTE-4")
 def test_every_state_command_reads_a_puzzles_game_document(tmp_path: Path) -> None:
     doc = puzzle_document()
-    assert "player" not in doc and doc["remaining"] == []
+    assert "player" not in doc
+    assert doc["remaining"] == []
     path = tmp_path / "game-win-1.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     state = game_state(doc)
@@ -237,8 +248,10 @@ def test_turn_messages_give_the_range(turn: str) -> None:
     text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1))
     assert " turn=0" in text
     line = refused(run("bandido", "show", text.replace(" turn=0", f" turn={turn}")))
-    assert "between 0 and 1000000" in line and "turn must be" in line
-    assert "±" not in line and "digits" not in line
+    assert "between 0 and 1000000" in line
+    assert "turn must be" in line
+    assert "±" not in line
+    assert "digits" not in line
     if turn.lstrip("-").isdigit():
         assert "not a whole number" not in line
 

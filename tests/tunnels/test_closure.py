@@ -84,7 +84,9 @@ def leaning_closable(s: GameState, n: int) -> list[int]:
 def test_start_closes_with_dead_ends_and_minimum() -> None:
     table = Table.start("super6")
     result = min_cards_to_close(table, ["TL+TR"] * 2 + ["L"] * 2, backend="exact")
-    assert result.status == "closable" and result.minimum and result.cards == 4
+    assert result.status == "closable"
+    assert result.minimum
+    assert result.cards == 4
     replay(table, result)
     fewer = can_close(table, ["TL+TR"] * 2 + ["L"] * 2, max_cards=3)
     assert fewer.status == "impossible"
@@ -96,12 +98,15 @@ def test_impossibility_reasons() -> None:
         "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
     )
     r = can_close(hole)
-    assert r.status == "impossible" and "hole" in r.reason
+    assert r.status == "impossible"
+    assert "hole" in r.reason
     # More copies than the deck holds: a made-up question, so it says so.
     r = can_close(Table.start(), ["L"] * 5, hypothetical=True)
-    assert r.status == "impossible" and "openings" in r.reason
+    assert r.status == "impossible"
+    assert "openings" in r.reason
     r = can_close(Table.start(), ["L"] * 3 + ["L+R"] * 4, hypothetical=True)
-    assert r.status == "impossible" and r.reason
+    assert r.status == "impossible"
+    assert r.reason
 
 
 @rules("BD-CLOSE-2")
@@ -109,7 +114,8 @@ def test_limits_give_unknown_never_a_verdict() -> None:
     table = Table.start()
     cards = ["L", "L+TL+TR", "L+R", "L+TL+TR+R", "L+BL", "TL+BL", "L+TR+BL", "L+TL+R+BL"]
     r = can_close(table, cards, node_limit=5, backend="exact")
-    assert r.status == "unknown" and not r.placements
+    assert r.status == "unknown"
+    assert not r.placements
     with pytest.raises(SolverError):
         can_close(table, cards, backend="nope")
 
@@ -120,7 +126,8 @@ def test_bounded_table() -> None:
     cards = ["TL+TR"] * 2 + ["L"] * 2
     assert can_close(table, cards, bounds=(-2, -1, 3, 1)).status == "closable"
     r = can_close(table, cards, bounds=(-1, 0, 2, 1))
-    assert r.status == "impossible" and "outside the play area" in r.reason
+    assert r.status == "impossible"
+    assert "outside the play area" in r.reason
     for backend in ("cpsat", "z3"):
         assert can_close(table, cards, bounds=(-1, 0, 2, 1), backend=backend).status == (
             "impossible"
@@ -159,13 +166,15 @@ def test_backends_agree_on_generated_cases() -> None:
             compared += 1
             assert cp.status == exact.status, (card_name, exact.reason, cp.reason)
             if exact.status == "closable":
-                assert cp.cards == exact.cards and cp.minimum
+                assert cp.cards == exact.cards
+                assert cp.minimum
         z = min_cards_to_close(s.table, cards, backend="z3", time_limit=5)
         if z.status != "unknown":
             z3_compared += 1
             assert z.status == exact.status, (exact.reason, z.reason)
             if z.status == "closable":
-                assert z.cards == exact.cards and z.minimum
+                assert z.cards == exact.cards
+                assert z.minimum
                 replay(s.table, z)
         for r in (exact, cp):
             if r.status == "closable":
@@ -177,7 +186,8 @@ def test_backends_agree_on_generated_cases() -> None:
             if i % 8 == 0 and n <= 4:
                 plain = plain_search(s.table, cards, time_limit=5)
                 assert plain.status in ("impossible", "unknown")
-    assert closable >= 5 and impossible >= 10
+    assert closable >= 5
+    assert impossible >= 10
     assert compared >= 0.9 * count  # CP-SAT answered nearly every case
     assert z3_compared >= 0.9 * count  # and so did Z3
 
@@ -328,7 +338,8 @@ def test_colour_balance() -> None:
     # Every card has as many openings on each square: the balance of 2 cannot be met.
     cards = ["L+R", "TL+TR", "L+BR", "TL+R", "BL+TR", "L+TL+TR+R", "L+TL+BR+R"]
     r = can_close(table, cards, backend="exact")
-    assert r.status == "impossible" and "chessboard" in r.reason
+    assert r.status == "impossible"
+    assert "chessboard" in r.reason
     cp = can_close(table, cards, backend="cpsat", time_limit=30)
     assert cp.status in ("impossible", "unknown")
 
@@ -357,7 +368,8 @@ def test_exact_minimum_matches_cpsat_on_middle_sized_cases() -> None:
             assert cp.status == exact.status, (exact.reason, cp.reason)
             if exact.status == "closable":
                 assert cp.cards == exact.cards
-    assert checked >= 0.8 * scaled(24, 60) and closable >= 3
+    assert checked >= 0.8 * scaled(24, 60)
+    assert closable >= 3
 
 
 @rules("BD-CLOSE-1", "BD-CLOSE-3")
@@ -469,7 +481,8 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
                 assert f"at least {best.cards} are needed" in fast.reason or (
                     "at least" in fast.reason
                 )
-    assert closable >= 5 and skips >= 3
+    assert closable >= 5
+    assert skips >= 3
 
 
 @pytest.mark.parametrize(
@@ -504,7 +517,8 @@ def test_node_limit_only_where_it_means_something() -> None:
             can_close(table, cards, backend=backend, node_limit=10)
     # "auto" must not hand a node-limited search over to a solver that ignores the limit.
     r = can_close(table, cards, node_limit=1, time_limit=None)
-    assert r.status == "unknown" and r.backend == "exact"
+    assert r.status == "unknown"
+    assert r.backend == "exact"
     assert "node limit ran out (1 node)" in r.reason
 
 
@@ -517,10 +531,12 @@ def test_models_too_large_for_the_time_or_the_solver_are_unknown() -> None:
     # stages grow towards the whole budget's large model until the time runs out.
     wide = [c for c in deck if (c & PORT_MASK).bit_count() >= 4]
     r = can_close(table, wide, backend="cpsat", time_limit=0.5)
-    assert r.status == "unknown" and "time limit" in r.reason
+    assert r.status == "unknown"
+    assert "time limit" in r.reason
     assert r.stats.seconds < 5  # stopped at the limit, not after the whole model
     z = can_close(table, deck, backend="z3", time_limit=5)
-    assert z.status == "unknown" and "placement literals" in z.reason
+    assert z.status == "unknown"
+    assert "placement literals" in z.reason
 
 
 def test_z3_keeps_to_its_time_limit_on_large_models() -> None:
@@ -532,7 +548,8 @@ def test_z3_keeps_to_its_time_limit_on_large_models() -> None:
 
     _item, table, cards = _hard_cases()[4]
     r = can_close(table, cards, backend="z3", time_limit=1)
-    assert r.status == "unknown" and "time limit" in r.reason
+    assert r.status == "unknown"
+    assert "time limit" in r.reason
     assert r.stats.seconds < 2
     start = Table.start("super6")
     deck = list(new_game(2, rng=random.Random(0)).remaining())
@@ -548,5 +565,6 @@ def test_minimum_is_claimed_only_for_closures() -> None:
     for backend in ("exact", "cpsat", "z3"):
         for solve in (can_close, min_cards_to_close):
             r = solve(table, cards, max_cards=3, backend=backend)
-            assert r.status == "impossible" and not r.minimum
+            assert r.status == "impossible"
+            assert not r.minimum
     assert min_cards_to_close(table, cards).minimum

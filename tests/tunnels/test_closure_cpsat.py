@@ -5,6 +5,7 @@ once whatever the budget."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from dataclasses import replace
@@ -120,7 +121,7 @@ def test_stages_grow_by_one_card_while_small_and_reach_the_budget() -> None:
         while seen[-1] < budget:
             seen.append(cpsat.next_stage(seen[-1], budget))
         assert seen[-1] == budget
-        assert all(a < b for a, b in zip(seen, seen[1:], strict=False))
+        assert all(a < b for a, b in itertools.pairwise(seen))
         # One card at a time up to 8: a minimum of up to 8 cards is proven at its own stage.
         assert [b for b in seen if b <= 8] == list(range(1, min(budget, 8) + 1))
 
@@ -164,7 +165,8 @@ def test_a_stage_out_of_time_hands_on_to_the_next(monkeypatch: pytest.MonkeyPatc
     # the next has all the time left.
     limits = [limit for _, limit in asked]
     assert all(t is not None and t <= 30.0 * cpsat.STAGE_SHARE + 1e-9 for t in limits[:4])
-    assert limits[4] is not None and limits[4] > 30.0 * cpsat.STAGE_SHARE
+    assert limits[4] is not None
+    assert limits[4] > 30.0 * cpsat.STAGE_SHARE
 
 
 @rules("BD-CLOSE-5")
@@ -186,7 +188,8 @@ def test_the_whole_budget_alone_proves_impossible(monkeypatch: pytest.MonkeyPatc
     assert "no closure of at most" not in r.reason  # no stage before was proven
     assert [b for b, _ in asked] == [1, 2, 3, 4, 5]
     # The whole budget's stage gets all the time left.
-    assert asked[-1][1] is not None and asked[-1][1] > 30.0 * cpsat.STAGE_SHARE
+    assert asked[-1][1] is not None
+    assert asked[-1][1] > 30.0 * cpsat.STAGE_SHARE
 
 
 def test_a_model_too_large_stops_the_stages(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -208,7 +211,10 @@ def test_a_closure_one_card_past_the_proven_stages_is_the_minimum(
     three = Closure("closable", tuple(Placement(0, i, 5, 0) for i in range(3)), "found", "cpsat")
     none = _answer("impossible")
     r, _ = _staged(monkeypatch, {1: none, 3: three}, 9, minimum=True)
-    assert r.status == "closable" and r.minimum and r.cards == 3
+    assert r.status == "closable"
+    assert r.minimum
+    assert r.cards == 3
     four = replace(three, placements=(*three.placements, Placement(0, 9, 5, 0)))
     r, _ = _staged(monkeypatch, {1: none, 3: four}, 9, minimum=True)
-    assert r.status == "closable" and not r.minimum
+    assert r.status == "closable"
+    assert not r.minimum

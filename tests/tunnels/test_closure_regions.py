@@ -130,7 +130,8 @@ def test_region_split_agrees_with_the_plain_search() -> None:
                 # The plain search finds some closure; the minimum is no larger.
                 assert least.cards <= base.cards
     # The split both cut nodes and closed tables here (else this test tests nothing).
-    assert splits["cut"] and splits["closed"]
+    assert splits["cut"]
+    assert splits["closed"]
 
 
 def test_region_split_agrees_with_an_independent_brute_force(

@@ -83,10 +83,12 @@ def check(state: GameState) -> None:
 def test_setup_deals_three_each_from_a_seeded_shuffle() -> None:
     for players in (1, 2, 3, 4):
         state = new_game(players, rng=random.Random(players))
-        assert not state.is_chance and state.player == 0
+        assert not state.is_chance
+        assert state.player == 0
         assert all(len(h) == 3 for h in state.hands)
         assert state.pile_size == 69 - 3 * players
-        assert len(state.table) == 1 and state.table.exit_count == 6
+        assert len(state.table) == 1
+        assert state.table.exit_count == 6
         check(state)
     assert new_game(1, Options(super_side="super5"), rng=random.Random(0)).table.exit_count == 5
     with pytest.raises(RuleOptionError):
@@ -106,18 +108,20 @@ def test_chance_is_explicit() -> None:
     assert probs[parse_card("L+R")] == Fraction(2, 69)
     after = apply(state, Draw(parse_card("L")))
     assert after.hands[0] == (parse_card("L"),)
-    assert dict((c.card, p) for c, p in chance_outcomes(after))[parse_card("L")] == Fraction(2, 68)
+    assert {c.card: p for c, p in chance_outcomes(after)}[parse_card("L")] == Fraction(2, 68)
     with pytest.raises(IllegalActionError):
         apply(state, PASS)
     rng = random.Random(5)
     while state.is_chance:
         state = apply(state, sample_chance(state, rng))
-    assert all(len(h) == 3 for h in state.hands) and state.pile_size == 63
+    assert all(len(h) == 3 for h in state.hands)
+    assert state.pile_size == 63
     with pytest.raises(IllegalActionError, match="not a chance node"):
         chance_outcomes(state)
     # After the deal, every draw is again a chance node.
     state = apply(state, legal_actions(state)[0])
-    assert state.is_chance and state.to_draw == (0,)
+    assert state.is_chance
+    assert state.to_draw == (0,)
 
 
 def fixed_game(order_front: list[str], players: int = 1, **options: object) -> GameState:
@@ -133,12 +137,14 @@ def test_placing_then_drawing_and_turn_order() -> None:
     assert state.hands == ((parse_card("L"), parse_card("L"), parse_card("TL")),
                            (parse_card("L"), parse_card("TL"), parse_card("TL")))
     actions = legal_actions(state)
-    assert CHANGE not in actions and all(isinstance(a, Placement) for a in actions)
+    assert CHANGE not in actions
+    assert all(isinstance(a, Placement) for a in actions)
     # The documented order: card code, then y, x, rotation.
     keys = [(a.card, a.y, a.x, a.rotation) for a in actions if isinstance(a, Placement)]
     assert keys == sorted(keys)
     after = apply(state, actions[0])
-    assert after.player == 1 and len(after.hands[0]) == 3
+    assert after.player == 1
+    assert len(after.hands[0]) == 3
     assert parse_card("L+R") in after.hands[0]
     with pytest.raises(IllegalActionError):
         apply(state, CHANGE)  # only when nothing fits
@@ -167,7 +173,8 @@ def test_hand_change_only_when_nothing_fits_and_it_ends_the_turn() -> None:
     player = state.player
     assert all(legal_placements(state.table, c) == () for c in state.hands[player])
     after = apply(state, CHANGE)
-    assert after.player == (player + 1) % 2 and len(after.hands[player]) == 3
+    assert after.player == (player + 1) % 2
+    assert len(after.hands[player]) == 3
     assert after.table == state.table
     # The old hand went under the pile (known, at the bottom).
     assert tuple(sorted(after.pile[-3:])) == state.hands[player]
@@ -176,7 +183,8 @@ def test_hand_change_only_when_nothing_fits_and_it_ends_the_turn() -> None:
     state2 = blocked_state("may_place")
     after2 = apply(state2, CHANGE)
     if after2.player == state2.player:
-        assert after2.changed and PASS in legal_actions(after2)
+        assert after2.changed
+        assert PASS in legal_actions(after2)
         assert apply(after2, PASS).player != state2.player
     else:  # nothing in the new hand fits: the turn ended by itself
         assert not after2.changed
@@ -226,8 +234,10 @@ def test_end_of_the_pile() -> None:
         assert all(s.pile_size > 0 for s in states[:-1])
         if final.reason == "the draw pile is empty":
             ended += 1
-            assert final.outcome == "lost" and final.pile_size == 0
-            assert final.table.exit_count > 0 and any(final.hands)
+            assert final.outcome == "lost"
+            assert final.pile_size == 0
+            assert final.table.exit_count > 0
+            assert any(final.hands)
         else:
             assert final.outcome == "won" or final.pile_size > 0
     assert ended >= 3
@@ -247,10 +257,12 @@ def test_win_the_moment_no_exit_is_left() -> None:
         wins += 1
         before = states[-2]
         assert len(final.table) == len(before.table) + 1  # the winning move laid a card
-        assert final.table.exit_count == 0 and final.reason == "no exit is left"
+        assert final.table.exit_count == 0
+        assert final.reason == "no exit is left"
         # Whatever remains in the pile or in hands: nobody draws, nobody moves.
         cards_left += final.pile_size + sum(len(h) for h in final.hands) > 0
-        assert final.to_draw == () and legal_actions(final) == ()
+        assert final.to_draw == ()
+        assert legal_actions(final) == ()
         with pytest.raises(IllegalActionError):
             apply(final, PASS)
         assert final.returns() == (1.0,) * final.players
@@ -270,7 +282,8 @@ def test_hole_option() -> None:
     loses = GameState(before, (hand,), (), pile, 0, (), Options(hole="loses"))
     assert last in legal_actions(loses)
     after = apply(loses, last)
-    assert after.outcome == "lost" and "hole" in after.reason
+    assert after.outcome == "lost"
+    assert "hole" in after.reason
     illegal = GameState(before, (hand,), (), pile, 0, (), Options(hole="illegal"))
     assert last not in legal_actions(illegal)
     with pytest.raises(IllegalActionError, match="hole"):
@@ -292,13 +305,17 @@ def test_dead_exit_option_gives_the_same_results_sooner() -> None:
         assert b.turn <= a.turn
         # ... by the same moves, up to the first dead exit, where the short game stops.
         for x, y in zip(full, short[:-1], strict=False):
-            assert x.table == y.table and x.hands == y.hands and x.pile == y.pile
+            assert x.table == y.table
+            assert x.hands == y.hands
+            assert x.pile == y.pile
         if b.reason == "an exit can no longer be closed":
-            assert dead_exits(b.table, b.remaining()) and a.outcome == "lost"
+            assert dead_exits(b.table, b.remaining())
+            assert a.outcome == "lost"
             assert not any(dead_exits(s.table, s.remaining()) for s in short[:-1])
             sooner += b.turn < a.turn
         else:
-            assert len(full) == len(short) and b == replace(a, options=b.options)
+            assert len(full) == len(short)
+            assert b == replace(a, options=b.options)
     assert sooner >= 3, sooner
 
 
@@ -312,7 +329,8 @@ def test_the_super_side_option_sets_the_start() -> None:
 
 @rules("BD-OPT-7")
 def test_options_are_validated() -> None:
-    assert Options.bandida().pile_out == "end" and Options.bandida().hand_change == "may_place"
+    assert Options.bandida().pile_out == "end"
+    assert Options.bandida().hand_change == "may_place"
     assert Options.bandido() == Options()
     assert Options.from_mapping({"hand_size": "4", "hole": "illegal"}) == Options(
         hand_size=4, hole="illegal"
@@ -365,7 +383,8 @@ def test_many_seeded_games_conserve_cards_and_stay_connected() -> None:
         assert from_notation(to_notation(position)) == position
         assert from_json(to_json(position)) == position
         outcomes[state.outcome] += 1
-    assert outcomes["won"] > 0 and outcomes["lost"] > 0
+    assert outcomes["won"] > 0
+    assert outcomes["lost"] > 0
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -458,7 +477,8 @@ def test_fast_simulator_replays_the_recorded_bandido_games() -> None:
     assert len(entries) >= 150
     for entry in entries:
         players, seed = entry["players"], entry["seed"]
-        assert isinstance(players, int) and isinstance(seed, int)
+        assert isinstance(players, int)
+        assert isinstance(seed, int)
         options = _golden_options(entry)
         states, actions = _fast_game(players, seed, options)
         assert " ; ".join(map(str, actions)) == entry["actions"], (players, seed, options)
@@ -476,7 +496,8 @@ def _assert_recorded_end(final: GameState, entry: dict[str, object]) -> None:
         entry["turn"],
     )
     assert [list(h) for h in final.hands] == entry["hands"]
-    assert final.pile_size == entry["pile"] and len(final.table) == entry["cards"]
+    assert final.pile_size == entry["pile"]
+    assert len(final.table) == entry["cards"]
 
 
 @rules("BD-TURN-1")
@@ -533,7 +554,8 @@ def test_bandida_games_replay_the_recorded_transcripts() -> None:
     step = max(1, len(entries) // scaled(20, len(entries)))
     for entry in entries[::step]:
         players, seed = entry["players"], entry["seed"]
-        assert isinstance(players, int) and isinstance(seed, int)
+        assert isinstance(players, int)
+        assert isinstance(seed, int)
         options = _golden_options(entry)
         states, moves = _bandida_transcript(players, seed, options)
         assert " ; ".join(moves) == entry["actions"], (players, seed, options)

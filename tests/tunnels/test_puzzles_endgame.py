@@ -39,13 +39,16 @@ def test_closure_puzzle(puzzle: object) -> None:
     assert r.status == want["status"], r.reason
     if r.status == "closable":
         replay(pos.table, r)
-        assert r.cards == want["cards"] and r.minimum
+        assert r.cards == want["cards"]
+        assert r.minimum
         # CP-SAT's own minimum within the proven budget (a small model, so a generous limit
         # only matters on a loaded machine).
         second = min_cards_to_close(
             pos, max_cards=want["cards"], bounds=puzzle.bounds, backend="cpsat", time_limit=120
         )
-        assert second.status == "closable" and second.cards == want["cards"] and second.minimum
+        assert second.status == "closable"
+        assert second.cards == want["cards"]
+        assert second.minimum
     else:
         second = can_close(pos, bounds=puzzle.bounds, backend="cpsat", time_limit=120)
         assert second.status == "impossible", second.reason
@@ -64,7 +67,8 @@ def test_game_puzzle(puzzle: object) -> None:
         # Replay the line through the engine, each move legal, ending in a win.
         s = state
         for move in r.line:
-            assert move.player == s.player and move.hand == s.hands[s.player]
+            assert move.player == s.player
+            assert move.hand == s.hands[s.player]
             s = apply(s, move.action)
         assert s.outcome == WON
         if "change" in puzzle.id:
@@ -83,7 +87,8 @@ def test_win_share_is_labelled_with_interval() -> None:
 
     hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
     share = win_share(hidden, samples=5, seed=1, time_limit=2)
-    assert share.samples == 5 and share.won + share.lost + share.unknown == 5
+    assert share.samples == 5
+    assert share.won + share.lost + share.unknown == 5
     assert share.low <= share.share <= share.high
     assert "upper bound" in share.label
 
@@ -140,10 +145,13 @@ def test_win_share_counts_undecided_samples_as_won() -> None:
 
     hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
     share = win_share(hidden, samples=200, seed=1, time_limit=1e-6)
-    assert share.unknown == 200 and share.won == 0
-    assert share.share == 1.0 and "undecided" in share.label
+    assert share.unknown == 200
+    assert share.won == 0
+    assert share.share == 1.0
+    assert "undecided" in share.label
     decided = win_share(hidden, samples=3, seed=1, time_limit=30)
-    assert decided.unknown == 0 and decided.share == decided.won / 3
+    assert decided.unknown == 0
+    assert decided.share == decided.won / 3
     with pytest.raises(SolverError):
         win_share(hidden, samples=0)
     with pytest.raises(SolverError):

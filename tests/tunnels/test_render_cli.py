@@ -24,12 +24,16 @@ def test_ascii_marks_exits_walls_dead_ends_and_holes() -> None:
     assert lines[0].split() == ["-1", "0", "1", "2"]
     row0 = next(line for line in lines if line.lstrip().startswith("0 "))
     # Six exits: west and east ends, two north, two south.
-    assert "<" in row0 and ">" in row0
-    assert start.count("^") == 2 and start.count("v") == 2
+    assert "<" in row0
+    assert ">" in row0
+    assert start.count("^") == 2
+    assert start.count("v") == 2
     five = ascii_art(Table.start("super5"), legend=False)
-    assert "<" not in five.splitlines()[3] and five.count("^") == 2
+    assert "<" not in five.splitlines()[3]
+    assert five.count("^") == 2
     hole = ascii_art(hole_table(), legend=False)
-    assert "X" in hole and "*" in hole  # the hole and the flashlight squares of dead ends
+    assert "X" in hole
+    assert "*" in hole
     assert hole.count("<") == 1  # the exit into the hole is still an exit
 
 
@@ -79,27 +83,37 @@ def test_show_moves_apply_on_a_game_state(tmp_path: Path) -> None:
     f.write_text(state, encoding="utf-8")
     out_svg = tmp_path / "state.svg"
     result = run("bandido", "show", str(f), "--svg", str(out_svg))
-    assert result.code == 0 and "@" in result.out
+    assert result.code == 0
+    assert "@" in result.out
     ET.fromstring(out_svg.read_text(encoding="utf-8"))
     doc = json.loads(run("bandido", "show", state, "--json").out)
     assert set(doc) == {"game", "notation", "state", "current_player", "outcome"}
-    assert doc["game"] == "bandido" and doc["notation"] == state and doc["current_player"] == 0
+    assert doc["game"] == "bandido"
+    assert doc["notation"] == state
+    assert doc["current_player"] == 0
     assert json.loads(run("bandido", "show", json.dumps(doc["state"]), "--json").out) == doc
     moves = json.loads(run("bandido", "moves", state, "--json").out)
-    assert moves["actions"] and all("@" in a or a in ("change", "pass") for a in moves["actions"])
+    assert moves["actions"]
+    assert all("@" in a or a in ("change", "pass") for a in moves["actions"])
     applied = run("bandido", "apply", state, moves["actions"][0], "--json")
-    assert applied.code == 0 and json.loads(applied.out)["current_player"] in (1, -1)
+    assert applied.code == 0
+    assert json.loads(applied.out)["current_player"] in (1, -1)
     bad = run("bandido", "apply", state, "L@99,99,0")
-    assert bad.code == 2 and bad.err.count("\n") == 1 and "nothing was applied" in bad.err
+    assert bad.code == 2
+    assert bad.err.count("\n") == 1
+    assert "nothing was applied" in bad.err
     bad = run("bandido", "show", "bandido L@0,0,0")
-    assert bad.code == 2 and bad.err.count("\n") == 1
+    assert bad.code == 2
+    assert bad.err.count("\n") == 1
 
 
 @rules("BD-PLACE-4")
 def test_placements_command() -> None:
     result = run("bandido", "placements", "bandido super6@0,0,0", "L", "--json")
     doc = json.loads(result.out)
-    assert result.code == 0 and doc["card"] == "L" and len(doc["placements"]) == 6
+    assert result.code == 0
+    assert doc["card"] == "L"
+    assert len(doc["placements"]) == 6
     assert all(p["exits_after"] == 5 for p in doc["placements"])
     assert all("@" in p["placement"] for p in doc["placements"])
     text = run("bandido", "placements", "bandido super6@0,0,0", "R+BR")
@@ -111,20 +125,27 @@ def test_close_answers_and_exit_codes(tmp_path: Path) -> None:
     out_svg = tmp_path / "closed.svg"
     closable = run("bandido", "close", START, "--minimum", "--json", "--svg", str(out_svg))
     doc = json.loads(closable.out)
-    assert closable.code == 0 and (doc["status"], doc["answer"]) == ("yes", "closable")
-    assert len(doc["certificate"]) == 6 and all("@" in p for p in doc["certificate"])
+    assert closable.code == 0
+    assert (doc["status"], doc["answer"]) == ("yes", "closable")
+    assert len(doc["certificate"]) == 6
+    assert all("@" in p for p in doc["certificate"])
     assert out_svg.read_text(encoding="utf-8").startswith("<svg")
     impossible = run("bandido", "close", HOLE, "--json")
     doc = json.loads(impossible.out)
-    assert impossible.code == 1 and doc["answer"] == "impossible"
-    assert "one-cell hole" in doc["reason"] and doc["certificate"] is None
+    assert impossible.code == 1
+    assert doc["answer"] == "impossible"
+    assert "one-cell hole" in doc["reason"]
+    assert doc["certificate"] is None
     assert run("bandido", "close", START, "--max-cards", "2").code == 1
     unknown = run("bandido", "close", "bandido super6@0,0,0", "--node-limit", "1", "--json")
     doc = json.loads(unknown.out)
-    assert unknown.code == 3 and doc["status"] == "unknown" and "node limit" in doc["reason"]
+    assert unknown.code == 3
+    assert doc["status"] == "unknown"
+    assert "node limit" in doc["reason"]
     assert doc["limits"]["node_limit"] == 1
     text = run("bandido", "close", START, "--minimum")
-    assert text.lines[0].startswith("closable: ") and text.lines[1].startswith("  1. ")
+    assert text.lines[0].startswith("closable: ")
+    assert text.lines[1].startswith("  1. ")
 
 
 def test_close_reads_files_and_json_text(tmp_path: Path) -> None:
@@ -137,7 +158,8 @@ def test_close_reads_files_and_json_text(tmp_path: Path) -> None:
         assert run("bandido", "close", source, "--max-cards", "2").code == 1
     for args in (["--bounds", "1,2"], ["--workers", "0"], ["--backend", "bogus"]):
         bad = run("bandido", "close", START, *args)
-        assert bad.code == 2 and bad.err.startswith("banditsolve: error: ")
+        assert bad.code == 2
+        assert bad.err.startswith("banditsolve: error: ")
 
 
 @needs_game
@@ -146,15 +168,20 @@ def test_play_and_demo_commands(tmp_path: Path) -> None:
     result = run("bandido", "play", "--seed", "0", "--players", "2", "--svg-dir", str(tmp_path),
                  "--json")
     doc = json.loads(result.out)
-    assert result.code == 0 and doc["outcome"] is not None
+    assert result.code == 0
+    assert doc["outcome"] is not None
     assert len(list(tmp_path.glob("step-*.svg"))) == len(doc["steps"]) + 1
     one = run("bandido", "play", "--seed", "3", "--players", "1")
-    assert one.code == 0 and "result:" in one.out
+    assert one.code == 0
+    assert "result:" in one.out
     demo = run("bandido", "demo", "--out", str(tmp_path / "demo"))
-    assert demo.code == 0 and "closable" in demo.out and "one-cell hole" in demo.out
+    assert demo.code == 0
+    assert "closable" in demo.out
+    assert "one-cell hole" in demo.out
     said = [line for line in demo.lines if line.startswith(("==", "picture:", "closable:",
                                                             "impossible:", "win:", "o tunnel"))]
-    assert len(said) == len(set(said)) and len(said) >= 7
+    assert len(said) == len(set(said))
+    assert len(said) >= 7
 
 
 @needs_game
@@ -167,11 +194,15 @@ def test_solve_answers_and_exit_codes(tmp_path: Path) -> None:
     f.write_text(json.dumps(dict(documents["game-win-1"])))
     won = run("bandido", "solve", str(f), "--json")
     doc = json.loads(won.out)
-    assert won.code == 0 and (doc["question"], doc["answer"]) == ("solve", "win")
-    assert doc["certificate"] and all(isinstance(a, str) for a in doc["certificate"])
+    assert won.code == 0
+    assert (doc["question"], doc["answer"]) == ("solve", "win")
+    assert doc["certificate"]
+    assert all(isinstance(a, str) for a in doc["certificate"])
     lost = run("bandido", "solve", json.dumps(dict(documents["game-lose-1"])))
-    assert lost.code == 1 and lost.out.startswith("lose: ")
+    assert lost.code == 1
+    assert lost.out.startswith("lose: ")
     cut = run("bandido", "solve", str(f), "--node-limit", "1")
-    assert cut.code == 3 and cut.out.startswith("unknown: ")
+    assert cut.code == 3
+    assert cut.out.startswith("unknown: ")
     state = _state_notation()
     assert run("bandido", "solve", state, "--time-limit", "0.5").code in (0, 1, 3)

@@ -26,7 +26,8 @@ PUZZLES = load_puzzles()
 def shaped(answer: Answer, question: str) -> dict[str, object]:
     data = answer.to_json()
     json.dumps(data)  # plain JSON all through
-    assert data["game"] == "bandido" and data["question"] == question
+    assert data["game"] == "bandido"
+    assert data["question"] == question
     return data
 
 
@@ -37,7 +38,8 @@ def test_closable_answer_carries_the_placements_in_notation() -> None:
     data = shaped(a, "close")
     assert (a.status, a.answer, a.exit_code) == ("yes", "closable", 0)
     assert a.reason == r.reason
-    assert isinstance(a.certificate, list) and len(a.certificate) == r.cards == 4
+    assert isinstance(a.certificate, list)
+    assert len(a.certificate) == r.cards == 4
     # The certificate read back is the closure: same cards, cells and rotations, legal in order.
     laid = table
     for text, p in zip(a.certificate, r.placements, strict=True):
@@ -48,7 +50,9 @@ def test_closable_answer_carries_the_placements_in_notation() -> None:
     assert laid.exit_count == 0
     assert data["limits"] == {"time_limit": 5.0, "node_limit": None, "max_cards": 4}
     stats = data["stats"]
-    assert isinstance(stats, dict) and stats["backend"] == "exact" and stats["nodes"] >= 0
+    assert isinstance(stats, dict)
+    assert stats["backend"] == "exact"
+    assert stats["nodes"] >= 0
     assert data["details"] == {"cards": 4, "minimum": True}
 
 
@@ -57,7 +61,8 @@ def test_impossible_and_unknown_answers() -> None:
     cards = ["TL+TR"] * 2 + ["L"] * 2
     no = can_close(table, cards, max_cards=3).to_answer()
     assert (no.status, no.answer, no.exit_code) == ("no", "impossible", 1)
-    assert no.certificate is None and no.reason
+    assert no.certificate is None
+    assert no.reason
     assert no.limits["max_cards"] == 3
     unknown = can_close(
         Table.start(), ["L", "L+TL+TR", "L+R", "L+TL+TR+R", "L+BL", "TL+BL"], node_limit=2,
@@ -80,7 +85,8 @@ def test_every_backend_answers_in_the_same_shape() -> None:
     assert [a.stats["backend"] for a in answers] == ["exact", "cpsat", "z3"]
     assert all(a.details == {"cards": 4, "minimum": True} for a in answers)
     plain = can_close(position, backend="plain", time_limit=30).to_answer()
-    assert plain.stats["backend"] == "plain" and plain.status == "yes"
+    assert plain.stats["backend"] == "plain"
+    assert plain.status == "yes"
 
 
 def test_game_solution_answers() -> None:
@@ -90,7 +96,8 @@ def test_game_solution_answers() -> None:
     a = r.to_answer()
     data = shaped(a, "solve")
     assert (a.status, a.answer, a.exit_code) == ("yes", "win", 0)
-    assert isinstance(a.certificate, list) and len(a.certificate) == len(r.line)
+    assert isinstance(a.certificate, list)
+    assert len(a.certificate) == len(r.line)
     s = state
     for text, move in zip(a.certificate, r.line, strict=True):
         assert NOTATION.fullmatch(text) or text in ("change", "pass"), text
@@ -116,8 +123,10 @@ def test_win_share_answer_is_a_labelled_estimate() -> None:
     assert (a.status, a.answer, a.certificate) == ("yes", "estimate", None)
     details = data["details"]
     assert isinstance(details, dict)
-    assert details["share"] == share.share and details["samples"] == 4
+    assert details["share"] == share.share
+    assert details["samples"] == 4
     assert details["interval"] == [share.low, share.high]
-    assert details["upper_bound"] is True and "upper bound" in str(details["label"])
+    assert details["upper_bound"] is True
+    assert "upper bound" in str(details["label"])
     assert data["limits"] == {"time_limit": 2.0, "samples": 4, "seed": 3}
     assert "upper bound" in a.reason

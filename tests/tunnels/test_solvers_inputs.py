@@ -52,7 +52,8 @@ def test_a_hypothetical_position_is_answered_as_one() -> None:
     position = parse_position("bandido hypothetical L+TL+TR+R+BR+BL@0,0,0 | L*5")
     assert position.hypothetical
     r = can_close(position)
-    assert r.status == "impossible" and "openings" in r.reason
+    assert r.status == "impossible"
+    assert "openings" in r.reason
     real = parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L*3")
     with pytest.raises(NotationError, match="copies"):
         can_close(real, ["L"] * 5)
@@ -60,7 +61,8 @@ def test_a_hypothetical_position_is_answered_as_one() -> None:
 
 def test_hypothetical_questions_are_answered() -> None:
     r = can_close(Table.start(), ["L"] * 5, hypothetical=True)
-    assert r.status == "impossible" and "openings" in r.reason
+    assert r.status == "impossible"
+    assert "openings" in r.reason
     r = min_cards_to_close(Table.start("super6"), ["super6", "L"], hypothetical=True)
     assert r.status != "unknown"
     with pytest.raises(SolverError, match="hypothetical"):
@@ -109,7 +111,8 @@ def test_wrong_types_are_library_errors(
 ) -> None:
     with pytest.raises((SolverError, NotationError)) as info:
         can_close(*args, **kwargs)  # type: ignore[arg-type]
-    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+    assert "\n" not in str(info.value)
+    assert len(str(info.value)) < 300
 
 
 @pytest.mark.parametrize(

@@ -86,9 +86,11 @@ def test_perft_numbers_derived_by_hand() -> None:
     # A single-opening card L has its opening at the far end from square B: for each exit of the
     # super card there is exactly one way to close it (the card pointing away), so one placement
     # per exit: 6 on the 6-exit side, 5 on the 5-exit side.
-    assert GOLDEN["super6"]["L"] == 6 and GOLDEN["super5"]["L"] == 5
+    assert GOLDEN["super6"]["L"] == 6
+    assert GOLDEN["super5"]["L"] == 5
     # The straight L+R is symmetric: again one per exit.
-    assert GOLDEN["super6"]["L+R"] == 6 and GOLDEN["super5"]["L+R"] == 5
+    assert GOLDEN["super6"]["L+R"] == 6
+    assert GOLDEN["super5"]["L+R"] == 5
     # TL (opening on the long side of A): closing a north or south exit puts square B beside the
     # target, towards the other exit of that row on one side only -> one way for each of the four
     # long-side exits with B pointing outwards (the other way puts B's wall on a super card exit);
@@ -190,8 +192,11 @@ def test_table_is_an_immutable_value() -> None:
     start = Table.start()
     p = legal_placements(start, "L")[0]
     after = start.place(p)
-    assert len(start) == 1 and len(after) == 2 and start.exit_count == 6
-    assert after != start and hash(after) == hash(Table.start().place(p))
+    assert len(start) == 1
+    assert len(after) == 2
+    assert start.exit_count == 6
+    assert after != start
+    assert hash(after) == hash(Table.start().place(p))
     with pytest.raises(AttributeError):
         after.history = ()  # type: ignore[misc]
 
@@ -206,4 +211,5 @@ def test_one_edge_rule_agrees_with_the_open_and_touching_sides() -> None:
                 (open4 >> s & 1) == (need >> s & 1) for s in range(4) if touch >> s & 1
             )
             assert fits(open4, rim) == expected == bool(FITS[rim] >> open4 & 1)
-    assert rim_add(0, 2, True) == 0b0100_0100 and rim_add(0, 2, False) == 0b0100_0000
+    assert rim_add(0, 2, True) == 0b0100_0100
+    assert rim_add(0, 2, False) == 0b0100_0000

@@ -101,7 +101,10 @@ def test_game_state_notation_and_json_round_trip_on_many_games() -> None:
         seen_changed += state.changed
         seen_end += state.outcome is not None
         seen_bounded += state.options.area is not None
-    assert seen_chance and seen_changed and seen_end and seen_bounded
+    assert seen_chance
+    assert seen_changed
+    assert seen_end
+    assert seen_bounded
 
 
 @rules("BD-NOTE-4", "BD-SETUP-1", "BD-SETUP-2")
@@ -109,7 +112,9 @@ def test_the_notation_of_a_new_game() -> None:
     dealt = GAME.new_game(2, seed=3)
     text = GAME.to_notation(dealt)
     assert text.startswith(f"{START} | hands=")
-    assert " player=0 turn=0 pile=" in text and "unseen" not in text and "draw=" not in text
+    assert " player=0 turn=0 pile=" in text
+    assert "unseen" not in text
+    assert "draw=" not in text
     drawn = GAME.new_game(2)
     assert GAME.current_player(drawn) == CHANCE
     unseen = ",".join(
@@ -133,10 +138,12 @@ def test_action_texts_round_trip() -> None:
             counted += 1
     assert counted > 500
     p = Placement(parse_card("L+TL"), 2, 0, 90)
-    assert str(p) == "L+TL@2,0,90" and parse_action("L+TL@2,0,90") == p
+    assert str(p) == "L+TL@2,0,90"
+    assert parse_action("L+TL@2,0,90") == p
     # Either name of the card; the normal form comes back.
     assert parse_action("R+BR@2,1,270") == parse_action(str(parse_action("R+BR@2,1,270")))
-    assert parse_action(" change ") == CHANGE and parse_action("pass") == PASS
+    assert parse_action(" change ") == CHANGE
+    assert parse_action("pass") == PASS
     assert parse_action("draw R") == Draw(parse_card("L"))
 
 
@@ -149,7 +156,8 @@ def test_action_texts_round_trip() -> None:
 def test_bad_action_texts_are_notation_errors(text: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse_action(text)
-    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+    assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 200
 
 
 @rules("BD-END-1", "BD-END-2")
@@ -158,7 +166,8 @@ def test_outcomes_are_typed_and_cooperative() -> None:
     for seed in range(40):
         final = play_game(1 + seed % 4, seed)
         outcome = GAME.outcome(final)
-        assert outcome is not None and GAME.current_player(final) == TERMINAL
+        assert outcome is not None
+        assert GAME.current_player(final) == TERMINAL
         assert outcome.reason == final.reason
         if final.outcome == "won":
             won += 1
@@ -166,8 +175,10 @@ def test_outcomes_are_typed_and_cooperative() -> None:
             assert outcome.returns == (1.0,) * final.players
         else:
             lost += 1
-            assert outcome.winners == () and outcome.returns == (0.0,) * final.players
-    assert won and lost
+            assert outcome.winners == ()
+            assert outcome.returns == (0.0,) * final.players
+    assert won
+    assert lost
     assert GAME.outcome(GAME.new_game(2, seed=1)) is None
 
 
@@ -180,18 +191,24 @@ def test_seeded_new_games_are_the_games_play_game_plays() -> None:
 def test_pictures_carry_a_caption_and_mark_dead_exits() -> None:
     final = next(s for s in (play_game(2, seed) for seed in range(40)) if s.outcome == "lost")
     picture = GAME.svg(final)
-    assert f"turn {final.turn}" in picture and "lost" in picture and final.reason in picture
-    assert "last card" in picture and str(final.table.history[-1]) in picture
+    assert f"turn {final.turn}" in picture
+    assert "lost" in picture
+    assert final.reason in picture
+    assert "last card" in picture
+    assert str(final.table.history[-1]) in picture
     art = GAME.ascii(final)
-    assert GAME.caption(final) in art and "hands:" in art
+    assert GAME.caption(final) in art
+    assert "hands:" in art
     # A hole: its exit is drawn as a dead exit (a ring), apart from live exits (red dots).
     hole = parse_position(f"{START} L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2")
     from banditsolve.tunnels.render import svg
 
     drawn = svg(hole.table, hole.remaining)
-    assert "dead exit" in drawn and "runs into a one-cell hole" in drawn
+    assert "dead exit" in drawn
+    assert "runs into a one-cell hole" in drawn
     assert drawn.count('fill="#d62828" stroke="#fff"') == hole.table.exit_count - 1
-    assert "<svg" in svg(hole.table, caption="a <caption> & more") and "&lt;caption&gt;" in svg(
+    assert "<svg" in svg(hole.table, caption="a <caption> & more")
+    assert "&lt;caption&gt;" in svg(
         hole.table, caption="a <caption> & more"
     )
 
@@ -208,9 +225,11 @@ def test_a_bounded_table_keeps_every_card_inside_and_its_edge_exits_are_dead() -
         final = None
         for state in states(seed, {"table_size": "6x3", "dead_exit": "loses"}, chance=False):
             for x, y in state.table.packed:
-                assert -2 <= x <= 3 and -1 <= y <= 1
+                assert -2 <= x <= 3
+                assert -1 <= y <= 1
             final = state
-        assert final is not None and final.outcome is not None
+        assert final is not None
+        assert final.outcome is not None
     state = GAME.new_game(1, {"table_size": "6x3"}, seed=1)
     for action in legal_actions(state):
         if isinstance(action, Placement):
@@ -331,7 +350,8 @@ def test_positions_refuse_extra_copies_unless_hypothetical_and_a_misplaced_super
             parse_position(text)
         flagged = text.replace("bandido ", "bandido hypothetical ", 1)
         position = parse_position(flagged)
-        assert position.hypothetical and parse_position(to_notation(position)) == position
+        assert position.hypothetical
+        assert parse_position(to_notation(position)) == position
         assert parse_position(json.dumps(_json(position))) == position
         assert parse_position(text, hypothetical=True) == position
     for text in (f"{START} | super6", f"{START} | super5 L", f"{START} super6@2,0,0"):
@@ -377,7 +397,8 @@ def test_python_level_wrong_types_raise_library_errors() -> None:
             try:
                 reader(value)
             except BanditsolveError as exc:
-                assert "\n" not in str(exc) and len(str(exc)) < 300
+                assert "\n" not in str(exc)
+                assert len(str(exc)) < 300
             else:  # only bytes name a state (they are read as UTF-8 text)
                 raise AssertionError(f"{reader} accepted {value!r}")
     for value in WRONG_TYPES[1:]:
@@ -422,8 +443,10 @@ def test_readers_refuse_bad_files_and_numbers(tmp_path: Path) -> None:
 @rules("BD-OPT-1", "BD-OPT-2", "BD-OPT-3", "BD-OPT-4", "BD-OPT-5", "BD-OPT-6")
 def test_option_names_list_every_value_with_the_default_first() -> None:
     names = GAME.option_names()
-    assert names["pile_out"][0] == "play_on" and names["super_side"][0] == "super6"
-    assert names["hand_size"][0] == "3" and names["table_size"][0] == "unbounded"
+    assert names["pile_out"][0] == "play_on"
+    assert names["super_side"][0] == "super6"
+    assert names["hand_size"][0] == "3"
+    assert names["table_size"][0] == "unbounded"
     for name, values in names.items():
         for value in values:
             state = GAME.new_game(1, {name: value}, seed=0)

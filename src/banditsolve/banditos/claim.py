@@ -67,7 +67,8 @@ class ClaimVerdict:
         if self.safe:
             return f"safe: no completion of [{format_dice(self.theirs)}] beats {claim}"
         side = self.opponent_side
-        assert side is not None and self.witness is not None
+        assert side is not None
+        assert self.witness is not None
         return (
             f"unsafe: adding {format_dice(self.witness)} to [{format_dice(self.theirs)}] gives "
             f"{format_dice(side)} ({describe(rank(side))}), which beats {claim}"
@@ -456,7 +457,8 @@ class UnfrozenVerdict:
     one built by the constructor. The frozen constructor alone costs more than a whole verdict
     built this way."""
 
-    __slots__ = ("safe", "mine", "theirs", "witness", "backend")
+    # The order of ClaimVerdict's fields: the layouts must match for the class swap.
+    __slots__ = ("safe", "mine", "theirs", "witness", "backend")  # noqa: RUF023
     safe: bool
     mine: tuple[Die, ...]
     theirs: tuple[Die, ...]

@@ -73,7 +73,7 @@ def rank_codes(d1: int, d2: int, d3: int) -> Rank:
         kicker = v3 if v1 == v2 else v1
         # Not three equal values, so two identical dice (same colour and value) are the pair:
         # a colour pair.
-        coloured = d1 == d2 or d1 == d3 or d2 == d3
+        coloured = d1 in (d2, d3) or d2 == d3
         return Rank((2 if coloured else 1) << 9 | pair << 6 | kicker << 3)
     return Rank(v1 << 6 | v2 << 3 | v3)
 

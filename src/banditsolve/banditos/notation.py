@@ -329,7 +329,7 @@ def to_json(state: State) -> dict[str, Any]:
             for tile in state.row
         ],
         "stack": {str(v): n for v, n in zip(TILE_VALUES, state.stack, strict=True)},
-        "bag": {c: n for c, n in zip("kgrb", state.bag, strict=True)},
+        "bag": dict(zip("kgrb", state.bag, strict=True)),
         "won": [list(w) for w in state.won],
         "scores": list(state.scores),
         "to_move": state.to_move,

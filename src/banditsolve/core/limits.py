@@ -99,7 +99,7 @@ class LimitReached(Exception):
 class Budget:
     """A running budget: :meth:`tick` per node, checks the clock every ``check_every`` ticks."""
 
-    __slots__ = ("limits", "nodes", "start", "deadline", "_node_limit", "_every", "_next_check")
+    __slots__ = ("_every", "_next_check", "_node_limit", "deadline", "limits", "nodes", "start")
 
     def __init__(self, limits: Limits, *, check_every: int = 256) -> None:
         self.limits = limits

@@ -389,7 +389,8 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
         return _rolled_outcomes(n)
     if state.phase == "reveal":
         car = state.car(state.pending[0][0])
-        assert car is not None and car.trunk is not None
+        assert car is not None
+        assert car.trunk is not None
         tiles = unseen_tiles(state, car.trunk)
         total = sum(tiles.values())
         ed = edition_of(state)

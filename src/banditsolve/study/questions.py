@@ -245,7 +245,7 @@ def simulate(task: Task) -> Row:
 
 def _policy_won(task: Task, policy: str) -> bool:
     """Whether ``policy`` (every seat) wins the task's deal (the same seed, so the same deal)."""
-    params = tuple((k, v) for k, v in task.params if k != "policies") + (("policies", policy),)
+    params = (*tuple((k, v) for k, v in task.params if k != "policies"), ("policies", policy))
     other = Task(task.study, task.index, task.game, "simulate", task.seed, task.options, params)
     game, final, *_ = play(other)
     outcome = game.outcome(final)

@@ -105,7 +105,7 @@ def bradley_terry(
         wins[b] += wb + prior
         key = (a, b) if a < b else (b, a)
         meets[key] += wa + wb + 2 * prior
-    strength = {n: 1.0 for n in names}
+    strength = dict.fromkeys(names, 1.0)
     for _ in range(rounds):
         new: dict[str, float] = {}
         for i in names:
@@ -611,7 +611,7 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
             continue
         o = {_int(r.get("seed")): outcome(r) for r in g}
         ln = {_int(r.get("seed")): length(r) for r in g}
-        pairs, mean, low, high = paired_difference(b_out, o)
+        _pairs, mean, low, high = paired_difference(b_out, o)
         _, lmean, llow, lhigh = paired_difference(b_len, ln)
         k = sum(1 for r in g if outcome(r))
         better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])

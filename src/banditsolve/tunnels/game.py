@@ -756,7 +756,7 @@ def _remove_one(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
 
 def _insert_sorted(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
     i = bisect_left(cards, code)
-    return cards[:i] + (code,) + cards[i:]
+    return (*cards[:i], code, *cards[i:])
 
 
 def _give(state: GameState, code: int, unseen: tuple[int, ...], pile: tuple[int, ...]) -> GameState:

@@ -473,10 +473,7 @@ def creates_hole(table: Table, placement: Placement) -> bool:
     o = orientation(placement.card & PORT_MASK, placement.rotation)
     a = (placement.x, placement.y)
     b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-    for _, v in _touched(table, o, a, b):
-        if IS_HOLE[v]:
-            return True
-    return False
+    return any(IS_HOLE[v] for _, v in _touched(table, o, a, b))
 
 
 Area = tuple[int, int, int, int]

@@ -22,6 +22,7 @@ only when this module is.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -100,7 +101,7 @@ def build_model(
     for c in range(4):
         model.add(sum(hot[c] for hot in one_hot) <= avail[c])
     # Symmetry: the added dice's codes do not decrease.
-    for (c1, v1), (c2, v2) in zip(added, added[1:], strict=False):
+    for (c1, v1), (c2, v2) in itertools.pairwise(added):
         model.add(6 * c1 + v1 <= 6 * c2 + v2)
 
     pairs = [(0, 1), (0, 2), (1, 2)]

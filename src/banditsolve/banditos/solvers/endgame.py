@@ -350,7 +350,8 @@ class ExactSolver(_Planner):
                     best_value, best_action = v, action
                     if v == target:
                         break  # nothing can do better
-            assert best_value is not None and best_action is not None
+            assert best_value is not None
+            assert best_action is not None
             self.best[state] = best_action
             result = best_value
         self.memo[state] = result

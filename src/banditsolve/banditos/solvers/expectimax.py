@@ -351,7 +351,7 @@ class CompactSearch:
                     r_op = RANK3[theirs[0] * 576 + theirs[1] * 24 + theirs[2]]
                     full = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
                     placed = (
-                        tiles[:i] + (full,) + tiles[i + 1 :], stack, s0, s1, me, phase, left,
+                        (*tiles[:i], full, *tiles[i + 1:]), stack, s0, s1, me, phase, left,
                         opening, bag,
                     )
                     yield self._won(placed, i, me if r_me > r_op else 1 - me)
@@ -362,7 +362,7 @@ class CompactSearch:
                     theirs = full_side_classes(side)[theirs]
                 new = (tile[0], side, theirs) if me == 0 else (tile[0], theirs, side)
                 yield (
-                    tuple(sorted(tiles[:i] + (new,) + tiles[i + 1 :])), stack, s0, s1, me,
+                    tuple(sorted((*tiles[:i], new, *tiles[i + 1:]))), stack, s0, s1, me,
                     phase, left, opening, bag,
                 )
         if not hand or (self.may_return and not room):
@@ -644,9 +644,8 @@ class LastTile:
             self.budget.tick()
         mine, theirs = canon
         result = None
-        if len(mine) == 3:
-            if _claim_safe(mine, theirs, _off_tile(mine + theirs)):
-                result = ONE
+        if len(mine) == 3 and _claim_safe(mine, theirs, _off_tile(mine + theirs)):
+            result = ONE
         if result is None:
             result = self.roll(mine, theirs)
         self.memo[key] = self.canonical[canon] = result

@@ -17,7 +17,7 @@ true the side wins anyway. Every Z3 call goes through :mod:`banditsolve.z3typed`
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations, permutations
+from itertools import combinations, pairwise, permutations
 
 from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import Rank, rank, rank_category, rank_values
@@ -130,7 +130,7 @@ def solve_claim(
         added.append((col, val))
     for colour in range(4):
         solver.add(count_true(col.eq(colour) for col, _ in added) <= avail[colour])
-    for (c1, v1), (c2, v2) in zip(added, added[1:], strict=False):
+    for (c1, v1), (c2, v2) in pairwise(added):
         solver.add(c1 * 6 + v1 <= c2 * 6 + v2)
     solver.add(beats_constraint(colours, values, rank(mine)))
     result = solver.check()

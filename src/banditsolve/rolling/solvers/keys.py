@@ -22,6 +22,7 @@ class, with the summed probability (exact, as a :class:`~fractions.Fraction`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -198,7 +199,7 @@ def roll_orbits(state: State, n: int, *, turn: bool = False) -> list[tuple[Rolle
         ok = True
         for cls in classes:
             counts = [faces[s] for s in cls]
-            if any(a < b for a, b in zip(counts, counts[1:], strict=False)):
+            if any(a < b for a, b in itertools.pairwise(counts)):
                 ok = False
                 break
             perms = math.factorial(len(counts))

@@ -189,7 +189,7 @@ class RegionState:
     far: ``floor``, a lower bound on the cards that close the region, and ``found``, the
     placements of a closure of ``floor`` cards once one turns up."""
 
-    __slots__ = ("found", "floor", "listed", "search")
+    __slots__ = ("floor", "found", "listed", "search")
 
     def __init__(self, search: ExactSearch, floor: int) -> None:
         self.search = search
@@ -966,7 +966,7 @@ class ExactSearch:
             tx, ty = t
             values = []
             for c in (t, (tx, ty - 1), (tx + 1, ty), (tx, ty + 1), (tx - 1, ty)):
-                if c in cells or c == a or c == b:
+                if c in cells or c in (a, b):
                     values.append(0)
                 elif bounds is not None and not inside(c, bounds):
                     if c == t:
@@ -982,7 +982,7 @@ class ExactSearch:
                     for fx, fy in faced:
                         nx, ny = tx + fx, ty + fy
                         n = (nx, ny)
-                        if n in cells or n == a or n == b:
+                        if n in cells or n in (a, b):
                             continue
                         for w in (n, (nx, ny - 1), (nx + 1, ny), (nx, ny + 1), (nx - 1, ny)):
                             if w in after and w != t and w != ob:
