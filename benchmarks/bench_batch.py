@@ -224,14 +224,14 @@ def run(quick: bool = False) -> dict[str, object]:
         "CPU overhead % | batch CPU % | parent CPU ms/task | chunk | load before/after |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['executor']} | {r['task']} | {r['tasks']} | {r['tasks_per_s']} | "
-            f"{r['plain_loop_tasks_per_s']} | {r['overhead_pct']} | {r['cpu_overhead_pct']} | "
-            f"{r['batch_cpu_pct']} | "
-            f"{r['parent_cpu_ms_per_task']} | {r['mean_chunk']} | "
-            f"{r['load_before']}/{r['load_after']} |"
-        )
+    lines.extend(
+        f"| {r['executor']} | {r['task']} | {r['tasks']} | {r['tasks_per_s']} | "
+        f"{r['plain_loop_tasks_per_s']} | {r['overhead_pct']} | {r['cpu_overhead_pct']} | "
+        f"{r['batch_cpu_pct']} | "
+        f"{r['parent_cpu_ms_per_task']} | {r['mean_chunk']} | "
+        f"{r['load_before']}/{r['load_after']} |"
+        for r in rows
+    )
     (OUT / "batch.md").write_text("\n".join(lines) + "\n")
     return {"rows": rows, "written": [str(OUT / "batch.md"), str(OUT / "batch.json")]}
 

@@ -153,8 +153,7 @@ def run(quick: bool = False) -> dict[str, object]:
         f" on {os.cpu_count()} cores.",
         "",
     ]
-    for row in rows:
-        lines.append("- " + ", ".join(f"{k}: {v}" for k, v in row.items()))
+    lines.extend("- " + ", ".join(f"{k}: {v}" for k, v in row.items()) for row in rows)
     (out / "rolling.md").write_text("\n".join(lines) + "\n")
     return {"rows": rows, "written": [str(out / "rolling.md"), str(out / "rolling.json")]}
 

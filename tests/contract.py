@@ -139,7 +139,10 @@ def context(game: Any, *, max_actions: int | None = None) -> Iterator[Context]:
 def check_current_player(ctx: Context, state: Any) -> None:
     game = ctx.game
     players = game.players(state)
-    assert type(players) is int and game.min_players <= players <= game.max_players, (
+    assert type(players) is int, (
+        f"players(state) is {players!r}, not a count in {game.min_players}..{game.max_players}"
+    )
+    assert game.min_players <= players <= game.max_players, (
         f"players(state) is {players!r}, not a count in {game.min_players}..{game.max_players}"
     )
     actor = game.current_player(state)
@@ -182,7 +185,8 @@ def check_chance_outcomes(ctx: Context, state: Any) -> None:
     assert outcomes, "a chance node with no outcome"
     total = Fraction(0)
     for pair in outcomes:
-        assert isinstance(pair, tuple) and len(pair) == 2, f"{pair!r} is not (action, p)"
+        assert isinstance(pair, tuple), f"{pair!r} is not (action, p)"
+        assert len(pair) == 2, f"{pair!r} is not (action, p)"
         action, p = pair
         assert type(p) is Fraction, f"probability of {action!r} is {type(p).__name__}"
         assert p > 0, f"probability of {action!r} is {p}"
@@ -210,7 +214,8 @@ def check_outcome(ctx: Context, state: Any) -> None:
     )
     assert len(set(outcome.winners)) == len(outcome.winners), f"winners {outcome.winners} repeat"
     for p, r in enumerate(outcome.returns):
-        assert isinstance(r, float | int) and math.isfinite(r), f"return {r!r} of player {p}"
+        assert isinstance(r, float | int), f"return {r!r} of player {p}"
+        assert math.isfinite(r), f"return {r!r} of player {p}"
         if p in outcome.winners:
             assert r > 0, f"winner {p} has return {r}"
         else:
@@ -218,11 +223,11 @@ def check_outcome(ctx: Context, state: Any) -> None:
     if outcome.winners:
         best = max(outcome.returns)
         assert all(outcome.returns[w] == best for w in outcome.winners)
-    assert isinstance(outcome.reason, str) and outcome.reason.strip(), "outcome without reason"
+    assert isinstance(outcome.reason, str), "outcome without reason"
+    assert outcome.reason.strip(), "outcome without reason"
     assert "\n" not in outcome.reason, "outcome reason is more than one line"
-    assert isinstance(outcome.scores, tuple) and len(outcome.scores) in (0, players), (
-        f"scores {outcome.scores!r} for {players} players"
-    )
+    assert isinstance(outcome.scores, tuple), f"scores {outcome.scores!r} for {players} players"
+    assert len(outcome.scores) in (0, players), f"scores {outcome.scores!r} for {players} players"
     assert all(type(s) is int for s in outcome.scores), f"scores {outcome.scores!r}"
     json.dumps(outcome.to_json(), allow_nan=False)
 
@@ -230,8 +235,10 @@ def check_outcome(ctx: Context, state: Any) -> None:
 def check_notation(ctx: Context, state: Any) -> None:
     game = ctx.game
     text = game.to_notation(state)
-    assert isinstance(text, str) and text.strip(), "empty notation"
-    assert "\n" not in text and "\r" not in text, "the notation is more than one line"
+    assert isinstance(text, str), "empty notation"
+    assert text.strip(), "empty notation"
+    assert "\n" not in text, "the notation is more than one line"
+    assert "\r" not in text, "the notation is more than one line"
     back = game.from_notation(text)
     assert back == state, f"from_notation(to_notation(s)) != s for {text!r}"
     assert game.to_notation(back) == text, "the notation is not stable through a round trip"
@@ -273,7 +280,8 @@ def check_action_texts(ctx: Context, state: Any) -> None:
     game = ctx.game
     for action in _some(game.legal_actions(state), ctx.max_actions):
         text = game.action_text(state, action)
-        assert isinstance(text, str) and text.strip(), f"action_text of {action!r} is {text!r}"
+        assert isinstance(text, str), f"action_text of {action!r} is {text!r}"
+        assert text.strip(), f"action_text of {action!r} is {text!r}"
         assert "\n" not in text, f"action_text of {action!r} is more than one line"
         back = game.parse_action(state, text)
         assert back == action, f"parse_action(action_text({action!r})) gave {back!r}"
@@ -282,7 +290,8 @@ def check_action_texts(ctx: Context, state: Any) -> None:
 def check_pictures(ctx: Context, state: Any) -> None:
     game = ctx.game
     art = game.ascii(state)
-    assert isinstance(art, str) and art.strip(), "empty ASCII picture"
+    assert isinstance(art, str), "empty ASCII picture"
+    assert art.strip(), "empty ASCII picture"
     picture = game.svg(state)
     assert isinstance(picture, str), f"svg is a {type(picture).__name__}"
     root = ET.fromstring(picture)
@@ -493,8 +502,10 @@ def option_values(game: Any) -> list[tuple[str, str]]:
     names = game.option_names()
     pairs: list[tuple[str, str]] = []
     for name, values in names.items():
-        assert isinstance(name, str) and name, f"option name {name!r}"
-        assert isinstance(values, tuple) and values, f"option {name!r} has no values"
+        assert isinstance(name, str), f"option name {name!r}"
+        assert name, f"option name {name!r}"
+        assert isinstance(values, tuple), f"option {name!r} has no values"
+        assert values, f"option {name!r} has no values"
         assert all(isinstance(v, str) for v in values), f"option {name!r} values {values!r}"
         pairs.extend((name, v) for v in values)
     return pairs

@@ -60,7 +60,8 @@ def test_game_questions_use_the_shared_flag_names() -> None:
             flags = _flags(parser)
             assert not banned & set(flags), (name, verb)
             if verb not in SHARED_VERBS and verb != "placements":
-                assert "position" in flags and "--json" in flags, (name, verb)
+                assert "position" in flags, (name, verb)
+                assert "--json" in flags, (name, verb)
             if "--seed" in flags:
                 assert flags["--seed"][1] == 0, (name, verb)
 

@@ -56,7 +56,8 @@ def test_bandido_super_card_only_at_the_start(text: str) -> None:
         ("tunnels.read_position", tunnels.read_position),
     ):
         exc = assert_clean(label, reader, text, must_refuse=True)
-        assert exc is not None and "super" in str(exc).lower(), (
+        assert exc is not None, f"{label}({text!r}): the reason {exc} does not name the super card"
+        assert "super" in str(exc).lower(), (
             f"{label}({text!r}): the reason {exc} does not name the super card"
         )
     doc = tunnels.to_json(tunnels.parse_position(START))
@@ -66,7 +67,8 @@ def test_bandido_super_card_only_at_the_start(text: str) -> None:
         broken = copy.deepcopy(doc)
         broken["placements"].append({"card": SUPER, "x": 2, "y": 0, "rotation": 0})
     exc = assert_clean("tunnels.from_json", tunnels.from_json, broken, must_refuse=True)
-    assert exc is not None and "super" in str(exc).lower(), exc
+    assert exc is not None, exc
+    assert "super" in str(exc).lower(), exc
 
 
 @pytest.mark.parametrize("text", TOO_MANY)
@@ -79,7 +81,10 @@ def test_bandido_more_copies_than_the_deck_are_refused(text: str) -> None:
     ):
         exc = assert_clean(label, reader, text, must_refuse=True)
         if text in TOO_MANY[:4]:  # a huge count may be refused as a bad count instead
-            assert exc is not None and "hypothetical" in str(exc), (
+            assert exc is not None, (
+                f"{label}: the reason {exc} does not say how to ask a hypothetical question"
+            )
+            assert "hypothetical" in str(exc), (
                 f"{label}: the reason {exc} does not say how to ask a hypothetical question"
             )
 
@@ -229,9 +234,14 @@ def _banditos_doc() -> dict[str, Any]:
         for visit in play(game, seed, mix=True).visits:
             doc: dict[str, Any] = game.to_json(visit.state)
             dice = any(s and (s["sides"][0] or s["sides"][1]) for s in doc["row"])
-            if visit.actor >= 0 and doc["hand"] and any(doc["won"]) and dice:
-                if not doc["opening"]:
-                    return doc
+            if (
+                visit.actor >= 0
+                and doc["hand"]
+                and any(doc["won"])
+                and dice
+                and not doc["opening"]
+            ):
+                return doc
     raise AssertionError("no mid-game Los Banditos state with a hand and won tiles")
 
 

@@ -76,12 +76,11 @@ def test_refusals_of_bandida_fields() -> None:
         GAME.from_notation(text + " phase=nap")
     with pytest.raises(NotationError, match="queue"):
         GAME.from_notation(text + " queue=0")
-    with pytest.raises(NotationError, match="Bandida only"):
-        from banditsolve.tunnels.variants import BANDIDO
+    from banditsolve.tunnels.variants import BANDIDO
 
-        BANDIDO.from_notation(
-            BANDIDO.to_notation(BANDIDO.new_game(2, seed=1)) + " options=mode:2"
-        )
+    bandido_text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1)) + " options=mode:2"
+    with pytest.raises(NotationError, match="Bandida only"):
+        BANDIDO.from_notation(bandido_text)
 
 
 @rules("BA-NOTE-3")

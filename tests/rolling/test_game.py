@@ -428,7 +428,10 @@ def test_svg_labels_never_overlap() -> None:
         names = sorted(t for t, *_ in boxes if t.startswith(("Wagon ", "Loco")))
         assert names == sorted("Loco" if c.loco else f"Wagon {c.id}" for c in state.train)
         for text, left, top, right, bottom in boxes:
-            assert left >= 0 and right <= width and top >= 0 and bottom <= height, text
+            assert left >= 0, text
+            assert right <= width, text
+            assert top >= 0, text
+            assert bottom <= height, text
         for i, (a, al, at, ar, ab) in enumerate(boxes):
             for b, bl, bt, br, bb in boxes[i + 1 :]:
                 apart = ar <= bl or br <= al or ab <= bt or bb <= at

@@ -115,7 +115,8 @@ def test_models_agree_with_the_exact_search() -> None:
         for backend in ("cpsat", "z3"):
             model = is_safe(state, car, player, backend=backend, time_limit=30, seed=1)
             if model.safe is None:  # only what the models state they leave out
-                assert merc and "not modelled" in model.reason, (backend, state.notation())
+                assert merc, (backend, state.notation())
+                assert "not modelled" in model.reason, (backend, state.notation())
             else:
                 assert model.safe is exact.safe, (backend, state.notation(), car, player)
             if model.safe is False:

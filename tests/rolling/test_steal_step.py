@@ -52,8 +52,10 @@ def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> N
     for verb in ("show", "moves", "safe"):
         args = (verb, OLD_README, "2") if verb == "safe" else (verb, OLD_README)
         answer = run("rolling", *args)
-        assert answer.code == 2 and answer.out == "", verb
-        assert answer.err.count("\n") == 1 and "car 1 " in answer.err, verb
+        assert answer.code == 2, verb
+        assert answer.out == "", verb
+        assert answer.err.count("\n") == 1, verb
+        assert "car 1 " in answer.err, verb
     # the JSON reader says the same: the JSON of the new position with the masks moved back
     doc = GAME.to_json(GAME.from_notation(NEW_README))
     del doc["notation"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 _NUMBER = re.compile(r"\d+")
 #: Replacements for a number in a notation.
-NUMBERS = ("-1", "0", "-0", "99", "4294967296", "9" * 5000, "1" * 40, "1.5", "1e9", "٣", "０")
+NUMBERS = ("-1", "0", "-0", "99", "4294967296", "9" * 5000, "1" * 40, "1.5", "1e9", "٣", "\uff10")
 
 
 def delete(text: str, i: int, n: int) -> str:

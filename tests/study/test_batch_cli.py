@@ -63,7 +63,8 @@ def test_report_only_writes_the_report_of_what_is_stored_and_runs_nothing(
     for argv in (("study", "bandido", "--report-only", "--out", str(tmp_path / "none")),
                  ("study", "bandida", "--report-only", "--out", str(out))):
         refused = run(*argv)
-        assert refused.code == 2 and len(refused.err.splitlines()) == 1, refused.err
+        assert refused.code == 2, refused.err
+        assert len(refused.err.splitlines()) == 1, refused.err
 
 
 def test_bad_study_requests_exit_2() -> None:
@@ -189,7 +190,8 @@ def test_kill_stops_the_study_and_its_workers_and_the_same_command_resumes(
     assert proc.returncode == 143, err
     assert "run the same command again to resume" in err
     assert len(err.splitlines()) == 1
-    assert workers and not alive, alive  # the pool's processes were there, and are gone
+    assert workers, alive  # the pool's processes were there,
+    assert not alive, alive  # and are gone
     kept = stored_indices(out)
     assert 8 <= sum(kept.values()) < 60
     assert max(kept.values()) == 1

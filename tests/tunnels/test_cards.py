@@ -189,7 +189,7 @@ def test_check_counts_refuses_surplus_copies_and_a_second_super_card() -> None:
         deck.check_counts([ell] * 4, "here")
     deck.check_counts([ell] * 4, "here", hypothetical=True)
     for side in ("super6", "super5"):
-        with pytest.raises(NotationError, match="super card .* only at the start of the table"):
+        with pytest.raises(NotationError, match=r"super card .* only at the start of the table"):
             deck.check_counts([ell, parse_card(side)], "pile", hypothetical=True)
     with pytest.raises(NotationError, match="not a card of the bandido deck"):
         deck.check_counts([parse_card("L:ladder")], "hand 1")

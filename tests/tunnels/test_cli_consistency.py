@@ -53,7 +53,8 @@ def refused(result: CliResult) -> str:
     assert result.code == 2, (result.code, result.out[:200], result.err)
     assert result.out == ""
     lines = result.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("banditsolve: error: "), result.err
+    assert len(lines) == 1, result.err
+    assert lines[0].startswith("banditsolve: error: "), result.err
     return lines[0]
 
 
@@ -230,7 +231,8 @@ def test_every_state_command_reads_a_puzzles_game_document(tmp_path: Path) -> No
     after = BANDIDO.apply(state, BANDIDO.parse_action(state, first))
     assert json.loads(applied.out)["notation"] == BANDIDO.to_notation(after)
     solved = run("bandido", "solve", str(path), "--time-limit", "10", "--json")
-    assert solved.code == 0 and json.loads(solved.out)["answer"] == "win", solved.err
+    assert solved.code == 0, solved.err
+    assert json.loads(solved.out)["answer"] == "win", solved.err
 
 
 def test_a_game_document_with_leftover_remaining_cards_is_refused() -> None:

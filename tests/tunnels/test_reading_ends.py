@@ -30,7 +30,7 @@ def test_a_state_already_lost_is_refused_without_its_end(game: TunnelGame) -> No
     text, last = _ended_on_a_hole(game)
     assert game.from_notation(text) == last  # with end=lost:hole it reads back
     cut = " ".join(word for word in text.split() if not word.startswith("end="))
-    with pytest.raises(NotationError, match="already over.*end=lost:hole"):
+    with pytest.raises(NotationError, match=r"already over.*end=lost:hole"):
         game.from_notation(cut)
     document = game.to_json(last)
     for key in ("outcome", "reason"):

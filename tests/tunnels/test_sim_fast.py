@@ -120,9 +120,7 @@ def test_the_greedy_groups_entries_are_the_hands_ranks_composed_as_entry_says() 
         codes, masks, first, more = _hand_masks(tuple(sorted(hand)))
         assert codes == tuple(sorted(set(hand)))
         assert sorted(masks) == sorted({c & PORT_MASK for c in hand})
-        bases: dict[int, int] = {}
-        for m, base in first.items():
-            bases[base] = m
+        bases: dict[int, int] = {base: m for m, base in first.items()}
         for m, extra in more.items():
             for base in extra:
                 bases[base] = m

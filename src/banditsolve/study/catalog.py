@@ -77,10 +77,11 @@ class StudySpec:
 
 def _spread(settings: tuple[Setting, ...]) -> tuple[Setting, ...]:
     """Each setting ``weight`` times, the repeats spread evenly over the cycle."""
-    slots: list[tuple[float, int, Setting]] = []
-    for order, s in enumerate(settings):
-        for j in range(s.weight):
-            slots.append(((j + 0.5) / s.weight, order, s))
+    slots: list[tuple[float, int, Setting]] = [
+        ((j + 0.5) / s.weight, order, s)
+        for order, s in enumerate(settings)
+        for j in range(s.weight)
+    ]
     return tuple(s for _, _, s in sorted(slots, key=lambda t: (t[0], t[1])))
 
 
@@ -114,14 +115,12 @@ def option_settings(
 
     names = load_game(game).option_names()
     out = [Setting("option:default", game, "simulate", (), params, weight)]
-    for option, values in names.items():
-        if option in skip:
-            continue
-        for value in values[1:]:
-            out.append(
-                Setting(f"option:{option}={value}", game, "simulate", ((option, value),), params,
-                        weight)
-            )
+    out.extend(
+        Setting(f"option:{option}={value}", game, "simulate", ((option, value),), params, weight)
+        for option, values in names.items()
+        if option not in skip
+        for value in values[1:]
+    )
     return tuple(out)
 
 

@@ -17,6 +17,7 @@ Nothing heavy is imported until an executor is opened.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable
@@ -84,10 +85,9 @@ class Pool:
 
     def close(self) -> None:
         for closer in reversed(self.closers):
-            try:
+            # closing is best effort: the results are already stored
+            with contextlib.suppress(Exception):
                 closer()
-            except Exception:  # closing is best effort: the results are already stored
-                pass
         self.closers.clear()
 
     def __enter__(self) -> Pool:

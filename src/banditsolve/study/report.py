@@ -130,8 +130,7 @@ def bradley_terry(
 def table(header: Sequence[str], body: Iterable[Sequence[object]]) -> str:
     """A Markdown table."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in body:
-        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    lines.extend("| " + " | ".join(_cell(v) for v in row) + " |" for row in body)
     return "\n".join(lines)
 
 

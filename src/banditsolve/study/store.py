@@ -261,7 +261,8 @@ class Store:
             for leftover in self.parts_dir.glob(".part-*.tmp-*"):
                 leftover.unlink()  # a part a crash cut short (never renamed: not a result)
             self._recover_journal()
-            self._journal = open(self.journal_path, "a", encoding="utf-8")
+            # kept open for appends until close(): it outlives this block
+            self._journal = open(self.journal_path, "a", encoding="utf-8")  # noqa: SIM115
         except BaseException:
             self.close()
             raise
@@ -276,7 +277,8 @@ class Store:
     def _take_lock(self) -> None:
         import fcntl
 
-        handle = open(self.root / LOCK, "a+", encoding="utf-8")
+        # kept open (holding the lock) until close(): it outlives this method
+        handle = open(self.root / LOCK, "a+", encoding="utf-8")  # noqa: SIM115
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -433,20 +435,26 @@ def check_same_study(
                 f"{_short(json.dumps(new, sort_keys=True), 80)}): "
                 "give another --out folder or remove that one"
             )
-    if grows and isinstance(old_tasks, int) and isinstance(new_tasks, int):
-        if new_tasks < old_tasks:
-            raise StudyMismatchError(
-                f"{_short(where)} holds a larger run of this study ({old_tasks} tasks, not "
-                f"{new_tasks}): a study can grow, not shrink; give the same size or another "
-                "--out folder"
-            )
+    if (
+        grows
+        and isinstance(old_tasks, int)
+        and isinstance(new_tasks, int)
+        and new_tasks < old_tasks
+    ):
+        raise StudyMismatchError(
+            f"{_short(where)} holds a larger run of this study ({old_tasks} tasks, not "
+            f"{new_tasks}): a study can grow, not shrink; give the same size or another "
+            "--out folder"
+        )
     return grows
 
 
 def read_journal(path: Path) -> Iterator[Record]:
     """The journal's records; a last line cut short by a crash is left out."""
     try:
-        handle = open(path, encoding="utf-8")
+        # opened apart from the ``with`` below (which closes it) so that only a missing
+        # journal is caught, not an error while reading it
+        handle = open(path, encoding="utf-8")  # noqa: SIM115
     except FileNotFoundError:
         return
     with handle:

@@ -2583,9 +2583,13 @@ def _ba_settle(state: GameState) -> GameState:
         if top in ("dynamite", "tool"):
             if _fits_hand(state, state.player):
                 return state
-            if top == "dynamite" and options.dynamite_stuck == "change":
-                if state.pile_size and not state.changed:
-                    return state  # BA-OPT-7: the player may change the hand
+            if (
+                top == "dynamite"
+                and options.dynamite_stuck == "change"
+                and state.pile_size
+                and not state.changed
+            ):
+                return state  # BA-OPT-7: the player may change the hand
             if top == "tool" and options.tool_stuck == "under" and state.hands[state.player]:
                 hands = list(state.hands)
                 rest = hands[state.player]

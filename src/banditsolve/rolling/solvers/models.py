@@ -674,9 +674,13 @@ def _build(
                 if not _zero(a):
                     ops.implies(ops.ge(a, 1), kept[i])
                 ops.implies(ops.ge(b, 1), gang[i])
-                if phase == "attack" and state.joker_car is not None and o.jokers == "together":
-                    if train[i].id != state.joker_car:
-                        ops.require(ops.eq(a + b, 0))
+                if (
+                    phase == "attack"
+                    and state.joker_car is not None
+                    and o.jokers == "together"
+                    and train[i].id != state.joker_car
+                ):
+                    ops.require(ops.eq(a + b, 0))
                 pre.append(a)
                 post.append(b)
             ops.require(ops.ge(faces[JOKER], ops.sum(pre) + ops.sum(post)))

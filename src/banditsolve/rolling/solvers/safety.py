@@ -209,9 +209,12 @@ def _bounded_safe(state: State, player: int, car: int) -> int | None:
     bound = reach_bound(state, q, car)
     if bound is None or bound >= mine:
         return None
-    if w.trunk is not None and bound >= 3:
-        if any(t.content == BOMB for t in unseen_tiles(state, w.trunk)):
-            return None  # the opponent may open W's trunk, and it may be a bomb
+    if (
+        w.trunk is not None
+        and bound >= 3
+        and any(t.content == BOMB for t in unseen_tiles(state, w.trunk))
+    ):
+        return None  # the opponent may open W's trunk, and it may be a bomb
     return bound
 
 

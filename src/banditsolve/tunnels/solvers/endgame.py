@@ -163,10 +163,11 @@ def _key(state: GameState) -> object:
 
 def _ordered(state: GameState) -> list[Action]:
     actions = list(legal_actions(state))
-    deltas: dict[Placement, int] = {}
-    for code in set(state.hands[state.player]):
-        for p, d in placements_with_delta(state.table, code):
-            deltas[p] = d
+    deltas: dict[Placement, int] = {
+        p: d
+        for code in set(state.hands[state.player])
+        for p, d in placements_with_delta(state.table, code)
+    }
     return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
 
 
@@ -349,11 +350,10 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
 def _ordered_bandida(state: GameState) -> list[Action]:
     """The legal actions, placements that close the most exits first."""
     actions = list(legal_actions(state))
-    deltas: dict[Placement, int] = {}
     hand = set(state.hands[state.to_act])
-    for code in hand:
-        for p, d in placements_with_delta(state.table, code):
-            deltas[p] = d
+    deltas: dict[Placement, int] = {
+        p: d for code in hand for p, d in placements_with_delta(state.table, code)
+    }
     return sorted(actions, key=lambda a: deltas.get(a, 99) if isinstance(a, Placement) else 100)
 
 

@@ -49,11 +49,8 @@ def solve_z3(
     budget, m = prepared
     deadline = None if time_limit is None else start + time_limit
     xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
-    constraints: list[z.BoolExpr | bool] = []
+    constraints: list[z.BoolExpr | bool] = [False for t in m.front if t not in m.covering]
     front = set(m.front)
-    for t in m.front:
-        if t not in m.covering:
-            constraints.append(False)
     for cell, idx in m.covering.items():
         lits = [xs[i] for i in idx]
         if cell in front:
