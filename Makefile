@@ -21,6 +21,8 @@ venv: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	PYTHONPATH=src $(BIN)/lint-imports
+	$(BIN)/vulture src --min-confidence 80
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests

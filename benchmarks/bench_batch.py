@@ -28,7 +28,7 @@ from typing import Any
 
 from banditsolve.study.batch import busy_runner, run_study
 from banditsolve.study.executors import Pool, open_executor
-from banditsolve.study.task import Row, Task
+from banditsolve.core.hooks import Row, Task
 
 OUT = Path(__file__).resolve().parent / "results"
 TASK_MS = 10.0

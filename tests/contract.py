@@ -498,8 +498,8 @@ def check_player_counts(game: Any) -> None:
 
 
 def option_values(game: Any) -> list[tuple[str, str]]:
-    """Every ``(option, value)`` pair that ``option_names()`` allows."""
-    names = game.option_names()
+    """Every ``(option, value)`` pair that ``option_set.names()`` allows."""
+    names = game.option_set.names()
     pairs: list[tuple[str, str]] = []
     for name, values in names.items():
         assert isinstance(name, str), f"option name {name!r}"
@@ -526,7 +526,7 @@ def check_options(game: Any, *, stop_at: int | None = None) -> None:
             game.new_game(None, bad, seed=1)
         assert_clear_message(caught.value)
     bad_values: tuple[object, ...] = ("no-such-value", "", " ", "x" * 5000, None, 10**5000)
-    for key in game.option_names():
+    for key in game.option_set.names():
         for bad_value in (*bad_values, 1.5, ["x"]):
             with pytest.raises(RuleOptionError) as caught:
                 game.new_game(None, {key: bad_value}, seed=1)

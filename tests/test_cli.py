@@ -265,13 +265,16 @@ def test_play_help_lists_rule_options_the_game_accepts(name: str) -> None:
 
     result = run(name, "play", "--help")
     assert result.code == 0
-    text = result.out.split("rule options (--option K=V; the first value is the default):")[1]
+    header = "rule options (--option NAME=VALUE; the first value is the default):"
+    text = result.out.split(header)[1]
     listed: dict[str, list[str]] = {}
     for line in text.splitlines()[1:]:
         if not line.startswith("  "):
             break
         option, _, shown = line.strip().partition(": ")
-        listed[option] = shown.split(", ")
+        values_text = shown.split(" (default ")[0]
+        values_text = values_text.removesuffix(", or any other value the option takes")
+        listed[option] = values_text.split(", ")
     game = load_game(name)
     assert listed, name
     for option, values in listed.items():

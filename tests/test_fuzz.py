@@ -74,7 +74,7 @@ def discovered_readers() -> tuple[str, ...]:
         except Exception:
             continue
     for e in entries():
-        package = e.module.rsplit(".", 1)[0]
+        package = e.game.partition(":")[0].rsplit(".", 1)[0]
         for module_name in (package, f"{package}.notation"):
             try:
                 module = importlib.import_module(module_name)
@@ -224,7 +224,7 @@ def valid_texts(label: str) -> list[str]:
     from banditsolve.core.registry import entries
 
     for e in entries():
-        package = e.module.rsplit(".", 1)[0].removeprefix("banditsolve.")
+        package = e.game.partition(":")[0].rsplit(".", 1)[0].removeprefix("banditsolve.")
         if label.startswith(package + ".") and e.name in GAMES:
             game = contract.load(e.name)
             states = sample_states(e.name)

@@ -257,7 +257,7 @@ def test_bad_play_flags(name: str) -> None:
         assert_cli_refuses(name, "play", "--seed", seed)
     for option in ("nosuch=1", "noequals", "=x", "", "=", "x" * 5000 + "=1"):
         assert_cli_refuses(name, "play", "--option", option)
-    for option_name in game.option_names():
+    for option_name in game.option_set.names():
         assert_cli_refuses(name, "play", "--option", f"{option_name}=no-such-value")
         assert_cli_refuses(name, "play", "--option", f"{option_name}=")
     for policy in ("nosuch", "", "x" * 5000):
@@ -267,7 +267,7 @@ def test_bad_play_flags(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_options_from_option_names_are_accepted(name: str) -> None:
     game = contract.load(name)
-    for option_name, values in game.option_names().items():
+    for option_name, values in game.option_set.names().items():
         for value in values:
             result = assert_cli_clean(
                 name, "play", "--seed", "3", "--option", f"{option_name}={value}"

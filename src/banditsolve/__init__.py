@@ -10,8 +10,9 @@ Games live in their own subpackages and load on first use; importing this packag
 of them, nor any solver library.
 """
 
-from typing import Any
+from importlib.metadata import PackageNotFoundError, version
 
+from banditsolve.core.registry import games, load_game
 from banditsolve.errors import (
     BanditsolveError,
     DataError,
@@ -21,21 +22,11 @@ from banditsolve.errors import (
     SolverError,
 )
 
-__version__ = "0.2.0"
-
-
-def games() -> tuple[str, ...]:
-    """The names of the registered games (nothing is imported)."""
-    from banditsolve.core.registry import games as _games
-
-    return _games()
-
-
-def load_game(name: str) -> Any:
-    """The game object registered as ``name`` or one of its aliases."""
-    from banditsolve.core.registry import load_game as _load
-
-    return _load(name)
+try:
+    #: The version, as installed (``pyproject.toml`` is the one place that sets it).
+    __version__ = version("banditsolve")
+except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
+    __version__ = "0+unknown"
 
 
 __all__ = [

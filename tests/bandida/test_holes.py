@@ -149,8 +149,8 @@ def test_bandido_is_unchanged_a_hole_loses_at_once() -> None:
     assert hole_is_final(
         Options(), map_left=maps_left(after)
     )
-    assert "loses_at_once" not in BANDIDO.option_names()["hole"]
-    assert GAME.option_names()["hole"] == ("loses", "illegal", "loses_at_once")
+    assert "loses_at_once" not in BANDIDO.option_set.names()["hole"]
+    assert GAME.option_set.names()["hole"] == ("loses", "illegal", "loses_at_once")
     with pytest.raises(RuleOptionError, match="Bandida"):
         BANDIDO.options({"hole": "loses_at_once"})
     # Nor can Options make one for Bandido (mode 0), whose notation could not say it.

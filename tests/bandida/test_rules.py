@@ -399,10 +399,10 @@ def test_holes_stuck_and_chains() -> None:
 
 @rules("BA-OPT-13", "BA-OPT-12", "BA-GAME-1")
 def test_options_per_game() -> None:
-    names = GAME.option_names()
+    names = GAME.option_set.names()
     assert names["mode"] == ("1", "2", "3")
     assert names["pile_out"][0] == "end"
-    assert "mode" not in BANDIDO.option_names()
+    assert "mode" not in BANDIDO.option_set.names()
     with pytest.raises(RuleOptionError):
         BANDIDO.new_game(2, {"mode": "2"})
     with pytest.raises(RuleOptionError):

@@ -342,7 +342,7 @@ def test_unplaceable_dice_must_make_room_by_default_or_go_back_under_the_option(
 
 @rules("LB-OPT-4", "LB-OPT-1")
 def test_rule_options_are_listed_with_their_default_first_and_validated() -> None:
-    assert GAME.option_names() == {
+    assert GAME.option_set.names() == {
         "proof": ("strict", "bag"),
         "unplaceable": ("give-up", "return"),
     }

@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from banditsolve.study.task import Row, Task
+from banditsolve.core.hooks import Row, Task
 
 STUDY = "batch-test"
 

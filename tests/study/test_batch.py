@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from banditsolve.core.hooks import Row, Scalar, Task
 from banditsolve.errors import BanditsolveError
 from banditsolve.study.batch import (
     WorkerLostError,
@@ -39,7 +40,6 @@ from banditsolve.study.store import (
     new_manifest,
     read_records,
 )
-from banditsolve.study.task import Row, Scalar, Task
 from tests.study.conftest import digest_runner, exiting_runner, failing_runner, tasks
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from banditsolve.core.hooks import Task
 from banditsolve.study.batch import load_failures, load_rows, run_study
 from banditsolve.study.executors import open_executor
-from banditsolve.study.task import Task
 from tests.study.conftest import digest_runner, tasks
 from tests.study.test_batch import stored_indices
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from banditsolve.core.hooks import Task
 from banditsolve.core.play import resolve_policies
 from banditsolve.core.play import simulate as contract_simulate
 from banditsolve.core.protocol import CHANCE
 from banditsolve.core.registry import games, load_game
 from banditsolve.errors import RuleOptionError
 from banditsolve.study.questions import columns, run
-from banditsolve.study.task import Task
 from tests.profiles import scaled
 
 SCALARS = (int, float, str, bool, type(None))
@@ -68,6 +68,9 @@ def test_simulate_agrees_with_the_contract_simulation(game: str) -> None:
             assert row[f"score_{p}"] == score
         if game == "rolling":
             from banditsolve.rolling.edition import CONTENTS
+            from banditsolve.rolling.state import State as RollingState
+
+            assert isinstance(final, RollingState)
 
             for p in range(players):
                 for kind in CONTENTS:
@@ -102,7 +105,7 @@ def test_montecarlo_policy_is_deterministic() -> None:
 def test_claim_aware_policy_plays_the_contract_game() -> None:
     """claim-aware games are the contract's simulation with that policy (every action it picks
     is applied by the rules engine, which refuses an illegal one)."""
-    from banditsolve.study.questions import banditos_claim_aware
+    from banditsolve.banditos.players import claim_aware_player as banditos_claim_aware
 
     game = load_game("banditos")
     greedy = game.policies()["greedy"]
@@ -123,7 +126,9 @@ def _replay(game_name: str, task: Task, certificate: str) -> bool:
     """Play the certificate's actions through the game contract from the task's deal; True if
     the game ends in a team win exactly when the line ends."""
     game = load_game(game_name)
-    state = game.new_game(task.param("players"), dict(task.options), seed=task.seed)
+    players = task.param("players")
+    assert players is None or isinstance(players, int)
+    state = game.new_game(players, dict(task.options), seed=task.seed)
     for text in certificate.split():
         while game.current_player(state) == CHANCE:
             state = game.apply(state, game.chance_outcomes(state)[0][0])

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from banditsolve.core.hooks import Row, Scalar
 from banditsolve.study.catalog import STUDIES
 from banditsolve.study.questions import run
 from banditsolve.study.report import bradley_terry, paired_difference, write_report
-from banditsolve.study.task import Row, Scalar
 
 Z = 1.959963984540054
 

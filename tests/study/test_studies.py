@@ -10,7 +10,7 @@ import pytest
 
 from banditsolve.core.registry import load_game
 from banditsolve.study.catalog import STUDIES
-from banditsolve.study.questions import QUESTIONS, columns, run
+from banditsolve.study.questions import columns, questions, run
 
 
 @pytest.mark.parametrize("name", sorted(STUDIES))
@@ -58,12 +58,13 @@ def test_each_setting_gets_its_weight_and_shares_seeds(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(STUDIES))
 def test_every_setting_is_a_valid_game_and_question(name: str) -> None:
     for s in STUDIES[name].settings():
-        assert s.question in QUESTIONS
+        assert s.question in questions(s.game)
         game = load_game(s.game)
-        names = game.option_names()
+        names = game.option_set.names()
         for option, value in s.options:
             assert value in names[option], (s.label, option)
         players = dict(s.params).get("players")
+        assert players is None or isinstance(players, int)
         state = game.new_game(players, dict(s.options), seed=1)  # refuses a bad combination
         assert game.players(state) == (players or game.players(state))
         columns(s.question, s.game)
@@ -74,7 +75,7 @@ def test_the_option_settings_cover_every_reading_of_every_option() -> None:
                        ("bandida", "bandida")):
         labels = {s.label for s in STUDIES[name].settings()}
         assert "option:default" in labels
-        for option, values in load_game(game).option_names().items():
+        for option, values in load_game(game).option_set.names().items():
             for value in values[1:]:
                 assert f"option:{option}={value}" in labels
 

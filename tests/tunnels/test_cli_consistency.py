@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from banditsolve.errors import NotationError
+from banditsolve.errors import NotationError, RuleOptionError
 from banditsolve.tunnels import load_puzzles
 from banditsolve.tunnels.notation import read_position
 from banditsolve.tunnels.puzzles import game_state
@@ -163,15 +163,15 @@ def test_play_refuses_a_table_size_outside_the_spec(size: str, message: str) -> 
 @rules("BD-OPT-6")
 def test_option_names_admit_every_table_size_of_the_spec() -> None:
     for game in GAMES.values():
-        sizes = game.option_names()["table_size"]
+        sizes = game.option_set.names()["table_size"]
         assert sizes[0] == "unbounded"
         assert "20x20" in sizes
-        assert "30x30" in sizes
-        assert "60x60" in sizes
-        assert "2x2" in sizes
-        assert "61x2" not in sizes
-        assert "1x1" not in sizes
-        assert "30" not in sizes
+        spec = game.option_set.spec("table_size")
+        for size in ("30x30", "60x60", "2x2"):
+            assert spec.parse(size) == size
+        for size in ("61x2", "1x1", "30"):
+            with pytest.raises(RuleOptionError):
+                spec.parse(size)
     assert "any WIDTHxHEIGHT of 2 to 60 cells" in run("bandido", "play", "--help").out
 
 

@@ -443,7 +443,7 @@ def test_readers_refuse_bad_files_and_numbers(tmp_path: Path) -> None:
 
 @rules("BD-OPT-1", "BD-OPT-2", "BD-OPT-3", "BD-OPT-4", "BD-OPT-5", "BD-OPT-6")
 def test_option_names_list_every_value_with_the_default_first() -> None:
-    names = GAME.option_names()
+    names = GAME.option_set.names()
     assert names["pile_out"][0] == "play_on"
     assert names["super_side"][0] == "super6"
     assert names["hand_size"][0] == "3"

@@ -8,17 +8,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from banditsolve.cli.common import (
+from banditsolve.core.answer import DemoItem
+
+if TYPE_CHECKING:
+    from banditsolve.banditos.state import State
+from banditsolve.core.flags import (
     Commands,
-    DemoItem,
     add_limits,
     add_query,
     add_seed,
     count,
     emit_answer,
-    read_position,
     write_svg,
 )
 
@@ -106,7 +108,7 @@ def claim_text(state: Any, tile: int, proof: str | None, verdict: Any) -> str:
 def cmd_claim(args: argparse.Namespace) -> int:
     from banditsolve.banditos import claim_verdict_at
 
-    state = read_position(args)
+    state = _read(args)
     verdict = claim_verdict_at(
         state, args.tile, player=args.player, proof=args.proof, backend=args.backend
     )
@@ -117,13 +119,13 @@ def cmd_claim(args: argparse.Namespace) -> int:
 def cmd_odds(args: argparse.Namespace) -> int:
     from banditsolve.banditos import completion_odds_at
 
-    state = read_position(args)
+    state = _read(args)
     odds = completion_odds_at(state, args.tile, args.player)
     return emit_answer(args, odds.to_answer(), odds.explain())
 
 
 def cmd_best(args: argparse.Namespace) -> int:
-    state = read_position(args)
+    state = _read(args)
     result = solve_best(
         state,
         time_limit=args.time_limit,
@@ -187,3 +189,10 @@ def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
         result.to_answer(),
         write_svg(out_dir / "best.svg", game.svg(state)),
     )
+
+
+def _read(args: argparse.Namespace) -> State:
+    """``POSITION`` as a state of this game."""
+    from banditsolve.banditos.game import GAME
+
+    return GAME.read_state(args.position)

@@ -27,9 +27,16 @@ from banditsolve.banditos.state import (
     initial_state,
 )
 from banditsolve.core.io import json_type
+from banditsolve.core.options import OptionSet, OptionSpec
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import RuleOptionError
+
+# An interim bridge to the one options system (the game's own specs replace it).
+_OPTION_SET = OptionSet(
+    "Los Banditos",
+    tuple(OptionSpec(n, v, v[0], "see specs/los-banditos.md") for n, v in OPTION_VALUES.items()),
+)
 
 
 class LosBanditos:
@@ -41,8 +48,12 @@ class LosBanditos:
     min_players = 2
     max_players = 2
 
-    def option_names(self) -> Mapping[str, tuple[str, ...]]:
-        return dict(OPTION_VALUES)
+    @property
+    def option_set(self) -> OptionSet:
+        return _OPTION_SET
+
+    def validate(self, state: State) -> None:
+        expect_state(state)
 
     def options(self, values: Mapping[str, object] | None) -> Options:
         """Rule options from ``name -> value`` (text values, as from the command line)."""
@@ -52,7 +63,7 @@ class LosBanditos:
             raise RuleOptionError(
                 f"Los Banditos rule options are a mapping name -> value, not {json_type(values)}"
             )
-        names = self.option_names()
+        names = self.option_set.names()
         for key in values:
             if not isinstance(key, str) or key not in names:
                 raise RuleOptionError(

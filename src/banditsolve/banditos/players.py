@@ -13,7 +13,16 @@ from collections.abc import Callable
 
 from banditsolve.banditos.claim import best_completion
 from banditsolve.banditos.combos import rank_codes
-from banditsolve.banditos.rules import Action, Claim, EndTurn, GiveUp, Place, Roll, legal_actions
+from banditsolve.banditos.rules import (
+    Action,
+    Claim,
+    EndTurn,
+    GiveUp,
+    Place,
+    Roll,
+    apply,
+    legal_actions,
+)
 from banditsolve.banditos.state import MAX_SIDE, State
 from banditsolve.errors import IllegalActionError
 
@@ -84,5 +93,38 @@ class _NoTile:
 
 
 _NO_TILE = _NoTile()
+
+def claim_aware_player(state: State, rng: random.Random) -> Action:
+    """``claim-aware``: greedy, but it places a die where the tile can then be claimed at once
+    (the most valuable such tile), and it avoids filling a side of three dice that cannot be
+    claimed (the claim rule under the game's proof reading) while another placement remains;
+    otherwise it plays as ``greedy``. A study's policy (not among :data:`PLAYERS`)."""
+    actions = legal_actions(state)
+    if any(isinstance(a, Claim | Roll) for a in actions):
+        return greedy_player(state, rng)  # claim the best safe tile, or roll
+    places = [a for a in actions if isinstance(a, Place)]
+    if not places:
+        return greedy_player(state, rng)
+    me = state.to_move
+    claimable: list[tuple[int, Place]] = []
+    stuck: set[Action] = set()
+    for action in places:
+        after = apply(state, action)
+        tile = after.row[action.slot - 1]
+        if tile is None or len(tile.side(me)) < MAX_SIDE:
+            continue
+        if Claim(action.slot) in legal_actions(after):
+            claimable.append((tile.value, action))
+        else:
+            stuck.add(action)
+    if claimable:
+        return max(claimable, key=lambda t: (t[0], -t[1].slot))[1]
+    choice = greedy_player(state, rng)
+    if choice in stuck:
+        rest = [a for a in places if a not in stuck]
+        if rest:
+            return rest[rng.randrange(len(rest))]
+    return choice
+
 
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

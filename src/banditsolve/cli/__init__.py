@@ -2,8 +2,8 @@
 ``banditsolve GAME VERB ...`` for every registered game.
 
 Every game has the shared verbs (``show``, ``moves``, ``apply``, ``play``, ``demo``, from
-:mod:`banditsolve.cli.verbs`) and adds its own questions through its registry entry's
-``cli_module`` (the interface is described in :mod:`banditsolve.cli.common`). Only the game a
+:mod:`banditsolve.cli.verbs`) and adds its own questions through its command-line hooks
+(:class:`~banditsolve.core.hooks.CliHooks`, named by its registry entry). Only the game a
 command names is imported, and solver libraries load only when a solver runs, so
 ``banditsolve --help`` stays fast.
 """
@@ -13,21 +13,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from banditsolve import __version__
-from banditsolve.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERNAL,
+from banditsolve.core.answer import ExitStatus
+from banditsolve.core.flags import (
     EXIT_STATUS_HELP,
     Handler,
     Parser,
     add_command,
-    cli_module,
     emit,
     fail,
     one_line,
 )
+from banditsolve.core.options import DeprecatedSpelling
 from banditsolve.errors import BanditsolveError, InternalError
 
 __all__ = ["build_parser", "main"]
@@ -51,7 +52,7 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
     ``game`` (a name or alias); the others appear only in the top-level help (nothing of them is
     imported)."""
     from banditsolve.cli.verbs import add_out, cmd_demo_all, register_shared
-    from banditsolve.core.registry import entries
+    from banditsolve.core.registry import entries, load_cli
 
     parser = Parser(
         prog="banditsolve",
@@ -89,9 +90,9 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
         verbs = sub.add_subparsers(dest="verb", metavar="COMMAND", parser_class=Parser)
         verbs.required = True
         register_shared(verbs, e.name)
-        module = cli_module(e.name)
-        if module is not None and hasattr(module, "register"):
-            module.register(verbs)
+        hooks = load_cli(e.name)
+        if hooks is not None:
+            hooks.register(verbs)
     return parser
 
 
@@ -124,9 +125,26 @@ def _game_name(word: str | None) -> str | None:
         fail(f"{exc} (or the commands {', '.join(TOP_COMMANDS)})")
 
 
+@contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """A deprecation note of the library as one line ``banditsolve: warning: ...`` on stderr."""
+
+    def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+        label = "warning" if issubclass(category, DeprecatedSpelling) else category.__name__
+        print(f"banditsolve: {label}: {one_line(message)}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``banditsolve ARGV...`` and return the exit status (never raises for bad input)."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    with _warnings_as_lines():
+        return int(_main(list(sys.argv[1:] if argv is None else argv)))
+
+
+def _main(args_list: list[str]) -> int:
     try:
         word = _selected(args_list)
         name = _game_name(word)
@@ -141,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BanditsolveError as exc:
         return _error(exc)
     except KeyboardInterrupt:
-        return 130
+        return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other command-line tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -163,9 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "it with the command that caused it)",
             file=sys.stderr,
         )
-        return EXIT_INTERNAL
+        return ExitStatus.INTERNAL
 
 
 def _error(message: object) -> int:
     print(f"banditsolve: error: {one_line(message)}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return ExitStatus.BAD_INPUT

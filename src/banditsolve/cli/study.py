@@ -16,16 +16,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from banditsolve.cli.common import Commands, add_json, count, emit, fail, seed_number
+from banditsolve.core.answer import ExitStatus
+from banditsolve.core.flags import Commands, add_json, count, emit, fail, seed_number
 
 #: The tasks a study runs when ``--games`` is not given and the study names no default.
 DEFAULT_GAMES = 1000
 
-EXIT_HELP = """\
+EXIT_HELP = f"""\
 exit status:
-  0    the study ran to the end (tasks that failed are in the results, with their error)
-  2    bad input or usage (one line on stderr: "banditsolve: error: ...")
-  130  stopped by Ctrl-C: the results so far are kept; run the same command to resume"""
+  {ExitStatus.YES:<4} the study ran to the end (tasks that failed are in the results, with \
+their error)
+  {ExitStatus.BAD_INPUT:<4} bad input or usage (one line on stderr: "banditsolve: error: ...")
+  {ExitStatus.INTERRUPTED:<4} stopped by Ctrl-C: the results so far are kept; run the same \
+command to resume
+  {ExitStatus.TERMINATED:<4} stopped by SIGTERM: the same"""
 
 
 def register(commands: Commands) -> None:
@@ -134,7 +138,7 @@ def _stop_on_terminate() -> Callable[[], None]:
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
 
-    def stop(signum: int, frame: object) -> None:
+    def stop(_signum: int, _frame: object) -> None:
         raise _Terminated
 
     previous = signal.signal(signal.SIGTERM, stop)
@@ -184,7 +188,7 @@ def cmd_study(args: argparse.Namespace) -> int:
             "command again to resume",
             file=sys.stderr,
         )
-        return 143 if isinstance(stop, _Terminated) else 130
+        return ExitStatus.TERMINATED if isinstance(stop, _Terminated) else ExitStatus.INTERRUPTED
     finally:
         restore()
     report, stats = _write_report(args, spec, out, games, args.seed, summary.executor,

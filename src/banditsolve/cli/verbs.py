@@ -8,18 +8,17 @@ import argparse
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from banditsolve.cli.common import (
+from banditsolve.core.answer import DemoItem
+from banditsolve.core.flags import (
     Commands,
-    DemoItem,
     add_command,
     add_options,
     add_players,
     add_position,
     add_seed,
     add_svg,
-    cli_module,
     emit,
     load,
     parse_options,
@@ -28,6 +27,10 @@ from banditsolve.cli.common import (
     write_svg,
 )
 from banditsolve.core.text import excerpt, plural
+
+if TYPE_CHECKING:
+    from banditsolve.core.protocol import Game
+
 from banditsolve.errors import (
     BanditsolveError,
     IllegalActionError,
@@ -81,13 +84,13 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
 
 def options_help(game: str) -> str:
     """The rule options of ``game`` for ``play --help``: each name with its values, the default
-    first (``game.option_names()``, so the list is the one ``--option`` checks against)."""
+    first, its reason and rule IDs (the game's ``option_set``, which ``--option`` reads)."""
     from banditsolve.core.registry import load_game
 
-    names = load_game(game).option_names()
-    lines = [f"rule options (--option K=V; the first value is the default): {len(names)}"]
-    for name, values in names.items():
-        lines.append(f"  {name}: {', '.join(values)}")
+    options = load_game(game).option_set
+    count = len(options.specs)
+    lines = [f"rule options (--option NAME=VALUE; the first value is the default): {count}"]
+    lines.extend(f"  {spec.help()}" for spec in options.specs)
     return "\n".join(lines)
 
 
@@ -100,7 +103,7 @@ def add_out(parser: argparse.ArgumentParser) -> None:
 # -- show, moves, apply ---------------------------------------------------------------------
 
 
-def state_payload(game: Any, state: Any) -> dict[str, Any]:
+def state_payload(game: Game[object, object], state: object) -> dict[str, Any]:
     outcome = game.outcome(state)
     return {
         "game": game.name,
@@ -239,17 +242,19 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def demo_items(game_name: str, out_dir: Path) -> list[DemoItem]:
-    """A game's demo answers (its cli module's ``demo``)."""
-    module = cli_module(game_name)
+    """A game's demo answers (its command-line hooks' ``demo``, else one played game)."""
+    from banditsolve.core.registry import load_cli
+
+    hooks = load_cli(game_name)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BanditsolveError(
             f"cannot write the pictures to {str(out_dir)[:60]}: {exc.strerror or exc}"
         ) from None
-    if module is None or not hasattr(module, "demo"):
+    if hooks is None:
         return list(played_demo(game_name, out_dir))
-    return list(module.demo(out_dir, game_name))
+    return list(hooks.demo(out_dir, game_name))
 
 
 def played_demo(game_name: str, out_dir: Path) -> Iterator[DemoItem]:

@@ -11,19 +11,44 @@ what is the best turn) comes back as an :class:`Answer`:
 - ``reason``: one sentence in words.
 - ``limits`` and ``stats``: what the solver was allowed and what it spent.
 
-The command line exits with :data:`EXIT_CODES`: 0 yes, 1 no, 3 unknown (2 is bad input).
+The command line exits with the :class:`ExitStatus` of the answer: 0 yes, 1 no, 3 unknown
+(2 is bad input). The exit statuses are defined here and nowhere else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, Literal
 
 Status = Literal["yes", "no", "unknown"]
 
-#: Exit status of a query command by answer status; 2 is reserved for bad input or usage.
-EXIT_CODES: dict[str, int] = {"yes": 0, "no": 1, "unknown": 3}
-EXIT_BAD_INPUT = 2
+
+class ExitStatus(IntEnum):
+    """Every exit status of the ``banditsolve`` command, defined once."""
+
+    #: yes: safe, closable, a winning line, an exact answer (and any command that succeeded)
+    YES = 0
+    #: proven no: unsafe, impossible, lost
+    NO = 1
+    #: bad input or usage (one line on standard error)
+    BAD_INPUT = 2
+    #: unknown: a limit ran out before an answer was proven
+    UNKNOWN = 3
+    #: a bug in banditsolve itself (never bad input)
+    INTERNAL = 70
+    #: stopped by Ctrl-C (SIGINT)
+    INTERRUPTED = 130
+    #: stopped by SIGTERM
+    TERMINATED = 143
+
+
+#: Exit status of a query command by answer status.
+EXIT_CODES: dict[str, ExitStatus] = {
+    "yes": ExitStatus.YES,
+    "no": ExitStatus.NO,
+    "unknown": ExitStatus.UNKNOWN,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +70,7 @@ class Answer:
             raise ValueError(f"status must be yes, no or unknown, not {self.status!r}")
 
     @property
-    def exit_code(self) -> int:
+    def exit_code(self) -> ExitStatus:
         return EXIT_CODES[self.status]
 
     def to_json(self) -> dict[str, Any]:
@@ -59,4 +84,22 @@ class Answer:
             "limits": self.limits,
             "stats": self.stats,
             **({"details": self.details} if self.details else {}),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DemoItem:
+    """One answer of a game's demo: a title, the text to show, the answer, the picture path."""
+
+    title: str
+    text: str
+    answer: Answer | None = None
+    svg: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "text": self.text,
+            "answer": None if self.answer is None else self.answer.to_json(),
+            "svg": self.svg,
         }

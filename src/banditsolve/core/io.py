@@ -1,8 +1,12 @@
-"""Reading user input safely: text, bytes or a file; JSON with depth and size guards.
+"""Reading user input safely: text, bytes, a file or standard input; JSON with guards.
 
-Every reader of every game goes through :func:`read_text` and :func:`load_json`, so that the same
-bad input gets the same clear one-line error everywhere: a :class:`NotationError` that names what
-was wrong and where, quoting at most a short excerpt of the input.
+The one state reader of every game is :func:`read_state`: it takes the source (the text itself,
+UTF-8 bytes, a path, or ``"-"`` for standard input), applies the same size limits to every game,
+tells JSON from notation, and calls the game's own parser; an error from the parser names the
+file it came from. Games supply only the parsers (and their parsers call the game's
+``rules.validate``). Underneath, :func:`read_text` and :func:`load_json` make sure that the same
+bad input gets the same clear one-line error everywhere: a :class:`NotationError` that names
+what was wrong and where, quoting at most a short excerpt of the input.
 """
 
 from __future__ import annotations
@@ -10,11 +14,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import NotationError
+from banditsolve.errors import BanditsolveError, NotationError
 
 #: The largest input read, in bytes (a position is a few hundred bytes; a game a few KB).
 MAX_INPUT_BYTES = 4 * 1024 * 1024
@@ -22,6 +28,10 @@ MAX_INPUT_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 20
 #: The most digits accepted in one JSON number.
 MAX_NUMBER_DIGITS = 30
+#: The source that means standard input.
+STDIN = "-"
+
+S = TypeVar("S")
 
 
 def decode(data: bytes, where: str = "input") -> str:
@@ -46,14 +56,18 @@ def _meant_as_path(text: str) -> bool:
 
 
 def read_text(source: object, what: str = "position") -> tuple[str, str]:
-    """``(text, where)`` from ``source``: text, UTF-8 bytes, or a path (``str`` or ``PathLike``).
+    """``(text, where)`` from ``source``: text, UTF-8 bytes, a path (``str`` or ``PathLike``),
+    or ``"-"`` for standard input.
 
     A ``str`` that names an existing file is read from the file; a ``str`` that can only be
     meant as a file name (one word, or ending in ``.json``) but names none is refused as a
     missing file. ``where`` names the source for error messages. Empty input is refused.
     """
     where = what
-    if isinstance(source, bytes | bytearray):
+    if isinstance(source, str) and source.strip() == STDIN:
+        where = "standard input"
+        text = _read_stdin(where)
+    elif isinstance(source, bytes | bytearray):
         if len(source) > MAX_INPUT_BYTES:
             raise NotationError(f"{what} is {len(source)} bytes, more than {MAX_INPUT_BYTES}")
         text = decode(bytes(source), what)
@@ -77,6 +91,41 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
     if not text.strip():
         raise NotationError(f"{where} is empty" if where != what else f"empty {what}")
     return text, where
+
+
+def _read_stdin(where: str) -> str:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise NotationError(f"{where} cannot be read (there is none)")
+    try:
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise NotationError(f"{where} cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise NotationError(f"{where} holds more than {MAX_INPUT_BYTES} bytes")
+    return decode(data, where)
+
+
+def read_state(
+    source: object,
+    *,
+    notation: Callable[[str], S],
+    json_document: Callable[[Any], S],
+    what: str = "position",
+) -> S:
+    """A game's state from ``source`` (see :func:`read_text`): JSON text (it starts with
+    ``{``) through :func:`load_json` and ``json_document``, anything else through
+    ``notation``. An error of the parsers is raised with the file (or standard input) named
+    first, so the message says where the bad input came from."""
+    text, where = read_text(source, what)
+    try:
+        if text.lstrip()[:1] in ("{", "["):
+            return json_document(load_json(text, f"JSON {what}"))
+        return notation(text)
+    except BanditsolveError as exc:
+        if where == what:
+            raise
+        raise type(exc)(f"{where}: {exc}") from None
 
 
 def _is_file(text: str) -> bool:

@@ -32,6 +32,8 @@ from fractions import Fraction
 from os import PathLike
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from banditsolve.core.options import OptionSet
+
 #: :meth:`Game.current_player` at a chance node.
 CHANCE = -1
 #: :meth:`Game.current_player` once the game is over.
@@ -115,8 +117,10 @@ class Game(Protocol[S, A]):
         sequence of chance nodes."""
         ...
 
-    def option_names(self) -> Mapping[str, tuple[str, ...]]:
-        """Each rule option's name and its allowed values as text (the first is the default)."""
+    @property
+    def option_set(self) -> OptionSet:
+        """The game's rule options (:class:`~banditsolve.core.options.OptionSet`): their names,
+        values, defaults and reasons, and the one parser of them."""
         ...
 
     def current_player(self, state: S) -> int: ...
@@ -128,6 +132,11 @@ class Game(Protocol[S, A]):
     def chance_outcomes(self, state: S) -> tuple[tuple[A, Fraction], ...]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def validate(self, state: S) -> None:
+        """Refuse a state the rules cannot reach (the game's ``rules.validate``), with one line
+        naming the rule it breaks; every reader calls it."""
+        ...
 
     def players(self, state: S) -> int:
         """The number of players in this game."""

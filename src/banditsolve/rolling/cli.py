@@ -13,15 +13,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from banditsolve.cli.common import (
+from banditsolve.core.answer import DemoItem
+
+if TYPE_CHECKING:
+    from banditsolve.rolling.state import State
+from banditsolve.core.flags import (
     Commands,
-    DemoItem,
     add_limits,
     add_query,
     emit_answer,
-    read_position,
     write_svg,
 )
 
@@ -88,7 +90,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
     if not 0 <= args.at_least <= 30:
         raise SolverError(f"--at-least must be between 0 and 30, not {args.at_least}")
-    state = read_position(args)
+    state = _read(args)
     symbol = None if args.symbol is None else "RMHBS".index(args.symbol)
     result = odds(state, symbol=symbol, k=args.at_least)
     _picture(args, state)
@@ -98,7 +100,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 def cmd_best(args: argparse.Namespace) -> int:
     from banditsolve.rolling.solvers.turn import best_turn
 
-    state = read_position(args)
+    state = _read(args)
     result = best_turn(
         state, time_limit=args.time_limit, node_limit=args.node_limit, plain=args.plain
     )
@@ -115,7 +117,7 @@ def cmd_safe(args: argparse.Namespace) -> int:
             f"--plain clashes with --backend {args.backend}: --plain is --backend plain, "
             "give one of them"
         )
-    state = read_position(args)
+    state = _read(args)
     result = is_safe(
         state,
         args.car,
@@ -156,3 +158,10 @@ DEMO_UNSAFE = (
     "rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,2:3/3:H:B1|S2"
     " won=-|- trunks=-|-"
 )
+
+
+def _read(args: argparse.Namespace) -> State:
+    """``POSITION`` as a state of this game."""
+    from banditsolve.rolling.game import GAME
+
+    return GAME.read_state(args.position)

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from banditsolve.core.io import read_text
+from banditsolve.core.options import OptionSet, OptionSpec
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
 from banditsolve.errors import RuleOptionError
 from banditsolve.rolling import notation, rules
@@ -27,6 +28,21 @@ from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.rules import Action
 from banditsolve.rolling.state import OPTION_VALUES, Options, State
+
+# An interim bridge to the one options system (the game's own specs replace it).
+_OPTION_SET = OptionSet(
+    "Rolling Bandits",
+    tuple(
+        OptionSpec(
+            n.replace("-", "_"),
+            v,
+            v[0],
+            "see specs/rolling-bandits.md",
+            old_names=(n,) if "-" in n else (),
+        )
+        for n, v in OPTION_VALUES.items()
+    ),
+)
 
 
 class RollingBandits:
@@ -46,8 +62,13 @@ class RollingBandits:
     def with_edition(self, edition: Edition) -> RollingBandits:
         return RollingBandits(edition)
 
-    def option_names(self) -> Mapping[str, tuple[str, ...]]:
-        return dict(OPTION_VALUES)
+    @property
+    def option_set(self) -> OptionSet:
+        return _OPTION_SET
+
+    def validate(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise RuleOptionError(f"not a Rolling Bandits state: {type(state).__name__}")
 
     def options(self, values: Mapping[str, object] | None) -> Options:
         if values is None:

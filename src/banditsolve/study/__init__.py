@@ -1,1 +1,1 @@
-"""Studies at scale: batch tasks over every registered game (see :mod:`banditsolve.study.task`)."""
+"""Studies at scale: batch tasks (:class:`banditsolve.core.hooks.Task`) over every game."""

@@ -1,6 +1,6 @@
 """Run a study's tasks on any executor, store the results as they arrive, resume a stopped study.
 
-:func:`run_study` sends the tasks (:class:`~banditsolve.study.task.Task`) to a
+:func:`run_study` sends the tasks (:class:`~banditsolve.core.hooks.Task`) to a
 :class:`concurrent.futures.Executor` in chunks, takes the results back as they finish and stores
 each at once (:mod:`banditsolve.study.store`: a journal, then Parquet parts). Started again on
 the same folder, it runs only the tasks that have no result yet, so a study stopped by Ctrl-C, a
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from banditsolve.core.hooks import Row, Scalar, Task
 from banditsolve.study.executors import InlineExecutor, Pool, open_executor, workers_of
 from banditsolve.study.progress import Progress, make_progress
 from banditsolve.study.store import (
@@ -60,7 +61,6 @@ from banditsolve.study.store import (
     read_manifest,
     read_records,
 )
-from banditsolve.study.task import Row, Scalar, Task
 
 __all__ = [
     "StudyInterrupted",

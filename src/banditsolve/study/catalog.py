@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from banditsolve.study.task import Row, Scalar, Task
+from banditsolve.core.hooks import Row, Scalar, Task
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ def option_settings(
     (the others at their default): the rule-option sensitivity."""
     from banditsolve.core.registry import load_game
 
-    names = load_game(game).option_names()
+    names = load_game(game).option_set.names()
     out = [Setting("option:default", game, "simulate", (), params, weight)]
     out.extend(
         Setting(f"option:{option}={value}", game, "simulate", ((option, value),), params, weight)
@@ -144,6 +144,8 @@ def h2h_settings(
 PERFECT_NODE_LIMIT = 300
 #: The same for Bandida, whose positions cost more (the map's removals, the alarms).
 BANDIDA_NODE_LIMIT = 200
+#: Bandida's modes, each a setting of its own.
+BANDIDA_MODES = ("1", "2", "3")
 #: Playouts per candidate action of the Los Banditos montecarlo policy in the studies.
 MC_SAMPLES = 4
 
@@ -173,9 +175,10 @@ def _banditos_claims() -> tuple[Setting, ...]:
     )
 
 
-def _tunnel_simulate(game: str) -> tuple[Setting, ...]:
+def _tunnel_simulate(game: str, modes: tuple[str, ...] = ("",)) -> tuple[Setting, ...]:
+    """The policies by number of players (and by ``modes``: ``""`` means no mode option), and
+    greedy two-player games under each rule option."""
     out: list[Setting] = []
-    modes = ("1", "2", "3") if game == "bandida" else ("",)
     for policy in ("greedy", "random"):
         for players in (1, 2, 3, 4):
             for mode in modes:
@@ -187,9 +190,10 @@ def _tunnel_simulate(game: str) -> tuple[Setting, ...]:
     return tuple(out)
 
 
-def _tunnel_perfect(game: str) -> tuple[Setting, ...]:
+def _tunnel_perfect(game: str, limit: int, modes: tuple[str, ...] = ("",)) -> tuple[Setting, ...]:
+    """Deals solved with perfect information under the node limit ``limit``, by super-card
+    side, number of players (and ``modes``)."""
     out: list[Setting] = []
-    modes = ("1", "2", "3") if game == "bandida" else ("",)
     for side in ("super6", "super5"):
         for players in (1, 2, 3, 4):
             for mode in modes:
@@ -197,7 +201,6 @@ def _tunnel_perfect(game: str) -> tuple[Setting, ...]:
                 if mode:
                     options += (("mode", mode),)
                 label = f"perfect:{side} {players}p" + (f" mode {mode}" if mode else "")
-                limit = PERFECT_NODE_LIMIT if game == "bandido" else BANDIDA_NODE_LIMIT
                 params = (("players", players), ("node_limit", limit))
                 out.append(Setting(label, game, "solve", options, params))
     return tuple(out)
@@ -251,7 +254,7 @@ STUDIES: dict[str, StudySpec] = {
             "Bandida: the shipped policies by number of players and mode, and the rule options",
             "Seeded games of the greedy and random policies for 1-4 players in each mode; "
             "greedy two-player games under each rule option.",
-            lambda: _tunnel_simulate("bandida"),
+            lambda: _tunnel_simulate("bandida", BANDIDA_MODES),
             5_000,
         ),
         StudySpec(
@@ -260,7 +263,7 @@ STUDIES: dict[str, StudySpec] = {
             "Each shuffled deal solved by the endgame solver knowing the whole pile order "
             "(win, lose, or unknown at the node limit), and the same deal played by the greedy "
             "and random policies; by super-card side and number of players.",
-            lambda: _tunnel_perfect("bandido"),
+            lambda: _tunnel_perfect("bandido", PERFECT_NODE_LIMIT),
             800,
         ),
         StudySpec(
@@ -269,7 +272,7 @@ STUDIES: dict[str, StudySpec] = {
             "Each shuffled deal solved by the endgame solver knowing the whole pile order "
             "(win, lose, or unknown at the node limit), and the same deal played by the greedy "
             "and random policies; by super-card side, number of players and mode.",
-            lambda: _tunnel_perfect("bandida"),
+            lambda: _tunnel_perfect("bandida", BANDIDA_NODE_LIMIT, BANDIDA_MODES),
             1_200,
         ),
         StudySpec(

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from banditsolve.core.hooks import Row, Scalar
 from banditsolve.core.stats import Z95, wilson
-from banditsolve.study.task import Row, Scalar
 
 if TYPE_CHECKING:
     from banditsolve.study.catalog import StudySpec

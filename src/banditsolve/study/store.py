@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from banditsolve import __version__
+from banditsolve.core.hooks import Row, Scalar
 from banditsolve.errors import BanditsolveError
-from banditsolve.study.task import Row, Scalar
 
 #: The layout version of a study folder.
 FORMAT = 1

@@ -18,9 +18,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from banditsolve.cli.common import (
+from banditsolve.core.answer import DemoItem
+from banditsolve.core.flags import (
     Commands,
-    DemoItem,
     Handler,
     add_command,
     add_limits,
@@ -450,7 +450,7 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
     import random
 
     from banditsolve.core.registry import load_game
-    from banditsolve.tunnels import min_cards_to_close, svg
+    from banditsolve.tunnels import min_cards_to_close, sample_chance, svg
 
     game = load_game("bandida")
     greedy = game.policies()["greedy"]
@@ -460,7 +460,7 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
         start = game.to_notation(state)
         effects: list[str] = []
         while state.outcome is None:
-            action = game.sample_chance(state, rng) if state.is_chance else greedy(state, rng)
+            action = sample_chance(state, rng) if state.is_chance else greedy(state, rng)
             after = game.apply(state, action)
             pending = after.phase[-1:] if after.phase else ()
             if pending and pending != state.phase[-1:] and len(effects) < 6:

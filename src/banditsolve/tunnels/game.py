@@ -199,7 +199,7 @@ class TableSizes(tuple[str, ...]):
     @staticmethod
     def check(value: object) -> None:
         """Refuse a value the option does not take, with the spec's reason (the checker of
-        :func:`~banditsolve.cli.common.parse_options` for options whose values are not all
+        :func:`~banditsolve.core.flags.parse_options` for options whose values are not all
         listed)."""
         if not isinstance(value, str):
             raise RuleOptionError(f"option table_size must be text such as 20x20, not {value!r}")

@@ -43,6 +43,7 @@ from functools import cached_property
 from typing import Any
 
 from banditsolve.core.io import expect_object, load_json, read_text
+from banditsolve.core.options import Kind, OptionSet, OptionSpec
 from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
 from banditsolve.errors import NotationError, RuleOptionError
@@ -62,6 +63,7 @@ from banditsolve.tunnels.game import (
     GameState,
     Options,
     Remove,
+    TableSizes,
     bandida_only,
     shown,
 )
@@ -155,6 +157,21 @@ class TunnelGame:
             for name, values in Options.names().items()
             if self.variant.bandida or name not in BANDIDA_OPTIONS
         }
+
+    @cached_property
+    def option_set(self) -> OptionSet:
+        """An interim bridge to the one options system (the variant's own specs replace it)."""
+        specs = []
+        for name, values in self.option_names().items():
+            kind: Kind = "int" if name in ("hand_size", "mode") else "text"
+            check = TableSizes.check if name == "table_size" else None
+            specs.append(
+                OptionSpec(name, tuple(values), values[0], "see specs/", kind=kind, check=check)
+            )
+        return OptionSet(self.title, tuple(specs))
+
+    def validate(self, state: GameState) -> None:
+        _state(state)
 
     def options(self, values: Mapping[str, object] | None = None) -> Options:
         """Rule options from ``name -> value`` over the variant's defaults (text values

@@ -1,4 +1,5 @@
-"""What every command of ``banditsolve`` shares, and the interface a game's command line follows.
+"""The command line's shared toolkit: what every command of ``banditsolve`` uses, the shared
+verbs and every game's own questions alike (so it sits in the core, under the games).
 
 The shared pieces
 =================
@@ -14,33 +15,17 @@ The shared pieces
 - Exit status (:data:`EXIT_STATUS_HELP`, in every ``--help``): 0 yes, 1 proven no, 3 unknown
   within the limits, 2 bad input or usage.
 
-The interface of a game's command-line module
-=============================================
-A game's registry entry (:class:`banditsolve.core.registry.GameEntry`) names its ``cli_module``.
-That module is imported only when a command names the game (or for ``banditsolve demo``), so it
-must import nothing heavy at module level: import the game's rules and solvers inside the
-handlers. It defines two functions::
-
-    def register(commands: Commands) -> None:
-        '''Add the game's own questions (the shared verbs are already there).'''
-        claim = add_query(commands, "claim", "is a claim on a tile provably safe?")
-        claim.add_argument("tile", metavar="TILE", type=int)
-        add_limits(claim, time_limit=10.0, node_limit=None)   # if the solver takes limits
-        claim.set_defaults(handler=cmd_claim)
-
-    def demo(out_dir: Path, game_name: str) -> Iterator[DemoItem]:
-        '''The game's strongest answers, once each, with the pictures written to out_dir
-        (game_name: the registered game shown, for a module that serves several).'''
-        yield DemoItem("an unsafe-looking claim", text, answer=answer,
-                       svg=write_svg(out_dir / "claim.svg", game.svg(state)))
-
-Both are optional: a game whose ``cli_module`` does not exist yet gets the shared verbs only,
-and its ``demo`` plays one seeded game with the first policy.
-
-A handler takes the parsed ``argparse.Namespace`` and returns the exit status::
+The interface of a game's command line
+======================================
+A game plugs its own questions and its demo in through
+:class:`~banditsolve.core.hooks.CliHooks`, which its registry entry names (usually the game's
+``cli`` module itself, whose ``register`` and ``demo`` functions are the hooks). The module is
+imported only when a command names the game (or for ``banditsolve demo``), so it imports
+nothing heavy at module level: the handlers import the game's rules and solvers. A handler
+takes the parsed ``argparse.Namespace`` and returns the exit status::
 
     def cmd_claim(args: argparse.Namespace) -> int:
-        state = read_position(args)                 # POSITION through game.read_state
+        state = GAME.read_state(args.position)      # POSITION: notation, JSON, file or -
         verdict = ...                               # the game's solver
         return emit_answer(args, verdict.to_answer(), text=verdict.explain())
 
@@ -58,33 +43,29 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
+from banditsolve.core.answer import ExitStatus
+from banditsolve.core.hooks import CommandTable
+from banditsolve.errors import BanditsolveError, NotationError
 
 if TYPE_CHECKING:
     from banditsolve.core.answer import Answer
+    from banditsolve.core.protocol import Game
 
 #: A command's handler: the parsed arguments in, the exit status out.
 Handler = Callable[[argparse.Namespace], int]
 #: What ``register`` receives: the game's sub-command table (``add_subparsers()``'s result).
-Commands = Any
+Commands = CommandTable
 
-EXIT_YES = 0
-EXIT_NO = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNKNOWN = 3
-#: A bug in banditsolve itself (:class:`~banditsolve.errors.InternalError`), never bad input.
-EXIT_INTERNAL = 70
-
-EXIT_STATUS_HELP = """\
+EXIT_STATUS_HELP = f"""\
 exit status (the same for every query command):
-  0  yes: safe, closable, a winning line, an exact answer
-  1  proven no: unsafe, impossible, lost
-  3  unknown: a limit (--time-limit, --node-limit) ran out before an answer was proven
-  2  bad input or usage (one line on stderr: "banditsolve: error: ...")"""
+  {ExitStatus.YES}  yes: safe, closable, a winning line, an exact answer
+  {ExitStatus.NO}  proven no: unsafe, impossible, lost
+  {ExitStatus.UNKNOWN}  unknown: a limit (--time-limit, --node-limit) ran out before an answer was \
+proven
+  {ExitStatus.BAD_INPUT}  bad input or usage (one line on stderr: "banditsolve: error: ...")"""
 
 #: The longest error message printed after ``banditsolve: error: `` (an error quotes at most a
 #: short excerpt of the input).
@@ -104,7 +85,7 @@ def one_line(message: object) -> str:
 def fail(message: object) -> NoReturn:
     """Print ``banditsolve: error: MESSAGE`` and exit with status 2."""
     print(f"banditsolve: error: {one_line(message)}", file=sys.stderr)
-    raise SystemExit(EXIT_BAD_INPUT)
+    raise SystemExit(ExitStatus.BAD_INPUT)
 
 
 class Parser(argparse.ArgumentParser):
@@ -287,64 +268,22 @@ def add_query(
 # -- reading and printing --------------------------------------------------------------------
 
 
-def cli_module(game: str) -> Any:
-    """The game's command-line module, or ``None`` when the game has none yet (it then has the
-    shared verbs only, and a generic demo)."""
-    import importlib
-
-    from banditsolve.core.registry import entry
-
-    name = entry(game).cli_module
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and name.startswith(exc.name):
-            return None
-        raise
-
-
-def load(args: argparse.Namespace) -> Any:
+def load(args: argparse.Namespace) -> Game[object, object]:
     """The game object the command names."""
     from banditsolve.core.registry import load_game
-    from banditsolve.errors import InternalError
 
-    try:
-        return load_game(args.game)
-    except (ImportError, AttributeError) as exc:
-        raise InternalError(f"the game {args.game!r} is registered but cannot load: {exc}") from exc
+    return load_game(args.game)
 
 
-def read_position(args: argparse.Namespace, attribute: str = "position") -> Any:
+def read_position(args: argparse.Namespace, attribute: str = "position") -> object:
     """``POSITION`` as the game's state, through ``game.read_state``."""
     return load(args).read_state(getattr(args, attribute))
 
 
-def parse_options(items: Sequence[str], game: Any) -> dict[str, object]:
-    """``--option K=V`` items as a mapping, checked against ``game.option_names()``."""
-    known: dict[str, tuple[str, ...]] = dict(game.option_names())
-    values: dict[str, object] = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        name, value = name.strip(), value.strip()
-        if not eq or not name:
-            raise RuleOptionError(f"option {item[:40]!r} is not of the form K=V")
-        if name not in known:
-            listed = ", ".join(known) or "none"
-            raise RuleOptionError(
-                f"unknown {game.title} rule option {name[:40]!r} (options: {listed})"
-            )
-        allowed = known[name]
-        if allowed and value not in allowed:
-            check = getattr(allowed, "check", None)  # values beyond those listed: their reason
-            if check is not None:
-                check(value)
-            raise RuleOptionError(
-                f"option {name} takes one of {', '.join(allowed)}, not {value[:40]!r}"
-            )
-        if name in values:
-            raise RuleOptionError(f"option {name} is given twice")
-        values[name] = int(value) if value.isdigit() and len(value) <= MAX_DIGITS else value
-    return values
+def parse_options(items: Sequence[str], game: Game[object, object]) -> dict[str, object]:
+    """``--option NAME=VALUE`` items as a mapping, read by the game's options
+    (:meth:`~banditsolve.core.options.OptionSet.read_items`)."""
+    return dict(game.option_set.read_items(items))
 
 
 def to_json_text(payload: Any) -> str:
@@ -378,21 +317,3 @@ def write_svg(path: str | os.PathLike[str], picture: str) -> str:
             f"cannot write {str(target)[:60]}: {exc.strerror or exc.__class__.__name__}"
         ) from None
     return str(target)
-
-
-@dataclass(frozen=True)
-class DemoItem:
-    """One answer of a game's demo: a title, the text to show, the answer, the picture path."""
-
-    title: str
-    text: str
-    answer: Answer | None = None
-    svg: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "text": self.text,
-            "answer": None if self.answer is None else self.answer.to_json(),
-            "svg": self.svg,
-        }
