@@ -10,8 +10,9 @@ import pytest
 
 from banditsolve.core.hooks import Row, Scalar
 from banditsolve.study.catalog import STUDIES
+from banditsolve.study.figures import bradley_terry, paired_difference
 from banditsolve.study.questions import run
-from banditsolve.study.report import bradley_terry, paired_difference, write_report
+from banditsolve.study.report import write_report
 
 Z = 1.959963984540054
 
@@ -180,7 +181,7 @@ def test_a_claims_and_tunnel_report(tmp_path: Path) -> None:
 
 
 def test_sign_test_against_the_binomial_tail() -> None:
-    from banditsolve.study.report import sign_test
+    from banditsolve.study.figures import sign_test
 
     # 4 changes all one way: 2 * (1/2)^4 = 0.125; 9 to 1: 2 * (1 + 10) / 1024.
     assert sign_test(4, 0) == pytest.approx(0.125)

@@ -12,9 +12,8 @@ the study's folder. The sections follow the labels' prefixes:
 - ``option:`` each rule option's other readings against the default, on the same seeds;
 - ``claims:`` how often a claim's verdict depends on the proof reading (Los Banditos).
 
-Every interval is 95 %: Wilson's for a share, the normal interval of the mean of the per-seed
-differences for a paired comparison. matplotlib is imported only here, and only when a report
-is written (backend Agg: no display needed).
+The figures (intervals, the rating fit, tables, plots) are those of
+:mod:`banditsolve.study.figures`.
 """
 
 from __future__ import annotations
@@ -22,12 +21,22 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from banditsolve.core.hooks import Row, Scalar
-from banditsolve.core.stats import Z95, wilson
+from banditsolve.study.figures import (
+    Plots,
+    bradley_terry,
+    duration,
+    mean_interval,
+    paired_difference,
+    plus_minus,
+    share,
+    sign_test,
+    table,
+)
 
 if TYPE_CHECKING:
     from banditsolve.study.catalog import StudySpec
@@ -38,220 +47,6 @@ TARGET_SOLVES = 2_000
 #: The cluster sizes the projections are given for (machines of two cores like this one).
 CLUSTERS = (1, 4, 16, 64)
 CORES_PER_MACHINE = 2
-
-
-# -- statistics ----------------------------------------------------------------------------------
-
-
-def share(successes: int, n: int) -> str:
-    """``"41.2 % (38.1-44.4)"``: the share and its Wilson interval, in percent."""
-    if n == 0:
-        return "-"
-    low, high = wilson(successes, n)
-    return f"{100 * successes / n:.1f} % ({100 * low:.1f}-{100 * high:.1f})"
-
-
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95 % normal interval (``mean ± z·s/√n``)."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return (mean, math.nan, math.nan)
-    half = Z95 * statistics.stdev(values) / math.sqrt(n)
-    return (mean, mean - half, mean + half)
-
-
-def paired_difference(
-    base: dict[int, float], other: dict[int, float]
-) -> tuple[int, float, float, float]:
-    """``(pairs, mean, low, high)``: the mean over the seeds both have of ``other - base``, with
-    its 95 % interval."""
-    seeds = sorted(set(base) & set(other))
-    diffs = [other[s] - base[s] for s in seeds]
-    mean, low, high = mean_interval(diffs)
-    return (len(seeds), mean, low, high)
-
-
-def sign_test(better: int, worse: int) -> float:
-    """The exact two-sided sign test of ``better`` against ``worse`` changed pairs: the chance,
-    were both directions equally likely, of a split at least this uneven (1.0 with none)."""
-    n = better + worse
-    if n == 0:
-        return 1.0
-    k = min(better, worse)
-    count: int = sum(math.comb(n, i) for i in range(k + 1))
-    tail: float = count / (1 << n)  # big-int division, correctly rounded
-    return min(1.0, 2 * tail)
-
-
-def bradley_terry(
-    games: dict[tuple[str, str], tuple[float, float]], *, prior: float = 0.5, rounds: int = 2000
-) -> dict[str, float]:
-    """Bradley-Terry strengths fitted by the minorisation-maximisation iteration, on the Elo
-    scale (``400·log10``, the mean of the players 0).
-
-    ``games[(a, b)] = (wins of a, wins of b)`` over their games (ties as half a win each).
-    ``prior`` adds that many wins to each side of every pair that met, so that a policy that won
-    every game still has a finite rating."""
-    names = sorted({n for pair in games for n in pair})
-    wins: dict[str, float] = defaultdict(float)
-    meets: dict[tuple[str, str], float] = defaultdict(float)
-    for (a, b), (wa, wb) in games.items():
-        if a == b:
-            continue
-        wins[a] += wa + prior
-        wins[b] += wb + prior
-        key = (a, b) if a < b else (b, a)
-        meets[key] += wa + wb + 2 * prior
-    strength = dict.fromkeys(names, 1.0)
-    for _ in range(rounds):
-        new: dict[str, float] = {}
-        for i in names:
-            denominator = 0.0
-            for (a, b), m in meets.items():
-                if i in (a, b):
-                    j = b if i == a else a
-                    denominator += m / (strength[i] + strength[j])
-            new[i] = wins[i] / denominator if denominator > 0 else strength[i]
-        scale = math.exp(statistics.fmean(math.log(v) for v in new.values()))
-        new = {k: v / scale for k, v in new.items()}
-        done = max(abs(new[k] - strength[k]) for k in names) < 1e-12
-        strength = new
-        if done:
-            break
-    return {n: 400 * math.log10(strength[n]) for n in names}
-
-
-# -- formatting ----------------------------------------------------------------------------------
-
-
-def table(header: Sequence[str], body: Iterable[Sequence[object]]) -> str:
-    """A Markdown table."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines.extend("| " + " | ".join(_cell(v) for v in row) + " |" for row in body)
-    return "\n".join(lines)
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return "-" if math.isnan(value) else f"{value:.3g}"
-    return str(value)
-
-
-def _pm(mean: float, low: float, high: float, scale: float = 1.0, unit: str = "") -> str:
-    if math.isnan(mean):
-        return "-"
-    if math.isnan(low):
-        return f"{scale * mean:+.2f}{unit}"
-    return f"{scale * mean:+.2f}{unit} ({scale * low:+.2f} to {scale * high:+.2f})"
-
-
-def duration(seconds: float) -> str:
-    """``"2 h 05 min"``, ``"3 min 20 s"`` or ``"12.5 s"``."""
-    if seconds >= 3600:
-        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
-    if seconds >= 60:
-        return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
-    return f"{seconds:.1f} s"
-
-
-# -- plots ---------------------------------------------------------------------------------------
-
-
-class Plots:
-    """Writes each figure as PNG and SVG into the report's folder (matplotlib, Agg)."""
-
-    def __init__(self, out_dir: Path) -> None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        self.plt = plt
-        self.out_dir = out_dir
-        self.written: list[str] = []
-
-    def save(self, fig: Any, name: str) -> str:
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(self.out_dir / f"{name}.{ext}", dpi=110)
-        self.plt.close(fig)
-        self.written.append(name)
-        return f"![{name}]({name}.png) ([SVG]({name}.svg))"
-
-    def bars(
-        self,
-        name: str,
-        labels: Sequence[str],
-        series: Sequence[tuple[str, Sequence[tuple[int, int]]]],
-        title: str,
-        xlabel: str,
-    ) -> str:
-        """Horizontal bars of shares with Wilson intervals: ``series`` of (name, [(k, n)])."""
-        fig, ax = self.plt.subplots(figsize=(8, 0.45 * len(labels) * len(series) + 1.6))
-        height = 0.8 / max(1, len(series))
-        for s, (sname, values) in enumerate(series):
-            ys = [i + s * height for i in range(len(labels))]
-            xs, lo, hi = [], [], []
-            for k, n in values:
-                p = k / n if n else 0.0
-                a, b = wilson(k, n) if n else (p, p)
-                xs.append(100 * p)
-                lo.append(max(0.0, 100 * (p - a)))
-                hi.append(max(0.0, 100 * (b - p)))
-            ax.barh(ys, xs, height=height, xerr=[lo, hi], capsize=3, label=sname)
-        ax.set_yticks([i + height * (len(series) - 1) / 2 for i in range(len(labels))])
-        ax.set_yticklabels(labels, fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel(xlabel)
-        ax.set_title(title, fontsize=10)
-        if len(series) > 1:
-            ax.legend(fontsize=8)
-        return self.save(fig, name)
-
-    def intervals(
-        self, name: str, labels: Sequence[str], values: Sequence[tuple[float, float, float]],
-        title: str, xlabel: str,
-    ) -> str:
-        """Points with intervals around zero (paired differences)."""
-        fig, ax = self.plt.subplots(figsize=(8, 0.3 * len(labels) + 1.6))
-        ys = list(range(len(labels)))
-        xs = [m for m, _, _ in values]
-        err_lo = [0.0 if math.isnan(lo) else m - lo for m, lo, _ in values]
-        err_hi = [0.0 if math.isnan(hi) else hi - m for m, _, hi in values]
-        ax.errorbar(xs, ys, xerr=[err_lo, err_hi], fmt="o", capsize=3)
-        ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(ys)
-        ax.set_yticklabels(labels, fontsize=7)
-        ax.invert_yaxis()
-        ax.set_xlabel(xlabel)
-        ax.set_title(title, fontsize=10)
-        return self.save(fig, name)
-
-    def stacked(
-        self, name: str, labels: Sequence[str], parts: Sequence[tuple[str, Sequence[float]]],
-        marks: Sequence[tuple[str, Sequence[float]]], title: str, xlabel: str,
-    ) -> str:
-        """Stacked horizontal bars (shares in percent) with point marks."""
-        fig, ax = self.plt.subplots(figsize=(8, 0.35 * len(labels) + 1.8))
-        ys = list(range(len(labels)))
-        left = [0.0] * len(labels)
-        colours = ("#2e7d32", "#bdbdbd", "#c62828")
-        for (pname, values), colour in zip(parts, colours, strict=False):
-            ax.barh(ys, values, left=left, color=colour, label=pname)
-            left = [a + b for a, b in zip(left, values, strict=True)]
-        for (mname, values), marker in zip(marks, ("D", "x"), strict=False):
-            ax.scatter(values, ys, marker=marker, color="black", zorder=3, label=mname)
-        ax.set_yticks(ys)
-        ax.set_yticklabels(labels, fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlim(0, 100)
-        ax.set_xlabel(xlabel)
-        ax.set_title(title, fontsize=10)
-        ax.legend(fontsize=7, loc="lower right")
-        return self.save(fig, name)
 
 
 # -- the sections --------------------------------------------------------------------------------
@@ -616,9 +411,9 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])
         worse = sum(1 for seed in o if seed in b_out and o[seed] < b_out[seed])
         p = sign_test(better, worse)
-        body.append((label, len(g), share(k, len(g)), _pm(mean, low, high, 100, " pp"),
+        body.append((label, len(g), share(k, len(g)), plus_minus(mean, low, high, 100, " pp"),
                      f"{better}/{worse}, p = {p:.2g}",
-                     f"{statistics.fmean(ln.values()):.1f}", _pm(lmean, llow, lhigh)))
+                     f"{statistics.fmean(ln.values()):.1f}", plus_minus(lmean, llow, lhigh)))
         labels.append(label)
         diffs.append((100 * mean, 100 * low, 100 * high))
         pvalues.append(p)
