@@ -1,0 +1,121 @@
+"""The toy on the game contract (:class:`banditsolve.core.protocol.Game`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from banditsolve.core import io
+from banditsolve.core.options import OptionSet
+from banditsolve.core.play import random_policy
+from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
+from banditsolve.core.text import shown
+from banditsolve.errors import NotationError, RuleOptionError
+from tests.toy import notation, render, rules
+from tests.toy.players import greedy
+from tests.toy.state import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Action, Options, Roll, State, Take
+
+
+def _state(state: object) -> State:
+    if not isinstance(state, State):
+        raise NotationError(f"not a Nim state: {shown(state)}")
+    return state
+
+
+class DieNim:
+    name = "nim"
+    title = "Nim with a die"
+    seeds: tuple[str, ...] = ()
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    @property
+    def option_set(self) -> OptionSet:
+        return OPTIONS
+
+    def new_game(
+        self,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        *,
+        seed: int | None = None,
+    ) -> State:
+        count = MIN_PLAYERS if players is None else players
+        if type(count) is not int or not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise RuleOptionError(f"Nim is played by 2 or 3 players, not {shown(count)}")
+        read = OPTIONS.read(options)
+        chosen = Options(int(read["pile"]), str(read["last"]))
+        return State(chosen.pile, count, options=chosen)
+
+    def current_player(self, state: State) -> int:
+        state = _state(state)
+        if state.is_over:
+            return TERMINAL
+        return CHANCE if state.is_chance else state.to_move
+
+    def legal_actions(self, state: State) -> tuple[Action, ...]:
+        return rules.legal_actions(_state(state))
+
+    def apply(self, state: State, action: Action) -> State:
+        return rules.apply(_state(state), action)
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
+        return rules.chance_outcomes(_state(state))
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(_state(state))
+
+    def validate(self, state: State) -> None:
+        rules.validate(_state(state))
+
+    def players(self, state: State) -> int:
+        return _state(state).players
+
+    def action_text(self, state: State, action: Action) -> str:
+        if not isinstance(action, Roll | Take):
+            raise NotationError(f"not a Nim action: {shown(action)}")
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        words = text.split() if isinstance(text, str) else []
+        if len(words) == 2 and words[1] in ("1", "2", "3"):
+            if words[0] == "roll":
+                return Roll(int(words[1]))
+            if words[0] == "take":
+                return Take(int(words[1]))
+        raise NotationError(f"{shown(text)} is not a Nim action (roll N, take N)")
+
+    def to_notation(self, state: State) -> str:
+        return notation.to_notation(_state(state))
+
+    def from_notation(self, text: str) -> State:
+        return notation.from_notation(text)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return notation.to_json(_state(state))
+
+    def from_json(self, document: Any) -> State:
+        return notation.from_json(document)
+
+    def read_state(self, source: Source) -> State:
+        return io.read_state(
+            source, notation=notation.from_notation, json_document=notation.from_json
+        )
+
+    def ascii(self, state: State) -> str:
+        return render.ascii_art(_state(state))
+
+    def svg(self, state: State) -> str:
+        return render.svg(_state(state))
+
+    def policies(self) -> Mapping[str, Policy[State, Action]]:
+        return {"random": random_policy(self), "greedy": greedy}
+
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        return Roll(rng.choice((1, 2, 3)))
+
+
+GAME = DieNim()
+_CHECKED: Game[State, Action] = GAME
