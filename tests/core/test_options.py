@@ -1,0 +1,115 @@
+"""The one options system (``core.options``): one spec per option, one parser, one spelling."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from banditsolve.core.options import DeprecatedSpelling, OptionSet, OptionSpec
+from banditsolve.errors import RuleOptionError
+
+
+def sizes(text: str) -> None:
+    width, x, height = text.partition("x")
+    if not (x and width.isdigit() and height.isdigit() and 2 <= int(width) <= 9):
+        raise RuleOptionError(f"option size={text!r} is not WxH")
+
+
+OPTIONS = OptionSet(
+    "Test Game",
+    (
+        OptionSpec("trunk_count", ("at_least", "exactly"), "at_least", "the box's count",
+                   ("T-1",), old_names=("trunk-count",), old_values=(("at-least", "at_least"),)),
+        OptionSpec("hand", ("3", "4"), "3", "the seed's hand", ("T-2",), kind="int"),
+        OptionSpec("size", ("unbounded", "5x5"), "unbounded", "no edge", ("T-3",), check=sizes),
+    ),
+)
+
+
+def test_defaults_values_and_changes() -> None:
+    assert OPTIONS.defaults() == {"trunk_count": "at_least", "hand": 3, "size": "unbounded"}
+    assert OPTIONS.names() == {
+        "trunk_count": ("at_least", "exactly"),
+        "hand": ("3", "4"),
+        "size": ("unbounded", "5x5"),
+    }
+    read = OPTIONS.read({"hand": "4", "size": "7x3"})
+    assert read == {"trunk_count": "at_least", "hand": 4, "size": "7x3"}
+    assert OPTIONS.changes(read) == {"hand": "4", "size": "7x3"}
+    assert OPTIONS.read({"trunk_count": "exactly"}, base=read)["hand"] == 4
+    assert OPTIONS.read_items(["hand=4", " size = 5x5"]) == {"hand": 4, "size": "5x5"}
+
+
+def test_a_new_spelling_is_never_read_from_another_game() -> None:
+    changed = OPTIONS.with_defaults("Other", {"hand": "4"})
+    assert changed.defaults()["hand"] == 4
+    assert OPTIONS.defaults()["hand"] == 3
+    more = OPTIONS.extended("More", [OptionSpec("mode", ("1", "2"), "1", "first", kind="int")])
+    assert list(more.names()) == ["trunk_count", "hand", "size", "mode"]
+
+
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ({"no_such": "x"}, "unknown Test Game rule option 'no_such' (options: trunk_count"),
+        ({"hand": "5"}, "option hand takes one of 3, 4, not '5'"),
+        ({"hand": 3.0}, "option hand takes a whole number"),
+        ({"hand": True}, "option hand takes a whole number"),
+        ({"trunk_count": 1}, "option trunk_count takes text"),
+        ({"size": "1x1"}, "is not WxH"),
+        ({"trunk_count": "x" * 500}, "is too long"),
+        ({"trunk-count": "exactly", "trunk_count": "exactly"}, "option trunk_count is given twice"),
+    ],
+)
+def test_bad_values_are_refused_in_one_line(values: dict[str, object], words: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecatedSpelling)
+        with pytest.raises(RuleOptionError) as caught:
+            OPTIONS.read(values)
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_items_that_are_not_name_value_are_refused() -> None:
+    for items in (["hand"], ["=4"], ["hand=4", "hand=3"]):
+        with pytest.raises(RuleOptionError):
+            OPTIONS.read_items(items)
+
+
+def test_old_spellings_are_read_with_a_deprecation_note_and_never_written() -> None:
+    with pytest.warns(DeprecatedSpelling) as notes:
+        read = OPTIONS.read({"trunk-count": "at-least"})
+    assert read["trunk_count"] == "at_least"
+    assert [str(n.message) for n in notes] == [
+        "option trunk-count is an old spelling, read as option trunk_count; write option "
+        "trunk_count",
+        "trunk_count=at-least is an old spelling, read as trunk_count=at_least; write "
+        "trunk_count=at_least",
+    ]
+    assert OPTIONS.changes({"trunk_count": "exactly"}) == {"trunk_count": "exactly"}
+
+
+def test_help_names_values_default_reason_and_rules() -> None:
+    lines = OPTIONS.help().splitlines()
+    assert lines[0] == "trunk_count: at_least, exactly (default at_least: the box's count) [T-1]"
+    assert lines[2].startswith("size: unbounded, 5x5, or any other value the option takes")
+
+
+def test_a_spec_must_be_well_formed() -> None:
+    with pytest.raises(ValueError, match="lower-case identifier"):
+        OptionSpec("Trunk-Count", ("a",), "a", "r")
+    with pytest.raises(ValueError, match="not listed"):
+        OptionSpec("x", ("a",), "b", "r")
+    with pytest.raises(ValueError, match="digits"):
+        OptionSpec("x", ("a",), "a", "r", kind="int")
+    spec = OptionSpec("x", ("a",), "a", "r")
+    with pytest.raises(ValueError, match="used twice"):
+        OptionSet("G", (spec, spec))
+
+
+def test_check_refuses_python_values_the_option_does_not_take() -> None:
+    OPTIONS.check({"trunk_count": "exactly", "hand": 4, "size": "6x6"})
+    for bad in ({"hand": "4"}, {"trunk_count": "nope"}, {"hand": 9}):
+        with pytest.raises(RuleOptionError):
+            OPTIONS.check(bad)

@@ -1,0 +1,90 @@
+"""The one state reader (``core.io.read_state``): text, bytes, a file or ``-`` (standard
+input), the same limits for every game, and errors that name the file."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+import banditsolve
+from banditsolve.core.io import MAX_INPUT_BYTES, read_state
+from banditsolve.errors import NotationError
+from tests.cli_runner import run
+
+
+def parse_words(text: str) -> tuple[str, ...]:
+    words = tuple(text.split())
+    if words[0] != "ok":
+        raise NotationError("the first word must be ok")
+    return words
+
+
+def parse_doc(doc: object) -> tuple[str, ...]:
+    if not isinstance(doc, dict):
+        raise NotationError("not an object")
+    return ("json", *sorted(doc))
+
+
+def read(source: object) -> tuple[str, ...]:
+    return read_state(source, notation=parse_words, json_document=parse_doc)
+
+
+class Stdin:
+    """A stand-in for ``sys.stdin`` with a byte buffer."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def test_text_bytes_files_and_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert read("ok go") == ("ok", "go")
+    assert read(b'{"b": 1, "a": 2}') == ("json", "a", "b")
+    path = tmp_path / "position.txt"
+    path.write_text("ok file\n", encoding="utf-8")
+    assert read(path) == ("ok", "file")
+    assert read(str(path)) == ("ok", "file")
+    monkeypatch.setattr(sys, "stdin", Stdin(b"ok piped\n"))
+    assert read("-") == ("ok", "piped")
+
+
+def test_an_error_names_the_file_or_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("no good", encoding="utf-8")
+    with pytest.raises(NotationError, match=r"bad\.txt: the first word must be ok"):
+        read(path)
+    with pytest.raises(NotationError, match=r"^the first word must be ok$"):
+        read("no good")
+    monkeypatch.setattr(sys, "stdin", Stdin(b"no good"))
+    with pytest.raises(NotationError, match=r"^standard input: the first word must be ok$"):
+        read("-")
+    monkeypatch.setattr(sys, "stdin", Stdin(b"ok " + b"x" * MAX_INPUT_BYTES))
+    with pytest.raises(NotationError, match="standard input holds more than"):
+        read("-")
+    monkeypatch.setattr(sys, "stdin", Stdin(b"\xff\xfe"))
+    with pytest.raises(NotationError, match="standard input is UTF-16"):
+        read("-")
+
+
+@pytest.mark.parametrize("name", banditsolve.games())
+def test_every_game_reads_standard_input_and_names_a_bad_file(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = banditsolve.load_game(name)
+    state = game.new_game(seed=1)
+    text = game.to_notation(state)
+    monkeypatch.setattr(sys, "stdin", Stdin(text.encode()))
+    assert game.read_state("-") == state
+    monkeypatch.setattr(sys, "stdin", Stdin(text.encode()))
+    shown = run(name, "show", "-", "--json")
+    assert shown.code == 0, shown.err
+    bad = tmp_path / "broken.txt"
+    bad.write_text(text[: len(text) // 2] + " ??", encoding="utf-8")
+    with pytest.raises(NotationError, match=r"^\S*broken\.txt: "):
+        game.read_state(bad)
