@@ -26,7 +26,7 @@ try:
     #: The version, as installed (``pyproject.toml`` is the one place that sets it).
     __version__ = version("banditsolve")
 except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
-    __version__ = "0+unknown"
+    __version__ = "unknown"
 
 
 __all__ = [
