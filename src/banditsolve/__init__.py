@@ -10,9 +10,8 @@ Games live in their own subpackages and load on first use; importing this packag
 of them, nor any solver library.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
-from banditsolve.core.registry import games, load_game
 from banditsolve.errors import (
     BanditsolveError,
     DataError,
@@ -22,11 +21,28 @@ from banditsolve.errors import (
     SolverError,
 )
 
-try:
-    #: The version, as installed (``pyproject.toml`` is the one place that sets it).
-    __version__ = version("banditsolve")
-except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
-    __version__ = "unknown"
+if TYPE_CHECKING:
+    from banditsolve.core.registry import games, load_game
+
+    __version__: str
+
+
+def __getattr__(name: str) -> object:
+    """What is read on first use, so that ``import banditsolve`` stays light: ``games`` and
+    ``load_game`` (from :mod:`banditsolve.core.registry`), and ``__version__``, the version as
+    installed (``pyproject.toml`` is the one place that sets it)."""
+    if name in ("games", "load_game"):
+        from banditsolve.core import registry
+
+        return getattr(registry, name)
+    if name != "__version__":
+        raise AttributeError(f"module 'banditsolve' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("banditsolve")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+        return "unknown"
 
 
 __all__ = [

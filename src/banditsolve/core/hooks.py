@@ -29,15 +29,17 @@ questions only it answers); a game without one is studied with the ``simulate`` 
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from banditsolve.core.answer import DemoItem
 from banditsolve.core.protocol import Policy
 from banditsolve.errors import RuleOptionError
+
+if TYPE_CHECKING:
+    import argparse
 
 #: A value of a row, a rule option or a question parameter.
 Scalar = int | float | str | bool | None
