@@ -10,7 +10,7 @@ from banditsolve.core.play import sample_chance
 from banditsolve.errors import BanditsolveError
 from banditsolve.rolling.game import GAME, RollingBandits
 from banditsolve.rolling.rules import apply, legal_actions
-from banditsolve.rolling.state import OPTION_VALUES, State
+from banditsolve.rolling.state import OPTION_SET, State
 from tests.rolling import reference
 
 TINY = GAME.with_edition(reference.TINY)
@@ -33,13 +33,17 @@ def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
     return out
 
 
+#: Each rule option's values, the default first.
+OPTION_VALUES = OPTION_SET.names()
+
+
 def _options(rng: random.Random, pool: Sequence[str]) -> str:
     chosen = [name for name in pool if rng.random() < 0.3]
     parts = [f"{n}:{rng.choice(OPTION_VALUES[n][1:])}" for n in chosen]
     return (" opt=" + ",".join(parts)) if parts else ""
 
 
-OPTION_POOL = ("jokers", "trunk-count", "trunk-jokers", "front", "locomotive", "cut", "restart",
+OPTION_POOL = ("jokers", "trunk_count", "trunk_jokers", "front", "locomotive", "cut", "restart",
                "keep")
 
 
@@ -206,9 +210,30 @@ def far_cases(count: int, seed: int, players: int = 2, **kw: object) -> list[Cas
     return out
 
 
+def _merc_gang(rng: random.Random, n: int) -> tuple[dict[int, str], int]:
+    """A gang of hoard dice and mercenaries on a train of ``n`` wagons (at most 3 of each), and
+    the mercenaries left for the reserve."""
+    length = rng.randrange(0, min(n + 1, 3) + 1)
+    start = rng.randrange(0, n + 2 - length) if length else 0
+    symbols = rng.sample("RMHBS", length)
+    hoard, mercs = 3, rng.randrange(0, 4)
+    g = {}
+    for k in range(length):
+        b = min(hoard, rng.randrange(0, 3))
+        m = min(mercs, rng.randrange(0, 2))
+        if b + m == 0:
+            b = 1 if hoard else 0
+            m = 0 if hoard else 1
+        if b + m == 0 or b > hoard or m > mercs:
+            continue
+        hoard, mercs = hoard - b, mercs - m
+        g[start + k] = f"{symbols[k]}{b}" + (f"+{m}" if m else "")
+    return g, mercs
+
+
 def merc(rng: random.Random) -> Case | None:
     """A two-player question of the mercenary variant on a tinyx train: gangs of hoard dice and
-    mercenaries, reserves, trunks, the theft-mercenaries option and the others at random; the
+    mercenaries, reserves, trunks, the theft_mercenaries option and the others at random; the
     mover is in any phase of their turn before laying (start, a roll in the air, an attack)."""
     n = rng.randint(2, 5)
     q = rng.randrange(2)
@@ -216,22 +241,8 @@ def merc(rng: random.Random) -> Case | None:
     gangs: list[dict[int, str]] = []
     reserve = []
     for _ in range(2):
-        length = rng.randrange(0, min(n + 1, 3) + 1)
-        start = rng.randrange(0, n + 2 - length) if length else 0
-        symbols = rng.sample("RMHBS", length)
-        hoard, mercs = 3, rng.randrange(0, 4)
-        g = {}
-        for k in range(length):
-            b = min(hoard, rng.randrange(0, 3))
-            m = min(mercs, rng.randrange(0, 2))
-            if b + m == 0:
-                b = 1 if hoard else 0
-                m = 0 if hoard else 1
-            if b + m == 0 or b > hoard or m > mercs:
-                continue
-            hoard, mercs = hoard - b, mercs - m
-            g[start + k] = f"{symbols[k]}{b}" + (f"+{m}" if m else "")
-        gangs.append(g)
+        gang, mercs = _merc_gang(rng, n)
+        gangs.append(gang)
         reserve.append(rng.randrange(0, mercs + 1))
     cars = []
     for i in range(n + 1):
@@ -250,7 +261,7 @@ def merc(rng: random.Random) -> Case | None:
         usable = len(tiles)
     opts = "mercenaries:on"
     if rng.random() < 0.5:
-        opts += f",theft-mercenaries:{rng.choice(('hoard', 'any'))}"
+        opts += f",theft_mercenaries:{rng.choice(('hoard', 'any'))}"
     extra = _options(rng, OPTION_POOL)
     if extra:
         opts += "," + extra[len(" opt="):]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from banditsolve.rolling.edition import LETTERS
-from banditsolve.rolling.notation import validate
-from banditsolve.rolling.rules import NO_FACES, edition_of, parse_faces
+from banditsolve.rolling.rules import NO_FACES, parse_faces, validate
 from banditsolve.rolling.state import Car, Group, Held, Options, Phase, State
 
 
@@ -70,5 +69,5 @@ def position(
         laid=laid,
         usable=len(held[to_move]) if usable is None else usable,
     )
-    validate(state, edition_of(state))
+    validate(state)
     return state

@@ -71,7 +71,7 @@ def most_laid_by_search(state: object, symbol: int) -> int:
         Joker,
         Lay,
         Reroll,
-        _apply,
+        apply_unchecked,
         chance_outcomes,
         legal_actions,
     )
@@ -88,7 +88,7 @@ def most_laid_by_search(state: object, symbol: int) -> int:
         if s.is_terminal or s.to_move != p:
             out = 0
         elif s.is_chance:
-            out = min(more(_apply(s, a)) for a, _ in chance_outcomes(s))
+            out = min(more(apply_unchecked(s, a)) for a, _ in chance_outcomes(s))
         elif s.phase != "attack":
             out = 0
         else:
@@ -103,7 +103,7 @@ def most_laid_by_search(state: object, symbol: int) -> int:
                     car = s.car(a.car)
                     g = None if car is None else car.groups[p]
                     gain = int(g is not None and g.symbol == symbol)
-                out = max(out, gain + more(_apply(s, a)))
+                out = max(out, gain + more(apply_unchecked(s, a)))
         memo[s] = out
         return out
 
@@ -114,19 +114,19 @@ def lay_chances_by_sequences(state: object, symbol: int) -> list[Fraction]:
     """From the start of a turn: for each ``k`` from 0 to the dice rolled plus one, the chance
     that the roll lets the player lay ``k`` or more dice of ``symbol``, counting the ``6**n``
     ordered rolls one by one and searching each one's layings with :func:`most_laid_by_search`."""
-    from banditsolve.rolling.rules import Roll, Rolled, _apply
+    from banditsolve.rolling.rules import Roll, Rolled, apply_unchecked
     from banditsolve.rolling.state import State
 
     assert isinstance(state, State)
     assert state.phase == "start"
-    at = _apply(state, Roll(0))
+    at = apply_unchecked(state, Roll(0))
     n = at.airborne[0]
     most: dict[tuple[int, ...], int] = {}
     good = [0] * (n + 2)
     for seq in sequences(n):
         faces = tuple(seq.count(f) for f in FACES)
         if faces not in most:
-            most[faces] = most_laid_by_search(_apply(at, Rolled(faces)), symbol)
+            most[faces] = most_laid_by_search(apply_unchecked(at, Rolled(faces)), symbol)
         for k in range(n + 2):
             if most[faces] >= k:
                 good[k] += 1
@@ -171,7 +171,7 @@ TINY_TRUNKS = parse_edition(
 def max_on_car_after_turn(state: object, car: int) -> int:
     """The most dice the player to move can have on car ``car`` when their turn is over, by
     walking every position the rules engine's actions reach (each once; no bound)."""
-    from banditsolve.rolling.rules import _apply, legal_actions
+    from banditsolve.rolling.rules import apply_unchecked, legal_actions
     from banditsolve.rolling.state import State
 
     assert isinstance(state, State)
@@ -192,7 +192,7 @@ def max_on_car_after_turn(state: object, car: int) -> int:
         if c is None:  # taken outright by q (all their dice were there)
             best = max(best, 99)
             continue
-        stack.extend(_apply(s, a) for a in legal_actions(s))
+        stack.extend(apply_unchecked(s, a) for a in legal_actions(s))
     return best
 
 

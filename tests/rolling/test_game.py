@@ -23,9 +23,9 @@ VARIANTS: list[tuple[int, dict[str, object]]] = [
     (3, {}),
     (4, {}),
     (2, {"mercenaries": "on"}),
-    (3, {"jokers": "together", "trunk-count": "exactly", "front": "behind", "cut": "rear-back",
-         "restart": "any", "keep": "must-join", "theft-trunk": "discard",
-         "trunk-jokers": "natural", "locomotive": "last"}),
+    (3, {"jokers": "together", "trunk_count": "exactly", "front": "behind", "cut": "rear_back",
+         "restart": "any", "keep": "must_join", "theft_trunk": "discard",
+         "trunk_jokers": "natural", "locomotive": "last"}),
 ]
 
 

@@ -405,7 +405,7 @@ def test_cut_option() -> None:
     assert [w.id for w in join.won[0]] == [2]
     assert join.gang(0) == (1, 2)
     cut = apply(position(cars, loco=[None, None], to_move=1, roll="-",
-                         options=Options(cut="rear-back")), End())
+                         options=Options(cut="rear_back")), End())
     assert cut.car(3).groups[0] is None  # type: ignore[union-attr]
     assert cut.car(1).groups[0] is not None  # type: ignore[union-attr]
 
@@ -422,7 +422,7 @@ def test_restart_option() -> None:
 def test_keep_option() -> None:
     cars = [(1, None, ["R1", None])]
     assert texts(position(cars, loco=[None, None], roll="R")) == ["lay R@1", "end"]
-    must = position(cars, loco=[None, None], roll="R", options=Options(keep="must-join"))
+    must = position(cars, loco=[None, None], roll="R", options=Options(keep="must_join"))
     assert texts(must) == ["lay R@1"]
 
 

@@ -11,7 +11,8 @@ from banditsolve.errors import SolverError
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.rules import apply, parse_action
 from banditsolve.rolling.solvers.models import covers
-from banditsolve.rolling.solvers.safety import Safety, is_safe, plain_safe, reach_bound
+from banditsolve.rolling.solvers.safety import is_safe, plain_safe, reach_bound
+from banditsolve.rolling.solvers.verdict import Safety
 from banditsolve.rolling.state import State
 from tests.profiles import scaled
 from tests.rolling import cases, reference

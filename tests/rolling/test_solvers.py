@@ -11,7 +11,7 @@ import pytest
 from banditsolve.core.play import sample_chance
 from banditsolve.errors import SolverError
 from banditsolve.rolling.game import GAME
-from banditsolve.rolling.rules import Roll, _apply, apply, legal_actions
+from banditsolve.rolling.rules import Roll, apply, apply_unchecked, legal_actions
 from banditsolve.rolling.solvers.safety import is_safe, plain_safe
 from banditsolve.rolling.solvers.turn import (
     best_turn,
@@ -253,9 +253,9 @@ def test_best_turn_shared_equals_plain() -> None:
     # laying M and the joker on car 1 makes it 3-2 (stealable, 2 points), the S on car 2 ties
     assert (shared.value == 2 and shared.plan[:2] == ("lay M@1", "lay S@2")) or shared.value == 2
     tiny = TINY.new_game(2, seed=3)
-    after_roll = _apply(tiny, Roll())
+    after_roll = apply_unchecked(tiny, Roll())
     for a, _ in TINY.chance_outcomes(after_roll)[:5]:
-        s = _apply(after_roll, a)
+        s = apply_unchecked(after_roll, a)
         assert best_turn(s).value == best_turn(s, plain=True).value
     limited = best_turn(tiny, node_limit=5)
     assert limited.value is None

@@ -114,7 +114,7 @@ def _stealable(state: State) -> State | None:
 
 _OPTIONS = st.sampled_from(
     [{}, {"mercenaries": "on"}, {"jokers": "together", "front": "behind", "restart": "any"},
-     {"cut": "rear-back"}, {"cut": "rear-back", "keep": "must-join", "locomotive": "last"}]
+     {"cut": "rear_back"}, {"cut": "rear_back", "keep": "must_join", "locomotive": "last"}]
 )
 
 
@@ -132,10 +132,10 @@ def _check_game(seed: int, players: int, options: dict[str, str]) -> int:
         assert GAME.from_notation(GAME.to_notation(state)) == state
         assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
         if state.options.cut == "join":
-            # the steal step left nothing for the mover (under rear-back it may: see below)
+            # the steal step left nothing for the mover (under rear_back it may: see below)
             assert not any(state.stealer(c) == state.to_move for c in state.train)
         bad = _stealable(state)
-        if bad is None or state.options.cut == "rear-back":
+        if bad is None or state.options.cut == "rear_back":
             continue
         car = next(c for c in bad.train if bad.stealer(c) == bad.to_move)
         message = _refusal(GAME.to_notation(bad))
@@ -164,14 +164,14 @@ def test_random_games_give_positions_to_flip() -> None:
 
 def _rear_back_cut() -> tuple[State, State]:
     """Player 0 ends their turn; player 1 steals car 2 from the middle of player 0's gang, so
-    under cut=rear-back player 0's H3 on car 3 goes home and leaves player 1's S2 alone there."""
+    under cut=rear_back player 0's H3 on car 3 goes home and leaves player 1's S2 alone there."""
     cars: list[tuple[int, str | None, list[str | None]]] = [
         (2, None, ["R1", None]),
         (2, None, ["M1", "B3"]),
         (2, None, ["H3", "S2"]),
     ]
     join = position(cars, loco=[None, None], roll="-")
-    cut = position(cars, loco=[None, None], roll="-", options=Options(cut="rear-back"))
+    cut = position(cars, loco=[None, None], roll="-", options=Options(cut="rear_back"))
     return apply_all(join, ["end"]), apply_all(cut, ["end"])
 
 
@@ -193,7 +193,7 @@ def test_under_rear_back_the_steal_itself_can_leave_a_car_to_the_mover() -> None
     # the same train under cut=join cannot happen: the steal would have taken car 3 as well
     message = _refusal(GAME.to_notation(cut.replace(options=Options())))
     assert "car 3 is player 1's to steal" in message
-    # nor under rear-back when nothing the mover took explains it: no car won in front of car 3
+    # nor under rear_back when nothing the mover took explains it: no car won in front of car 3
     # (and player 0 back on the rear of it)
     unexplained = cut.replace(won=((), ()), wagons=cut.wagons - 1,
                               train=tuple(_renumber(c) for c in cut.train))

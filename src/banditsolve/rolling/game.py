@@ -19,30 +19,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from banditsolve.core.io import read_text
-from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
+from banditsolve.core.io import read_state
+from banditsolve.core.options import OptionSet
+from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.errors import RuleOptionError
 from banditsolve.rolling import notation, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.rules import Action
-from banditsolve.rolling.state import OPTION_VALUES, Options, State
-
-# An interim bridge to the one options system (the game's own specs replace it).
-_OPTION_SET = OptionSet(
-    "Rolling Bandits",
-    tuple(
-        OptionSpec(
-            n.replace("-", "_"),
-            v,
-            v[0],
-            "see specs/rolling-bandits.md",
-            old_names=(n,) if "-" in n else (),
-        )
-        for n, v in OPTION_VALUES.items()
-    ),
-)
+from banditsolve.rolling.state import OPTION_SET, Options, State
 
 
 class RollingBandits:
@@ -64,20 +49,10 @@ class RollingBandits:
 
     @property
     def option_set(self) -> OptionSet:
-        return _OPTION_SET
+        return OPTION_SET
 
     def validate(self, state: State) -> None:
-        if not isinstance(state, State):
-            raise RuleOptionError(f"not a Rolling Bandits state: {type(state).__name__}")
-
-    def options(self, values: Mapping[str, object] | None) -> Options:
-        if values is None:
-            return Options.from_mapping({})
-        if not isinstance(values, Mapping):
-            raise RuleOptionError(
-                f"rule options are a mapping of name to value, not {type(values).__name__}"
-            )
-        return Options.from_mapping(dict(values))
+        rules.validate(state)
 
     def new_game(
         self,
@@ -88,7 +63,7 @@ class RollingBandits:
     ) -> State:
         """A new game; with ``seed`` the set-up (train order and trunk symbols) is dealt at once
         by a seeded shuffle, else it is a sequence of chance nodes."""
-        opts = self.options(options)
+        opts = Options.from_mapping(options)
         if players is None:
             players = 2
         if isinstance(players, bool) or not isinstance(players, int):
@@ -146,8 +121,9 @@ class RollingBandits:
         return notation.from_json(document)
 
     def read_state(self, source: Source) -> State:
-        text, _ = read_text(source, "position")
-        return notation.read_state(text)
+        return read_state(
+            source, notation=notation.parse_state, json_document=notation.from_json, what="position"
+        )
 
     def ascii(self, state: State) -> str:
         return state.ascii()
@@ -163,3 +139,6 @@ class RollingBandits:
 
 
 GAME = RollingBandits()
+
+#: mypy proves here that the adapter fits the game contract.
+_CHECKED: Game[State, Action] = GAME

@@ -18,7 +18,7 @@ from banditsolve.rolling.rules import (
     Reroll,
     Roll,
     TakeBack,
-    _apply,
+    apply_unchecked,
     edition_of,
     legal_actions,
 )
@@ -66,7 +66,7 @@ def greedy_player(state: State, rng: random.Random) -> Action:
     for action in actions:
         if isinstance(action, TakeBack | Reroll):
             continue
-        after = _apply(state, action)
+        after = apply_unchecked(state, action)
         value = heuristic(after, p)
         if value > best_value + 1e-9:
             best, best_value = action, value

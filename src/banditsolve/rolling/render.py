@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 from banditsolve.core.svg import Svg
 from banditsolve.rolling.edition import COLOUR_FILLS, COLOURS, LETTERS, SYMBOLS
 from banditsolve.rolling.notation import held_text
-from banditsolve.rolling.rules import faces_text
-from banditsolve.rolling.state import Car, State
+from banditsolve.rolling.rules import faces_text, winners
+from banditsolve.rolling.state import Car, State, register_form
 
 
 def _who(state: State, player: int) -> str:
@@ -24,8 +24,6 @@ def _who(state: State, player: int) -> str:
 
 def _phase_line(state: State) -> str:
     if state.phase == "over":
-        from banditsolve.rolling.rules import winners
-
         won = ", ".join(f"P{p}" for p in winners(state))
         return f"game over; scores {list(state.scores)}; won by {won}"
     if state.phase in ("deal-wagon", "deal-trunk"):
@@ -250,3 +248,7 @@ def svg_picture(state: State) -> str:
             text=line,
         )
     return doc.to_string()
+
+
+register_form("ascii", ascii_picture)
+register_form("svg", svg_picture)

@@ -21,21 +21,37 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from banditsolve.core.play import draw_outcome
-from banditsolve.core.text import excerpt, shown
+from banditsolve.core.text import shown
 from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from banditsolve.rolling import reachable
+from banditsolve.rolling.actions import (
+    NO_FACES,
+    Action,
+    Ambush,
+    DealTrunk,
+    DealWagon,
+    End,
+    Joker,
+    Lay,
+    Open,
+    Reroll,
+    Roll,
+    Rolled,
+    TakeBack,
+    faces_text,
+    parse_action,
+    parse_faces,
+)
 from banditsolve.rolling.edition import (
-    CONTENT_LETTERS,
     CONTENTS,
     JOKER,
-    LETTERS,
     Edition,
     TrunkTile,
     Wagon,
@@ -53,218 +69,50 @@ from banditsolve.rolling.state import (
     Won,
 )
 
+#: The rules' names (the actions and their text are defined in :mod:`.actions`; they are named
+#: here too, so that ``rules`` is the one module to import for playing a game).
+__all__ = [
+    "AMBUSH",
+    "BOMB",
+    "NO_FACES",
+    "ROLL_AGAIN",
+    "Action",
+    "Ambush",
+    "DealTrunk",
+    "DealWagon",
+    "End",
+    "Joker",
+    "Lay",
+    "Open",
+    "Reroll",
+    "Roll",
+    "Rolled",
+    "TakeBack",
+    "apply",
+    "apply_all",
+    "apply_unchecked",
+    "chance_outcomes",
+    "deal_setup",
+    "edition_of",
+    "faces_text",
+    "is_legal",
+    "legal_actions",
+    "legal_ambushes_left",
+    "new_group_targets",
+    "new_state",
+    "parse_action",
+    "parse_faces",
+    "ranking_key",
+    "roll_outcomes",
+    "sample_chance",
+    "unseen_tiles",
+    "validate",
+    "winners",
+]
+
 BOMB = CONTENTS.index("bomb")
 AMBUSH = CONTENTS.index("ambush")
 ROLL_AGAIN = CONTENTS.index("roll-again")
-NO_FACES = (0, 0, 0, 0, 0, 0)
-
-# -- actions -------------------------------------------------------------------------------------
-
-
-def faces_text(faces: Sequence[int]) -> str:
-    """Face counts as letters (``RRMJ``); ``-`` for none."""
-    text = "".join(LETTERS[i] * n for i, n in enumerate(faces))
-    return text or "-"
-
-
-def parse_faces(text: str, where: str = "faces") -> tuple[int, ...]:
-    if text == "-":
-        return NO_FACES
-    counts = [0] * 6
-    for ch in text.upper():
-        i = LETTERS.find(ch)
-        if i < 0:
-            raise NotationError(f"{where}: {excerpt(ch, 5)} is not a face (faces are {LETTERS})")
-        counts[i] += 1
-    return tuple(counts)
-
-
-@dataclass(frozen=True, slots=True)
-class DealWagon:
-    """Set-up chance: the next wagon (from the locomotive back) is one of this kind."""
-
-    need: int
-    points: int
-
-    def __str__(self) -> str:
-        return f"wagon {self.need}/{self.points}"
-
-
-@dataclass(frozen=True, slots=True)
-class DealTrunk:
-    """Set-up chance: the next wagon's trunk shows this symbol on its back."""
-
-    symbol: int
-
-    def __str__(self) -> str:
-        return f"trunk {LETTERS[self.symbol]}"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeBack:
-    """Before rolling: take back the rearmost group (RB-TAKE-1)."""
-
-    def __str__(self) -> str:
-        return "take back"
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Roll every available hoard die, and ``mercs`` mercenaries (RB-ROLL-1, RB-MERC-2)."""
-
-    mercs: int = 0
-
-    def __str__(self) -> str:
-        return "roll" if not self.mercs else f"roll +{self.mercs}"
-
-
-@dataclass(frozen=True, slots=True)
-class Rolled:
-    """Chance: the dice in the air landed showing these face counts (R M H B S J)."""
-
-    faces: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return f"rolled {faces_text(self.faces)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Reroll:
-    """Use a roll-again trunk: roll these of the dice just rolled again (hoard, mercenaries)."""
-
-    bandits: tuple[int, ...]
-    mercs: tuple[int, ...] = NO_FACES
-
-    def __str__(self) -> str:
-        text = f"reroll {faces_text(self.bandits)}"
-        return text + (f"/{faces_text(self.mercs)}" if any(self.mercs) else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Lay:
-    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on car ``car``."""
-
-    symbol: int
-    car: int
-
-    def __str__(self) -> str:
-        return f"lay {LETTERS[self.symbol]}@{self.car}"
-
-
-@dataclass(frozen=True, slots=True)
-class Joker:
-    """Lay one rolled joker (a mercenary one if ``merc``) on car ``car``, showing the symbol of
-    the player's group there."""
-
-    car: int
-    merc: bool = False
-
-    def __str__(self) -> str:
-        return f"{'merc ' if self.merc else ''}joker@{self.car}"
-
-
-@dataclass(frozen=True, slots=True)
-class Ambush:
-    """Use an ambush trunk: swap the player's groups on cars ``a`` and ``b``."""
-
-    a: int
-    b: int
-
-    def __str__(self) -> str:
-        return f"ambush {self.a} {self.b}"
-
-
-@dataclass(frozen=True, slots=True)
-class End:
-    """End the attack (dice not laid are kept), or end the turn after ambushes."""
-
-    def __str__(self) -> str:
-        return "end"
-
-
-@dataclass(frozen=True, slots=True)
-class Open:
-    """Chance: the trunk just carried off is this tile."""
-
-    symbol: int
-    value: int
-    content: int
-
-    def __str__(self) -> str:
-        return f"open {LETTERS[self.symbol]}{self.value}{CONTENT_LETTERS[self.content]}"
-
-
-Action = (
-    DealWagon | DealTrunk | TakeBack | Roll | Rolled | Reroll | Lay | Joker | Ambush | End | Open
-)
-
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), kind)
-    for p, kind in (
-        (r"wagon (\d{1,2})/(\d{1,2})", "wagon"),
-        (r"trunk ([A-Z])", "trunk"),
-        (r"take back", "takeback"),
-        (r"roll(?: \+(\d{1,2}))?", "roll"),
-        (r"rolled ([A-Z]+|-)", "rolled"),
-        (r"reroll ([A-Z]+|-)(?:/([A-Z]+))?", "reroll"),
-        (r"lay ([A-Z])@(\d{1,2})", "lay"),
-        (r"(merc )?joker@(\d{1,2})", "joker"),
-        (r"ambush (\d{1,2}) (\d{1,2})", "ambush"),
-        (r"end", "end"),
-        (r"open ([A-Z])(\d)([A-Z])", "open"),
-    )
-)
-
-
-def _symbol(letter: str) -> int:
-    i = LETTERS.find(letter.upper())
-    if i < 0 or i == JOKER:
-        raise NotationError(f"{letter!r} is not a bandit symbol (symbols are {LETTERS[:5]})")
-    return i
-
-
-def parse_action(text: object) -> Action:
-    """An action from its text (the inverse of ``str(action)``)."""
-    if not isinstance(text, str):
-        raise NotationError(f"an action is text, not {type(text).__name__}")
-    raw = " ".join(text.strip().split())
-    if len(raw) > 60:
-        raise NotationError(f"unknown action {excerpt(text)}")
-    for pattern, kind in _PATTERNS:
-        m = pattern.fullmatch(raw)
-        if not m:
-            continue
-        if kind == "wagon":
-            return DealWagon(int(m[1]), int(m[2]))
-        if kind == "trunk":
-            return DealTrunk(_symbol(m[1]))
-        if kind == "takeback":
-            return TakeBack()
-        if kind == "roll":
-            return Roll(int(m[1]) if m[1] else 0)
-        if kind == "rolled":
-            return Rolled(parse_faces(m[1], "rolled"))
-        if kind == "reroll":
-            return Reroll(
-                parse_faces(m[1], "reroll"), parse_faces(m[2], "reroll") if m[2] else NO_FACES
-            )
-        if kind == "lay":
-            return Lay(_symbol(m[1]), int(m[2]))
-        if kind == "joker":
-            return Joker(int(m[2]), bool(m[1]))
-        if kind == "ambush":
-            return Ambush(int(m[1]), int(m[2]))
-        if kind == "end":
-            return End()
-        content = CONTENT_LETTERS.find(m[3].lower())
-        if content < 0:
-            raise NotationError(f"{excerpt(text)}: unknown trunk content {m[3]!r}")
-        return Open(_symbol(m[1]), int(m[2]), content)
-    raise NotationError(
-        f"unknown action {excerpt(text)} (actions: roll, roll +N, take back, lay R@3, joker@3, "
-        "reroll RJ, ambush 2 4, end, rolled RRMJ, open R2b, wagon 3/3, trunk R)"
-    )
-
 
 # -- chance: rolls -------------------------------------------------------------------------------
 
@@ -463,6 +311,82 @@ def _must_join_pending(state: State) -> bool:
     )
 
 
+def _start_actions(state: State) -> tuple[Action, ...]:
+    """Before the roll: take back the rearmost group, roll, roll with mercenaries (RB-TAKE-1,
+    RB-ROLL-1, RB-MERC-2)."""
+    p = state.to_move
+    out: list[Action] = []
+    if state.gang(p):
+        out.append(TakeBack())
+    out.append(Roll(0))
+    out.extend(Roll(k) for k in range(1, state.reserve[p] + 1))
+    return tuple(out)
+
+
+def _rerolls(state: State) -> list[Action]:
+    """A usable roll-again trunk before anything is laid: every non-empty part of the roll
+    (RB-AGAIN-1)."""
+    if state.laid or _usable_trunk(state, ROLL_AGAIN) is None:
+        return []
+    return [
+        Reroll(b, m)
+        for b in _subcounts(state.roll)
+        for m in _subcounts(state.mroll)
+        if any(b) or any(m)
+    ]
+
+
+def _layings(state: State) -> list[Action]:
+    """Each rolled symbol on its group's car, or a new group's places (RB-ATTACK-3/4)."""
+    p = state.to_move
+    out: list[Action] = []
+    for s in range(5):
+        if state.roll[s] + state.mroll[s] == 0:
+            continue
+        at = _symbol_car(state, p, s)
+        targets = (at,) if at is not None else new_group_targets(state, p)
+        out.extend(Lay(s, state.train[i].id) for i in targets)
+    return out
+
+
+def _jokers(state: State) -> list[Action]:
+    """Each rolled joker (hoard, then mercenary) on a car of the gang (RB-JOKER-1, option
+    jokers)."""
+    out: list[Action] = []
+    gang = state.gang(state.to_move)
+    together = state.options.jokers == "together"
+    for merc, count in ((False, state.roll[JOKER]), (True, state.mroll[JOKER])):
+        if count == 0:
+            continue
+        for i in gang:
+            car_id = state.train[i].id
+            if together and state.joker_car not in (None, car_id):
+                continue
+            out.append(Joker(car_id, merc))
+    return out
+
+
+def _attack_actions(state: State) -> tuple[Action, ...]:
+    out = _rerolls(state) + _layings(state) + _jokers(state)
+    if not (state.options.keep == "must_join" and _must_join_pending(state)):
+        out.append(End())
+    return tuple(out)
+
+
+def _ambush_actions(state: State) -> tuple[Action, ...]:
+    """Each swap of two of the mover's groups with a usable ambush trunk, then ``end``
+    (RB-AMBUSH-1)."""
+    out: list[Action] = []
+    if _usable_trunk(state, AMBUSH) is not None:
+        gang = state.gang(state.to_move)
+        out.extend(
+            Ambush(state.train[front].id, state.train[back].id)
+            for front, back in itertools.combinations(gang, 2)
+        )
+    out.append(End())
+    return tuple(out)
+
+
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every legal action (or chance outcome) in the fixed order of the module notes."""
     phase = state.phase
@@ -474,47 +398,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         return _rolled_actions(state.airborne[1])
     if state.is_chance:
         return tuple(a for a, _ in chance_outcomes(state))
-    p = state.to_move
     if phase == "start":
-        out: list[Action] = []
-        if state.gang(p):
-            out.append(TakeBack())
-        out.append(Roll(0))
-        out.extend(Roll(k) for k in range(1, state.reserve[p] + 1))
-        return tuple(out)
+        return _start_actions(state)
     if phase == "attack":
-        out = []
-        if not state.laid and _usable_trunk(state, ROLL_AGAIN) is not None:
-            for b in _subcounts(state.roll):
-                for m in _subcounts(state.mroll):
-                    if any(b) or any(m):
-                        out.append(Reroll(b, m))
-        for s in range(5):
-            if state.roll[s] + state.mroll[s] == 0:
-                continue
-            at = _symbol_car(state, p, s)
-            targets = (at,) if at is not None else new_group_targets(state, p)
-            out.extend(Lay(s, state.train[i].id) for i in targets)
-        gang = state.gang(p)
-        for merc, count in ((False, state.roll[JOKER]), (True, state.mroll[JOKER])):
-            if count == 0:
-                continue
-            for i in gang:
-                car_id = state.train[i].id
-                if state.options.jokers == "together" and state.joker_car not in (None, car_id):
-                    continue
-                out.append(Joker(car_id, merc))
-        if not (state.options.keep == "must-join" and _must_join_pending(state)):
-            out.append(End())
-        return tuple(out)
+        return _attack_actions(state)
     if phase == "ambush":
-        out = []
-        if _usable_trunk(state, AMBUSH) is not None:
-            gang = state.gang(p)
-            for front, back in itertools.combinations(gang, 2):
-                out.append(Ambush(state.train[front].id, state.train[back].id))
-        out.append(End())
-        return tuple(out)
+        return _ambush_actions(state)
     raise AssertionError(f"unknown phase {phase}")  # pragma: no cover
 
 
@@ -535,7 +424,7 @@ def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
     for i in taken:
         car = train[i]
         won[winner] = (*won[winner], Won(car.id, car.need, car.points, car.loco))
-    if state.options.cut == "rear-back":
+    if state.options.cut == "rear_back":
         for i in taken:
             for q in range(state.players):
                 if train[i].groups[q] is None:
@@ -753,107 +642,153 @@ def apply(state: State, action: Action) -> State:
         raise IllegalActionError(
             f"{what} is not legal here (phase {state.phase}, player {state.to_move})"
         )
-    return _apply(state, action)
+    return apply_unchecked(state, action)
 
 
-def _apply(state: State, action: Action) -> State:
+def _deal_wagon(state: State, action: DealWagon) -> State:
+    car = Car(len(state.train), action.need, action.points, False, None, (None,) * state.players)
+    state = state.replace(train=(*state.train, car))
+    if len(state.train) - 1 == state.wagons:
+        state = state.replace(phase="deal-trunk")
+    return state
+
+
+def _deal_trunk(state: State, action: DealTrunk) -> State:
+    index = next(i for i, c in enumerate(state.train) if not c.loco and c.trunk is None)
+    car = state.train[index]
+    train = _set_car(
+        state.train, index, Car(car.id, car.need, car.points, False, action.symbol, car.groups)
+    )
+    state = state.replace(train=train)
+    if all(c.loco or c.trunk is not None for c in train):
+        state = _begin_turn(state, 0)
+    return state
+
+
+def _take_back(state: State, action: TakeBack) -> State:
     p = state.to_move
-    if isinstance(action, DealWagon):
-        car = Car(
-            len(state.train), action.need, action.points, False, None, (None,) * state.players
-        )
-        state = state.replace(train=(*state.train, car))
-        if len(state.train) - 1 == state.wagons:
-            state = state.replace(phase="deal-trunk")
-        return state
-    if isinstance(action, DealTrunk):
-        index = next(i for i, c in enumerate(state.train) if not c.loco and c.trunk is None)
-        car = state.train[index]
-        train = _set_car(
-            state.train, index, Car(car.id, car.need, car.points, False, action.symbol, car.groups)
-        )
-        state = state.replace(train=train)
-        if all(c.loco or c.trunk is not None for c in train):
-            state = _begin_turn(state, 0)
-        return state
-    if isinstance(action, TakeBack):
-        index = state.gang(p)[-1]
-        return state.replace(
-            train=_set_car(state.train, index, state.train[index].with_group(p, None))
-        )
-    if isinstance(action, Roll):
-        bandits = edition_of(state).dice_per_colour - state.on_train(p)[0]
+    index = state.gang(p)[-1]
+    return state.replace(train=_set_car(state.train, index, state.train[index].with_group(p, None)))
+
+
+def _roll(state: State, action: Roll) -> State:
+    p = state.to_move
+    bandits = edition_of(state).dice_per_colour - state.on_train(p)[0]
+    reserve = list(state.reserve)
+    reserve[p] -= action.mercs
+    phase: Phase = "roll" if bandits or not action.mercs else "mroll"
+    return state.replace(phase=phase, airborne=(bandits, action.mercs), reserve=tuple(reserve))
+
+
+def _rolled(state: State, action: Rolled) -> State:
+    if state.phase == "roll":
+        roll = tuple(a + b for a, b in zip(state.roll, action.faces, strict=True))
+        state = state.replace(roll=roll)
+        if state.airborne[1]:
+            return state.replace(phase="mroll", airborne=(0, state.airborne[1]))
+    else:
+        mroll = tuple(a + b for a, b in zip(state.mroll, action.faces, strict=True))
+        state = state.replace(mroll=mroll)
+    return state.replace(phase="attack", airborne=(0, 0))
+
+
+def _reroll(state: State, action: Reroll) -> State:
+    state = _use_trunk(state, ROLL_AGAIN)
+    roll = tuple(a - b for a, b in zip(state.roll, action.bandits, strict=True))
+    mroll = tuple(a - b for a, b in zip(state.mroll, action.mercs, strict=True))
+    nb, nm = sum(action.bandits), sum(action.mercs)
+    return state.replace(roll=roll, mroll=mroll, airborne=(nb, nm), phase="roll" if nb else "mroll")
+
+
+def _lay_group(state: State, action: Lay) -> State:
+    s = action.symbol
+    b, m = state.roll[s], state.mroll[s]
+    roll = tuple(0 if i == s else k for i, k in enumerate(state.roll))
+    mroll = tuple(0 if i == s else k for i, k in enumerate(state.mroll))
+    state = _lay(state.replace(roll=roll, mroll=mroll), state.index(action.car), s, b, m, b + m)
+    return _after_laying(state, [action.car], "attack")
+
+
+def _lay_joker(state: State, action: Joker) -> State:
+    index = state.index(action.car)
+    group = state.train[index].groups[state.to_move]
+    assert group is not None
+    if action.merc:
+        mroll = (*state.mroll[:JOKER], state.mroll[JOKER] - 1)
+        state = _lay(state.replace(mroll=mroll), index, group.symbol, 0, 1, 0)
+    else:
+        roll = (*state.roll[:JOKER], state.roll[JOKER] - 1)
+        state = _lay(state.replace(roll=roll), index, group.symbol, 1, 0, 0)
+    return _after_laying(state.replace(joker_car=action.car), [action.car], "attack")
+
+
+def _end(state: State, action: End) -> State:
+    """The attack ends (to the ambush step when an ambush trunk can be used), or the turn."""
+    if state.phase == "attack" and legal_ambushes_left(state):
         reserve = list(state.reserve)
-        reserve[p] -= action.mercs
-        phase: Phase = "roll" if bandits or not action.mercs else "mroll"
-        return state.replace(phase=phase, airborne=(bandits, action.mercs), reserve=tuple(reserve))
-    if isinstance(action, Rolled):
-        if state.phase == "roll":
-            roll = tuple(a + b for a, b in zip(state.roll, action.faces, strict=True))
-            state = state.replace(roll=roll)
-            if state.airborne[1]:
-                return state.replace(phase="mroll", airborne=(0, state.airborne[1]))
-        else:
-            mroll = tuple(a + b for a, b in zip(state.mroll, action.faces, strict=True))
-            state = state.replace(mroll=mroll)
-        return state.replace(phase="attack", airborne=(0, 0))
-    if isinstance(action, Reroll):
-        state = _use_trunk(state, ROLL_AGAIN)
-        roll = tuple(a - b for a, b in zip(state.roll, action.bandits, strict=True))
-        mroll = tuple(a - b for a, b in zip(state.mroll, action.mercs, strict=True))
-        nb, nm = sum(action.bandits), sum(action.mercs)
+        reserve[state.to_move] += sum(state.mroll)
         return state.replace(
-            roll=roll, mroll=mroll, airborne=(nb, nm), phase="roll" if nb else "mroll"
+            phase="ambush", roll=NO_FACES, mroll=NO_FACES, reserve=tuple(reserve), joker_car=None
         )
-    if isinstance(action, Lay):
-        s = action.symbol
-        b, m = state.roll[s], state.mroll[s]
-        roll = tuple(0 if i == s else k for i, k in enumerate(state.roll))
-        mroll = tuple(0 if i == s else k for i, k in enumerate(state.mroll))
-        state = _lay(state.replace(roll=roll, mroll=mroll), state.index(action.car), s, b, m, b + m)
-        return _after_laying(state, [action.car], "attack")
-    if isinstance(action, Joker):
-        index = state.index(action.car)
-        group = state.train[index].groups[p]
-        assert group is not None
-        if action.merc:
-            mroll = (*state.mroll[:JOKER], state.mroll[JOKER] - 1)
-            state = _lay(state.replace(mroll=mroll), index, group.symbol, 0, 1, 0)
-        else:
-            roll = (*state.roll[:JOKER], state.roll[JOKER] - 1)
-            state = _lay(state.replace(roll=roll), index, group.symbol, 1, 0, 0)
-        return _after_laying(state.replace(joker_car=action.car), [action.car], "attack")
-    if isinstance(action, End):
-        if state.phase == "attack" and legal_ambushes_left(state):
-            reserve = list(state.reserve)
-            reserve[p] += sum(state.mroll)
-            return state.replace(
-                phase="ambush",
-                roll=NO_FACES,
-                mroll=NO_FACES,
-                reserve=tuple(reserve),
-                joker_car=None,
-            )
+    return _end_turn(state)
+
+
+def _ambush(state: State, action: Ambush) -> State:
+    p = state.to_move
+    state = _use_trunk(state, AMBUSH)
+    ia, ib = state.index(action.a), state.index(action.b)
+    ca, cb = state.train[ia], state.train[ib]
+    train = _set_car(state.train, ia, ca.with_group(p, cb.groups[p]))
+    train = _set_car(train, ib, cb.with_group(p, ca.groups[p]))
+    state = _after_laying(state.replace(train=train), [action.a, action.b], "ambush")
+    if state.phase == "ambush" and not legal_ambushes_left(state):
         return _end_turn(state)
-    if isinstance(action, Ambush):
-        state = _use_trunk(state, AMBUSH)
-        ia, ib = state.index(action.a), state.index(action.b)
-        ca, cb = state.train[ia], state.train[ib]
-        train = _set_car(state.train, ia, ca.with_group(p, cb.groups[p]))
-        train = _set_car(train, ib, cb.with_group(p, ca.groups[p]))
-        state = _after_laying(state.replace(train=train), [action.a, action.b], "ambush")
-        if state.phase == "ambush" and not legal_ambushes_left(state):
-            return _end_turn(state)
-        return state
-    if isinstance(action, Open):
-        return _open(state, action)
-    raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
+    return state
+
+
+#: How each kind of action changes the state (:func:`apply_unchecked`).
+_STEPS: dict[type, Callable[[State, Any], State]] = {
+    DealWagon: _deal_wagon,
+    DealTrunk: _deal_trunk,
+    TakeBack: _take_back,
+    Roll: _roll,
+    Rolled: _rolled,
+    Reroll: _reroll,
+    Lay: _lay_group,
+    Joker: _lay_joker,
+    End: _end,
+    Ambush: _ambush,
+    Open: _open,
+}
+
+
+def apply_unchecked(state: State, action: Action) -> State:
+    """The state after ``action``, which the caller knows to be legal here (one of
+    :func:`legal_actions`, or a roll's outcome): :func:`apply` without its legality check, for
+    the solvers and players that walk the game tree on the legal actions themselves. An
+    illegal action gives a state the rules cannot reach, or fails."""
+    return _STEPS[type(action)](state, action)
 
 
 def apply_all(state: State, actions: Iterable[Action | str]) -> State:
     for action in actions:
         state = apply(state, parse_action(action) if isinstance(action, str) else action)
     return state
+
+
+# -- what a reachable state is ----------------------------------------------------------------
+
+
+def validate(state: State) -> None:
+    """Refuse a state that no game reaches: a :class:`~banditsolve.errors.NotationError` of one
+    line naming the rule it breaks (RB-NOTE-2). This is the one place that says what a
+    reachable state is: the readers of the notation and the JSON call it, and so does
+    ``GAME.validate``. The checks, one per rule, are :data:`.reachable.CHECKS`."""
+    if not isinstance(state, State):
+        raise NotationError(f"not a Rolling Bandits state: {type(state).__name__}")
+    edition = edition_of(state)
+    for check in reachable.CHECKS:
+        check(state, edition)
 
 
 # -- the end --------------------------------------------------------------------------------
@@ -873,5 +808,5 @@ def winners(state: State) -> tuple[int, ...]:
 def deal_setup(state: State, rng: random.Random) -> State:
     """Play the set-up chance steps with ``rng`` (a seeded game settles its train at once)."""
     while state.phase in ("deal-wagon", "deal-trunk"):
-        state = _apply(state, sample_chance(state, rng))
+        state = apply_unchecked(state, sample_chance(state, rng))
     return state

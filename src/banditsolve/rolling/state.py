@@ -9,10 +9,12 @@ that symbol too).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
-from banditsolve.errors import RuleOptionError
+from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.errors import InternalError
 
 Phase = Literal[
     "deal-wagon",  # chance: the next wagon of the train (set-up)
@@ -38,30 +40,74 @@ PHASES: tuple[Phase, ...] = (
 )
 CHANCE_PHASES = frozenset({"deal-wagon", "deal-trunk", "roll", "mroll", "reveal"})
 
-#: The rule options (RB-OPT-*): name -> allowed values, the default first.
-OPTION_VALUES: dict[str, tuple[str, ...]] = {
-    "mercenaries": ("off", "on"),
-    "jokers": ("split", "together"),
-    "trunk-count": ("at-least", "exactly"),
-    "trunk-jokers": ("count", "natural"),
-    "front": ("keep", "behind"),
-    "locomotive": ("wagon", "last"),
-    "cut": ("join", "rear-back"),
-    "restart": ("last", "any"),
-    "theft-mercenaries": ("colour", "hoard", "any"),
-    "keep": ("allowed", "must-join"),
-    "theft-trunk": ("open", "discard"),
-}
+def _spec(name: str, values: tuple[str, ...], reason: str, rules: tuple[str, ...]) -> OptionSpec:
+    """One option, its first value the default; the dashed spellings of its name and values
+    (``trunk-count``, ``at-least``), written before, are still read."""
+    return OptionSpec(
+        name,
+        values,
+        values[0],
+        reason,
+        rules,
+        old_names=(name.replace("_", "-"),) if "_" in name else (),
+        old_values=tuple((v.replace("_", "-"), v) for v in values if "_" in v),
+    )
+
+
+#: The rule options (RB-OPT-*), each with the reason for its default (in ``specs/`` order of
+#: the fields of :class:`Options`). Names and values are written with underscores; the dashed
+#: spellings of earlier versions (``trunk-count=at-least``) are still read, with a note.
+OPTION_SET = OptionSet(
+    "Rolling Bandits",
+    (
+        _spec("mercenaries", ("off", "on"),
+              "the mercenaries are a variation for two players, not the base game",
+              ("RB-OPT-8", "RB-MERC-1")),
+        _spec("jokers", ("split", "together"),
+              "a joker counts as a die of the group it joins, so each may join any group",
+              ("RB-OPT-1", "RB-JOKER-1")),
+        _spec("trunk_count", ("at_least", "exactly"),
+              "three bandits read as three or more: a group of four surely finds the trunk too",
+              ("RB-OPT-2", "RB-TRUNK-1")),
+        _spec("trunk_jokers", ("count", "natural"),
+              "a laid joker is turned to show the symbol, so the car shows three of it",
+              ("RB-OPT-3", "RB-TRUNK-1")),
+        _spec("front", ("keep", "behind"),
+              "a group laid behind the gang would go further back than its last car, so a new "
+              "symbol with no car in front is kept",
+              ("RB-OPT-4", "RB-ATTACK-4")),
+        _spec("locomotive", ("wagon", "last"),
+              "the rules never set the locomotive apart: it is attacked like any car",
+              ("RB-OPT-5",)),
+        _spec("cut", ("join", "rear_back"),
+              "the train closes up after a steal, so the two parts of a cut gang touch again",
+              ("RB-OPT-6", "RB-STEAL-3")),
+        _spec("restart", ("last", "any"),
+              "a player with no dice on the train starts on the rearmost car, as the rulebook "
+              "says in general",
+              ("RB-OPT-7", "RB-ATTACK-4")),
+        _spec("theft_mercenaries", ("colour", "hoard", "any"),
+              "mercenaries work like the hoard, so all the dice of either colour make the theft",
+              ("RB-OPT-9", "RB-THEFT-1")),
+        _spec("keep", ("allowed", "must_join"),
+              "the rulebook lets each new group be laid or taken back",
+              ("RB-OPT-10", "RB-ATTACK-1")),
+        _spec("theft_trunk", ("open", "discard"),
+              "the bomb note has the thief open the trunk after the theft (a bomb does nothing)",
+              ("RB-OPT-11", "RB-TRUNK-4")),
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The rule options in force, by the names of :data:`OPTION_VALUES` (underscores for
-    dashes). See ``specs/rolling-bandits.md`` (RB-OPT-*) for the readings and defaults."""
+    """The rule options in force, one field per option of :data:`OPTION_SET`. See
+    ``specs/rolling-bandits.md`` (RB-OPT-*) for the readings and defaults. A value in an old
+    (dashed) spelling is read as the new one, with a deprecation note."""
 
     mercenaries: str = "off"
     jokers: str = "split"
-    trunk_count: str = "at-least"
+    trunk_count: str = "at_least"
     trunk_jokers: str = "count"
     front: str = "keep"
     locomotive: str = "wagon"
@@ -72,44 +118,30 @@ class Options:
     theft_trunk: str = "open"
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            name = f.name.replace("_", "-")
-            value = getattr(self, f.name)
-            allowed = OPTION_VALUES[name]
-            if value not in allowed:
-                shown = value if isinstance(value, str) and len(value) <= 20 else "that value"
-                raise RuleOptionError(
-                    f"Rolling Bandits option {name} cannot be {shown!r}: "
-                    f"choose from {', '.join(allowed)}"
-                )
+        for spec in OPTION_SET:
+            value = getattr(self, spec.name)
+            if value == spec.default:
+                continue
+            checked = spec.parse(value)  # refuses a value the option does not take
+            if checked != value:  # an old spelling, read as the new one
+                object.__setattr__(self, spec.name, checked)
 
     @staticmethod
-    def from_mapping(values: dict[str, object]) -> Options:
-        """Options from ``name -> value`` (names with dashes or underscores, text values)."""
-        kwargs: dict[str, str] = {}
-        for raw_name, value in values.items():
-            name = str(raw_name).replace("_", "-")
-            if name not in OPTION_VALUES:
-                shown = name if len(name) <= 30 else name[:27] + "..."
-                raise RuleOptionError(
-                    f"unknown Rolling Bandits rule option {shown!r} "
-                    f"(options are {', '.join(OPTION_VALUES)})"
-                )
-            if isinstance(value, bool):
-                value = OPTION_VALUES[name][1] if value else OPTION_VALUES[name][0]
-            if not isinstance(value, str):
-                raise RuleOptionError(f"Rolling Bandits option {name} takes a text value")
-            kwargs[name.replace("-", "_")] = value
-        return Options(**kwargs)
+    def from_mapping(values: Mapping[str, object] | None) -> Options:
+        """Options from ``name -> value`` (the defaults for the options not given), read by
+        :data:`OPTION_SET`: an unknown name or value is refused with
+        :class:`~banditsolve.errors.RuleOptionError`."""
+        read = OPTION_SET.read(values)
+        return Options(**{name: str(value) for name, value in read.items()})
+
+    def values(self) -> dict[str, str]:
+        """Every option's value, by name."""
+        return {spec.name: getattr(self, spec.name) for spec in OPTION_SET}
 
     def changed(self) -> dict[str, str]:
-        """The options that differ from the default, by name."""
-        default = Options()
-        return {
-            f.name.replace("_", "-"): getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
-        }
+        """The options that differ from the default, by name (what the notation and the JSON
+        write)."""
+        return OPTION_SET.changes(self.values())
 
 
 DEFAULT_OPTIONS = Options()
@@ -275,22 +307,19 @@ class State:
             return who
         return None
 
-    # -- pictures and notation (imported lazily) ------------------------------------------------
+    # -- text and pictures (made by the modules that register them: notation, render) ------------
 
     def notation(self) -> str:
-        from banditsolve.rolling.notation import format_state
-
-        return format_state(self)
+        """The one-line notation (:func:`banditsolve.rolling.notation.format_state`)."""
+        return _form("notation")(self)
 
     def ascii(self) -> str:
-        from banditsolve.rolling.render import ascii_picture
-
-        return ascii_picture(self)
+        """The ASCII picture (:func:`banditsolve.rolling.render.ascii_picture`)."""
+        return _form("ascii")(self)
 
     def svg(self) -> str:
-        from banditsolve.rolling.render import svg_picture
-
-        return svg_picture(self)
+        """The SVG picture (:func:`banditsolve.rolling.render.svg_picture`)."""
+        return _form("svg")(self)
 
     def __str__(self) -> str:
         return self.ascii()
@@ -309,3 +338,22 @@ class State:
 _STATE_ORDER: tuple[str, ...] = tuple(f.name for f in fields(State))
 _STATE_FIELDS = frozenset(_STATE_ORDER)
 _SET = object.__setattr__
+
+
+Form = Literal["notation", "ascii", "svg"]
+#: The text and pictures of a state, by form: registered by the modules that make them (the
+#: package imports them), so that this module imports neither.
+_FORMS: dict[str, Callable[[State], str]] = {}
+
+
+def register_form(form: Form, make: Callable[[State], str]) -> None:
+    """Make ``make`` the maker of ``state.notation()`` (``form="notation"``), ``state.ascii()``
+    and ``str(state)`` (``"ascii"``) or ``state.svg()`` (``"svg"``)."""
+    _FORMS[form] = make
+
+
+def _form(form: Form) -> Callable[[State], str]:
+    make = _FORMS.get(form)
+    if make is None:  # pragma: no cover - the package registers every form on import
+        raise InternalError(f"no {form} form registered for Rolling Bandits states")
+    return make

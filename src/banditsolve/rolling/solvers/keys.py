@@ -10,14 +10,14 @@ same answer to every question the solvers ask (which never name a symbol, except
 
 :func:`position_key` writes a position with its free symbols renamed in a canonical order (by
 their *profile*: where they stand on the train and how many the active player holds rolled);
-free symbols with equal profiles are interchangeable and may get either name. A search that
-ends with the active player's turn (``turn=True``) may also free the symbols of trunks out of
-their reach this turn. Fields that cannot
-change any future are left out (scores, unless asked for; ``laid`` when no roll-again trunk can
-be used; ``joker_car`` unless option ``jokers=together``).
+free symbols with equal profiles are interchangeable and may get either name. Fields that
+cannot change any future are left out (scores; ``laid`` when no roll-again trunk can be used;
+``joker_car`` unless option ``jokers=together``).
 
 :func:`roll_orbits` groups the outcomes of a roll node by that symmetry: one representative per
-class, with the summed probability (exact, as a :class:`~fractions.Fraction`).
+class, with the summed probability (exact, as a :class:`~fractions.Fraction`). A search that
+ends with the active player's turn (``turn=True``) may also free the symbols of trunks out of
+their reach this turn.
 """
 
 from __future__ import annotations
@@ -74,14 +74,10 @@ def _profiles(
     }
 
 
-def symbol_map(
-    state: State, fixed: frozenset[int] | None = None, turn: bool = False
-) -> tuple[int, ...]:
-    """A renaming of the symbols (index: old symbol, value: new): fixed symbols keep their
-    name; free ones are renamed onto the free names in the order of their profiles."""
-    if fixed is None:
-        fixed = _fixed_symbols(state, turn)
-    profiles = _profiles(state, fixed, turn)
+def symbol_map(state: State, fixed: frozenset[int]) -> tuple[int, ...]:
+    """A renaming of the symbols (index: old symbol, value: new): the ``fixed`` symbols keep
+    their name; free ones are renamed onto the free names in the order of their profiles."""
+    profiles = _profiles(state, fixed)
     free_names = sorted(profiles)
     order = sorted(profiles, key=lambda s: profiles[s])
     mapping = list(range(5))
@@ -98,11 +94,8 @@ def _faces(faces: tuple[int, ...], mapping: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _relabel(
-    state: State, mapping: tuple[int, ...], erase: frozenset[int] = frozenset()
-) -> State:
-    """``state`` with its symbols renamed; the trunks of the ``erase`` symbols (out of reach)
-    written as -1 (the result is only ever a key)."""
+def _relabel(state: State, mapping: tuple[int, ...]) -> State:
+    """``state`` with its symbols renamed (the result is only ever a key)."""
     def group(g: Group | None) -> Group | None:
         return None if g is None else Group(mapping[g.symbol], g.bandits, g.mercs, g.natural)
 
@@ -112,7 +105,7 @@ def _relabel(
             c.need,
             c.points,
             c.loco,
-            None if c.trunk is None else -1 if c.trunk in erase else mapping[c.trunk],
+            None if c.trunk is None else mapping[c.trunk],
             tuple(group(g) for g in c.groups),
         )
         for c in state.train
@@ -122,21 +115,13 @@ def _relabel(
     )
 
 
-def position_key(state: State, *, scores: bool = False, turn: bool = False) -> Key:
-    """A hashable key equal for positions with the same futures (see the module notes).
-    ``scores``: also keep every player's points, cars and trunks taken (a turn value counts
-    them). ``turn``: the key of a search that ends with the active player's turn, where only
-    the trunks they can reach this turn fix their symbol."""
-    fixed = _fixed_symbols(state, turn)
-    erase = (
-        frozenset(c.trunk for c in state.train if c.trunk is not None) - fixed
-        if turn
-        else frozenset()
-    )
-    if len(fixed) < 4 or erase:
-        mapping = symbol_map(state, fixed, turn)
-        if mapping != _IDENTITY or erase:
-            state = _relabel(state, mapping, erase)
+def position_key(state: State) -> Key:
+    """A hashable key equal for positions with the same futures (see the module notes)."""
+    fixed = _fixed_symbols(state)
+    if len(fixed) < 4:
+        mapping = symbol_map(state, fixed)
+        if mapping != _IDENTITY:
+            state = _relabel(state, mapping)
     p = state.to_move
     usable = state.trunks[p][: state.usable] if 0 <= p < state.players else ()
     can_reroll = any(h.content == ROLL_AGAIN and not h.used for h in usable)
@@ -149,7 +134,7 @@ def position_key(state: State, *, scores: bool = False, turn: bool = False) -> K
             if h.symbol in fixed
         )
     ) if fixed else ()
-    key: Key = (
+    return (
         state.phase,
         p,
         state.train,
@@ -165,14 +150,6 @@ def position_key(state: State, *, scores: bool = False, turn: bool = False) -> K
         state.pending,
         state.resume,
     )
-    if scores:
-        key = (
-            *key,
-            state.scores,
-            tuple(frozenset(w.id for w in ws) for ws in state.won),
-            tuple(len(ts) for ts in state.trunks),
-        )
-    return key
 
 
 _IDENTITY = (0, 1, 2, 3, 4)

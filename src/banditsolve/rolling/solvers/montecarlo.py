@@ -15,7 +15,7 @@ from banditsolve.core.answer import Answer
 from banditsolve.core.stats import wilson
 from banditsolve.errors import SolverError
 from banditsolve.rolling.players import PLAYERS
-from banditsolve.rolling.rules import _apply, legal_actions, sample_chance, winners
+from banditsolve.rolling.rules import apply_unchecked, legal_actions, sample_chance, winners
 from banditsolve.rolling.state import State
 
 MAX_STEPS = 100_000
@@ -67,7 +67,7 @@ def _playout(state: State, policy: str, rng: random.Random) -> State:
         if state.is_terminal:
             return state
         action = sample_chance(state, rng) if state.is_chance else play(state, rng)
-        state = _apply(state, action)
+        state = apply_unchecked(state, action)
     raise SolverError("a playout did not end")  # pragma: no cover
 
 
@@ -87,7 +87,7 @@ def win_chances(state: State, *, samples: int = 100, policy: str = "greedy",
         share = 0.0
         whole = 0
         for _ in range(samples):
-            end = _playout(_apply(state, action), policy, rng)
+            end = _playout(apply_unchecked(state, action), policy, rng)
             won = winners(end)
             if p in won:
                 share += 1.0 / len(won)

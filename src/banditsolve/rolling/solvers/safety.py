@@ -27,69 +27,18 @@ A limit that runs out answers *unknown*, never *no*.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from banditsolve.core.answer import Answer
 from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.errors import SolverError
-from banditsolve.rolling.rules import BOMB, _apply, edition_of, legal_actions, unseen_tiles
+from banditsolve.rolling.notation import format_state
+from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
+from banditsolve.rolling.solvers.models import covers, model_safe
+from banditsolve.rolling.solvers.verdict import Safety
 from banditsolve.rolling.state import State
 
-Backend = Literal["auto", "exact", "plain", "cpsat", "z3"]
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
-
-
-@dataclass(frozen=True, slots=True)
-class Safety:
-    """The verdict: ``safe`` True/False, or ``None`` when a limit ran out."""
-
-    position: str
-    player: int
-    car: int
-    safe: bool | None
-    reason: str
-    counterexample: tuple[str, ...] = ()
-    nodes: int = 0
-    method: str = "exact"
-    limits: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "player": self.player,
-            "car": self.car,
-            "safe": self.safe,
-            "reason": self.reason,
-            "counterexample": list(self.counterexample),
-            "nodes": self.nodes,
-            "method": self.method,
-        }
-
-    def explain(self) -> str:
-        if self.safe is False:
-            return f"{self.reason}: {'; '.join(self.counterexample)}"
-        return self.reason
-
-    def to_answer(self) -> Answer:
-        stats = {"nodes": self.nodes, "method": self.method}
-        if self.safe is None:
-            return Answer(
-                "rolling", "safe", "unknown", "unknown", self.reason, None, self.limits, stats
-            )
-        if self.safe:
-            return Answer("rolling", "safe", "yes", "safe", self.reason, None, self.limits, stats)
-        return Answer(
-            "rolling",
-            "safe",
-            "no",
-            "unsafe",
-            self.reason,
-            list(self.counterexample),
-            self.limits,
-            stats,
-        )
 
 
 def _check(state: State, player: int | None, car: int) -> int:
@@ -135,7 +84,7 @@ class _Search:
         self.budget.tick()
         for action in legal_actions(state):
             line.append(str(action))
-            if self.breaks(_apply(state, action), line):
+            if self.breaks(apply_unchecked(state, action), line):
                 return True
             line.pop()
         if self.safe is not None:
@@ -226,7 +175,6 @@ class _Fast:
         self.car = car
         self.budget = budget
         self.seen: set[Key] = set()
-        self.bounded = 0
 
     def breaks(self, state: State, line: list[str]) -> bool:
         if state.is_terminal or state.to_move == self.player:
@@ -234,7 +182,6 @@ class _Fast:
         if state.car(self.car) is None:
             return True
         if _bounded_safe(state, self.player, self.car) is not None:
-            self.bounded += 1
             return False
         key = position_key(state)
         if key in self.seen:
@@ -249,7 +196,7 @@ class _Fast:
             actions = legal_actions(state)[::-1]  # end first: the shortest lines
         for action in actions:
             line.append(str(action))
-            if self.breaks(_apply(state, action), line):
+            if self.breaks(apply_unchecked(state, action), line):
                 return True
             line.pop()
         self.seen.add(key)
@@ -267,7 +214,7 @@ def _result(
     method: str,
     limits: Limits,
 ) -> Safety:
-    return Safety(state.notation(), p, car, safe, reason, line, nodes, method, limits.to_json())
+    return Safety(format_state(state), p, car, safe, reason, line, nodes, method, limits.to_json())
 
 
 def _unsafe_reason(car: int, p: int) -> str:
@@ -314,8 +261,6 @@ def is_safe(
     if backend == "auto":
         return _auto(state, car, p, limits, workers, seed)
     if backend in ("cpsat", "z3"):
-        from banditsolve.rolling.solvers.models import model_safe
-
         return model_safe(state, car, p, backend, limits, workers=workers, seed=seed)
     budget = Budget(limits)
     line: list[str] = []
@@ -362,8 +307,6 @@ def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: in
     size grows with the turns, not with their positions: about 0.1 s where the search needs
     10^4 to 10^6 positions, measured in ``benchmarks/bench_rolling.py``); the mercenary
     variant (two players) and what the model does not settle stay with the exact search."""
-    from banditsolve.rolling.solvers.models import covers
-
     opponents = (p - state.to_move) % state.players
     if opponents <= 1 or covers(state, car, p) is not None:
         return is_safe(state, car, p, time_limit=limits.time_limit,
@@ -374,8 +317,6 @@ def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: in
                     backend="exact")
     if first.safe is not None:
         return first
-    from banditsolve.rolling.solvers.models import model_safe
-
     return model_safe(state, car, p, "cpsat", limits, workers=workers, seed=seed)
 
 

@@ -28,7 +28,7 @@ from banditsolve.rolling.rules import (
     Joker,
     Lay,
     Reroll,
-    _apply,
+    apply_unchecked,
     chance_outcomes,
     faces_text,
     legal_actions,
@@ -108,7 +108,9 @@ class _Search:
                 outcomes: Any = roll_orbits(state, n, turn=True)
             else:
                 outcomes = chance_outcomes(state)
-            result = sum((p * self.value(_apply(state, a)) for a, p in outcomes), Fraction(0))
+            result = sum(
+                (p * self.value(apply_unchecked(state, a)) for a, p in outcomes), Fraction(0)
+            )
         else:
             result = max(self.after(state, a) for a in self.choices(state))
         if self.memo is not None:
@@ -130,7 +132,7 @@ class _Search:
         ):
             self.budget.tick()
             return self.leaf(state)
-        return self.value(_apply(state, action))
+        return self.value(apply_unchecked(state, action))
 
     def choices(self, state: State) -> tuple[Action, ...]:
         actions = legal_actions(state)
@@ -198,7 +200,7 @@ def _at_roll(state: State) -> State:
     from banditsolve.rolling.rules import Roll
 
     if state.phase == "start":
-        return _apply(state, Roll(0))
+        return apply_unchecked(state, Roll(0))
     if state.phase not in ("roll", "mroll"):
         raise SolverError(
             f"the odds of a roll are asked before rolling, not in phase {state.phase}"
@@ -250,7 +252,7 @@ def chance_to_lay(state: State, symbol: int, k: int, *, rerolls: bool = True) ->
         return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=True)
     total = Fraction(0)
     for action, prob in chance_outcomes(at):
-        after = _apply(at, action)
+        after = apply_unchecked(at, action)
         if after.phase == "attack" and _can_lay(after, symbol, k):
             total += prob
     return total
@@ -332,7 +334,7 @@ def best_ambush(state: State) -> tuple[str, int]:
     best = ("end", 0)
     for action in legal_actions(state):
         if isinstance(action, Ambush):
-            after = _apply(state, action)
+            after = apply_unchecked(state, action)
             n = len(after.pending) if after.phase == "reveal" else 0
             if n > best[1]:
                 best = (str(action), n)
@@ -473,15 +475,19 @@ def best_turn(
 
     search = _Search(p, leaf, None, True, Budget(limits), not plain, True)
     try:
-        values = tuple((str(a), search.value(_apply(state, a))) for a in legal_actions(state))
+        values = tuple(
+            (str(a), search.value(apply_unchecked(state, a))) for a in legal_actions(state)
+        )
         plan: list[str] = []
         s = state
         while not s.is_chance and not _ended(s, p):
-            scored = [(search.value(_apply(s, a)), i, a) for i, a in enumerate(legal_actions(s))]
+            scored = [
+                (search.value(apply_unchecked(s, a)), i, a) for i, a in enumerate(legal_actions(s))
+            ]
             best_v = max(v for v, _, _ in scored)
             action = next(a for v, _, a in scored if v == best_v)
             plan.append(str(action))
-            s = _apply(s, action)
+            s = apply_unchecked(s, action)
     except LimitReached as exc:
         return BestTurn(
             state.notation(),

@@ -1,0 +1,61 @@
+"""The answer to "is car W provably mine?" (RB-SAFE-1), whichever method found it: the exact
+search and the plain enumeration (:mod:`.safety`) or the CP-SAT and Z3 models (:mod:`.models`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from banditsolve.core.answer import Answer
+
+
+@dataclass(frozen=True, slots=True)
+class Safety:
+    """The verdict: ``safe`` True/False, or ``None`` when a limit ran out."""
+
+    position: str
+    player: int
+    car: int
+    safe: bool | None
+    reason: str
+    counterexample: tuple[str, ...] = ()
+    nodes: int = 0
+    method: str = "exact"
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "player": self.player,
+            "car": self.car,
+            "safe": self.safe,
+            "reason": self.reason,
+            "counterexample": list(self.counterexample),
+            "nodes": self.nodes,
+            "method": self.method,
+        }
+
+    def explain(self) -> str:
+        if self.safe is False:
+            return f"{self.reason}: {'; '.join(self.counterexample)}"
+        return self.reason
+
+    def to_answer(self) -> Answer:
+        stats = {"nodes": self.nodes, "method": self.method}
+        if self.safe is None:
+            return Answer(
+                "rolling", "safe", "unknown", "unknown", self.reason, None, self.limits, stats
+            )
+        if self.safe:
+            return Answer("rolling", "safe", "yes", "safe", self.reason, None, self.limits, stats)
+        return Answer(
+            "rolling",
+            "safe",
+            "no",
+            "unsafe",
+            self.reason,
+            list(self.counterexample),
+            self.limits,
+            stats,
+        )
