@@ -351,6 +351,11 @@ def _before_search() -> Any:
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
+    # The draw table's name then was private; it is the same table.
+    source = source.replace(
+        "from banditsolve.banditos.rules import _draw_weights",
+        "from banditsolve.banditos.rules import draw_weights as _draw_weights",
+    )
     module = types.ModuleType("expectimax_before")
     sys.modules[module.__name__] = module  # registered as an imported module would be
     exec(compile(source, f"expectimax.py@{BEFORE_COMMIT}", "exec"), module.__dict__)
@@ -412,12 +417,8 @@ def next_turns(state: Any) -> dict[int, int]:
     player to move can reach from ``state`` (a start of a turn) over all draws and all their
     own decisions, by tiles left in play (0 for a game ended within the turn), counted on the
     compact search's keys (slots sorted, full sides reduced to their class)."""
-    from banditsolve.banditos.solvers.expectimax import (
-        PLAYER0_WON,
-        PLAYER1_WON,
-        CompactSearch,
-        compact,
-    )
+    from banditsolve.banditos.solvers.compact import PLAYER0_WON, PLAYER1_WON, compact
+    from banditsolve.banditos.solvers.expectimax import CompactSearch
 
     search = CompactSearch(state.options, probe=False)
     s = compact(state)
@@ -448,7 +449,8 @@ def root_draws(state: Any, limit: float) -> dict[str, Any]:
     """How far the exact search gets within ``limit`` seconds of wall time on a start of a
     turn it does not finish: the roll's draws solved one after another (one shared table),
     each to its exact value, until the limit; the root's value needs every one of them."""
-    from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+    from banditsolve.banditos.solvers.compact import compact
+    from banditsolve.banditos.solvers.expectimax import CompactSearch
     from banditsolve.core.limits import Budget, LimitReached, Limits
 
     budget = Budget(Limits(time_limit=limit), check_every=128)
@@ -484,7 +486,8 @@ def principal_tree(state: Any, limit: float) -> dict[str, int] | None:
     does; at each chance step every outcome; a last tile counted once). Every proof of the
     exact value evaluates both players' best replies to each other under every outcome, so
     up to ties between equally good moves it contains this tree. ``None`` past ``limit``."""
-    from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+    from banditsolve.banditos.solvers.compact import compact
+    from banditsolve.banditos.solvers.expectimax import CompactSearch
     from banditsolve.core.limits import Budget, LimitReached, Limits
 
     budget = Budget(Limits(time_limit=limit), check_every=128)
@@ -506,12 +509,7 @@ def principal_tree(state: Any, limit: float) -> dict[str, int] | None:
 
 def _best_moves(search: Any, todo: list[Any], seen: set[Any]) -> None:
     """:func:`principal_tree`'s walk: every position of the tree of best moves into ``seen``."""
-    from banditsolve.banditos.solvers.expectimax import (
-        NO_STACK,
-        PLAYER0_WON,
-        PLAYER1_WON,
-        Value,
-    )
+    from banditsolve.banditos.solvers.compact import NO_STACK, PLAYER0_WON, PLAYER1_WON, Value
 
     while todo:
         s = todo.pop()
@@ -574,14 +572,6 @@ def bench_by_tiles(quick: bool) -> dict[str, Any]:
                     )
                 )
             if tiles_left <= 3:
-                methods.append(
-                    (
-                        "compact_symmetry",
-                        partial(
-                            CompactSolver, Limits(time_limit=limit), state.options, symmetry=True
-                        ),
-                    )
-                )
                 methods.append(("old", partial(ExactSolver, Limits(time_limit=limit))))
             for name, make in methods:
                 seconds, value, nodes, done, cpu = _solve(make, state)
@@ -625,8 +615,8 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
         "draw that refuted the last probe tried first, at most 10,000 positions a probe). "
         f"`before` is {before or 'not run'}: the search before the probe and the faster last "
         "tile, loaded from git and run on the same positions in the same run. `no probe` is "
-        "`after` without the probe (the last-tile change alone); `+colours` adds the colour "
-        "symmetry to `after`'s key; `old` is the search on rules-engine states with Fractions. "
+        "`after` without the probe (the last-tile change alone); `old` is the search on "
+        "rules-engine states with Fractions. "
         "Limit 10 s of wall time each (the budget's clock); times in seconds, `–` = stopped at "
         "the limit; `cpu` is the process CPU time of the same runs (in brackets for a search "
         "the wall clock stopped). All searches that finished gave the same exact value. "
@@ -636,8 +626,8 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
         "",
         "| tiles left | dice on tiles | after: ≤1 s / ≤10 s | after s (wall) | after cpu s "
         "| after nodes/s | before: ≤1 s / ≤10 s | before s (wall) | before cpu s "
-        "| no probe s | +colours s | old s | load |",
-        "|---:|---|---:|---|---|---:|---:|---|---|---|---|---|---|",
+        "| no probe s | old s | load |",
+        "|---:|---|---:|---|---|---:|---:|---|---|---|---|---|",
     ]
 
     def fmt(e: dict[str, Any]) -> str:
@@ -677,8 +667,7 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
             f"| {row['tiles_left']} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
             f"| {within(comp, n)} | {column('compact')} | {column('compact', True)} "
             f"| {rate:,.0f} | {within(befores, n) if befores else ''} | {column('before')} "
-            f"| {column('before', True)} | {column('no_probe')} | {column('compact_symmetry')} "
-            f"| {column('old')} "
+            f"| {column('before', True)} | {column('no_probe')} | {column('old')} "
             f"| {f'{min(loads):.1f}–{max(loads):.1f}' if loads else ''} |"
         )
     lines += _how_far_markdown(endgames)

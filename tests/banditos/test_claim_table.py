@@ -61,7 +61,7 @@ def test_the_witness_stored_with_each_entry_completes_the_side_to_its_best_rank(
     for key in range(0, table.TABLE_SIZE, 7):
         side_number, avail_index = divmod(key, table.AVAILABILITIES)
         avail = (avail_index >> 6, avail_index >> 4 & 3, avail_index >> 2 & 3, avail_index & 3)
-        side = table._sides()[side_number]
+        side = table.opponent_sides()[side_number]
         witness = table.WITNESS[key]
         if table.best_rank(key) < 0:
             assert witness is None

@@ -12,8 +12,9 @@ from fractions import Fraction
 
 import pytest
 
+from banditsolve.banditos.solvers.compact import compact
 from banditsolve.banditos.solvers.endgame import CompactSolver
-from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+from banditsolve.banditos.solvers.expectimax import CompactSearch
 from banditsolve.banditos.state import Options, State
 from tests.banditos.test_endgame_compact import OPTIONS, endgame_positions
 from tests.banditos.test_puzzles import plain_expectimax

@@ -69,7 +69,7 @@ def _play_games(seeds: range) -> int:
             pair = (random_player, greedy_player) if seed % 2 else (greedy_player, random_player)
         options = Options(
             proof="bag" if seed % 3 == 0 else "strict",
-            unplaceable="return" if seed % 5 == 0 else "give-up",
+            unplaceable="return" if seed % 5 == 0 else "give_up",
         )
         last = initial_state(options)
         for state in played_states(pair, seed=seed, options=options):

@@ -316,7 +316,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
 def test_unplaceable_dice_must_make_room_by_default_or_go_back_under_the_option() -> None:
     full = "1:k1k2k4:/2:g1g2g4:/3:r1r2r4:/1:b1b2b4: 112233 -:- 0h:k6"
     state = parse_position(full)
-    assert state.options.unplaceable == "give-up"
+    assert state.options.unplaceable == "give_up"
     assert EndTurn() not in legal_actions(state)
     with pytest.raises(IllegalActionError, match="every rolled die must be placed"):
         apply(state, EndTurn())
@@ -344,10 +344,10 @@ def test_unplaceable_dice_must_make_room_by_default_or_go_back_under_the_option(
 def test_rule_options_are_listed_with_their_default_first_and_validated() -> None:
     assert GAME.option_set.names() == {
         "proof": ("strict", "bag"),
-        "unplaceable": ("give-up", "return"),
+        "unplaceable": ("give_up", "return"),
     }
     assert GAME.new_game(options={"unplaceable": "return"}).options.unplaceable == "return"
-    assert Options() == Options(proof="strict", unplaceable="give-up")
+    assert Options() == Options(proof="strict", unplaceable="give_up")
     for bad in ({"unplaceable": "pass"}, {"proof": 3}, {"colour": "red"}, {"proof": None}):
         with pytest.raises(RuleOptionError):
             GAME.new_game(options=bad)
@@ -355,5 +355,5 @@ def test_rule_options_are_listed_with_their_default_first_and_validated() -> Non
         GAME.new_game(options=["proof"])  # type: ignore[arg-type]
     with pytest.raises(NotationError, match="given twice"):
         parse_position("1::/2::/3::/1:: 112233 -:- 0a proof=bag proof=bag")
-    with pytest.raises(NotationError, match="unplaceable is one of"):
+    with pytest.raises(NotationError, match="option unplaceable takes one of give_up, return"):
         parse_position("1::/2::/3::/1:: 112233 -:- 0a unplaceable=pass")

@@ -17,6 +17,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+# render is imported for its registration of the pictures (print(state), _repr_svg_).
+from banditsolve.banditos import render as render
+from banditsolve.banditos.actions import (
+    Action,
+    Claim,
+    Drawn,
+    EndTurn,
+    GiveUp,
+    Place,
+    Reveal,
+    Roll,
+    parse_action,
+)
 from banditsolve.banditos.claim import ClaimVerdict, best_completion
 from banditsolve.banditos.combos import Category, Rank, describe, rank
 from banditsolve.banditos.dice import ALL_DICE, Colour, Die, format_dice, parse_dice
@@ -28,23 +41,15 @@ from banditsolve.banditos.notation import (
     to_json,
 )
 from banditsolve.banditos.rules import (
-    Action,
-    Claim,
-    Drawn,
-    EndTurn,
-    GiveUp,
-    Place,
-    Reveal,
-    Roll,
     apply,
     apply_all,
     chance_outcomes,
     is_legal,
     legal_actions,
-    parse_action,
     sample_chance,
+    validate,
 )
-from banditsolve.banditos.state import Options, Slot, State, initial_state
+from banditsolve.banditos.state import OPTION_SET, Options, Slot, State, initial_state
 
 if TYPE_CHECKING:
     from banditsolve.banditos.game import GAME, LosBanditos
@@ -86,6 +91,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ALL_DICE",
     "GAME",
+    "OPTION_SET",
     "Action",
     "BestTurn",
     "Category",
@@ -128,4 +134,5 @@ __all__ = [
     "read_position",
     "sample_chance",
     "to_json",
+    "validate",
 ]

@@ -340,8 +340,9 @@ def claim_key(theirs: Sequence[int], avail: Availability) -> int:
     return side_index(theirs) << 8 | availability_index(avail)
 
 
-def _sides() -> list[tuple[int, ...]]:
-    """Every opponent side in key order."""
+def opponent_sides() -> list[tuple[int, ...]]:
+    """Every opponent side of a claim (no die, one die or a pair, as die codes) in the order
+    of the claim table's keys (:func:`side_index`)."""
     out: list[tuple[int, ...]] = [()]
     out.extend((a,) for a in range(24))
     out.extend((a, b) for a in range(24) for b in range(a, 24))
@@ -365,7 +366,7 @@ def build_table() -> float:
             (min(a >> 6, need), min(a >> 4 & 3, need), min(a >> 2 & 3, need), min(a & 3, need))
             for a in range(AVAILABILITIES)
         ]
-    for side in _sides():
+    for side in opponent_sides():
         need = 3 - len(side)
         capped = capped_of[need]
         found: dict[tuple[int, int, int, int], tuple[int, tuple[Die, ...] | None]] = {}
@@ -436,7 +437,7 @@ def exact_verdict(
 
 def _verdict(mine_rank: int, key: int, mine: tuple[Die, ...], theirs: tuple[Die, ...]
              ) -> ClaimVerdict:
-    verdict = UnfrozenVerdict()
+    verdict = _UnfrozenVerdict()
     verdict.mine = mine
     verdict.theirs = theirs
     verdict.backend = "exact"
@@ -450,7 +451,7 @@ def _verdict(mine_rank: int, key: int, mine: tuple[Die, ...], theirs: tuple[Die,
     return verdict  # type: ignore[return-value]
 
 
-class UnfrozenVerdict:
+class _UnfrozenVerdict:
     """A verdict under construction: the slots of :class:`ClaimVerdict`, in the same order, and
     writable. Once filled, its class is set to :class:`ClaimVerdict` (the layouts are the same,
     so Python allows it), which then is an ordinary, frozen verdict: equal to, and hashing like,
@@ -466,7 +467,7 @@ class UnfrozenVerdict:
     backend: Backend
 
 
-assert UnfrozenVerdict.__slots__ == ClaimVerdict.__slots__
+assert _UnfrozenVerdict.__slots__ == ClaimVerdict.__slots__
 
 
 def _packed_availabilities() -> dict[tuple[int, int, int, int], tuple[int, int]]:
@@ -491,3 +492,48 @@ COLOUR_UNIT = tuple(1 << (6 * (3 - code // 6)) for code in range(24))
 #: Added to packed counts, a field overflows into its top bit exactly when it exceeds six.
 FIELD_BIAS = 25 << 18 | 25 << 12 | 25 << 6 | 25
 FIELD_OVER = 32 << 18 | 32 << 12 | 32 << 6 | 32
+
+
+def table_verdict(
+    mine: tuple[Die, Die, Die], theirs: tuple[Die, ...], available: tuple[int, int, int, int]
+) -> ClaimVerdict | None:
+    """The verdict from the claim table if the arguments (tuples of exactly :class:`Die` and
+    of four ints, as the hot path of
+    :func:`~banditsolve.banditos.solvers.claims.claim_verdict` has made sure) are a valid
+    claim question; ``None`` if not (no colour with more than six dice on the tile and still
+    to get, every count 0-6): the one-pass check and the verdict built at once."""
+    entry = AVAIL_CODES.get(available)
+    if entry is None:
+        if AVAIL_CODES:
+            return None
+        build_table()
+        entry = AVAIL_CODES.get(available)
+        if entry is None:
+            return None
+    c0, c1, c2 = mine[0].code, mine[1].code, mine[2].code
+    counts = COLOUR_UNIT[c0] + COLOUR_UNIT[c1] + COLOUR_UNIT[c2] + entry[0]
+    n = len(theirs)
+    if n == 2:
+        t0, t1 = theirs[0].code, theirs[1].code
+        counts += COLOUR_UNIT[t0] + COLOUR_UNIT[t1]
+        side = PAIR_INDEX[t0 * 24 + t1]
+    elif n == 1:
+        counts += COLOUR_UNIT[theirs[0].code]
+        side = 1 + theirs[0].code
+    else:
+        side = 0
+    if (counts + FIELD_BIAS) & FIELD_OVER:
+        return None
+    key = side << 8 | entry[1]
+    verdict = _UnfrozenVerdict()
+    verdict.mine = mine
+    verdict.theirs = theirs
+    verdict.backend = "exact"
+    if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
+        verdict.safe = True
+        verdict.witness = None
+    else:
+        verdict.safe = False
+        verdict.witness = WITNESS[key]
+    verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
+    return verdict  # type: ignore[return-value]

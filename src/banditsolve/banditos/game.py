@@ -16,27 +16,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from banditsolve.banditos import notation, rules
+from banditsolve.banditos import notation, render, rules
+from banditsolve.banditos.actions import Action
 from banditsolve.banditos.players import PLAYERS
-from banditsolve.banditos.rules import Action
-from banditsolve.banditos.state import (
-    OPTION_VALUES,
-    Options,
-    State,
-    expect_state,
-    initial_state,
-)
-from banditsolve.core.io import json_type
-from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome, Policy, Source
-from banditsolve.core.text import excerpt, shown
+from banditsolve.banditos.state import OPTION_SET, Options, State, expect_state, initial_state
+from banditsolve.core.io import read_state
+from banditsolve.core.options import OptionSet
+from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
+from banditsolve.core.text import shown
 from banditsolve.errors import RuleOptionError
-
-# An interim bridge to the one options system (the game's own specs replace it).
-_OPTION_SET = OptionSet(
-    "Los Banditos",
-    tuple(OptionSpec(n, v, v[0], "see specs/los-banditos.md") for n, v in OPTION_VALUES.items()),
-)
 
 
 class LosBanditos:
@@ -50,27 +38,10 @@ class LosBanditos:
 
     @property
     def option_set(self) -> OptionSet:
-        return _OPTION_SET
+        return OPTION_SET
 
     def validate(self, state: State) -> None:
-        expect_state(state)
-
-    def options(self, values: Mapping[str, object] | None) -> Options:
-        """Rule options from ``name -> value`` (text values, as from the command line)."""
-        if values is None:
-            return Options()
-        if not isinstance(values, Mapping):
-            raise RuleOptionError(
-                f"Los Banditos rule options are a mapping name -> value, not {json_type(values)}"
-            )
-        names = self.option_set.names()
-        for key in values:
-            if not isinstance(key, str) or key not in names:
-                raise RuleOptionError(
-                    f"unknown Los Banditos rule option {excerpt(str(key))} "
-                    f"(options are {', '.join(names)})"
-                )
-        return Options(**values)  # type: ignore[arg-type]
+        rules.validate(state)
 
     def new_game(
         self,
@@ -83,7 +54,7 @@ class LosBanditos:
             raise RuleOptionError(
                 f"Los Banditos is played by 2 players, not {shown(players)}"
             )
-        return initial_state(self.options(options))
+        return initial_state(Options.from_mapping(options))
 
     def players(self, state: State) -> int:
         expect_state(state)
@@ -136,13 +107,16 @@ class LosBanditos:
         return notation.from_json(document)
 
     def read_state(self, source: Source) -> State:
-        return notation.read_position(source)
+        return read_state(
+            source, notation=notation.parse_position, json_document=notation.from_json,
+            what="position",
+        )
 
     def ascii(self, state: State) -> str:
-        return expect_state(state).ascii()
+        return render.ascii_picture(expect_state(state))
 
     def svg(self, state: State) -> str:
-        return expect_state(state).svg()
+        return render.svg_picture(expect_state(state))
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return PLAYERS
@@ -152,3 +126,6 @@ class LosBanditos:
 
 
 GAME = LosBanditos()
+
+#: The adapter fits the game contract (mypy checks this line).
+_CHECKED: Game[State, Action] = GAME

@@ -18,10 +18,15 @@ the default::
 
 The dice in the bag are not written: they are all the dice not on a tile or in hand.
 
-Every reader refuses a position the real game cannot reach (more dice of a colour than the
-game has, more tiles of a value than the box, a side of more than three dice, both sides of a
-tile in play full, both players at 10 points, ...), saying what is wrong and where, and quoting
-at most a short excerpt of the input.
+The rule options are read and written by the game's one option set
+(:data:`~banditsolve.banditos.state.OPTION_SET`): ``unplaceable=give-up``, the old spelling of the
+default, is still read, with a deprecation note.
+
+The readers parse, build the state and hand it to :func:`banditsolve.banditos.rules.validate`,
+which refuses a position the real game cannot reach (more dice of a colour than the game has,
+more tiles of a value than the box, a side of more than three dice, both sides of a tile in play
+full, ...) with one line naming the rule; a reader's own errors say what is wrong and where,
+quoting at most a short excerpt of the input.
 """
 
 from __future__ import annotations
@@ -29,32 +34,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, parse_dice
+from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts, parse_dice
+from banditsolve.banditos.rules import validate
 from banditsolve.banditos.state import (
-    MAX_SIDE,
-    OPTION_VALUES,
+    OPTION_SET,
     SLOTS,
-    TILE_COUNTS,
     TILE_VALUES,
     Options,
     Slot,
     State,
     expect_state,
+    register_notation,
 )
 from banditsolve.core.io import (
     check_keys,
     expect_object,
     json_type,
     load_json,
+    read_state,
     read_text,
 )
-from banditsolve.core.text import excerpt, plural, shown
-from banditsolve.errors import NotationError
+from banditsolve.core.text import excerpt, shown
+from banditsolve.errors import NotationError, RuleOptionError
 
 _PHASES = {"a": (False, False), "r": (False, True), "h": (True, False)}
 _JSON_PHASES = {"start": (False, False), "roll_pending": (False, True), "rolled": (True, False)}
 #: The longest one-line notation there is has well under 200 characters.
 MAX_NOTATION = 400
+#: The most entries a JSON list of dice may have (the game's 24 dice): a guard on the input's
+#: size; how many dice a side or the hand may hold is a rule, :func:`validate`'s.
+MAX_JSON_DICE = 24
+#: The most face-down tiles of one value a JSON stack may count (the box's ten tiles): a guard
+#: on the input's size, as above.
+MAX_JSON_STACK = 10
 
 
 def _dice_text(dice: Sequence[Die]) -> str:
@@ -98,29 +110,19 @@ def _side(text: str, where: str) -> tuple[Die, ...]:
         dice = parse_dice(text)
     except NotationError as exc:
         raise NotationError(f"{where}: {exc}") from None
-    if len(dice) > MAX_SIDE:
-        raise NotationError(f"{where}: {len(dice)} dice, at most 3 may lie on a side")
     return tuple(sorted(dice))
 
 
-def _options_from_fields(fields: Sequence[str]) -> Options:
-    values: dict[str, str] = {}
-    for text in fields:
-        key, sep, value = text.partition("=")
-        if not sep or key not in OPTION_VALUES:
-            raise NotationError(
-                f"bad option field {excerpt(text)}: expected NAME=VALUE with NAME one of "
-                f"{', '.join(OPTION_VALUES)}"
-            )
-        if key in values:
-            raise NotationError(f"option {key} is given twice")
-        if value not in OPTION_VALUES[key]:
-            raise NotationError(
-                f"bad option field {excerpt(text)}: {key} is one of "
-                f"{', '.join(OPTION_VALUES[key])}"
-            )
-        values[key] = value
-    return Options(**values)  # type: ignore[arg-type]
+def _options(values: object, where: str, *, fields: bool = False) -> Options:
+    """The rule options from the notation's ``NAME=VALUE`` ``fields`` or a JSON object, read by
+    :data:`OPTION_SET`; a bad one is a :class:`NotationError` here (``where`` names it)."""
+    try:
+        if fields:
+            assert isinstance(values, list)
+            return Options.from_mapping(OPTION_SET.read_items(values))
+        return Options.from_mapping(expect_object(values, where))
+    except RuleOptionError as exc:
+        raise NotationError(f"{where}: {exc}") from None
 
 
 def parse_position(text: str) -> State:
@@ -137,14 +139,14 @@ def parse_position(text: str) -> State:
         raise NotationError(
             "empty position: expected ROW STACK WON TURN, like '-/-/-/- 1111222333 -:- 0A'"
         )
-    extra = len(OPTION_VALUES)
+    extra = len(OPTION_SET.specs)
     if not 4 <= len(fields) <= 4 + extra:
         raise NotationError(
             f"a position has 4 to {4 + extra} fields (ROW STACK WON TURN [OPTIONS]), got "
             f"{len(fields)}: {excerpt(text, 30)}"
         )
     row_text, stack_text, won_text, turn_text = fields[:4]
-    options = _options_from_fields(fields[4:])
+    options = _options(fields[4:], "option field", fields=True)
     slot_texts = row_text.split("/")
     if len(slot_texts) != SLOTS:
         raise NotationError(
@@ -195,7 +197,7 @@ def parse_position(text: str) -> State:
             f"bad turn field {excerpt(turn_text)}: only phase 'h' lists dice"
         )
     stack = tuple(stack_values.count(v) for v in TILE_VALUES)
-    return build_state(
+    return _state(
         row=row,
         stack=(stack[0], stack[1], stack[2]),
         won=(tuple(sorted(won[0], reverse=True)), tuple(sorted(won[1], reverse=True))),
@@ -208,7 +210,7 @@ def parse_position(text: str) -> State:
     )
 
 
-def build_state(
+def _state(
     *,
     row: Sequence[Slot | None],
     stack: tuple[int, int, int],
@@ -220,68 +222,9 @@ def build_state(
     opening: bool,
     options: Options,
 ) -> State:
-    """Check that the real game can reach a position, and build it, deriving the bag."""
-    if len(row) != SLOTS:
-        raise NotationError("the row has exactly 4 slots")
-    for number, tile in enumerate(row, start=1):
-        if tile is not None and all(len(s) == MAX_SIDE for s in tile.sides):
-            raise NotationError(
-                f"slot {number}: both sides hold 3 dice, but such a tile is resolved at once"
-            )
-    for value, count in zip(TILE_VALUES, TILE_COUNTS, strict=True):
-        seen = (
-            sum(1 for t in row if t is not None and t.value == value)
-            + stack[value - 1]
-            + won[0].count(value)
-            + won[1].count(value)
-        )
-        if seen != count:
-            raise NotationError(
-                f"tiles worth {value}: the row, stack and won tiles hold {seen}, the game has "
-                f"{count}"
-            )
+    """The state a reader has parsed, with the bag derived (every die not on a tile or in
+    hand), once :func:`validate` has found the game can reach it."""
     used = colour_counts(tuple(d for t in row if t is not None for d in t.dice) + hand)
-    for colour, n in zip(COLOURS, used, strict=True):
-        if n > DICE_PER_COLOUR:
-            raise NotationError(
-                f"{n} {colour.name.lower()} dice on the tiles and in hand, but the game has only "
-                f"{DICE_PER_COLOUR}"
-            )
-    limit = 1 if opening else 2
-    if len(hand) > limit:
-        raise NotationError(
-            f"{len(hand)} dice in hand, but this turn draws only {plural(limit, 'die', 'dice')}"
-        )
-    # (Both players at 10 points or more cannot happen: the ten tiles are worth 19 in all.)
-    dice_out = bool(hand) or any(t is not None and t.dice for t in row)
-    if opening:
-        # On the game's first turn nothing can have been claimed or resolved, and only the
-        # opening player's one die can lie on a tile.
-        placed = [(p, d) for t in row if t is not None for p in (0, 1) for d in t.sides[p]]
-        if won[to_move] or len(placed) + len(hand) > 1 or any(p != to_move for p, _ in placed):
-            raise NotationError(
-                "an opening turn (A, R or H) cannot have tiles won by the player to move or "
-                "dice on the tiles other than that player's one die"
-            )
-    elif not dice_out and not won[0] and not won[1]:
-        raise NotationError(
-            "after the opening turn a die lies on a tile or a tile has been won: mark the "
-            "opening turn with a capital A, R or H"
-        )
-    empty = [number for number, tile in enumerate(row, start=1) if tile is None]
-    if sum(stack) and len(empty) > 1:
-        # Only the setup leaves several slots waiting for a tile: it fills them in order.
-        setup = (
-            opening and not rolled and not roll_pending and not dice_out
-            and not won[0] and not won[1]
-            and empty == list(range(SLOTS - len(empty) + 1, SLOTS + 1))
-        )
-        if not setup:
-            raise NotationError(
-                f"slots {', '.join(map(str, empty))} wait for a tile while face-down tiles "
-                "remain, but a won tile is replaced at once (only the setup fills several "
-                "slots, in order from slot 1, before any die is drawn)"
-            )
     state = State(
         row=(row[0], row[1], row[2], row[3]),
         stack=stack,
@@ -299,13 +242,7 @@ def build_state(
         opening=opening,
         options=options,
     )
-    if state.roll_pending and state.reveal_pending:
-        raise NotationError("a draw cannot be pending while a slot waits for a tile")
-    if state.is_terminal and state.roll_pending:
-        raise NotationError(
-            "the game is over, so no draw can be pending (a tile is won by a claim, a give-up "
-            "or a placement, never by the roll)"
-        )
+    validate(state)
     return state
 
 
@@ -337,7 +274,7 @@ def to_json(state: State) -> dict[str, Any]:
         "hand": [str(d) for d in state.hand],
         "opening": state.opening,
         "winner": state.winner,
-        "options": {"proof": state.options.proof, "unplaceable": state.options.unplaceable},
+        "options": state.options.values(),
     }
 
 
@@ -401,15 +338,14 @@ def from_json(doc: Any) -> State:
         value = _int(entry["value"], f"{at}: the tile value", 1, 3)
         sides_doc = _list(entry["sides"], f"{at}: 'sides'", size=2)
         sides = tuple(
-            _json_dice(side, f"{at}, player {p}'s side", MAX_SIDE)
+            _json_dice(side, f"{at}, player {p}'s side", MAX_JSON_DICE)
             for p, side in enumerate(sides_doc)
         )
         row.append(Slot(value, (sides[0], sides[1])))
     stack_doc = expect_object(doc["stack"], f"{where}: 'stack'")
     check_keys(stack_doc, f"{where}: 'stack'", required=("1", "2", "3"))
     stack = tuple(
-        _int(stack_doc[str(v)], f"{where}: stack of {v}s", 0, n)
-        for v, n in zip(TILE_VALUES, TILE_COUNTS, strict=True)
+        _int(stack_doc[str(v)], f"{where}: stack of {v}s", 0, MAX_JSON_STACK) for v in TILE_VALUES
     )
     won_doc = _list(doc["won"], f"{where}: 'won'", size=2)
     won = tuple(
@@ -430,22 +366,12 @@ def from_json(doc: Any) -> State:
             f"{where}: unknown phase {given} (phases are {', '.join(_JSON_PHASES)})"
         )
     rolled, pending = _JSON_PHASES[phase]
-    hand = _json_dice(doc["hand"], f"{where}: 'hand'", 2)
-    if hand and not rolled:
-        raise NotationError(f"{where}: dice in hand, but the phase is {phase}")
+    hand = _json_dice(doc["hand"], f"{where}: 'hand'", MAX_JSON_DICE)
     opening = doc["opening"]
     if not isinstance(opening, bool):
         raise NotationError(f"{where}: 'opening' must be true or false, not {json_type(opening)}")
-    options_doc = expect_object(doc.get("options", {}), f"{where}: 'options'")
-    check_keys(options_doc, f"{where}: 'options'", required=(), optional=tuple(OPTION_VALUES))
-    for name, value in options_doc.items():
-        if not isinstance(value, str) or value not in OPTION_VALUES[name]:
-            given = excerpt(value) if isinstance(value, str) else json_type(value)
-            raise NotationError(
-                f"{where}: unknown {name} option {given} (one of "
-                f"{', '.join(OPTION_VALUES[name])})"
-            )
-    state = build_state(
+    options = _options(doc.get("options", {}), f"{where}: 'options'")
+    state = _state(
         row=row,
         stack=(stack[0], stack[1], stack[2]),
         won=(won[0], won[1]),
@@ -454,7 +380,7 @@ def from_json(doc: Any) -> State:
         roll_pending=pending,
         hand=hand,
         opening=opening,
-        options=Options(**options_doc),
+        options=options,
     )
     written = to_json(state)
     for key in ("bag", "scores", "winner", "notation"):
@@ -467,15 +393,10 @@ def from_json(doc: Any) -> State:
 
 
 def read_position(source: object) -> State:
-    """Read either form from text, bytes or a file: JSON (text starting with ``{``) or the
-    one-line notation."""
-    text, where = read_text(source, "position")
-    stripped = text.strip()
-    try:
-        if stripped.startswith(("{", "[")):
-            return from_json(stripped)
-        return parse_position(stripped)
-    except NotationError as exc:
-        if where == "position":
-            raise
-        raise NotationError(f"{where}: {exc}") from None
+    """Read either form from text, bytes, a file or ``"-"`` (standard input): JSON (text
+    starting with ``{``) or the one-line notation; the game's one state reader
+    (:func:`banditsolve.core.io.read_state`, as ``GAME.read_state``)."""
+    return read_state(source, notation=parse_position, json_document=from_json, what="position")
+
+
+register_notation(format_position)

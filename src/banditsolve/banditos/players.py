@@ -11,18 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from banditsolve.banditos.actions import Action, Claim, EndTurn, GiveUp, Place, Roll
 from banditsolve.banditos.claim import best_completion
 from banditsolve.banditos.combos import rank_codes
-from banditsolve.banditos.rules import (
-    Action,
-    Claim,
-    EndTurn,
-    GiveUp,
-    Place,
-    Roll,
-    apply,
-    legal_actions,
-)
+from banditsolve.banditos.rules import apply, legal_actions
 from banditsolve.banditos.state import MAX_SIDE, State
 from banditsolve.errors import IllegalActionError
 

@@ -1,11 +1,15 @@
 """Pictures of a Los Banditos position: ASCII for the terminal, SVG (built with
-:class:`banditsolve.core.svg.Svg`, escaped by construction)."""
+:class:`banditsolve.core.svg.Svg`, escaped by construction).
+
+Loading this module registers both pictures with the state
+(:func:`~banditsolve.banditos.state.register_pictures`): ``print(state)`` draws the ASCII picture
+and a notebook shows the SVG (``_repr_svg_``). The package imports it."""
 
 from __future__ import annotations
 
 from banditsolve.banditos.combos import describe, rank
 from banditsolve.banditos.dice import COLOUR_LETTERS, COLOURS, Die
-from banditsolve.banditos.state import MAX_SIDE, State
+from banditsolve.banditos.state import MAX_SIDE, State, register_pictures
 from banditsolve.core.svg import Svg
 from banditsolve.core.text import plural
 
@@ -164,3 +168,6 @@ def svg_picture(state: State) -> str:
         for k, die in enumerate(state.hand):
             _die_svg(doc, die, 150 + k * 36, y)
     return doc.to_string()
+
+
+register_pictures(ascii_picture, svg_picture)

@@ -1,20 +1,36 @@
-"""The rules of Los Banditos as pure functions: ``legal_actions``, ``apply``, chance.
+"""The rules of Los Banditos as pure functions: ``legal_actions``, ``apply``, chance, and
+``validate``, the one place that says which states the game can reach.
 
 Every function takes a :class:`~banditsolve.banditos.state.State` and returns new values; nothing
 is mutated. Chance is an explicit player: at a chance node ``chance_outcomes`` lists every outcome
 with its exact probability, and ``sample_chance`` draws one with a seeded random source.
+:func:`validate` refuses a state no game reaches, with one line naming the rule it breaks; every
+reader (:mod:`~banditsolve.banditos.notation`) calls it.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
+from typing import NoReturn
 
+# The actions are re-exported (``from banditsolve.banditos.rules import Claim`` keeps working).
+from banditsolve.banditos.actions import ACTION_TYPES as ACTION_TYPES
+from banditsolve.banditos.actions import Action as Action
+from banditsolve.banditos.actions import ChanceAction as ChanceAction
+from banditsolve.banditos.actions import Claim as Claim
+from banditsolve.banditos.actions import Drawn as Drawn
+from banditsolve.banditos.actions import EndTurn as EndTurn
+from banditsolve.banditos.actions import GiveUp as GiveUp
+from banditsolve.banditos.actions import Place as Place
+from banditsolve.banditos.actions import Reveal as Reveal
+from banditsolve.banditos.actions import Roll as Roll
+from banditsolve.banditos.actions import check_action as check_action
+from banditsolve.banditos.actions import parse_action as parse_action
 from banditsolve.banditos.claim import (
     PAIR_INDEX,
     availability_index,
@@ -24,151 +40,27 @@ from banditsolve.banditos.claim import (
     normalise_availability,
 )
 from banditsolve.banditos.combos import rank
-from banditsolve.banditos.dice import ALL_DICE, Die, colour_counts, parse_dice
-from banditsolve.banditos.state import MAX_SIDE, TILE_VALUES, Slot, State, expect_state
+from banditsolve.banditos.dice import (
+    ALL_DICE,
+    COLOURS,
+    DICE_PER_COLOUR,
+    Die,
+    colour_counts,
+    format_dice,
+)
+from banditsolve.banditos.state import (
+    MAX_SIDE,
+    SLOTS,
+    TILE_COUNTS,
+    TILE_VALUES,
+    Options,
+    Slot,
+    State,
+    expect_state,
+)
 from banditsolve.core.io import json_type
-from banditsolve.core.text import excerpt, plural, shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import IllegalActionError, NotationError
-
-# -- actions -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """Claim the tile in ``slot`` (1-4): your side holds three dice and cannot be beaten."""
-
-    slot: int
-
-    def __str__(self) -> str:
-        return f"claim {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class GiveUp:
-    """Give up the tile in ``slot``: the opponent wins it."""
-
-    slot: int
-
-    def __str__(self) -> str:
-        return f"give {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Draw this turn's dice blindly from the bag and roll them (chance decides what comes)."""
-
-    def __str__(self) -> str:
-        return "roll"
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Place the rolled ``die`` on your side of the tile in ``slot``."""
-
-    die: Die
-    slot: int
-
-    def __str__(self) -> str:
-        return f"place {self.die} {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn:
-    """End the turn once every rolled die is placed."""
-
-    def __str__(self) -> str:
-        return "end"
-
-
-@dataclass(frozen=True, slots=True)
-class Drawn:
-    """Chance: the dice drawn from the bag and the values they show."""
-
-    dice: tuple[Die, ...]
-
-    def __str__(self) -> str:
-        return "drawn " + " ".join(str(d) for d in self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """Chance: the next face-down tile turns up, worth ``value``; it fills the lowest empty slot."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"reveal {self.value}"
-
-
-Action = Claim | GiveUp | Roll | Place | EndTurn | Drawn | Reveal
-ChanceAction = Drawn | Reveal
-ACTION_TYPES = (Claim, GiveUp, Roll, Place, EndTurn, Drawn, Reveal)
-
-
-def check_action(action: object) -> Action:
-    """``action`` if it is a Los Banditos action with fields of the right kind (so that it can
-    be named in a message); an :class:`IllegalActionError` otherwise."""
-    if not isinstance(action, ACTION_TYPES):
-        raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
-    if isinstance(action, Claim | GiveUp | Place):
-        slot = action.slot
-        if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= 4:
-            raise IllegalActionError(
-                f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
-            )
-    if isinstance(action, Place) and not isinstance(action.die, Die):
-        raise IllegalActionError(f"{shown(action.die)} is not a die")
-    if isinstance(action, Reveal) and (
-        isinstance(action.value, bool)
-        or not isinstance(action.value, int)
-        or action.value not in TILE_VALUES
-    ):
-        raise IllegalActionError(f"no tile is worth {shown(action.value)}")
-    if isinstance(action, Drawn) and (
-        not isinstance(action.dice, tuple)
-        or not 1 <= len(action.dice) <= 2
-        or not all(isinstance(d, Die) for d in action.dice)
-    ):
-        raise IllegalActionError(f"a draw is one or two dice, not {shown(action.dice)}")
-    return action
-
-
-def parse_action(text: str) -> Action:
-    """Read an action as written by ``str(action)``: ``claim 2``, ``give 3``, ``roll``,
-    ``place r5 2``, ``end``, ``drawn r5 g3``, ``reveal 2``."""
-    if not isinstance(text, str):
-        raise NotationError(f"an action is text such as 'place r5 2', not {json_type(text)}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty action")
-    verb, rest = words[0].lower(), words[1:]
-
-    def slot_number(word: str) -> int:
-        if word not in ("1", "2", "3", "4"):
-            raise NotationError(
-                f"bad slot {excerpt(word)} in action {excerpt(text)}: expected 1 to 4"
-            )
-        return int(word)
-
-    if verb == "claim" and len(rest) == 1:
-        return Claim(slot_number(rest[0]))
-    if verb in ("give", "giveup") and len(rest) == 1:
-        return GiveUp(slot_number(rest[0]))
-    if verb == "roll" and not rest:
-        return Roll()
-    if verb == "end" and not rest:
-        return EndTurn()
-    if verb == "place" and len(rest) == 2:
-        return Place(Die.parse(rest[0]), slot_number(rest[1]))
-    if verb == "drawn" and 1 <= len(rest) <= 2:
-        return Drawn(tuple(sorted(parse_dice(" ".join(rest)))))
-    if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
-        return Reveal(int(rest[0]))
-    raise NotationError(
-        f"bad action {excerpt(text)}: expected claim N, give N, roll, place DIE N, end, "
-        "drawn DICE or reveal V"
-    )
-
 
 # -- claims --------------------------------------------------------------------------------------
 
@@ -215,11 +107,12 @@ def _tile(state: State, slot: object) -> Slot:
 
 
 @lru_cache(maxsize=8192)
-def _draw_weights(
+def draw_weights(
     bag: tuple[int, int, int, int], count: int
 ) -> tuple[tuple[Drawn, ...], tuple[int, ...], int]:
     """The draws of ``count`` dice from ``bag`` in sorted order, their integer weights summed
-    cumulatively, and the common denominator."""
+    cumulatively, and the common denominator: the one table of the draw's odds (LB-TURN-2),
+    behind :func:`chance_outcomes`, :func:`sample_chance` and the exact searches."""
     total = sum(bag)
     if count == 1:
         dice = tuple(die for die in ALL_DICE if bag[die.colour])
@@ -248,7 +141,7 @@ def _draw_weights(
 def _draw_distribution(
     bag: tuple[int, int, int, int], count: int
 ) -> tuple[tuple[Drawn, Fraction], ...]:
-    draws, cumulative, denominator = _draw_weights(bag, count)
+    draws, cumulative, denominator = draw_weights(bag, count)
     weights = [b - a for a, b in zip((0, *cumulative), cumulative, strict=False)]
     return tuple(
         (draw, Fraction(w, denominator)) for draw, w in zip(draws, weights, strict=True)
@@ -292,7 +185,7 @@ def sample_chance(state: State, rng: random.Random) -> ChanceAction:
         cumulative = tuple(accumulate(n for n in state.stack if n))
         index = bisect_right(cumulative, num * state.stack_size // den)
         return Reveal(values[min(index, len(values) - 1)])
-    draws, cumulative, denominator = _draw_weights(state.bag, state.dice_to_draw)
+    draws, cumulative, denominator = draw_weights(state.bag, state.dice_to_draw)
     index = bisect_right(cumulative, num * denominator // den)
     return draws[min(index, len(draws) - 1)]
 
@@ -392,61 +285,78 @@ def apply(state: State, action: Action) -> State:
         raise IllegalActionError(f"the game is over (player {state.winner} won): no {action}")
     if state.is_chance:
         return _apply_chance(state, action)
-    me = state.to_move
     if isinstance(action, Claim):
-        tile = _tile(state, action.slot)
-        if len(tile.side(me)) != MAX_SIDE:
-            raise IllegalActionError(
-                f"cannot claim slot {action.slot}: your side holds {_dice(len(tile.side(me)))}, "
-                "a claim needs three"
-            )
-        if not _claim_is_safe(state, action.slot, tile, me):
-            avail = normalise_availability(state.availability(action.slot))
-            verdict = exact_verdict(tile.side(me), tile.side(1 - me), avail)
-            raise IllegalActionError(f"cannot claim slot {action.slot}: {verdict.explain()}")
-        return _win_tile(state, action.slot, me)
+        return _claim(state, action.slot)
     if isinstance(action, GiveUp):
         _tile(state, action.slot)
-        return _win_tile(state, action.slot, 1 - me)
+        return _win_tile(state, action.slot, 1 - state.to_move)
     if isinstance(action, Roll):
         if state.rolled:
             raise IllegalActionError("the dice have already been drawn and rolled this turn")
         return state.replace(roll_pending=True)
     if isinstance(action, Place):
-        if action.die not in state.hand:
-            raise IllegalActionError(f"cannot place {action.die}: it is not among the rolled dice")
-        tile = _tile(state, action.slot)
-        if len(tile.side(me)) >= MAX_SIDE:
-            raise IllegalActionError(
-                f"cannot place {action.die} on slot {action.slot}: your side already holds 3 dice"
-            )
-        hand = list(state.hand)
-        hand.remove(action.die)
-        first = tile.first_complete
-        new_tile = tile.with_die(me, action.die)
-        row = list(state.row)
-        row[action.slot - 1] = new_tile
-        after = state.replace(row=tuple(row), hand=tuple(hand))
-        if len(new_tile.sides[0]) == MAX_SIDE and len(new_tile.sides[1]) == MAX_SIDE:
-            r0, r1 = rank(new_tile.sides[0]), rank(new_tile.sides[1])
-            taker = 0 if r0 > r1 else 1 if r1 > r0 else first
-            assert taker is not None
-            after = _win_tile(after, action.slot, taker)
-        return after
+        return _place(state, action.die, action.slot)
     if isinstance(action, EndTurn):
-        if not state.rolled:
-            raise IllegalActionError("cannot end the turn before drawing and rolling the dice")
-        if state.hand and not _may_return(state, me):
-            raise IllegalActionError(
-                "cannot end the turn: every rolled die must be placed first "
-                f"({' '.join(str(d) for d in state.hand)} left)"
-            )
-        back = colour_counts(state.hand)
-        bag = tuple(n + b for n, b in zip(state.bag, back, strict=True))
-        return state.replace(to_move=1 - me, rolled=False, opening=False, hand=(), bag=bag)
-    if isinstance(action, Drawn | Reveal):
-        raise IllegalActionError(f"{action} is a chance outcome, but the player is to act")
-    raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
+        return _end_turn(state)
+    raise IllegalActionError(f"{action} is a chance outcome, but the player is to act")
+
+
+def _claim(state: State, slot: int) -> State:
+    """LB-CLAIM-1/2/3: the mover's full side, proven safe, wins the tile."""
+    me = state.to_move
+    tile = _tile(state, slot)
+    if len(tile.side(me)) != MAX_SIDE:
+        raise IllegalActionError(
+            f"cannot claim slot {slot}: your side holds {_dice(len(tile.side(me)))}, "
+            "a claim needs three"
+        )
+    if not _claim_is_safe(state, slot, tile, me):
+        avail = normalise_availability(state.availability(slot))
+        verdict = exact_verdict(tile.side(me), tile.side(1 - me), avail)
+        raise IllegalActionError(f"cannot claim slot {slot}: {verdict.explain()}")
+    return _win_tile(state, slot, me)
+
+
+def _place(state: State, die: Die, slot: int) -> State:
+    """LB-TURN-3/4, LB-RESOLVE-1/2: a rolled die onto the mover's side; both sides full
+    resolves the tile at once (a tie to the side full first)."""
+    me = state.to_move
+    if die not in state.hand:
+        raise IllegalActionError(f"cannot place {die}: it is not among the rolled dice")
+    tile = _tile(state, slot)
+    if len(tile.side(me)) >= MAX_SIDE:
+        raise IllegalActionError(
+            f"cannot place {die} on slot {slot}: your side already holds 3 dice"
+        )
+    hand = list(state.hand)
+    hand.remove(die)
+    first = tile.first_complete
+    new_tile = tile.with_die(me, die)
+    row = list(state.row)
+    row[slot - 1] = new_tile
+    after = state.replace(row=tuple(row), hand=tuple(hand))
+    if len(new_tile.sides[0]) == MAX_SIDE and len(new_tile.sides[1]) == MAX_SIDE:
+        r0, r1 = rank(new_tile.sides[0]), rank(new_tile.sides[1])
+        taker = 0 if r0 > r1 else 1 if r1 > r0 else first
+        assert taker is not None
+        after = _win_tile(after, slot, taker)
+    return after
+
+
+def _end_turn(state: State) -> State:
+    """LB-TURN-1/5, LB-OPT-4: the turn ends once the dice are placed (or, under ``return``,
+    cannot be); dice left go back to the bag."""
+    me = state.to_move
+    if not state.rolled:
+        raise IllegalActionError("cannot end the turn before drawing and rolling the dice")
+    if state.hand and not _may_return(state, me):
+        raise IllegalActionError(
+            "cannot end the turn: every rolled die must be placed first "
+            f"({' '.join(str(d) for d in state.hand)} left)"
+        )
+    back = colour_counts(state.hand)
+    bag = tuple(n + b for n, b in zip(state.bag, back, strict=True))
+    return state.replace(to_move=1 - me, rolled=False, opening=False, hand=(), bag=bag)
 
 
 def _apply_chance(state: State, action: Action) -> State:
@@ -485,3 +395,274 @@ def apply_all(state: State, actions: Sequence[Action | str]) -> State:
     for action in actions:
         state = apply(state, parse_action(action) if isinstance(action, str) else action)
     return state
+
+
+# -- what the game can reach ---------------------------------------------------------------------
+#
+# Each rule below is one function that refuses a state breaking it, with one line ending in the
+# rule's ID. :func:`validate` runs them in order: the kinds of the fields first (so that the
+# others can read them), then the components, then the turn.
+
+
+def _refuse(message: str, rule: str) -> NoReturn:
+    raise NotationError(f"{message} ({rule})")
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _is_dice(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(d, Die) for d in value)
+
+
+def check_row_kinds(state: State) -> None:
+    """LB-SETUP-1, LB-COMP-2: the row is four places, each empty (``None``) or a :class:`Slot`:
+    a tile worth 1 to 3 with two sides of dice."""
+    row = state.row
+    if not isinstance(row, tuple) or len(row) != SLOTS:
+        _refuse(f"the row is {SLOTS} slots, each a tile or None, not {shown(row)}", "LB-SETUP-1")
+    for number, tile in enumerate(row, start=1):
+        if tile is None:
+            continue
+        if not isinstance(tile, Slot) or not _is_int(tile.value) or tile.value not in TILE_VALUES:
+            _refuse(f"slot {number} holds {shown(tile)}, not a tile worth 1 to 3", "LB-COMP-2")
+        sides = tile.sides
+        if not isinstance(sides, tuple) or len(sides) != 2 or not all(map(_is_dice, sides)):
+            _refuse(
+                f"slot {number}: a tile has two sides of dice, not {shown(sides)}", "LB-SETUP-1"
+            )
+
+
+def check_count_kinds(state: State) -> None:
+    """LB-COMP-1, LB-COMP-2: the stack counts the face-down tiles of each value, the bag the
+    dice of each colour, and the won tiles are tile values, two lists of them."""
+    stack, bag, won = state.stack, state.bag, state.won
+    if not isinstance(stack, tuple) or len(stack) != 3 or not all(
+        _is_int(n) and n >= 0 for n in stack
+    ):
+        _refuse(f"the stack is three counts of face-down tiles, not {shown(stack)}", "LB-COMP-2")
+    if not isinstance(bag, tuple) or len(bag) != 4 or not all(map(_is_int, bag)):
+        _refuse(f"the bag is four counts of dice, one a colour, not {shown(bag)}", "LB-COMP-1")
+    if not isinstance(won, tuple) or len(won) != 2 or not all(
+        isinstance(w, tuple) and all(_is_int(v) and v in TILE_VALUES for v in w) for w in won
+    ):
+        _refuse(f"the won tiles are two lists of tile values, not {shown(won)}", "LB-COMP-2")
+
+
+def check_turn_kinds(state: State) -> None:
+    """LB-SETUP-1, LB-TURN-2: two players, the turn's phase as flags, the dice in hand, and the
+    rule options."""
+    if not _is_int(state.to_move) or state.to_move not in (0, 1):
+        _refuse(f"the player to move is 0 or 1, not {shown(state.to_move)}", "LB-SETUP-1")
+    flags = (state.rolled, state.roll_pending, state.opening)
+    if not all(isinstance(flag, bool) for flag in flags):
+        _refuse(
+            f"rolled, roll_pending and opening are true or false, not {shown(flags)}", "LB-TURN-2"
+        )
+    if not _is_dice(state.hand):
+        _refuse(f"the dice in hand are a tuple of dice, not {shown(state.hand)}", "LB-TURN-2")
+    if not isinstance(state.options, Options):
+        _refuse(f"the rule options are Options, not {shown(state.options)}", "LB-OPT-1")
+
+
+def check_order(state: State) -> None:
+    """LB-NOTE-1: one position, one state: each side's dice and the hand in ascending order, the
+    won tiles largest first (as the rules keep them), so that equal positions are equal."""
+    for number, tile in state.tiles_in_play():
+        for player, side in enumerate(tile.sides):
+            if list(side) != sorted(side):
+                _refuse(
+                    f"slot {number}, player {player}'s side {format_dice(side)} is not in "
+                    "ascending order", "LB-NOTE-1",
+                )
+    if list(state.hand) != sorted(state.hand):
+        _refuse(f"the hand {format_dice(state.hand)} is not in ascending order", "LB-NOTE-1")
+    for player, won in enumerate(state.won):
+        if list(won) != sorted(won, reverse=True):
+            _refuse(f"player {player}'s won tiles are not listed largest first", "LB-NOTE-1")
+
+
+def check_side_size(state: State) -> None:
+    """LB-TURN-4: no side holds more than three dice."""
+    for number, tile in state.tiles_in_play():
+        for player, side in enumerate(tile.sides):
+            if len(side) > MAX_SIDE:
+                _refuse(
+                    f"slot {number}, player {player}'s side: {len(side)} dice, but at most "
+                    f"{MAX_SIDE} may lie on a side", "LB-TURN-4",
+                )
+
+
+def check_resolved(state: State) -> None:
+    """LB-RESOLVE-1: a tile whose two sides are full is resolved at once, so none is in play."""
+    for number, tile in state.tiles_in_play():
+        if all(len(side) == MAX_SIDE for side in tile.sides):
+            _refuse(
+                f"slot {number}: both sides hold 3 dice, but such a tile is resolved at once",
+                "LB-RESOLVE-1",
+            )
+
+
+def check_tile_counts(state: State) -> None:
+    """LB-COMP-2: the row, the stack and the won tiles hold the box's ten tiles, four worth 1,
+    three worth 2 and three worth 3 (so both players cannot reach 10: they are worth 19)."""
+    for value, count in zip(TILE_VALUES, TILE_COUNTS, strict=True):
+        seen = (
+            sum(1 for _, tile in state.tiles_in_play() if tile.value == value)
+            + state.stack[value - 1]
+            + state.won[0].count(value)
+            + state.won[1].count(value)
+        )
+        if seen != count:
+            _refuse(
+                f"tiles worth {value}: the row, stack and won tiles hold {seen}, the game has "
+                f"{count}", "LB-COMP-2",
+            )
+
+
+def dice_out(state: State) -> tuple[int, int, int, int]:
+    """Per colour, the dice on the tiles and in hand (the others are in the bag)."""
+    return colour_counts(state.dice_on_tiles() + state.hand)
+
+
+def check_dice_counts(state: State) -> None:
+    """LB-COMP-1: six dice of each colour, no more, lie on the tiles and in hand."""
+    for colour, n in zip(COLOURS, dice_out(state), strict=True):
+        if n > DICE_PER_COLOUR:
+            _refuse(
+                f"{n} {colour.name.lower()} dice on the tiles and in hand, but the game has only "
+                f"{DICE_PER_COLOUR}", "LB-COMP-1",
+            )
+
+
+def check_bag(state: State) -> None:
+    """LB-COMP-1: the bag holds every die that is not on a tile or in hand."""
+    rest = tuple(DICE_PER_COLOUR - n for n in dice_out(state))
+    if state.bag != rest:
+        _refuse(
+            f"the bag holds {shown(state.bag)} dice per colour, but the dice not on a tile or "
+            f"in hand are {rest}", "LB-COMP-1",
+        )
+
+
+def check_phase(state: State) -> None:
+    """LB-TURN-2: the dice are drawn and rolled once a turn: a draw pending has not happened
+    yet, and dice are in hand only after it."""
+    if state.rolled and state.roll_pending:
+        _refuse("the dice cannot be rolled and their draw pending at once", "LB-TURN-2")
+    if state.hand and not state.rolled:
+        _refuse(
+            f"{_dice(len(state.hand))} in hand, but this turn's dice are not drawn yet",
+            "LB-TURN-2",
+        )
+
+
+def check_hand_size(state: State) -> None:
+    """LB-TURN-2: a turn draws two dice, the game's opening turn one."""
+    limit = state.dice_to_draw
+    if len(state.hand) > limit:
+        _refuse(
+            f"{len(state.hand)} dice in hand, but this turn draws only {_dice(limit)}",
+            "LB-TURN-2",
+        )
+
+
+def _anything_out(state: State) -> bool:
+    return bool(state.hand) or any(tile.dice for _, tile in state.tiles_in_play())
+
+
+def check_opening(state: State) -> None:
+    """LB-TURN-2, LB-SETUP-3: on the game's first turn nothing can have been claimed or
+    resolved, and only the opening player's one die can lie on a tile."""
+    if not state.opening:
+        return
+    me = state.to_move
+    placed = [
+        player for _, tile in state.tiles_in_play() for player in (0, 1)
+        for _ in tile.sides[player]
+    ]
+    if state.won[me] or len(placed) + len(state.hand) > 1 or any(p != me for p in placed):
+        _refuse(
+            "an opening turn (A, R or H) cannot have tiles won by the player to move or dice "
+            "on the tiles other than that player's one die", "LB-TURN-2",
+        )
+
+
+def check_after_opening(state: State) -> None:
+    """LB-TURN-2: after the opening turn a die lies on a tile (or in hand) or a tile has been
+    won: a later turn with neither is the opening turn."""
+    if state.opening or _anything_out(state) or state.won[0] or state.won[1]:
+        return
+    _refuse(
+        "after the opening turn a die lies on a tile or a tile has been won: mark the opening "
+        "turn with a capital A, R or H", "LB-TURN-2",
+    )
+
+
+def check_refill(state: State) -> None:
+    """LB-WIN-2, LB-SETUP-2: a won tile is replaced at once while face-down tiles remain, so
+    only the setup, before any die is drawn, has several slots waiting (filled from slot 1)."""
+    empty = [number for number, tile in enumerate(state.row, start=1) if tile is None]
+    if not state.stack_size or len(empty) <= 1:
+        return
+    setup = (
+        state.opening and not state.rolled and not state.roll_pending
+        and not _anything_out(state) and not state.won[0] and not state.won[1]
+        and empty == list(range(SLOTS - len(empty) + 1, SLOTS + 1))
+    )
+    if not setup:
+        _refuse(
+            f"slots {', '.join(map(str, empty))} wait for a tile while face-down tiles remain: "
+            "a won tile is replaced at once, and only the setup fills several slots, in order "
+            "from slot 1, before any die is drawn", "LB-WIN-2",
+        )
+
+
+def check_refill_first(state: State) -> None:
+    """LB-WIN-2: a slot waiting for a tile is filled before anything else, so no draw is
+    pending meanwhile."""
+    if state.roll_pending and state.reveal_pending:
+        _refuse("a draw cannot be pending while a slot waits for a tile", "LB-WIN-2")
+
+
+def check_over(state: State) -> None:
+    """LB-END-1: the game ends at once when a player reaches 10 points, and a tile is won by
+    a claim, a give-up or a placement, never by the roll: no draw is pending after the end."""
+    if state.is_terminal and state.roll_pending:
+        _refuse(
+            "the game is over, so no draw can be pending (a tile is won by a claim, a give-up "
+            "or a placement, never by the roll)", "LB-END-1",
+        )
+
+
+#: Every rule :func:`validate` checks, in order.
+REACHABILITY: tuple[Callable[[State], None], ...] = (
+    check_row_kinds,
+    check_count_kinds,
+    check_turn_kinds,
+    check_order,
+    check_side_size,
+    check_resolved,
+    check_tile_counts,
+    check_dice_counts,
+    check_bag,
+    check_phase,
+    check_hand_size,
+    check_opening,
+    check_after_opening,
+    check_refill,
+    check_refill_first,
+    check_over,
+)
+
+
+def validate(state: object) -> None:
+    """Refuse ``state`` unless the real game can reach it: a
+    :class:`~banditsolve.errors.NotationError` of one line that says what is wrong and ends
+    with the ID of the rule broken (specs/los-banditos.md). The one place that says what a
+    reachable state is: every reader calls it (:mod:`~banditsolve.banditos.notation`), and
+    so does ``GAME.validate``."""
+    position = expect_state(state)
+    for rule in REACHABILITY:
+        rule(position)

@@ -3,27 +3,57 @@
 Tiles sit in four row slots numbered 1 to 4. A tile that is won leaves its slot empty until the
 next face-down tile is turned up into the same slot (a chance step); once the stack is used up,
 slots stay empty and the row shrinks.
+
+This module holds the types and the rule options (:data:`OPTION_SET`) only. What a reachable
+state is, is said by :func:`banditsolve.banditos.rules.validate`; the text forms and the pictures
+a state offers (``state.notation()``, ``str(state)``, ``_repr_svg_``) are made by
+:mod:`~banditsolve.banditos.notation` and :mod:`~banditsolve.banditos.render`, which register
+them here when they load (:func:`register_notation`, :func:`register_pictures`; the package
+imports both), so that this module imports neither.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
 from banditsolve.core.io import json_type
-from banditsolve.core.text import shown
-from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.errors import InternalError, NotationError
 
 ProofOption = Literal["strict", "bag"]
 PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
-UnplaceableOption = Literal["give-up", "return"]
-UNPLACEABLE_OPTIONS: tuple[UnplaceableOption, ...] = ("give-up", "return")
-#: Every rule option, its values (the default first), as ``GAME.option_names()`` lists them.
-OPTION_VALUES: dict[str, tuple[str, ...]] = {
-    "proof": PROOF_OPTIONS,
-    "unplaceable": UNPLACEABLE_OPTIONS,
-}
+UnplaceableOption = Literal["give_up", "return"]
+UNPLACEABLE_OPTIONS: tuple[UnplaceableOption, ...] = ("give_up", "return")
+
+#: The rule options of Los Banditos (specs/los-banditos.md, LB-OPT-*): their values, defaults,
+#: the reasons for the defaults and the rules they belong to. Everything that reads or lists
+#: options goes through it: :class:`Options`, the notation's option fields, the JSON
+#: ``"options"``, ``--option NAME=VALUE`` and ``play --help``.
+OPTION_SET = OptionSet(
+    "Los Banditos",
+    (
+        OptionSpec(
+            "proof",
+            PROOF_OPTIONS,
+            "strict",
+            "a claim proven against every die not on its tile holds under any reading, and "
+            "the dice on the other tiles do come back to the bag as those tiles are won",
+            ("LB-OPT-1", "LB-CLAIM-2"),
+        ),
+        OptionSpec(
+            "unplaceable",
+            UNPLACEABLE_OPTIONS,
+            "give_up",
+            "both rulebooks say every rolled die must be placed, and their examples treat a "
+            "die with nowhere to go as a problem to solve by giving a tile up, never as a pass",
+            ("LB-OPT-4", "LB-TURN-6"),
+            old_values=(("give-up", "give_up"),),
+        ),
+    ),
+)
 
 SLOTS = 4
 TILE_VALUES = (1, 2, 3)
@@ -35,36 +65,44 @@ MAX_SIDE = 3
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Rule options where the seeds are silent (see specs/los-banditos.md, LB-OPT-*).
+    """Rule options where the seeds are silent (see specs/los-banditos.md, LB-OPT-*); their
+    values, defaults and reasons are :data:`OPTION_SET`'s.
 
     ``proof`` (LB-OPT-1): which dice a claim proof may assume the opponent can still get.
     ``"strict"`` (default): any die not already on this tile. ``"bag"``: only dice in the bag now.
 
     ``unplaceable`` (LB-OPT-4): a rolled die that has no free place (every own side in the row
-    is full). ``"give-up"`` (default): the player must make room by giving up (or claiming) a
+    is full). ``"give_up"`` (default): the player must make room by giving up (or claiming) a
     tile. ``"return"``: the player may instead end the turn, and the dice that cannot be placed
-    go back into the bag.
+    go back into the bag. The old spelling ``"give-up"`` is still read, with a deprecation note.
     """
 
     proof: ProofOption = "strict"
-    unplaceable: UnplaceableOption = "give-up"
+    unplaceable: UnplaceableOption = "give_up"
 
     def __post_init__(self) -> None:
-        for name, values in OPTION_VALUES.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in values:
-                raise RuleOptionError(
-                    f"unknown {name} option {shown(value)}: expected one of "
-                    f"{', '.join(values)}"
-                )
+        for spec in OPTION_SET:
+            value = getattr(self, spec.name)
+            if isinstance(value, str) and value in dict(spec.old_values):
+                # An old spelling: read as the new one, with the deprecation note.
+                object.__setattr__(self, spec.name, spec.parse(value))
+        OPTION_SET.check(self.values())
+
+    @staticmethod
+    def from_mapping(values: Mapping[str, object] | None) -> Options:
+        """The options named in ``values`` (the others at their default), read by
+        :data:`OPTION_SET`: an unknown name or value is refused with
+        :class:`~banditsolve.errors.RuleOptionError`."""
+        read = OPTION_SET.read(values)
+        return Options(**read)  # type: ignore[arg-type]
+
+    def values(self) -> dict[str, str]:
+        """Every option by name, in :data:`OPTION_SET`'s order."""
+        return {"proof": self.proof, "unplaceable": self.unplaceable}
 
     def changed(self) -> dict[str, str]:
-        """The options that differ from the default, in the fixed order of ``OPTION_VALUES``."""
-        return {
-            name: getattr(self, name)
-            for name, values in OPTION_VALUES.items()
-            if getattr(self, name) != values[0]
-        }
+        """The options that differ from the default, in :data:`OPTION_SET`'s order."""
+        return OPTION_SET.changes(self.values())
 
 
 DEFAULT_OPTIONS = Options()
@@ -191,23 +229,19 @@ class State:
         n = DICE_PER_COLOUR
         return (n - k, n - g, n - r, n - b)
 
-    # -- pictures and notation (imported lazily: the state module stays light) ---------------
+    # -- text and pictures (registered by the notation and render modules) ---------------
 
     def notation(self) -> str:
         """The one-line notation (see :mod:`banditsolve.banditos.notation`)."""
-        from banditsolve.banditos.notation import format_position
-
-        return format_position(self)
+        return _view("notation")(self)
 
     def ascii(self) -> str:
-        from banditsolve.banditos.render import ascii_picture
-
-        return ascii_picture(self)
+        """The ASCII picture (see :mod:`banditsolve.banditos.render`)."""
+        return _view("ascii")(self)
 
     def svg(self) -> str:
-        from banditsolve.banditos.render import svg_picture
-
-        return svg_picture(self)
+        """The SVG picture (see :mod:`banditsolve.banditos.render`)."""
+        return _view("svg")(self)
 
     def _repr_svg_(self) -> str:
         return self.svg()
@@ -242,3 +276,30 @@ def expect_state(state: object, what: str = "position") -> State:
             f"not {json_type(state)}"
         )
     return state
+
+
+View = Callable[[State], str]
+#: The text form and the pictures of a state, by name, as registered.
+_VIEWS: dict[str, View] = {}
+
+
+def register_notation(notation: View) -> None:
+    """Make ``state.notation()`` write ``notation(state)`` (the notation module registers its
+    writer when it loads)."""
+    _VIEWS["notation"] = notation
+
+
+def register_pictures(ascii: View, svg: View) -> None:
+    """Make ``str(state)`` draw ``ascii(state)`` and ``state.svg()`` / ``_repr_svg_`` draw
+    ``svg(state)`` (the render module registers its pictures when it loads)."""
+    _VIEWS["ascii"] = ascii
+    _VIEWS["svg"] = svg
+
+
+def _view(name: str) -> View:
+    view = _VIEWS.get(name)
+    if view is None:  # pragma: no cover - the package imports notation and render
+        raise InternalError(
+            f"no {name} writer is registered: import banditsolve.banditos, which loads them"
+        )
+    return view

@@ -14,8 +14,8 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from banditsolve.banditos.actions import Action
 from banditsolve.banditos.players import claim_aware_player
-from banditsolve.banditos.rules import Action
 from banditsolve.banditos.state import MAX_SIDE, State
 from banditsolve.core.hooks import Question, QuestionError, Row, Task
 from banditsolve.core.protocol import Policy

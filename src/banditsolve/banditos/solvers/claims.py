@@ -13,21 +13,12 @@ asked for. All three give the same verdict; witnesses may differ, each beats the
 from __future__ import annotations
 
 from banditsolve.banditos.claim import (
-    AVAIL_CODES,
     BACKENDS,
-    BEST_RANK,
-    COLOUR_UNIT,
-    FIELD_BIAS,
-    FIELD_OVER,
-    PAIR_INDEX,
-    RANK3,
-    WITNESS,
     Backend,
     ClaimVerdict,
-    UnfrozenVerdict,
-    build_table,
     check_claim,
     exact_verdict,
+    table_verdict,
 )
 from banditsolve.banditos.dice import Die
 from banditsolve.banditos.rules import full_side
@@ -86,7 +77,8 @@ def claim_verdict(
         # The hot path, for tuples of dice and four counts. The memo of verdicts is keyed by
         # the exact contents of the arguments (every die code in its place, the four counts),
         # and only arguments that passed every check enter it, so a hit is itself the
-        # validation. A miss goes through the one-pass check (:func:`_checked_verdict`);
+        # validation. A miss goes through the one-pass check
+        # (:func:`~banditsolve.banditos.claim.table_verdict`);
         # anything that does not pass goes on to the full check, which says what is wrong.
         try:
             k, g, r, b = available
@@ -118,7 +110,7 @@ def claim_verdict(
                 known = _MEMO_GET(memo_key)
                 if known is not None:
                     return known
-                verdict = _checked_verdict(mine, theirs, available)
+                verdict = table_verdict(mine, theirs, available)
                 if verdict is not None:
                     if len(_MEMO) >= MEMO_LIMIT:
                         _MEMO.clear()
@@ -136,49 +128,6 @@ def claim_verdict(
     from banditsolve.banditos.solvers.z3model import claim_verdict_z3
 
     return claim_verdict_z3(mine_t, theirs_t, avail, time_limit=seconds)
-
-
-def _checked_verdict(
-    mine: tuple[Die, Die, Die], theirs: tuple[Die, ...], available: tuple[int, int, int, int]
-) -> ClaimVerdict | None:
-    """The verdict from the claim table if the arguments (tuples of exactly :class:`Die` and
-    of four ints, as the hot path has made sure) are a valid claim question; ``None`` if not
-    (no colour with more than six dice on the tile and still to get, every count 0-6)."""
-    entry = AVAIL_CODES.get(available)
-    if entry is None:
-        if AVAIL_CODES:
-            return None
-        build_table()
-        entry = AVAIL_CODES.get(available)
-        if entry is None:
-            return None
-    c0, c1, c2 = mine[0].code, mine[1].code, mine[2].code
-    shown = COLOUR_UNIT[c0] + COLOUR_UNIT[c1] + COLOUR_UNIT[c2] + entry[0]
-    n = len(theirs)
-    if n == 2:
-        t0, t1 = theirs[0].code, theirs[1].code
-        shown += COLOUR_UNIT[t0] + COLOUR_UNIT[t1]
-        side = PAIR_INDEX[t0 * 24 + t1]
-    elif n == 1:
-        shown += COLOUR_UNIT[theirs[0].code]
-        side = 1 + theirs[0].code
-    else:
-        side = 0
-    if (shown + FIELD_BIAS) & FIELD_OVER:
-        return None
-    key = side << 8 | entry[1]
-    verdict = UnfrozenVerdict()
-    verdict.mine = mine
-    verdict.theirs = theirs
-    verdict.backend = "exact"
-    if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
-        verdict.safe = True
-        verdict.witness = None
-    else:
-        verdict.safe = False
-        verdict.witness = WITNESS[key]
-    verdict.__class__ = ClaimVerdict  # type: ignore[assignment]
-    return verdict  # type: ignore[return-value]
 
 
 def check_proof(proof: object) -> ProofOption | None:

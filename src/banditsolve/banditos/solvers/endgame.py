@@ -9,9 +9,9 @@ somebody always wins), and chance nodes (tiles turned up, dice drawn and rolled)
 :func:`~banditsolve.banditos.rules.chance_outcomes` with their exact probabilities. The search
 (:class:`CompactSolver`, :mod:`~banditsolve.banditos.solvers.expectimax`) runs on compact tuples
 with its own unchecked moves and the claim table, keeps exact values as pairs of integers, and
-memoises them in a transposition table keyed up to the slot symmetry (the colour symmetry too when
-asked for: it saves positions but, measured, costs more time than it saves, so it is off by
-default), with full sides reduced to their class, the last tile solved on its own, moves tried
+memoises them in a transposition table keyed up to the slot symmetry
+(:mod:`~banditsolve.banditos.solvers.compact`), with full sides reduced to their class, the last
+tile solved on its own (:mod:`~banditsolve.banditos.solvers.lasttile`), moves tried
 lazily, give-ups last, and every decision first probed for a certain win of its player (a yes-or-no
 search that stops at the first escape); only the reported values become
 :class:`~fractions.Fraction`. Its values and its choices are those of the plain search on
@@ -52,17 +52,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from banditsolve.banditos.actions import Action, ChanceAction, EndTurn
 from banditsolve.banditos.players import greedy_player
 from banditsolve.banditos.rules import (
-    Action,
-    ChanceAction,
-    EndTurn,
     apply,
     chance_outcomes,
     legal_actions,
     sample_chance,
 )
-from banditsolve.banditos.solvers.expectimax import CompactSearch, compact
+from banditsolve.banditos.solvers.compact import compact
+from banditsolve.banditos.solvers.expectimax import CompactSearch
 from banditsolve.banditos.state import DEFAULT_OPTIONS, Options, State, expect_state
 from banditsolve.core.answer import Answer
 from banditsolve.core.limits import (
@@ -363,17 +362,17 @@ class ExactSolver(_Planner):
 
 class CompactSolver(_Planner):
     """The exact expectimax of :mod:`~banditsolve.banditos.solvers.expectimax`: compact states,
-    a transposition table keyed up to the symmetries of slots and colours that lives as long as
-    the solver, exact integer fractions inside, a :class:`~fractions.Fraction` only for a value
-    reported. Its values are those of :class:`ExactSolver`, and so are its choices: the best
-    action is the first, in the order of ``legal_actions``, whose value no later one beats."""
+    a transposition table keyed up to the symmetry of slots that lives as long as the solver,
+    exact integer fractions inside, a :class:`~fractions.Fraction` only for a value reported.
+    Its values are those of :class:`ExactSolver`, and so are its choices: the best action is
+    the first, in the order of ``legal_actions``, whose value no later one beats."""
 
     def __init__(
         self, limits: Limits | None = None, options: Options = DEFAULT_OPTIONS,
-        *, symmetry: bool = False, probe: bool = True,
+        *, probe: bool = True,
     ) -> None:
         self.budget = Budget(limits or Limits(), check_every=128)
-        self.search = CompactSearch(options, self.budget, symmetry=symmetry, probe=probe)
+        self.search = CompactSearch(options, self.budget, probe=probe)
 
     @property
     def nodes(self) -> int:

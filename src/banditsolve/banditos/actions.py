@@ -1,0 +1,155 @@
+"""The actions of Los Banditos: the players' moves and chance's outcomes, immutable values with
+a text form that round-trips (rule LB-NOTE-2).
+
+``str(action)`` writes ``claim 2``, ``give 3``, ``roll``, ``place r5 2``, ``end``, ``drawn r5
+g3`` or ``reveal 2``, and :func:`parse_action` reads it back; :func:`check_action` makes sure a
+value is an action with fields of the right kind. Whether an action is legal in a state is for
+:mod:`banditsolve.banditos.rules` to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from banditsolve.banditos.dice import Die, parse_dice
+from banditsolve.banditos.state import TILE_VALUES
+from banditsolve.core.io import json_type
+from banditsolve.core.text import excerpt, shown
+from banditsolve.errors import IllegalActionError, NotationError
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim the tile in ``slot`` (1-4): your side holds three dice and cannot be beaten."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"claim {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    """Give up the tile in ``slot``: the opponent wins it."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"give {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Draw this turn's dice blindly from the bag and roll them (chance decides what comes)."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place the rolled ``die`` on your side of the tile in ``slot``."""
+
+    die: Die
+    slot: int
+
+    def __str__(self) -> str:
+        return f"place {self.die} {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn once every rolled die is placed."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """Chance: the dice drawn from the bag and the values they show."""
+
+    dice: tuple[Die, ...]
+
+    def __str__(self) -> str:
+        return "drawn " + " ".join(str(d) for d in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance: the next face-down tile turns up, worth ``value``; it fills the lowest empty slot."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"reveal {self.value}"
+
+
+Action = Claim | GiveUp | Roll | Place | EndTurn | Drawn | Reveal
+ChanceAction = Drawn | Reveal
+ACTION_TYPES = (Claim, GiveUp, Roll, Place, EndTurn, Drawn, Reveal)
+
+
+def check_action(action: object) -> Action:
+    """``action`` if it is a Los Banditos action with fields of the right kind (so that it can
+    be named in a message); an :class:`IllegalActionError` otherwise."""
+    if not isinstance(action, ACTION_TYPES):
+        raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
+    if isinstance(action, Claim | GiveUp | Place):
+        slot = action.slot
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= 4:
+            raise IllegalActionError(
+                f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
+            )
+    if isinstance(action, Place) and not isinstance(action.die, Die):
+        raise IllegalActionError(f"{shown(action.die)} is not a die")
+    if isinstance(action, Reveal) and (
+        isinstance(action.value, bool)
+        or not isinstance(action.value, int)
+        or action.value not in TILE_VALUES
+    ):
+        raise IllegalActionError(f"no tile is worth {shown(action.value)}")
+    if isinstance(action, Drawn) and (
+        not isinstance(action.dice, tuple)
+        or not 1 <= len(action.dice) <= 2
+        or not all(isinstance(d, Die) for d in action.dice)
+    ):
+        raise IllegalActionError(f"a draw is one or two dice, not {shown(action.dice)}")
+    return action
+
+
+def parse_action(text: str) -> Action:
+    """Read an action as written by ``str(action)``: ``claim 2``, ``give 3``, ``roll``,
+    ``place r5 2``, ``end``, ``drawn r5 g3``, ``reveal 2``."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text such as 'place r5 2', not {json_type(text)}")
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    verb, rest = words[0].lower(), words[1:]
+
+    def slot_number(word: str) -> int:
+        if word not in ("1", "2", "3", "4"):
+            raise NotationError(
+                f"bad slot {excerpt(word)} in action {excerpt(text)}: expected 1 to 4"
+            )
+        return int(word)
+
+    if verb == "claim" and len(rest) == 1:
+        return Claim(slot_number(rest[0]))
+    if verb in ("give", "giveup") and len(rest) == 1:
+        return GiveUp(slot_number(rest[0]))
+    if verb == "roll" and not rest:
+        return Roll()
+    if verb == "end" and not rest:
+        return EndTurn()
+    if verb == "place" and len(rest) == 2:
+        return Place(Die.parse(rest[0]), slot_number(rest[1]))
+    if verb == "drawn" and 1 <= len(rest) <= 2:
+        return Drawn(tuple(sorted(parse_dice(" ".join(rest)))))
+    if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
+        return Reveal(int(rest[0]))
+    raise NotationError(
+        f"bad action {excerpt(text)}: expected claim N, give N, roll, place DIE N, end, "
+        "drawn DICE or reveal V"
+    )
