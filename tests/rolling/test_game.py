@@ -77,6 +77,29 @@ def test_bad_positions_are_refused(text: str) -> None:
 
 
 @rules("RB-NOTE-2")
+def test_a_bad_position_file_is_refused_naming_the_file(tmp_path: Path) -> None:
+    too_many = (
+        "rb ed=default n=2 phase=start turn=0 wagons=1 train=0:5/5L:-:R9|-,1:1/1:R:-|- "
+        "won=-|- trunks=-|-"
+    )
+    text = tmp_path / "bad.txt"
+    text.write_text(too_many + "\n", encoding="utf-8")
+    with pytest.raises(NotationError) as exc:
+        GAME.read_state(text)
+    assert str(exc.value) == f"{text}: position: player 0 has more than 7 hoard dice (RB-SETUP-3)"
+    doc = GAME.to_json(GAME.new_game(2, seed=1))
+    doc["players"] = 3
+    js = tmp_path / "bad.json"
+    js.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(NotationError, match=r"^\S*bad\.json: JSON position: "):
+        GAME.read_state(str(js))
+    two = tmp_path / "two.txt"
+    two.write_text(f"{GAME.to_notation(GAME.new_game(2, seed=1))}\nrb\n", encoding="utf-8")
+    with pytest.raises(NotationError, match=r"two\.txt: a Rolling Bandits position is one line"):
+        GAME.read_state(two)
+
+
+@rules("RB-NOTE-2")
 def test_bad_actions_and_options() -> None:
     state = GAME.new_game(2, seed=1)
     for bad in ("", "lay J@1", "fly", "roll +x", "open R2z"):

@@ -23,7 +23,7 @@ from banditsolve.core.io import read_state
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.errors import RuleOptionError
-from banditsolve.rolling import notation, rules
+from banditsolve.rolling import notation, render, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.rules import Action
@@ -126,10 +126,10 @@ class RollingBandits:
         )
 
     def ascii(self, state: State) -> str:
-        return state.ascii()
+        return render.ascii_picture(state)
 
     def svg(self, state: State) -> str:
-        return state.svg()
+        return render.svg_picture(state)
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return PLAYERS

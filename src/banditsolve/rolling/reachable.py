@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from banditsolve.errors import NotationError
 from banditsolve.rolling.edition import SYMBOLS, Edition, TrunkTile, Wagon
-from banditsolve.rolling.state import PHASES, Car, Group, State
+from banditsolve.rolling.state import PHASES, Car, Group, Held, State
 
 #: One check: the state and its edition; it returns, or refuses the state.
 Check = Callable[[State, Edition], None]
@@ -273,12 +273,33 @@ def check_locomotive_trunk(state: State, edition: Edition) -> None:
 # -- the edition's components --------------------------------------------------------------------
 
 
+def _box(edition: Edition) -> _Box:
+    """The edition's wagons and tiles counted (once per edition)."""
+    box = _BOXES.get(id(edition))
+    if box is None or box.edition is not edition:
+        box = _BOXES[id(edition)] = _Box(edition)
+    return box
+
+
+class _Box:
+    """An edition's components counted: the wagons, the tiles and the tiles of each symbol."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.wagons = Counter(edition.wagons)
+        self.tiles = Counter(edition.trunks)
+        self.by_symbol = Counter(t.symbol for t in edition.trunks)
+
+
+_BOXES: dict[int, _Box] = {}
+
+
 def check_wagons(state: State, edition: Edition) -> None:
     """The wagons are the edition's (RB-COMP-6)."""
-    left = Counter(edition.wagons)
-    left.subtract(Wagon(c.need, c.points) for c in state.train if not c.loco)
-    left.subtract(Wagon(w.need, w.points) for ws in state.won for w in ws if not w.loco)
-    if any(v < 0 for v in left.values()):
+    used = Counter(Wagon(c.need, c.points) for c in state.train if not c.loco)
+    used.update(Wagon(w.need, w.points) for ws in state.won for w in ws if not w.loco)
+    box = _box(edition).wagons
+    if any(n > box[w] for w, n in used.items()):
         refuse("wagons that the edition does not have", "RB-COMP-6")
 
 
@@ -291,27 +312,32 @@ def check_locomotive(state: State, edition: Edition) -> None:
         refuse("the locomotive differs from the edition's", "RB-COMP-3")
 
 
-def tiles_left(state: State, edition: Edition) -> Counter[TrunkTile]:
-    """The edition's trunk tiles less those opened (held or thrown out), negative counts kept."""
-    tiles = Counter(edition.trunks)
-    tiles.subtract(TrunkTile(h.symbol, h.value, h.content) for hs in state.trunks for h in hs)
-    tiles.subtract(TrunkTile(h.symbol, h.value, h.content) for h in state.discarded)
-    return tiles
+def _opened(state: State) -> list[Held]:
+    """The tiles opened: held by the players or thrown out."""
+    return [*(h for hs in state.trunks for h in hs), *state.discarded]
 
 
 def check_trunk_tiles(state: State, edition: Edition) -> None:
     """The trunks opened are the edition's tiles (RB-COMP-5)."""
-    if any(v < 0 for v in tiles_left(state, edition).values()):
+    opened = _opened(state)
+    if not opened:
+        return
+    used = Counter(TrunkTile(h.symbol, h.value, h.content) for h in opened)
+    box = _box(edition).tiles
+    if any(n > box[t] for t, n in used.items()):
         refuse("trunks that the edition does not have", "RB-COMP-5")
 
 
 def check_face_down_trunks(state: State, edition: Edition) -> None:
-    """A face-down trunk is one of the tiles not yet seen (RB-TRUNK-2)."""
-    tiles = tiles_left(state, edition)
+    """A face-down trunk is one of the tiles not yet seen (RB-TRUNK-2). (The tiles opened are
+    the edition's: :func:`check_trunk_tiles` comes first.)"""
+    opened = _opened(state)
+    left = _box(edition).by_symbol.copy()
+    left.subtract(h.symbol for h in opened)
     for c in state.train:
-        if c.trunk is not None and not any(v > 0 for t, v in tiles.items() if t.symbol == c.trunk):
+        if c.trunk is not None and left[c.trunk] <= 0:
             refuse(f"no {SYMBOLS[c.trunk]} trunk is left for car {c.id}", "RB-TRUNK-2")
-    if sum(1 for c in state.train if c.trunk is not None) > sum(max(v, 0) for v in tiles.values()):
+    if sum(1 for c in state.train if c.trunk is not None) > len(edition.trunks) - len(opened):
         refuse("more face-down trunks than tiles left", "RB-TRUNK-2")
 
 

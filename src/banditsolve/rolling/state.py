@@ -131,6 +131,8 @@ class Options:
         """Options from ``name -> value`` (the defaults for the options not given), read by
         :data:`OPTION_SET`: an unknown name or value is refused with
         :class:`~banditsolve.errors.RuleOptionError`."""
+        if values is None or (isinstance(values, Mapping) and not values):
+            return DEFAULT_OPTIONS
         read = OPTION_SET.read(values)
         return Options(**{name: str(value) for name, value in read.items()})
 
