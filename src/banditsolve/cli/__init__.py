@@ -156,25 +156,13 @@ def _main(args_list: list[str]) -> int:
         return handler(args)
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    except BanditsolveError as exc:
-        return _error(exc)
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other command-line tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except OSError as exc:
-        return _error(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
-    except RecursionError:
-        return _error("the input is nested too deeply to read")
-    except MemoryError:
-        return _error("the input is too large to hold in memory")
-    except UnicodeError as exc:
-        return _error(f"the input is not valid text ({exc.__class__.__name__})")
-    except ValueError as exc:  # a reader that let a bare ValueError through: still bad input
-        return _error(exc)
+        return ExitStatus.YES
     except InternalError as exc:
         print(
             f"banditsolve: internal error: {one_line(exc)} (a bug in banditsolve: please report "
@@ -182,6 +170,22 @@ def _main(args_list: list[str]) -> int:
             file=sys.stderr,
         )
         return ExitStatus.INTERNAL
+    except (ValueError, OSError, RecursionError, MemoryError) as exc:
+        return _error(_bad_input(exc))
+
+
+def _bad_input(exc: BaseException) -> str:
+    """The one line for an error that bad input caused. A reader that let a bare ValueError
+    through is still bad input (a :class:`BanditsolveError` is one too)."""
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to read"
+    if isinstance(exc, MemoryError):
+        return "the input is too large to hold in memory"
+    if isinstance(exc, UnicodeError):
+        return f"the input is not valid text ({exc.__class__.__name__})"
+    return str(exc)
 
 
 def _error(message: object) -> int:

@@ -29,6 +29,9 @@ from banditsolve.core.flags import (
 from banditsolve.core.text import excerpt, plural
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from banditsolve.core.play import Step
     from banditsolve.core.protocol import Game
 
 from banditsolve.errors import (
@@ -166,25 +169,29 @@ def cmd_apply(args: argparse.Namespace) -> int:
 # -- play ------------------------------------------------------------------------------------
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    from banditsolve.core.play import resolve_policies, simulate
-    from banditsolve.core.protocol import CHANCE
-
-    game = load(args)
-    options = parse_options(args.option, game)
-    # Without --players, the count the game deals to by itself (its new_game's default).
-    players = (
+def _play_players(
+    args: argparse.Namespace, game: Game[object, object], options: dict[str, object]
+) -> int:
+    """``--players``, or without it the count the game deals to by itself (its new_game's
+    default); a count the game is not played by is refused."""
+    players: int = (
         args.players
         if args.players is not None
         else game.players(game.new_game(None, options, seed=args.seed))
     )
     if not game.min_players <= players <= game.max_players:
-        span = (
-            f"{game.min_players}"
-            if game.min_players == game.max_players
-            else f"{game.min_players} to {game.max_players}"
-        )
+        low, high = game.min_players, game.max_players
+        span = f"{low}" if low == high else f"{low} to {high}"
         raise BanditsolveError(f"{game.title} is played by {span} players, not {players}")
+    return players
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from banditsolve.core.play import resolve_policies, simulate
+
+    game = load(args)
+    options = parse_options(args.option, game)
+    players = _play_players(args, game, options)
     names = args.policy or ["random"]
     known = game.policies()
     for name in names:
@@ -198,25 +205,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.svg_dir is not None and not args.svg_dir.strip():
         raise NotationError("the --svg-dir folder name is empty")
     svg_dir = Path(args.svg_dir) if args.svg_dir else None
-    pictures: list[str] = []
-    if svg_dir is not None:
-        pictures.append(write_svg(svg_dir / "step-000.svg", game.svg(start)))
-    rows = []
     lines = [
         f"{game.title}, {plural(players, 'player')}, seed {args.seed}, "
         f"{'policy' if len(names) == 1 else 'policies'} {', '.join(names)}"
         + (f", options {', '.join(args.option)}" if args.option else "")
     ]
-    before = start
-    for number, step in enumerate(steps, start=1):
-        action = game.action_text(before, step.action)
-        who = "chance" if step.actor == CHANCE else f"P{step.actor}"
-        rows.append({"actor": step.actor, "action": action,
-                     "notation": game.to_notation(step.state)})
-        lines.append(f"{number:4d}. {who:>6}: {action}")
-        if svg_dir is not None:
-            pictures.append(write_svg(svg_dir / f"step-{number:03d}.svg", game.svg(step.state)))
-        before = step.state
+    rows, pictures = _played_steps(game, start, steps, lines, svg_dir)
+    before = steps[-1].state if steps else start
     outcome = game.outcome(before)
     lines += ["", game.ascii(before), ""]
     if outcome is not None:
@@ -236,6 +231,34 @@ def cmd_play(args: argparse.Namespace) -> int:
     }
     emit(args, "\n".join(lines), payload)
     return 0
+
+
+def _played_steps(
+    game: Game[object, object],
+    start: object,
+    steps: Sequence[Step[object, object]],
+    lines: list[str],
+    svg_dir: Path | None,
+) -> tuple[list[dict[str, object]], list[str]]:
+    """Each step as a JSON row and a line (added to ``lines``), and its picture in ``svg_dir``
+    when given (the start's first)."""
+    from banditsolve.core.protocol import CHANCE
+
+    pictures: list[str] = []
+    if svg_dir is not None:
+        pictures.append(write_svg(svg_dir / "step-000.svg", game.svg(start)))
+    rows: list[dict[str, object]] = []
+    before = start
+    for number, step in enumerate(steps, start=1):
+        action = game.action_text(before, step.action)
+        who = "chance" if step.actor == CHANCE else f"P{step.actor}"
+        rows.append({"actor": step.actor, "action": action,
+                     "notation": game.to_notation(step.state)})
+        lines.append(f"{number:4d}. {who:>6}: {action}")
+        if svg_dir is not None:
+            pictures.append(write_svg(svg_dir / f"step-{number:03d}.svg", game.svg(step.state)))
+        before = step.state
+    return rows, pictures
 
 
 # -- demo ------------------------------------------------------------------------------------

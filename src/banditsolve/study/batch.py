@@ -34,7 +34,7 @@ import os
 import pickle
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     BrokenExecutor,
@@ -487,18 +487,8 @@ def run_study(
     task_list = list(tasks)
     if chunk_size is not None and chunk_size < 1:
         raise StudyError(f"the chunk size must be at least 1, not {chunk_size}")
-    digests: dict[int, str] = {}
-    for task in task_list:
-        if task.index < 0 or task.index in digests:
-            raise StudyError(
-                f"task indices must be distinct and not negative: {task.index} (study "
-                f"{task.study[:40]!r})"
-            )
-        digests[task.index] = task_digest(task)
-    names = {task.study for task in task_list}
-    if len(names) > 1:
-        raise StudyError(f"the tasks belong to several studies: {sorted(names)[:4]}")
-    study = names.pop() if names else str((params or {}).get("study") or "")
+    digests = _digests(task_list)
+    study = _study_name(task_list, params)
     manifest = new_manifest(study, params or {}, len(task_list))
     run_with = runner or _default_runner()
     started = time.perf_counter()
@@ -508,16 +498,9 @@ def run_study(
     pool: Pool | None = None
     owned = False
     try:
-        stored = read_records(out_dir)
-        for index, record in stored.items():
-            if digests.get(index) != record.digest:
-                raise StudyMismatchError(
-                    f"{str(out_dir)[:60]} holds a result for task {index} of other tasks (the "
-                    "study's tasks changed): give another --out folder"
-                )
+        done = _done(out_dir, digests, retry_failed)
         if grows:
             store.resize(manifest)
-        done = {i for i, r in stored.items() if r.ok or not retry_failed}
         todo = [task for task in task_list if task.index not in done]
         bar = make_progress(progress)
         pool, owned = _as_pool(executor) if todo else (Pool(_NullExecutor(), 1, "none"), True)
@@ -536,27 +519,7 @@ def run_study(
         raise
     finally:
         wall = time.perf_counter() - started
-        try:
-            if engine is not None:
-                store.append(engine.batch)  # results taken in when the run stopped
-                engine.batch = []
-                store.flush()
-                store.add_run(
-                    {
-                        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                        "wall_seconds": round(wall, 3),
-                        "ran": engine.ran,
-                        "failed": engine.failed,
-                        "executor": engine.pool.name,
-                        "workers": engine.pool.workers,
-                        "task_seconds": round(engine.task_seconds, 3),
-                        "task_cpu_seconds": round(engine.task_cpu, 3),
-                    }
-                )
-        finally:
-            store.close()
-            if owned and pool is not None:
-                pool.close()
+        _close(store, engine, wall, pool if owned else None)
     assert engine is not None
     return StudySummary(
         study=study,
@@ -575,6 +538,66 @@ def run_study(
         workers=engine.pool.workers,
         chunk_size=len(todo) / engine.chunks if engine.chunks else 0.0,
     )
+
+
+def _digests(task_list: Sequence[Task]) -> dict[int, str]:
+    """Each task's digest by its index; indices must be distinct and not negative."""
+    digests: dict[int, str] = {}
+    for task in task_list:
+        if task.index < 0 or task.index in digests:
+            raise StudyError(
+                f"task indices must be distinct and not negative: {task.index} (study "
+                f"{task.study[:40]!r})"
+            )
+        digests[task.index] = task_digest(task)
+    return digests
+
+
+def _study_name(task_list: Sequence[Task], params: Mapping[str, Scalar] | None) -> str:
+    """The one study the tasks belong to (else the ``study`` parameter, else ``""``)."""
+    names = {task.study for task in task_list}
+    if len(names) > 1:
+        raise StudyError(f"the tasks belong to several studies: {sorted(names)[:4]}")
+    return names.pop() if names else str((params or {}).get("study") or "")
+
+
+def _done(out_dir: str | os.PathLike[str], digests: dict[int, str], retry_failed: bool) -> set[int]:
+    """The tasks with a stored result to keep (the failed ones too, unless ``retry_failed``);
+    a stored result of another task at the same index is refused."""
+    stored = read_records(out_dir)
+    for index, record in stored.items():
+        if digests.get(index) != record.digest:
+            raise StudyMismatchError(
+                f"{str(out_dir)[:60]} holds a result for task {index} of other tasks (the "
+                "study's tasks changed): give another --out folder"
+            )
+    return {i for i, r in stored.items() if r.ok or not retry_failed}
+
+
+def _close(store: Store, engine: _Engine | None, wall: float, owned: Pool | None) -> None:
+    """Store what the run took in when it stopped, record the run, close the store (and the
+    pool the run opened itself)."""
+    try:
+        if engine is not None:
+            store.append(engine.batch)  # results taken in when the run stopped
+            engine.batch = []
+            store.flush()
+            store.add_run(
+                {
+                    "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "wall_seconds": round(wall, 3),
+                    "ran": engine.ran,
+                    "failed": engine.failed,
+                    "executor": engine.pool.name,
+                    "workers": engine.pool.workers,
+                    "task_seconds": round(engine.task_seconds, 3),
+                    "task_cpu_seconds": round(engine.task_cpu, 3),
+                }
+            )
+    finally:
+        store.close()
+        if owned is not None:
+            owned.close()
 
 
 class _NullExecutor(Executor):

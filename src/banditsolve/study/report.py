@@ -22,6 +22,7 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,37 @@ def _competitive(rows: Sequence[Row]) -> bool:
     return any(r.get("policy_1") is not None and "exits_left" not in r for r in rows)
 
 
+@dataclass(frozen=True, slots=True)
+class _Deals:
+    """The deals of one setting of a ``perfect:`` study, counted."""
+
+    n: int
+    win: int
+    lose: int
+    greedy: int
+    random: int
+    proven: int
+    beyond: int
+
+    @property
+    def unknown(self) -> int:
+        return self.n - self.win - self.lose
+
+    @staticmethod
+    def of(rows: Sequence[Row]) -> _Deals:
+        won = [r.get("status") == "win" for r in rows]
+        by_policy = [bool(r.get("greedy_won") or r.get("random_won")) for r in rows]
+        return _Deals(
+            n=len(rows),
+            win=sum(won),
+            lose=sum(1 for r in rows if r.get("status") == "lose"),
+            greedy=sum(1 for r in rows if r.get("greedy_won")),
+            random=sum(1 for r in rows if r.get("random_won")),
+            proven=sum(w or p for w, p in zip(won, by_policy, strict=True)),
+            beyond=sum(p and not w for w, p in zip(won, by_policy, strict=True)),
+        )
+
+
 def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     groups = _groups(rows, "perfect:")
     if not groups:
@@ -88,28 +120,20 @@ def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         "",
     ]
     body = []
-    labels, wins, unknowns, loses, greedy, rand = [], [], [], [], [], []
-    for label, g in groups.items():
-        n = len(g)
-        w = sum(1 for r in g if r.get("status") == "win")
-        lo = sum(1 for r in g if r.get("status") == "lose")
-        u = n - w - lo
-        gw = sum(1 for r in g if r.get("greedy_won"))
-        rw = sum(1 for r in g if r.get("random_won"))
-        proven = sum(
-            1 for r in g if r.get("status") == "win" or r.get("greedy_won") or r.get("random_won")
-        )
-        beyond = sum(1 for r in g if r.get("status") != "win" and (r.get("greedy_won")
-                                                                  or r.get("random_won")))
-        body.append((label, n, share(w, n), share(lo, n), share(u, n),
-                     f"{100 * w / n:.1f}-{100 * (w + u) / n:.1f} %", share(proven, n),
-                     share(gw, n), share(rw, n), beyond))
-        labels.append(label)
-        wins.append(100 * w / n)
-        unknowns.append(100 * u / n)
-        loses.append(100 * lo / n)
-        greedy.append(100 * gw / n)
-        rand.append(100 * rw / n)
+    counts = {label: _Deals.of(g) for label, g in groups.items()}
+    for label, c in counts.items():
+        n = c.n
+        body.append((label, n, share(c.win, n), share(c.lose, n), share(c.unknown, n),
+                     f"{100 * c.win / n:.1f}-{100 * (c.win + c.unknown) / n:.1f} %",
+                     share(c.proven, n), share(c.greedy, n), share(c.random, n), c.beyond))
+    labels = list(counts)
+
+    def percent(part: Callable[[_Deals], int]) -> list[float]:
+        return [100 * part(c) / c.n for c in counts.values()]
+
+    wins, unknowns, loses = percent(lambda c: c.win), percent(lambda c: c.unknown), percent(
+        lambda c: c.lose)
+    greedy, rand = percent(lambda c: c.greedy), percent(lambda c: c.random)
     out.append(table(
         ("setting", "deals", "win (solver)", "lose (proven)", "unknown", "winnable lies in",
          "winnable (proven)", "greedy won", "random won", "won by a policy, not the solver"),
@@ -200,6 +224,32 @@ def policy_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     return out
 
 
+Pair = tuple[str, str]
+
+
+def _tally_pairs(
+    groups: dict[str, list[Row]],
+) -> tuple[dict[Pair, list[float]], dict[Pair, int], list[tuple[str, int, int]]]:
+    """The wins of each pair of policies (a tie counts half each), their ties, and each
+    seating's games won by seat 0."""
+    pair_games: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    ties: dict[tuple[str, str], int] = defaultdict(int)
+    seat0: list[tuple[str, int, int]] = []
+    for label, g in groups.items():
+        a, b = label.split(",")
+        key = (a, b) if a <= b else (b, a)
+        first = 0 if a == key[0] else 1
+        winners = [r.get("winner") for r in g]
+        pair_games[key][first] += winners.count(0)
+        pair_games[key][1 - first] += winners.count(1)
+        tied = len(winners) - winners.count(0) - winners.count(1)
+        pair_games[key][0] += 0.5 * tied
+        pair_games[key][1] += 0.5 * tied
+        ties[key] += tied
+        seat0.append((label, winners.count(0), len(g)))
+    return pair_games, ties, seat0
+
+
 def h2h_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     groups = _groups(rows, "h2h:")
     if not groups:
@@ -212,25 +262,7 @@ def h2h_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         "count half, and are listed).",
         "",
     ]
-    pair_games: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    ties: dict[tuple[str, str], int] = defaultdict(int)
-    seat0: list[tuple[str, int, int]] = []
-    for label, g in groups.items():
-        a, b = label.split(",")
-        key = (a, b) if a <= b else (b, a)
-        s0 = 0
-        for r in g:
-            w = r.get("winner")
-            if w == 0:
-                pair_games[key][0 if a == key[0] else 1] += 1
-                s0 += 1
-            elif w == 1:
-                pair_games[key][1 if a == key[0] else 0] += 1
-            else:
-                pair_games[key][0] += 0.5
-                pair_games[key][1] += 0.5
-                ties[key] += 1
-        seat0.append((label, s0, len(g)))
+    pair_games, ties, seat0 = _tally_pairs(groups)
     body, labels, values = [], [], []
     for (a, b), (wa, wb) in sorted(pair_games.items()):
         if a == b:
@@ -369,6 +401,30 @@ def trunks_section(rows: Sequence[Row], groups: dict[str, list[Row]], plots: Plo
     return out
 
 
+def _reading_row(
+    label: str,
+    g: Sequence[Row],
+    b_out: dict[int, float],
+    b_len: dict[int, float],
+    outcome: Callable[[Row], float],
+    length: Callable[[Row], float],
+) -> tuple[tuple[object, ...], tuple[float, float, float], float]:
+    """One option reading against the defaults: its table row, its difference in percentage
+    points (mean, low, high) and the sign test's p."""
+    o = {_int(r.get("seed")): outcome(r) for r in g}
+    ln = {_int(r.get("seed")): length(r) for r in g}
+    _pairs, mean, low, high = paired_difference(b_out, o)
+    _, lmean, llow, lhigh = paired_difference(b_len, ln)
+    k = sum(1 for r in g if outcome(r))
+    better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])
+    worse = sum(1 for seed in o if seed in b_out and o[seed] < b_out[seed])
+    p = sign_test(better, worse)
+    row = (label, len(g), share(k, len(g)), plus_minus(mean, low, high, 100, " pp"),
+           f"{better}/{worse}, p = {p:.2g}", f"{statistics.fmean(ln.values()):.1f}",
+           plus_minus(lmean, llow, lhigh))
+    return row, (100 * mean, 100 * low, 100 * high), p
+
+
 def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     groups = _groups(rows, "option:")
     base = groups.get("default")
@@ -397,25 +453,16 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     b_out = {_int(r.get("seed")): outcome(r) for r in base}
     b_len = {_int(r.get("seed")): length(r) for r in base}
     k = sum(1 for r in base if outcome(r))
-    body = [("default", len(base), share(k, len(base)), "", "",
-             f"{statistics.fmean(b_len.values()):.1f}", "")]
+    body: list[tuple[object, ...]] = [("default", len(base), share(k, len(base)), "", "",
+                                       f"{statistics.fmean(b_len.values()):.1f}", "")]
     labels, diffs, pvalues = [], [], []
     for label, g in groups.items():
         if label == "default":
             continue
-        o = {_int(r.get("seed")): outcome(r) for r in g}
-        ln = {_int(r.get("seed")): length(r) for r in g}
-        _pairs, mean, low, high = paired_difference(b_out, o)
-        _, lmean, llow, lhigh = paired_difference(b_len, ln)
-        k = sum(1 for r in g if outcome(r))
-        better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])
-        worse = sum(1 for seed in o if seed in b_out and o[seed] < b_out[seed])
-        p = sign_test(better, worse)
-        body.append((label, len(g), share(k, len(g)), plus_minus(mean, low, high, 100, " pp"),
-                     f"{better}/{worse}, p = {p:.2g}",
-                     f"{statistics.fmean(ln.values()):.1f}", plus_minus(lmean, llow, lhigh)))
+        row, diff, p = _reading_row(label, g, b_out, b_len, outcome, length)
+        body.append(row)
         labels.append(label)
-        diffs.append((100 * mean, 100 * low, 100 * high))
+        diffs.append(diff)
         pvalues.append(p)
     out.append(table(("option reading", "games", measure_name, "difference",
                       "seeds changed +/- (sign test)", "length", "length difference"), body))
@@ -518,84 +565,96 @@ def _cpu_per_task(meta: dict[str, Scalar]) -> tuple[float, int] | None:
     return float(cpu) / tasks, tasks
 
 
-def run_section(spec: StudySpec, rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
+def run_section(rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
+    """What the run took, and what the full size would take on N machines."""
     task_seconds = meta.get("task_seconds")
     wall_seconds = meta.get("wall_seconds")
-    done = len(rows)
     failed = _int(meta.get("failed"))
-    out = ["## The run", ""]
-    facts = [f"**{done}** tasks with a result" + (f", {failed} failed" if failed else "")]
+    facts = [f"**{len(rows)}** tasks with a result" + (f", {failed} failed" if failed else "")]
     if isinstance(wall_seconds, (int, float)) and wall_seconds:
         facts.append(f"wall-clock time {duration(float(wall_seconds))}")
     if isinstance(task_seconds, (int, float)) and task_seconds:
         facts.append(f"time inside the tasks {duration(float(task_seconds))}")
-    out.append("; ".join(facts) + ".")
-    out.append("")
-    simulate = spec.name not in ("bandido-perfect", "bandida-perfect")
+    out = ["## The run", "", "; ".join(facts) + ".", ""]
     timed = [r for r in rows if isinstance(r.get("_seconds"), (int, float))]
     per_setting: dict[str, list[float]] = defaultdict(list)
     for r in timed:
         per_setting[str(r.get("setting"))].append(float(r["_seconds"] or 0.0))
-    total = (math.fsum(float(r["_seconds"] or 0.0) for r in timed) if timed
-             else float(task_seconds) if isinstance(task_seconds, (int, float)) else 0.0)
-    if total and done:
-        per = total / (len(timed) or done)
-        settings = len({r.get("setting") for r in rows})
-        if simulate:
-            target = TARGET_GAMES
-            what = f"{TARGET_GAMES:,} simulated games"
-            cpu = per * target  # the settings keep their shares of the cycle
-        else:
-            target = TARGET_SOLVES * settings
-            what = f"{TARGET_SOLVES:,} solves in each of the {settings} settings"
-            cpu = (TARGET_SOLVES * math.fsum(statistics.fmean(v) for v in per_setting.values())
-                   if per_setting else per * target)
-        share = _cpu_share(meta)
-        timed_cpu = _cpu_per_task(meta)
-        if timed_cpu is not None:
-            # The tasks' own CPU time, measured on their workers in the runs that recorded it:
-            # the cost a dedicated core would pay, whatever else shared the machine (a task's
-            # wall clock includes the time its core ran other work). The settings take turns
-            # in the task list, so those runs hold each setting's share.
-            per_cpu, timed_tasks = timed_cpu
-            basis = (f"the wall-clock time inside the task on its worker (this machine, 2 cores, "
-                     f"often shared with other jobs); the projection below is of CPU time: "
-                     f"{per_cpu * 1000:.1f} ms per task, the CPU time the workers measured in "
-                     f"the {timed_tasks:,} tasks of the runs that recorded it")
-            cpu = per_cpu * target
-        elif share is None:
-            basis = ("the wall-clock time inside the task on its worker (this machine, 2 cores "
-                     "shared with other jobs, so an upper estimate of the CPU time)")
-        else:
-            # On a shared machine a task's wall clock includes the time its core ran other work:
-            # the CPU time the workers measured is the cost a dedicated core would pay.
-            basis = (f"the wall-clock time inside the task on its worker; the tasks had their "
-                     f"core for {100 * share:.0f} % of it (their CPU time over their wall-clock "
-                     "time, in the runs that measured both: the machine was shared), so the "
-                     "projection below is of CPU time: the wall-clock figures times that share")
-            cpu *= share
-        out.append(
-            f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}. The issue's size, "
-            f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
-            f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
-            "overhead neglected):"
-        )
-        out.append("")
-        out.append(table(("machines", "time"),
-                         [(n, duration(cpu / (n * CORES_PER_MACHINE))) for n in CLUSTERS]))
-        out.append("")
-        if per_setting and len(per_setting) <= 30:
-            out.append("Cost by setting (mean time per task):")
-            out.append("")
-            out.append(table(("setting", "tasks", "ms per task"),
-                             [(k, len(v), f"{1000 * statistics.fmean(v):.1f}")
-                              for k, v in sorted(per_setting.items())]))
-            out.append("")
+    if timed:
+        total = math.fsum(float(r["_seconds"] or 0.0) for r in timed)
+    else:
+        total = float(task_seconds) if isinstance(task_seconds, (int, float)) else 0.0
+    if total and rows:
+        per = total / (len(timed) or len(rows))
+        out.extend(_projection(rows, meta, per, per_setting))
     shown = {k: v for k, v in meta.items() if v is not None}
     if shown:
-        out.append(table(("run detail", "value"), sorted(shown.items())))
-        out.append("")
+        out.extend((table(("run detail", "value"), sorted(shown.items())), ""))
     return out
+
+
+def _projection(
+    rows: Sequence[Row], meta: dict[str, Scalar], per: float, per_setting: dict[str, list[float]]
+) -> list[str]:
+    """The full size's cost from ``per`` seconds a task (and each setting's mean)."""
+    settings = len({r.get("setting") for r in rows})
+    if not any(str(r.get("setting", "")).startswith("perfect:") for r in rows):
+        target = TARGET_GAMES
+        what = f"{TARGET_GAMES:,} simulated games"
+        cpu = per * target  # the settings keep their shares of the cycle
+    else:
+        target = TARGET_SOLVES * settings
+        what = f"{TARGET_SOLVES:,} solves in each of the {settings} settings"
+        cpu = (TARGET_SOLVES * math.fsum(statistics.fmean(v) for v in per_setting.values())
+               if per_setting else per * target)
+    basis, cpu = _cost_basis(meta, target, cpu)
+    out = [
+        f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}. The issue's size, "
+        f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
+        f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
+        "overhead neglected):",
+        "",
+        table(("machines", "time"),
+              [(n, duration(cpu / (n * CORES_PER_MACHINE))) for n in CLUSTERS]),
+        "",
+    ]
+    if per_setting and len(per_setting) <= 30:
+        out.extend((
+            "Cost by setting (mean time per task):",
+            "",
+            table(("setting", "tasks", "ms per task"),
+                  [(k, len(v), f"{1000 * statistics.fmean(v):.1f}")
+                   for k, v in sorted(per_setting.items())]),
+            "",
+        ))
+    return out
+
+
+def _cost_basis(meta: dict[str, Scalar], target: int, cpu: float) -> tuple[str, float]:
+    """What the measured cost stands on, in words, and the projected CPU time it gives."""
+    timed_cpu = _cpu_per_task(meta)
+    if timed_cpu is not None:
+        # The tasks' own CPU time, measured on their workers in the runs that recorded it: the
+        # cost a dedicated core would pay, whatever else shared the machine (a task's wall clock
+        # includes the time its core ran other work). The settings take turns in the task
+        # list, so those runs hold each setting's share.
+        per_cpu, timed_tasks = timed_cpu
+        basis = (f"the wall-clock time inside the task on its worker (this machine, 2 cores, "
+                 f"often shared with other jobs); the projection below is of CPU time: "
+                 f"{per_cpu * 1000:.1f} ms per task, the CPU time the workers measured in "
+                 f"the {timed_tasks:,} tasks of the runs that recorded it")
+        return basis, per_cpu * target
+    share = _cpu_share(meta)
+    if share is None:
+        return ("the wall-clock time inside the task on its worker (this machine, 2 cores "
+                "shared with other jobs, so an upper estimate of the CPU time)"), cpu
+    # On a shared machine a task's wall clock includes the time its core ran other work: the
+    # CPU time the workers measured is the cost a dedicated core would pay.
+    basis = (f"the wall-clock time inside the task on its worker; the tasks had their "
+             f"core for {100 * share:.0f} % of it (their CPU time over their wall-clock "
+             "time, in the runs that measured both: the machine was shared), so the "
+             "projection below is of CPU time: the wall-clock figures times that share")
+    return basis, cpu * share
 
 
 def write_report(spec: StudySpec, rows: list[Row], out_dir: Path,
@@ -615,7 +674,7 @@ def write_report(spec: StudySpec, rows: list[Row], out_dir: Path,
     lines.append("")
     for section in SECTIONS:
         lines += section(rows, plots)
-    lines += run_section(spec, rows, meta)
+    lines += run_section(rows, meta)
     path = out_dir / "report.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path

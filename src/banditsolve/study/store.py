@@ -145,28 +145,43 @@ def _column(values: list[Scalar]) -> tuple[Any, list[Scalar]]:
     column mixes them."""
     import pyarrow as pa
 
-    kinds = set(map(type, values))
-    kinds.discard(type(None))
-    if not kinds <= _BASE_SET:  # subclasses (an IntEnum, a str subclass): by what they are
-        kinds = {next(base for base in _BASES if isinstance(v, base))
-                 for v in values if v is not None}
+    kinds = _kinds(values)
     if not kinds:
         return pa.null(), values
     if kinds == {bool}:
         return pa.bool_(), values
     if kinds == {int}:
-        present = [v for v in values if isinstance(v, int)]
-        low, high = min(present), max(present)
-        if low >= -(2**63) and high < 2**63:
-            return pa.int64(), values
-        if low >= 0 and high < 2**64:
-            return pa.uint64(), values
+        fits = _int_type([v for v in values if isinstance(v, int)])
+        if fits is not None:
+            return fits, values
     elif kinds <= {int, float}:  # (not bool: a column of bools and numbers is text)
         return pa.float64(), [None if v is None else float(v) for v in values]
     if kinds == {str}:
         return pa.string(), values
     return pa.string(), [v if v is None or isinstance(v, str) else json.dumps(v)
                          for v in values]
+
+
+def _kinds(values: list[Scalar]) -> set[type]:
+    """The base types of a column's values (None left out; a subclass such as an IntEnum or
+    a str subclass counted by what it is)."""
+    kinds: set[type] = set(map(type, values))
+    kinds.discard(type(None))
+    if kinds <= _BASE_SET:
+        return kinds
+    return {next(base for base in _BASES if isinstance(v, base)) for v in values if v is not None}
+
+
+def _int_type(present: list[int]) -> Any:
+    """The Arrow integer type holding every value (signed, else unsigned 64 bits), or None."""
+    import pyarrow as pa
+
+    low, high = min(present), max(present)
+    if low >= -(2**63) and high < 2**63:
+        return pa.int64()
+    if low >= 0 and high < 2**64:
+        return pa.uint64()
+    return None
 
 
 _META_TYPES = {"_index": "int64", "_attempts": "int16", "_seconds": "float64",
