@@ -113,16 +113,74 @@ def _side(text: str, where: str) -> tuple[Die, ...]:
     return tuple(sorted(dice))
 
 
-def _options(values: object, where: str, *, fields: bool = False) -> Options:
-    """The rule options from the notation's ``NAME=VALUE`` ``fields`` or a JSON object, read by
-    :data:`OPTION_SET`; a bad one is a :class:`NotationError` here (``where`` names it)."""
+def _field_options(fields: Sequence[str]) -> Options:
+    """The rule options of the notation's ``NAME=VALUE`` fields, read by :data:`OPTION_SET`; a
+    bad one is a :class:`NotationError` here."""
     try:
-        if fields:
-            assert isinstance(values, list)
-            return Options.from_mapping(OPTION_SET.read_items(values))
-        return Options.from_mapping(expect_object(values, where))
+        return Options.from_mapping(OPTION_SET.read_items(fields))
+    except RuleOptionError as exc:
+        raise NotationError(f"option field: {exc}") from None
+
+
+def _json_options(doc: object, where: str) -> Options:
+    """The rule options of a JSON object, read by :data:`OPTION_SET`; a bad one is a
+    :class:`NotationError` here (``where`` names it)."""
+    try:
+        return Options.from_mapping(expect_object(doc, where))
     except RuleOptionError as exc:
         raise NotationError(f"{where}: {exc}") from None
+
+
+def _row(row_text: str) -> list[Slot | None]:
+    """The ROW field: four slots, ``-`` or ``V:DICE0:DICE1``."""
+    slot_texts = row_text.split("/")
+    if len(slot_texts) != SLOTS:
+        raise NotationError(
+            f"the row has 4 slots separated by '/', got {len(slot_texts)}: {excerpt(row_text)}"
+        )
+    row: list[Slot | None] = []
+    for number, slot_text in enumerate(slot_texts, start=1):
+        if slot_text == "-":
+            row.append(None)
+            continue
+        parts = slot_text.split(":")
+        if len(parts) != 3 or parts[0] not in ("1", "2", "3"):
+            raise NotationError(
+                f"slot {number}: bad tile {excerpt(slot_text)}: expected V:DICE0:DICE1 with V "
+                "1-3, or '-'"
+            )
+        sides = (
+            _side(parts[1], f"slot {number}, player 0's side"),
+            _side(parts[2], f"slot {number}, player 1's side"),
+        )
+        row.append(Slot(int(parts[0]), sides))
+    return row
+
+
+def _turn(turn_text: str) -> tuple[bool, bool, tuple[Die, ...]]:
+    """The TURN field's phase (rolled, draw pending) and the dice in hand (the player to move
+    and the opening turn are its first two characters, checked here)."""
+    if len(turn_text) < 2 or turn_text[0] not in "01" or turn_text[1].lower() not in _PHASES:
+        raise NotationError(
+            f"bad turn field {excerpt(turn_text)}: expected the player (0/1) and a phase a, r or "
+            "h (capital on the opening turn), like '0a' or '1h:r5g3'"
+        )
+    rolled, pending = _PHASES[turn_text[1].lower()]
+    rest = turn_text[2:]
+    if not rolled:
+        if rest:
+            raise NotationError(
+                f"bad turn field {excerpt(turn_text)}: only phase 'h' lists dice"
+            )
+        return rolled, pending, ()
+    if not rest.startswith(":"):
+        raise NotationError(
+            f"bad turn field {excerpt(turn_text)}: after 'h' comes ':' and the dice"
+        )
+    try:
+        return rolled, pending, tuple(sorted(parse_dice(rest[1:])))
+    except NotationError as exc:
+        raise NotationError(f"turn field, dice in hand: {exc}") from None
 
 
 def parse_position(text: str) -> State:
@@ -146,28 +204,8 @@ def parse_position(text: str) -> State:
             f"{len(fields)}: {excerpt(text, 30)}"
         )
     row_text, stack_text, won_text, turn_text = fields[:4]
-    options = _options(fields[4:], "option field", fields=True)
-    slot_texts = row_text.split("/")
-    if len(slot_texts) != SLOTS:
-        raise NotationError(
-            f"the row has 4 slots separated by '/', got {len(slot_texts)}: {excerpt(row_text)}"
-        )
-    row: list[Slot | None] = []
-    for number, slot_text in enumerate(slot_texts, start=1):
-        if slot_text == "-":
-            row.append(None)
-            continue
-        parts = slot_text.split(":")
-        if len(parts) != 3 or parts[0] not in ("1", "2", "3"):
-            raise NotationError(
-                f"slot {number}: bad tile {excerpt(slot_text)}: expected V:DICE0:DICE1 with V "
-                "1-3, or '-'"
-            )
-        sides = (
-            _side(parts[1], f"slot {number}, player 0's side"),
-            _side(parts[2], f"slot {number}, player 1's side"),
-        )
-        row.append(Slot(int(parts[0]), sides))
+    options = _field_options(fields[4:])
+    row = _row(row_text)
     stack_values = _tile_values(stack_text, "stack")
     won_parts = won_text.split(":")
     if len(won_parts) != 2:
@@ -175,27 +213,7 @@ def parse_position(text: str) -> State:
             f"bad won field {excerpt(won_text)}: expected WON0:WON1, like '32:-'"
         )
     won = (_tile_values(won_parts[0], "won tiles"), _tile_values(won_parts[1], "won tiles"))
-    if len(turn_text) < 2 or turn_text[0] not in "01" or turn_text[1].lower() not in _PHASES:
-        raise NotationError(
-            f"bad turn field {excerpt(turn_text)}: expected the player (0/1) and a phase a, r or "
-            "h (capital on the opening turn), like '0a' or '1h:r5g3'"
-        )
-    rolled, pending = _PHASES[turn_text[1].lower()]
-    hand: tuple[Die, ...] = ()
-    rest = turn_text[2:]
-    if rolled:
-        if not rest.startswith(":"):
-            raise NotationError(
-                f"bad turn field {excerpt(turn_text)}: after 'h' comes ':' and the dice"
-            )
-        try:
-            hand = tuple(sorted(parse_dice(rest[1:])))
-        except NotationError as exc:
-            raise NotationError(f"turn field, dice in hand: {exc}") from None
-    elif rest:
-        raise NotationError(
-            f"bad turn field {excerpt(turn_text)}: only phase 'h' lists dice"
-        )
+    rolled, pending, hand = _turn(turn_text)
     stack = tuple(stack_values.count(v) for v in TILE_VALUES)
     return _state(
         row=row,
@@ -370,7 +388,7 @@ def from_json(doc: Any) -> State:
     opening = doc["opening"]
     if not isinstance(opening, bool):
         raise NotationError(f"{where}: 'opening' must be true or false, not {json_type(opening)}")
-    options = _options(doc.get("options", {}), f"{where}: 'options'")
+    options = _json_options(doc.get("options", {}), f"{where}: 'options'")
     state = _state(
         row=row,
         stack=(stack[0], stack[1], stack[2]),

@@ -466,17 +466,22 @@ def check_turn_kinds(state: State) -> None:
         _refuse(f"the rule options are Options, not {shown(state.options)}", "LB-OPT-1")
 
 
+def _ascending(dice: tuple[Die, ...]) -> bool:
+    codes = [d.code for d in dice]  # the order of the dice (colour, then value)
+    return codes == sorted(codes)
+
+
 def check_order(state: State) -> None:
     """LB-NOTE-1: one position, one state: each side's dice and the hand in ascending order, the
     won tiles largest first (as the rules keep them), so that equal positions are equal."""
     for number, tile in state.tiles_in_play():
         for player, side in enumerate(tile.sides):
-            if list(side) != sorted(side):
+            if not _ascending(side):
                 _refuse(
                     f"slot {number}, player {player}'s side {format_dice(side)} is not in "
                     "ascending order", "LB-NOTE-1",
                 )
-    if list(state.hand) != sorted(state.hand):
+    if not _ascending(state.hand):
         _refuse(f"the hand {format_dice(state.hand)} is not in ascending order", "LB-NOTE-1")
     for player, won in enumerate(state.won):
         if list(won) != sorted(won, reverse=True):
@@ -497,7 +502,7 @@ def check_side_size(state: State) -> None:
 def check_resolved(state: State) -> None:
     """LB-RESOLVE-1: a tile whose two sides are full is resolved at once, so none is in play."""
     for number, tile in state.tiles_in_play():
-        if all(len(side) == MAX_SIDE for side in tile.sides):
+        if len(tile.sides[0]) == MAX_SIDE and len(tile.sides[1]) == MAX_SIDE:
             _refuse(
                 f"slot {number}: both sides hold 3 dice, but such a tile is resolved at once",
                 "LB-RESOLVE-1",
@@ -507,9 +512,10 @@ def check_resolved(state: State) -> None:
 def check_tile_counts(state: State) -> None:
     """LB-COMP-2: the row, the stack and the won tiles hold the box's ten tiles, four worth 1,
     three worth 2 and three worth 3 (so both players cannot reach 10: they are worth 19)."""
+    in_row = [tile.value for tile in state.row if tile is not None]
     for value, count in zip(TILE_VALUES, TILE_COUNTS, strict=True):
         seen = (
-            sum(1 for _, tile in state.tiles_in_play() if tile.value == value)
+            in_row.count(value)
             + state.stack[value - 1]
             + state.won[0].count(value)
             + state.won[1].count(value)
