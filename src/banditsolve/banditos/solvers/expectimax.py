@@ -117,7 +117,7 @@ class CompactSearch:
         #: differ: if G gives the opponent 10 points, G first loses at once, which is never
         #: better than anything else; if A decides the game, it does so in either order. A
         #: give-up of k that removes the only room left for a die is followed, under
-        #: ``give-up``, by give-ups until the game is lost (no room ever comes back) or by
+        #: ``give_up``, by give-ups until the game is lost (no room ever comes back) or by
         #: claims (which A then G reaches too). Under ``bag`` the proof reads the bag, which
         #: a give-up refills, and under ``return`` a give-up can leave no room and so allow
         #: ending the turn with dice in hand: neither has this shortcut.
