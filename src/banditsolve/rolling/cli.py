@@ -138,8 +138,9 @@ def cmd_safe(args: argparse.Namespace) -> int:
     return emit_answer(args, result.to_answer(), text=result.explain())
 
 
-def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
-    """A seeded game's picture and a safety question that looks safe but is not."""
+def demo(out_dir: Path, game: str = "rolling") -> Iterator[DemoItem]:
+    """A safety question that looks safe but is not, with its picture (``game``: the name the
+    demo was asked for; this package has one game)."""
     from banditsolve.rolling.game import GAME
     from banditsolve.rolling.solvers.safety import is_safe
 

@@ -13,10 +13,14 @@ The notation is a line of ``key=value`` fields after the word ``rb``::
 - ``won``: each player's cars (``id:need/points[L]``), ``trunks``: each player's trunks
   (``R2b``: symbol, value, content letter; ``*`` once used); players ``|``-separated, ``-`` for
   none.
-- Fields left at their defaults are left out: ``opt`` (changed rule options), ``reserve``,
-  ``roll``/``mroll`` (dice rolled and not laid), ``air`` (dice in the air), ``laid``, ``jc``,
-  ``usable``, ``pending`` (``3!`` for a trunk opened before an outright theft), ``resume``,
-  ``discarded``.
+- Fields left at their defaults are left out: ``opt`` (changed rule options, ``name:value``,
+  ``,``-separated: ``opt=cut:rear_back,jokers:together``; the dashed spellings of earlier
+  versions are read too), ``reserve``, ``roll``/``mroll`` (dice rolled and not laid), ``air``
+  (dice in the air), ``laid``, ``jc``, ``usable``, ``pending`` (``3!`` for a trunk opened before
+  an outright theft), ``resume``, ``discarded``.
+
+The readers (:func:`parse_state`, :func:`from_json`) read the fields, build the state and call
+:func:`.rules.validate`, the one place that says what a reachable state is.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ PHASES: tuple[Phase, ...] = (
 )
 CHANCE_PHASES = frozenset({"deal-wagon", "deal-trunk", "roll", "mroll", "reveal"})
 
+
 def _spec(name: str, values: tuple[str, ...], reason: str, rules: tuple[str, ...]) -> OptionSpec:
     """One option, its first value the default; the dashed spellings of its name and values
     (``trunk-count``, ``at-least``), written before, are still read."""
@@ -93,7 +94,7 @@ OPTION_SET = OptionSet(
               "the rulebook lets each new group be laid or taken back",
               ("RB-OPT-10", "RB-ATTACK-1")),
         _spec("theft_trunk", ("open", "discard"),
-              "the bomb note has the thief open the trunk after the theft (a bomb does nothing)",
+              "the bomb note has the thief open the trunk after the theft: a bomb does nothing",
               ("RB-OPT-11", "RB-TRUNK-4")),
     ),
 )

@@ -458,9 +458,11 @@ class _Model:
         after: the trunk they may carry off, its tile, a bomb, an outright theft."""
         ops, m = self.ops, plan.mover
         k, n0, a, b = self.size[m][i], self.nat[m][i], plan.pre[i], plan.post[i]
-        c3 = k + a + g + b
+        c1 = k + a
+        c2 = c1 + g
+        c3 = c2 + b  # the counts after each arrival (one term each: the comparisons are shared)
         ts = self.tsym[i]
-        trig, t1, post_n = self.trigger(i, k, n0, a, g, b, symv)
+        trig, t1, post_n = self.trigger(i, (k, n0, a, g, b), (c1, c2, c3), symv)
         if self.merc:
             self.over[i] = ops.and_(ops.ge(a + g + b, 1), ops.ge(c3, self.dice))
             self.in_hand = self.in_hand - (a + g + b)
@@ -478,18 +480,23 @@ class _Model:
         self.alive[i] = ops.and_(self.alive[i], ops.not_(theft))
 
     def trigger(
-        self, i: int, k: T, n0: T, a: T, g: T, b: T, symv: list[list[T]]
+        self,
+        i: int,
+        arrivals: tuple[T, T, T, T, T],
+        counts: tuple[T, T, T],
+        symv: list[list[T]],
     ) -> tuple[T, T, T]:
         """(the trunk on car ``i`` is carried off, by the jokers laid first, how many dice
         arrive after the one that carries it off): the trigger is the arrival that first makes
-        the count qualify (options trunk_count, trunk_jokers; RB-TRUNK-1)."""
+        the count qualify (options trunk_count, trunk_jokers; RB-TRUNK-1). ``arrivals``: the
+        mover's dice there before, the natural ones, the jokers before, the group's dice, the
+        jokers after; ``counts``: the dice there after each of the three."""
         ops = self.ops
         ts = self.tsym[i]
         if ts is None or self.tp[i] is False:
             return False, False, 0
-        c1 = k + a
-        c2 = c1 + g
-        c3 = c2 + b
+        k, n0, a, g, b = arrivals
+        c1, c2, c3 = counts
         if self.natural:
             t1, t2, t3, p1, p3 = self.natural_triggers(n0, a, g, b, c2, c3, k)
         elif self.exactly:
