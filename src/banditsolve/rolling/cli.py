@@ -13,19 +13,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from banditsolve.core.answer import DemoItem
+from banditsolve.core.flags import Commands, add_limits, add_query, emit_answer, write_svg
 
 if TYPE_CHECKING:
     from banditsolve.rolling.state import State
-from banditsolve.core.flags import (
-    Commands,
-    add_limits,
-    add_query,
-    emit_answer,
-    write_svg,
-)
 
 
 def register(commands: Commands) -> None:
@@ -76,7 +70,7 @@ def _add_svg(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _picture(args: argparse.Namespace, state: Any, broken: Any = None) -> None:
+def _picture(args: argparse.Namespace, state: State, broken: State | None = None) -> None:
     if getattr(args, "svg", None):
         write_svg(args.svg, state.svg())
         if broken is not None:
