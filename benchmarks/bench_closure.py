@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.game import GameState, Options, simulate
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.closure import can_close
+from banditsolve.tunnels.state import GameState, Options
 from banditsolve.tunnels.table import Table
 
 HERE = Path(__file__).resolve().parent

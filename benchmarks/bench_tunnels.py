@@ -82,15 +82,15 @@ def bench_games(quick: bool) -> dict[str, float]:
     timed several times; the best round counts (the least disturbed by other processes). The
     fast simulator memoises the placements of each local signature: timed cold (a fresh
     process's first games) and warm (after games on other seeds), as a long study runs."""
-    from banditsolve.tunnels.game import simulate, simulate_generic
-    from banditsolve.tunnels.table import _LEAST, _LOCAL, _ROWS
+    from banditsolve.tunnels.simulate import simulate, simulate_generic
+    from banditsolve.tunnels.table import LEAST_CHANGES, LEAST_ROWS, LOCAL_PLACEMENTS
 
     games = 20 if quick else 100
     rounds = 2 if quick else 5
     seeds = range(games)
-    _LOCAL.clear()
-    _LEAST.clear()
-    _ROWS.clear()
+    LOCAL_PLACEMENTS.clear()
+    LEAST_CHANGES.clear()
+    LEAST_ROWS.clear()
     cold, _, _ = _rate(lambda s: play_game(2, s), range(10_000, 10_000 + games))
     for seed in range(20_000, 20_000 + (100 if quick else 2000)):
         play_game(2, seed)
@@ -195,12 +195,12 @@ def bench_before_after(before: str, quick: bool) -> dict[str, object]:
 def bench_bandida(quick: bool) -> dict[str, dict[str, float]]:
     """Whole 2-player Bandida games per mode with the greedy policy, on one core (seeded
     shuffles; an alarm's reshuffle makes the rest of the pile chance nodes, sampled)."""
-    from banditsolve.tunnels import Options
+    from banditsolve.tunnels.bandida.state import BandidaOptions
 
     out: dict[str, dict[str, float]] = {}
     games = 10 if quick else 60
     for mode in (1, 2, 3):
-        options = Options.bandida(mode=mode)
+        options = BandidaOptions(mode=mode)
         start = time.process_time()
         won = turns = 0
         reasons: dict[str, int] = {}

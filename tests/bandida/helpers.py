@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from banditsolve.tunnels.bandida.rules import expect, rules_for
+from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import hand_code, parse_card
-from banditsolve.tunnels.game import GameState, Remove, legal_actions, settle
+from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.rules import legal_actions, settle
+from banditsolve.tunnels.state import GameState, Remove
 from banditsolve.tunnels.table import Table
-from banditsolve.tunnels.variants import BANDIDA
 
 GAME = BANDIDA
 
@@ -27,11 +30,12 @@ def make(
     player: int = 0,
     options: dict[str, object] | None = None,
     **fields: Any,
-) -> GameState:
+) -> BandidaState:
     """A settled Bandida state: the table (a start card, by default ``L+R`` with two exits),
     the hands and a known pile (top first); Bandida's options over ``mode=1``."""
     chosen = GAME.options({"mode": 1, **(options or {})})
-    state = GameState(
+    assert isinstance(chosen, BandidaOptions)
+    state = BandidaState(
         table or Table.start(start),
         tuple(tuple(sorted(codes(h))) for h in hands),
         (),
@@ -39,10 +43,19 @@ def make(
         player,
         (),
         chosen,
+        variant=rules_for(GAME.deck),
         sizes=fields.pop("sizes", (3,) * len(hands)),
         **fields,
     )
-    return settle(state)
+    after = settle(state)
+    assert isinstance(after, BandidaState)
+    return after
+
+
+def bandida(state: object) -> BandidaState:
+    """``state`` as a Bandida state (for the type checker: the adapter's states are typed as
+    the tunnel games' common state)."""
+    return expect(state)
 
 
 def placements(state: GameState, name: str) -> list[Placement]:

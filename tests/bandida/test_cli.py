@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from banditsolve.tunnels.variants import BANDIDA
+from banditsolve.tunnels.game import BANDIDA
 from tests.cli_runner import run
 
 

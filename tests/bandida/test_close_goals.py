@@ -21,8 +21,8 @@ from banditsolve.tunnels import (
     plain_search,
 )
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.game import simulate
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.simulate import simulate
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import random_table

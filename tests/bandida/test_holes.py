@@ -6,19 +6,14 @@ import pytest
 
 from banditsolve.core.play import simulate as core_simulate
 from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.tunnels.bandida.ends import hole_is_final, maps_left
+from banditsolve.tunnels.bandida.state import BandidaState
 from banditsolve.tunnels.cards import parse_card
-from banditsolve.tunnels.game import (
-    Discard,
-    GameState,
-    Options,
-    apply,
-    hole_is_final,
-    legal_actions,
-    maps_left,
-)
+from banditsolve.tunnels.game import BANDIDO
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.rules import apply, legal_actions
+from banditsolve.tunnels.state import Discard, Options
 from banditsolve.tunnels.table import Table
-from banditsolve.tunnels.variants import BANDIDO
 from tests.bandida.helpers import GAME, make, placements, removals
 from tests.rules import rules
 from tests.tunnels.test_table import hole_table
@@ -38,7 +33,7 @@ def _walls() -> tuple[Table, Placement]:
 
 def _hole(
     hands: list[list[str]], pile: list[str], **options: object
-) -> tuple[GameState, GameState]:
+) -> tuple[BandidaState, BandidaState]:
     """A Bandida state (player 0 to lay ``TR`` first) and the state after laying it."""
     before, wall = _walls()
     state = make(hands, pile=pile, table=before, options=options)
@@ -138,7 +133,7 @@ def test_the_last_map_laid_with_the_hole_left_loses_then() -> None:
 
 @rules("BD-END-4", "BD-OPT-3", "BA-OPT-14")
 def test_bandido_is_unchanged_a_hole_loses_at_once() -> None:
-    from banditsolve.tunnels.game import state_from
+    from banditsolve.tunnels.rules import state_from
 
     before, wall = _walls()
     rest = [parse_card(n) for n in PLAIN]

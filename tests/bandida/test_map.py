@@ -5,16 +5,13 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from banditsolve.tunnels.bandida.maps import removals
+from banditsolve.tunnels.bandida.rules import new_game as bandida_new_game
+from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import card_kind, load_deck
-from banditsolve.tunnels.game import (
-    Options,
-    Remove,
-    apply,
-    greedy_policy,
-    new_game,
-    sample_chance,
-)
-from banditsolve.tunnels.game import _removals as removals
+from banditsolve.tunnels.players import greedy_policy
+from banditsolve.tunnels.rules import apply, sample_chance
+from banditsolve.tunnels.state import Remove
 from banditsolve.tunnels.table import Table
 from tests.rules import rules
 
@@ -78,7 +75,7 @@ def test_removal_choices_match_a_brute_force() -> None:
     checked = 0
     for seed in range(4):
         rng = random.Random(seed)
-        state = new_game(2, Options.bandida(mode=1 + seed % 3), deck=deck, rng=rng)
+        state = bandida_new_game(2, BandidaOptions(mode=1 + seed % 3), deck=deck, rng=rng)
         while state.outcome is None:
             if 3 < len(state.table) < 22 and rng.random() < 0.25:
                 for reading in READINGS:

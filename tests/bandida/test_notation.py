@@ -11,9 +11,9 @@ import pytest
 
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.cards import hand_code, load_deck
-from banditsolve.tunnels.game import GameState
-from banditsolve.tunnels.variants import parse_action
-from tests.bandida.helpers import GAME, make, placements
+from banditsolve.tunnels.notation import parse_action
+from banditsolve.tunnels.state import GameState
+from tests.bandida.helpers import GAME, bandida, make, placements
 from tests.rules import rules
 
 OPTION_SETS: tuple[dict[str, object], ...] = (
@@ -49,7 +49,7 @@ def states(games: int) -> Iterator[GameState]:
 def test_every_state_and_action_reads_back() -> None:
     seen: set[str] = set()
     deck = load_deck("bandida")
-    for i, state in enumerate(states(25)):
+    for i, state in enumerate(map(bandida, states(25))):
         cards = Counter(hand_code(c) for c in state.table.cards()[1:])
         cards.update(state.remaining())
         cards.update(state.discard)
@@ -76,7 +76,7 @@ def test_refusals_of_bandida_fields() -> None:
         GAME.from_notation(text + " phase=nap")
     with pytest.raises(NotationError, match="queue"):
         GAME.from_notation(text + " queue=0")
-    from banditsolve.tunnels.variants import BANDIDO
+    from banditsolve.tunnels.game import BANDIDO
 
     bandido_text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1)) + " options=mode:2"
     with pytest.raises(NotationError, match="Bandida only"):

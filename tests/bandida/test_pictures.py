@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from banditsolve.tunnels.game import GameState, greedy_policy
+from banditsolve.tunnels.game import BANDIDA
+from banditsolve.tunnels.players import greedy_policy
 from banditsolve.tunnels.render import wrap
-from banditsolve.tunnels.variants import BANDIDA
+from banditsolve.tunnels.state import GameState
 from tests.cli_runner import run
 from tests.rules import rules
 

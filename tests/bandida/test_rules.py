@@ -20,11 +20,12 @@ from banditsolve.tunnels.cards import (
     load_deck,
     parse_card,
 )
-from banditsolve.tunnels.game import CHANGE, PASS, Discard, Draw, apply, legal_actions, settle
+from banditsolve.tunnels.game import BANDIDO
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.rules import apply, legal_actions, settle
+from banditsolve.tunnels.state import CHANGE, PASS, Discard, Draw
 from banditsolve.tunnels.table import Table
-from banditsolve.tunnels.variants import BANDIDO
-from tests.bandida.helpers import GAME, codes, leaving, make, placements, removals
+from tests.bandida.helpers import GAME, bandida, codes, leaving, make, placements, removals
 from tests.rules import rules
 
 DECK = load_deck("bandida")
@@ -42,7 +43,7 @@ def odds_of(outcomes: Sequence[tuple[object, Fraction]], card: int) -> Fraction:
 @rules("BA-SETUP-1", "BA-SETUP-2", "BA-SETUP-4", "BA-SETUP-5", "BA-GAME-2", "BA-TURN-1")
 @pytest.mark.parametrize("mode", [1, 2, 3])
 def test_set_up_per_mode(mode: int) -> None:
-    state = GAME.new_game(3, {"mode": mode}, seed=mode)
+    state = bandida(GAME.new_game(3, {"mode": mode}, seed=mode))
     assert state.table.history == (Placement(parse_card("super6"), 0, 0, 0),)
     assert GAME.current_player(state) == 0
     assert state.sizes == (3, 3, 3)
@@ -306,7 +307,7 @@ def test_alarm_discards_five_and_reshuffles() -> None:
     odds = GAME.chance_outcomes(five)
     assert five.is_chance
     assert odds_of(odds, tl) == Fraction(2, 9)
-    aside = GAME.apply(five, Draw(parse_card("L:ladder"), "plain"))
+    aside = bandida(GAME.apply(five, Draw(parse_card("L:ladder"), "plain")))
     assert aside.aside == codes(["L:ladder"])
     assert aside.left == 5
 
@@ -407,22 +408,23 @@ def test_options_per_game() -> None:
         BANDIDO.new_game(2, {"mode": "2"})
     with pytest.raises(RuleOptionError):
         GAME.new_game(2, {"mode": "0"})
-    state = GAME.new_game(2, {"mode": 1}, seed=2)
+    state = bandida(GAME.new_game(2, {"mode": 1}, seed=2))
     assert state.top_is_alarm in (True, False)
-    unseen = GAME.new_game(1)
+    unseen = bandida(GAME.new_game(1))
     assert unseen.top_is_alarm is None
     rng = random.Random(1)
     while unseen.outcome is None:
         action = GAME.sample_chance(unseen, rng) if unseen.is_chance else GAME.policies()[
             "greedy"
         ](unseen, rng)
-        unseen = GAME.apply(unseen, action)
+        unseen = bandida(GAME.apply(unseen, action))
     assert GAME.outcome(unseen) is not None
 
 
 @rules("BA-OPT-11")
 def test_must_draw_in_bandido_too() -> None:
-    from banditsolve.tunnels.game import Options, simulate
+    from banditsolve.tunnels.simulate import simulate
+    from banditsolve.tunnels.state import Options
 
     reasons: Counter[str] = Counter()
     for seed in range(12):
@@ -436,14 +438,14 @@ def test_must_draw_in_bandido_too() -> None:
 
 @rules("BA-ALARM-1", "BA-NOTE-4", "BA-NOTE-2")
 def test_the_alarms_back_shows_on_the_unseen_pile() -> None:
-    state = GAME.new_game(2, {"mode": 1})
+    state = bandida(GAME.new_game(2, {"mode": 1}))
     assert state.top_is_alarm is None
     outcomes = GAME.chance_outcomes(state)
     assert sum(p for _, p in outcomes) == 1
     plain = parse_card("L+BL")
     # P(L+BL first) * P(an alarm next): 3/68 * 2/67.
     assert dict(outcomes)[Draw(plain, "alarm")] == Fraction(3, 68) * Fraction(2, 67)
-    after = GAME.apply(state, Draw(plain, "alarm"))
+    after = bandida(GAME.apply(state, Draw(plain, "alarm")))
     assert after.top_is_alarm is True
     assert "top=alarm" in GAME.to_notation(after)
     following = GAME.chance_outcomes(after)

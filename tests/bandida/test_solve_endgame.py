@@ -9,10 +9,10 @@ import pytest
 
 from banditsolve.errors import SolverError
 from banditsolve.tunnels import solve_game, win_share
-from banditsolve.tunnels.game import WON
+from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
 from banditsolve.tunnels.solvers.endgame import action_text
-from banditsolve.tunnels.variants import BANDIDA
+from banditsolve.tunnels.state import WON
 from tests.rules import rules
 
 

@@ -17,10 +17,11 @@ from fractions import Fraction
 import pytest
 
 from banditsolve.tunnels import can_close, min_cards_to_close, solve_game
+from banditsolve.tunnels.bandida.rules import expect
 from banditsolve.tunnels.cards import PORT_MASK, as_code, card_name
-from banditsolve.tunnels.game import WON, GameState
+from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
-from banditsolve.tunnels.variants import BANDIDA
+from banditsolve.tunnels.state import WON, GameState
 from tests.bandida.test_close_goals import connected, to_footprint
 from tests.tunnels.oracle import Footprint, PlainTable, footprint, is_legal
 
@@ -54,7 +55,8 @@ def best_chance(s: GameState, path: frozenset[object] = frozenset()) -> Fraction
     game's protocol (a state repeated on its own line counts as lost: it made no progress)."""
     if BANDIDA.outcome(s) is not None:
         return Fraction(1 if s.outcome == WON else 0)
-    key = (s.table, s.hands, s.unseen, s.pile, s.phase, s.to_draw, s.changed, s.sizes, s.queue)
+    b = expect(s)
+    key = (b.table, b.hands, b.unseen, b.pile, b.phase, b.to_draw, b.changed, b.sizes, b.queue)
     if key in path:
         return Fraction(0)
     path = path | {key}

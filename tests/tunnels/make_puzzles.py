@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from banditsolve.tunnels import can_close, card_name, min_cards_to_close, solve_game, to_json
-from banditsolve.tunnels.game import GameState, simulate, state_from
 from banditsolve.tunnels.notation import Position, parse_position
+from banditsolve.tunnels.rules import state_from
+from banditsolve.tunnels.simulate import simulate
+from banditsolve.tunnels.state import GameState
 
 OUT = Path(__file__).resolve().parents[2] / "src/banditsolve/tunnels/data/puzzles.json"
 

@@ -13,9 +13,9 @@ import pytest
 
 from banditsolve.errors import NotationError, RuleOptionError
 from banditsolve.tunnels import load_puzzles
+from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame
 from banditsolve.tunnels.notation import read_position
 from banditsolve.tunnels.puzzles import game_state
-from banditsolve.tunnels.variants import BANDIDA, BANDIDO, TunnelGame
 from tests.cli_runner import CliResult, run
 from tests.rules import rules
 

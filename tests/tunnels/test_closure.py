@@ -22,8 +22,8 @@ from banditsolve.tunnels import (
     plain_search,
 )
 from banditsolve.tunnels.cards import PORT_MASK, as_code
-from banditsolve.tunnels.game import simulate
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.bounds import (
     colour_balance,
     cover_bound,

@@ -13,11 +13,12 @@ from dataclasses import replace
 import pytest
 
 from banditsolve.tunnels import Table, can_close, min_cards_to_close
-from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import cpsat
 from banditsolve.tunnels.solvers.model import TOO_LARGE
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status
+from banditsolve.tunnels.state import Options
 from banditsolve.tunnels.table import dead_exits
 from tests.profiles import scaled
 from tests.rules import rules

@@ -15,10 +15,11 @@ import pytest
 from banditsolve.core.limits import Limits
 from banditsolve.tunnels import Table, can_close, card_name, min_cards_to_close, plain_search
 from banditsolve.tunnels.cards import PORT_MASK, as_code
-from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Cell, Placement
+from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import exact
 from banditsolve.tunnels.solvers.exact import ExactSearch, span_cost, split_front
+from banditsolve.tunnels.state import Options
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, to_footprint

@@ -10,11 +10,12 @@ import random
 
 from banditsolve.core.limits import Limits
 from banditsolve.tunnels import can_close, card_name, load_deck, min_cards_to_close
-from banditsolve.tunnels.game import Options, simulate
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.bounds import quick_cover
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.options import options_at
+from banditsolve.tunnels.state import Options
 from banditsolve.tunnels.table import Table
 from tests.profiles import scaled
 from tests.rules import rules

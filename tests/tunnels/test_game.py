@@ -39,8 +39,11 @@ from banditsolve.tunnels import (
     to_json,
     to_notation,
 )
+from banditsolve.tunnels.bandida.rules import expect
+from banditsolve.tunnels.bandida.rules import new_game as bandida_new_game
+from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import card_kind
-from banditsolve.tunnels.game import simulate, simulate_generic
+from banditsolve.tunnels.simulate import simulate, simulate_generic
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy
@@ -192,7 +195,7 @@ def test_hand_change_only_when_nothing_fits_and_it_ends_the_turn() -> None:
 
 
 def _states(players: int, seed: int, options: Options | None = None) -> list[GameState]:
-    from banditsolve.tunnels.game import simulate
+    from banditsolve.tunnels.simulate import simulate
 
     return simulate(players, seed, options)
 
@@ -331,8 +334,8 @@ def test_the_super_side_option_sets_the_start() -> None:
 
 @rules("BD-OPT-7")
 def test_options_are_validated() -> None:
-    assert Options.bandida().pile_out == "end"
-    assert Options.bandida().hand_change == "may_place"
+    assert BandidaOptions().pile_out == "end"
+    assert BandidaOptions().hand_change == "may_place"
     assert Options.bandido() == Options()
     assert Options.from_mapping({"hand_size": "4", "hole": "illegal"}) == Options(
         hand_size=4, hole="illegal"
@@ -461,14 +464,16 @@ def _golden_games(game: str) -> list[dict[str, object]]:
 def _golden_options(entry: dict[str, object]) -> Options:
     values = entry["options"]
     assert isinstance(values, dict)
-    return Options.bandida(**values) if entry["game"] == "bandida" else Options.bandido(**values)
+    if entry["game"] == "bandida":
+        return BandidaOptions.from_mapping(values)
+    return Options.bandido(**values)
 
 
 def _fast_game(players: int, seed: int, options: Options) -> tuple[list[GameState], list[Action]]:
-    from banditsolve.tunnels.game import _fast_bandido
+    from banditsolve.tunnels.fast import fast_bandido
 
     rng = random.Random(seed)
-    return _fast_bandido(new_game(players, options, rng=rng), rng)
+    return fast_bandido(new_game(players, options, rng=rng), rng)
 
 
 @rules("BD-TURN-1", "BD-END-3")
@@ -532,12 +537,13 @@ def _bandida_transcript(
     before a chance draw): the steps of ``core.play.playout`` from the same start and rng."""
     from banditsolve.core.play import playout
     from banditsolve.core.protocol import CHANCE
-    from banditsolve.tunnels.game import greedy_policy
-    from banditsolve.tunnels.variants import BANDIDA
+    from banditsolve.tunnels.game import BANDIDA
+    from banditsolve.tunnels.players import greedy_policy
 
+    assert isinstance(options, BandidaOptions)
     rng = random.Random(seed)
-    start = new_game(players, options, deck=load_deck("bandida"), rng=rng)
-    states = [start]
+    start = bandida_new_game(players, options, deck=load_deck("bandida"), rng=rng)
+    states: list[GameState] = [start]
     moves: list[str] = []
     for step in playout(BANDIDA, start, greedy_policy, rng):
         moves.append(("*" if step.actor == CHANCE else "") + str(step.action))
@@ -575,7 +581,8 @@ def _state_key(state: GameState) -> str:
     """Every field of a state as text (the table by its placements in the order laid)."""
     names = "hands unseen pile player to_draw changed outcome reason turn sizes phase actor"
     rest = (getattr(state, n) for n in (*names.split(), "discard", "aside", "left", "queue"))
-    return repr((state.table.history, *rest, state.hold, state.quiet, state.top))
+    last = (getattr(state, n) for n in ("hold", "quiet", "top"))
+    return repr((state.table.history, *rest, *last))
 
 
 def _digest(states: list[GameState]) -> str:
@@ -596,15 +603,15 @@ def test_bandida_games_keep_every_recorded_state() -> None:
     sample in the default profile, all of them under ci)."""
     from banditsolve.core.play import simulate as core_simulate
     from banditsolve.core.protocol import CHANCE
-    from banditsolve.tunnels.game import greedy_policy
-    from banditsolve.tunnels.variants import BANDIDA
+    from banditsolve.tunnels.game import BANDIDA
+    from banditsolve.tunnels.players import greedy_policy
 
     entries = json.loads(GOLDEN_BANDIDA.read_text(encoding="utf-8"))["games"]
     assert len(entries) >= 200
     step = max(1, len(entries) // scaled(24, len(entries)))
     for entry in entries[::step]:
         values, players, seed = entry["options"], entry["players"], entry["seed"]
-        states = simulate(players, seed, Options.bandida(**values))
+        states = simulate(players, seed, BandidaOptions.from_mapping(values))
         assert len(states) == entry["simulate_states"], entry
         assert (states[-1].outcome, states[-1].turn) == (entry["outcome"], entry["turn"])
         assert _digest(states) == entry["simulate_digest"], entry
@@ -616,12 +623,12 @@ def test_bandida_games_keep_every_recorded_state() -> None:
         assert _digest([start, *(s.state for s in steps)]) == entry["study_digest"], entry
 
 
-def _removals_by_definition(state: GameState) -> list[tuple[int, ...]]:
+def _removals_by_definition(state: BandidaState) -> list[tuple[int, ...]]:
     """BA-OBJ-6, BA-OPT-1..4 read literally: every set of three cards (else two, else one)
     whose removal leaves one group, tried one by one."""
     from itertools import combinations
 
-    from banditsolve.tunnels.game import _links
+    from banditsolve.tunnels.bandida.maps import links as card_links
 
     o = state.options
     history = state.table.history
@@ -635,8 +642,8 @@ def _removals_by_definition(state: GameState) -> list[tuple[int, ...]]:
             or (kinds[i] not in ("ladder", "bandido_super") and i != len(history) - 1)
         )
     ]
-    links = _links(state.table, o.map_split == "tunnels")
-    tunnels = _links(state.table, True)
+    links = card_links(state.table, o.map_split == "tunnels")
+    tunnels = card_links(state.table, True)
 
     def one_group(gone: set[int]) -> bool:
         seen, todo = {0}, [0]
@@ -661,7 +668,7 @@ def _removals_by_definition(state: GameState) -> list[tuple[int, ...]]:
 def test_map_removals_are_every_set_that_leaves_one_group() -> None:
     """At every map of seeded games (each reading of the map's options), the removals listed
     are exactly the sets found by trying every set of cards, in the order laid."""
-    from banditsolve.tunnels.game import Remove
+    from banditsolve.tunnels.state import Remove
 
     readings = [
         {},
@@ -671,7 +678,8 @@ def test_map_removals_are_every_set_that_leaves_one_group() -> None:
     checked = 0
     for seed in range(scaled(6, 24)):
         values = dict(readings[seed % 3], mode=1 + seed % 3)
-        for state in simulate(2, seed, Options.bandida(**values)):
+        for state in simulate(2, seed, BandidaOptions.from_mapping(values)):
+            state = expect(state)
             if state.outcome is None and state.phase[-1:] == ("map",) and len(state.table) <= 36:
                 history = state.table.history
                 sets = _removals_by_definition(state)

@@ -16,7 +16,7 @@ from banditsolve.tunnels import (
     solve_game,
     win_share,
 )
-from banditsolve.tunnels.game import CHANGE, WON
+from banditsolve.tunnels.state import CHANGE, WON
 from tests.rules import rules
 from tests.tunnels.test_closure import replay
 

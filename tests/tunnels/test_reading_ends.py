@@ -10,7 +10,7 @@ import pytest
 
 from banditsolve.core.play import simulate
 from banditsolve.errors import NotationError
-from banditsolve.tunnels.variants import BANDIDA, BANDIDO, TunnelGame
+from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame
 from tests.rules import rules
 
 

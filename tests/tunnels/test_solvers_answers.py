@@ -17,7 +17,7 @@ from banditsolve.tunnels import (
     solve_game,
     win_share,
 )
-from banditsolve.tunnels.game import WON
+from banditsolve.tunnels.state import WON
 
 NOTATION = re.compile(r"([A-Z+]+)@(-?\d+),(-?\d+),(0|90|180|270)")
 PUZZLES = load_puzzles()

@@ -34,8 +34,12 @@ from banditsolve.tunnels import (
     read_position,
     to_notation,
 )
-from banditsolve.tunnels.game import REASONS, greedy_policy, sample_chance, simulate
-from banditsolve.tunnels.variants import BANDIDO, parse_action
+from banditsolve.tunnels.game import BANDIDO
+from banditsolve.tunnels.notation import parse_action
+from banditsolve.tunnels.players import greedy_policy
+from banditsolve.tunnels.rules import sample_chance
+from banditsolve.tunnels.simulate import simulate
+from banditsolve.tunnels.state import REASONS
 from tests.profiles import scaled
 from tests.rules import rules
 
@@ -338,7 +342,7 @@ def test_a_state_the_game_would_not_stop_at_is_refused() -> None:
     with pytest.raises(NotationError, match="would go on by itself"):
         GAME.from_json(owed)
     # The pile is empty under pile_out=end: the game is already lost.
-    from banditsolve.tunnels.game import new_game as engine_new_game
+    from banditsolve.tunnels.rules import new_game as engine_new_game
 
     state = engine_new_game(1, Options(hand_size=3), order=list(GAME.deck.cards()))
     doc = GAME.to_json(state)

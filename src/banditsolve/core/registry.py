@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from banditsolve.banditos.state import State as BanditosState
     from banditsolve.rolling.rules import Action as RollingAction
     from banditsolve.rolling.state import State as RollingState
-    from banditsolve.tunnels.game import Action as TunnelAction
-    from banditsolve.tunnels.game import GameState as TunnelState
+    from banditsolve.tunnels.state import Action as TunnelAction
+    from banditsolve.tunnels.state import GameState as TunnelState
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ _ENTRIES: tuple[GameEntry, ...] = (
         "Bandido",
         ("bd",),
         "cooperative tunnel cards: close every exit (seed 004)",
-        "banditsolve.tunnels.variants:BANDIDO",
+        "banditsolve.tunnels.game:BANDIDO",
         "banditsolve.tunnels.cli",
         "banditsolve.tunnels.study",
     ),
@@ -70,7 +70,7 @@ _ENTRIES: tuple[GameEntry, ...] = (
         "Bandida",
         ("bda",),
         "cooperative tunnel cards with objects, alarms, a ladder and three modes (seed 003)",
-        "banditsolve.tunnels.variants:BANDIDA",
+        "banditsolve.tunnels.game:BANDIDA",
         "banditsolve.tunnels.cli",
         "banditsolve.tunnels.study",
     ),

@@ -17,7 +17,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# render is imported for its registration of the pictures (str(table), _repr_svg_).
+from banditsolve.tunnels import render as render
+
 if TYPE_CHECKING:
+    from banditsolve.tunnels.bandida.ends import mode_end
     from banditsolve.tunnels.cards import (
         KINDS,
         PORTS,
@@ -30,7 +34,39 @@ if TYPE_CHECKING:
         load_deck,
         parse_card,
     )
-    from banditsolve.tunnels.game import (
+    from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame, Variant
+    from banditsolve.tunnels.geometry import Placement, normalise
+    from banditsolve.tunnels.notation import (
+        Position,
+        from_json,
+        from_notation,
+        parse_action,
+        parse_position,
+        position_of,
+        read_position,
+        to_json,
+        to_notation,
+    )
+    from banditsolve.tunnels.players import greedy_policy
+    from banditsolve.tunnels.puzzles import Puzzle, game_state, load_puzzles
+    from banditsolve.tunnels.render import ascii_art, svg
+    from banditsolve.tunnels.rules import (
+        apply,
+        chance_outcomes,
+        legal_actions,
+        new_game,
+        sample_chance,
+        state_from,
+    )
+    from banditsolve.tunnels.simulate import play_game, playout
+    from banditsolve.tunnels.solvers.closure import (
+        Closure,
+        can_close,
+        min_cards_to_close,
+        plain_search,
+    )
+    from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare, solve_game, win_share
+    from banditsolve.tunnels.state import (
         CHANGE,
         PASS,
         Action,
@@ -41,37 +77,7 @@ if TYPE_CHECKING:
         Options,
         Pass,
         Remove,
-        apply,
-        chance_outcomes,
-        greedy_policy,
-        legal_actions,
-        mode_end,
-        new_game,
-        play_game,
-        playout,
-        sample_chance,
-        state_from,
     )
-    from banditsolve.tunnels.geometry import Placement, normalise
-    from banditsolve.tunnels.notation import (
-        Position,
-        from_json,
-        from_notation,
-        parse_position,
-        position_of,
-        read_position,
-        to_json,
-        to_notation,
-    )
-    from banditsolve.tunnels.puzzles import Puzzle, game_state, load_puzzles
-    from banditsolve.tunnels.render import ascii_art, svg
-    from banditsolve.tunnels.solvers.closure import (
-        Closure,
-        can_close,
-        min_cards_to_close,
-        plain_search,
-    )
-    from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare, solve_game, win_share
     from banditsolve.tunnels.table import (
         DeadExit,
         Exit,
@@ -81,7 +87,6 @@ if TYPE_CHECKING:
         legal_placements,
         placements_with_delta,
     )
-    from banditsolve.tunnels.variants import BANDIDA, BANDIDO, TunnelGame, Variant, parse_action
 
 # Submodules load on first use, so that importing the package (and the CLI) stays light.
 _WHERE: dict[str, str] = {
@@ -96,58 +101,58 @@ _WHERE: dict[str, str] = {
     "Puzzle": "banditsolve.tunnels.puzzles",
     "load_puzzles": "banditsolve.tunnels.puzzles",
     "game_state": "banditsolve.tunnels.puzzles",
-    "state_from": "banditsolve.tunnels.game",
-    "BANDIDO": "banditsolve.tunnels.variants",
-    "BANDIDA": "banditsolve.tunnels.variants",
-    "Discard": "banditsolve.tunnels.game",
-    "Remove": "banditsolve.tunnels.game",
-    "mode_end": "banditsolve.tunnels.game",
-    "TunnelGame": "banditsolve.tunnels.variants",
-    "Variant": "banditsolve.tunnels.variants",
-    "parse_action": "banditsolve.tunnels.variants",
-    "Action": "banditsolve.tunnels.game",
-    "CHANGE": "banditsolve.tunnels.game",
-    "Change": "banditsolve.tunnels.game",
+    "state_from": "banditsolve.tunnels.rules",
+    "BANDIDO": "banditsolve.tunnels.game",
+    "BANDIDA": "banditsolve.tunnels.game",
+    "Discard": "banditsolve.tunnels.state",
+    "Remove": "banditsolve.tunnels.state",
+    "mode_end": "banditsolve.tunnels.bandida.ends",
+    "TunnelGame": "banditsolve.tunnels.game",
+    "Variant": "banditsolve.tunnels.game",
+    "parse_action": "banditsolve.tunnels.notation",
+    "Action": "banditsolve.tunnels.state",
+    "CHANGE": "banditsolve.tunnels.state",
+    "Change": "banditsolve.tunnels.state",
     "DeadExit": "banditsolve.tunnels.table",
     "Deck": "banditsolve.tunnels.cards",
-    "Draw": "banditsolve.tunnels.game",
+    "Draw": "banditsolve.tunnels.state",
     "Exit": "banditsolve.tunnels.table",
-    "GameState": "banditsolve.tunnels.game",
+    "GameState": "banditsolve.tunnels.state",
     "KINDS": "banditsolve.tunnels.cards",
-    "Options": "banditsolve.tunnels.game",
-    "PASS": "banditsolve.tunnels.game",
+    "Options": "banditsolve.tunnels.state",
+    "PASS": "banditsolve.tunnels.state",
     "PORTS": "banditsolve.tunnels.cards",
-    "Pass": "banditsolve.tunnels.game",
+    "Pass": "banditsolve.tunnels.state",
     "Placement": "banditsolve.tunnels.geometry",
     "Position": "banditsolve.tunnels.notation",
     "Table": "banditsolve.tunnels.table",
-    "apply": "banditsolve.tunnels.game",
+    "apply": "banditsolve.tunnels.rules",
     "as_code": "banditsolve.tunnels.cards",
     "ascii_art": "banditsolve.tunnels.render",
     "svg": "banditsolve.tunnels.render",
     "normalise": "banditsolve.tunnels.geometry",
     "canonical": "banditsolve.tunnels.cards",
     "card_name": "banditsolve.tunnels.cards",
-    "chance_outcomes": "banditsolve.tunnels.game",
+    "chance_outcomes": "banditsolve.tunnels.rules",
     "creates_hole": "banditsolve.tunnels.table",
     "dead_exits": "banditsolve.tunnels.table",
     "from_json": "banditsolve.tunnels.notation",
     "from_notation": "banditsolve.tunnels.notation",
-    "greedy_policy": "banditsolve.tunnels.game",
+    "greedy_policy": "banditsolve.tunnels.players",
     "half_turn": "banditsolve.tunnels.cards",
     "is_dead_end": "banditsolve.tunnels.cards",
-    "legal_actions": "banditsolve.tunnels.game",
+    "legal_actions": "banditsolve.tunnels.rules",
     "legal_placements": "banditsolve.tunnels.table",
     "load_deck": "banditsolve.tunnels.cards",
-    "new_game": "banditsolve.tunnels.game",
+    "new_game": "banditsolve.tunnels.rules",
     "parse_card": "banditsolve.tunnels.cards",
     "parse_position": "banditsolve.tunnels.notation",
     "placements_with_delta": "banditsolve.tunnels.table",
-    "play_game": "banditsolve.tunnels.game",
-    "playout": "banditsolve.tunnels.game",
+    "play_game": "banditsolve.tunnels.simulate",
+    "playout": "banditsolve.tunnels.simulate",
     "position_of": "banditsolve.tunnels.notation",
     "read_position": "banditsolve.tunnels.notation",
-    "sample_chance": "banditsolve.tunnels.game",
+    "sample_chance": "banditsolve.tunnels.rules",
     "to_json": "banditsolve.tunnels.notation",
     "to_notation": "banditsolve.tunnels.notation",
 }

@@ -451,6 +451,7 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
 
     from banditsolve.core.registry import load_game
     from banditsolve.tunnels import min_cards_to_close, sample_chance, svg
+    from banditsolve.tunnels.bandida.rules import expect
 
     game = load_game("bandida")
     greedy = game.policies()["greedy"]
@@ -462,8 +463,8 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
         while state.outcome is None:
             action = sample_chance(state, rng) if state.is_chance else greedy(state, rng)
             after = game.apply(state, action)
-            pending = after.phase[-1:] if after.phase else ()
-            if pending and pending != state.phase[-1:] and len(effects) < 6:
+            pending = expect(after).phase[-1:]
+            if pending and pending != expect(state).phase[-1:] and len(effects) < 6:
                 effects.append(f"turn {after.turn}: {pending[0]} after {action}")
             state = after
         lines = [start[:100] + " ...", *effects, game.ascii(state)]

@@ -16,13 +16,20 @@ from typing import Any
 
 from banditsolve.core.io import check_keys, expect_int, expect_object, json_type
 from banditsolve.core.puzzles import load_packaged_puzzles
-from banditsolve.errors import DataError, NotationError
-from banditsolve.tunnels.cards import Deck
-from banditsolve.tunnels.game import GameState, Options
-from banditsolve.tunnels.notation import Position, from_json, state_from_json
+from banditsolve.errors import DataError
+from banditsolve.tunnels.notation import (
+    GAME_DOCUMENT_KEYS,
+    Position,
+    from_json,
+    game_state,
+    is_game_document,
+)
+from banditsolve.tunnels.notation.states import GAME_FIELDS
+from banditsolve.tunnels.state import GameState
 
 _QUESTIONS = ("can_close", "min_cards", "solve")
-_GAME_FIELDS = ("hands", "pile", "player", "options", "unseen")
+#: A puzzle's game document is read by :func:`~banditsolve.tunnels.notation.game_state`.
+__all__ = ["GAME_DOCUMENT_KEYS", "Puzzle", "game_state", "is_game_document", "load_puzzles"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,41 +51,12 @@ class Puzzle:
         return game_state(self.document)
 
 
-#: Every key a game document may hold: a position document's and :data:`_GAME_FIELDS`.
-GAME_DOCUMENT_KEYS = frozenset(("game", "placements", "remaining", "hypothetical", *_GAME_FIELDS))
-
-
-def is_game_document(doc: Mapping[str, Any]) -> bool:
-    """Whether ``doc`` is a puzzle's game document (:func:`game_state`) rather than a saved game
-    state: it has ``hands`` and nothing but the keys such a document may hold (a state's own
-    fields, ``turn``, ``draw``, ``end``..., make it a game state, read as one)."""
-    return "hands" in doc and set(doc) <= GAME_DOCUMENT_KEYS
-
-
-def game_state(data: object, base: Options | None = None, deck: Deck | None = None) -> GameState:
-    """A game state from a game document: a position document (``game``, ``placements``, an
-    empty ``remaining``) with ``hands`` (card names per player), ``pile`` (top first; the
-    order is known), optionally ``unseen`` (cards on top of the pile in unknown order),
-    ``player`` (0 when left out) and ``options`` (over ``base``, the game's defaults). The
-    state is settled as after any move (a player whose hand does not fit still has to change;
-    the game may already be over). Every card of the deck must be somewhere, once."""
-    doc = expect_object(data, "a game document")
-    rest = doc.get("remaining", [])
-    if rest != []:
-        raise NotationError(
-            "a game document's cards are in 'hands' and 'pile'; 'remaining' must be empty"
-        )
-    fields = {k: v for k, v in doc.items() if k != "remaining"}
-    fields.setdefault("player", 0)
-    return state_from_json(fields, base, deck, settled=True)
-
-
 def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:
     check_keys(
         entry,
         where,
         required=("id", "description", "question", "position", "expected"),
-        optional=("bounds", *_GAME_FIELDS),
+        optional=("bounds", *GAME_FIELDS),
     )
     question = entry["question"]
     if question not in _QUESTIONS:
@@ -96,9 +74,9 @@ def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:
         area = (a, b, c, d)
     document = None
     if question == "solve":
-        document = dict(entry["position"]) | {k: entry[k] for k in _GAME_FIELDS if k in entry}
+        document = dict(entry["position"]) | {k: entry[k] for k in GAME_FIELDS if k in entry}
         game_state(document)
-    elif any(k in entry for k in _GAME_FIELDS):
+    elif any(k in entry for k in GAME_FIELDS):
         raise DataError(f"{where}: only a solve puzzle gives hands, pile, player or options")
     expected = expect_object(entry["expected"], f"{where}: expected")
     return Puzzle(entry["id"], description, question, position, dict(expected), area, document)

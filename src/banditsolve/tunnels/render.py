@@ -13,11 +13,15 @@ construction) and draws dead exits apart from live ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from banditsolve.core.svg import Svg
-from banditsolve.tunnels.cards import PORT_MASK, card_kind
+from banditsolve.core.text import plural
+from banditsolve.tunnels import state as states
+from banditsolve.tunnels import table as tables
+from banditsolve.tunnels.cards import PORT_MASK, card_kind, card_name
 from banditsolve.tunnels.geometry import STEP, Cell
+from banditsolve.tunnels.state import GameState
 from banditsolve.tunnels.table import Area, Table, dead_exits
 
 LEGEND = (
@@ -424,3 +428,70 @@ def svg(
             text=line,
         )
     return doc.to_string()
+
+
+# -- pictures of a game state (BD-NOTE-3) --------------------------------------------------------
+
+
+def caption(
+    state: GameState,
+    title: str = "Bandido",
+    *,
+    after_title: Sequence[str] = (),
+    after_pile: Sequence[str] = (),
+    drawing: str = "",
+    doing: str = "",
+) -> str:
+    """One line saying where the game stands: the turn, the last card laid, the pile, whose
+    move, and the result once over (a variant adds its parts: ``after_title``, ``after_pile``,
+    what a chance node does, ``drawing``, and what the player to act does, ``doing``)."""
+    parts = [f"{title}, turn {state.turn}", *after_title]
+    if len(state.table) > 1:
+        parts.append(f"last card {state.table.history[-1]}")
+    parts.append(f"pile {plural(state.pile_size, 'card')}")
+    parts.extend(after_pile)
+    if state.outcome is not None:
+        parts.append(f"{state.outcome}: {state.reason}")
+    elif state.is_chance:
+        parts.append(drawing or f"player {state.to_draw[0]} draws")
+    else:
+        parts.append(f"player {state.to_act} to act{doing}")
+    return ", ".join(parts)
+
+
+def hands_line(state: GameState, sizes: bool = False) -> str:
+    """Each player's hand in words (``sizes``: with the cards held of the hand size)."""
+    return "hands: " + "; ".join(
+        f"player {i}: {' '.join(card_name(c) for c in hand) or '-'}"
+        + (f" ({len(hand)} of hand size {state.size(i)})" if sizes else "")
+        for i, hand in enumerate(state.hands)
+    )
+
+
+def state_ascii(
+    state: GameState, title: str = "Bandido", *, text: str | None = None,
+    sizes: bool = False, more: Sequence[str] = (),
+) -> str:
+    """The table of ``state`` in ASCII, its caption (``text``, by default :func:`caption`),
+    the hands and ``more`` lines."""
+    lines = [
+        ascii_art(state.table, state.remaining(), area=state.options.area),
+        caption(state, title) if text is None else text,
+        hands_line(state, sizes),
+        *more,
+    ]
+    return "\n".join(lines)
+
+
+def state_svg(state: GameState, title: str = "Bandido", *, text: str | None = None) -> str:
+    """The table of ``state`` as SVG with its caption (``text``, by default :func:`caption`)."""
+    return svg(
+        state.table,
+        remaining=state.remaining(),
+        caption=caption(state, title) if text is None else text,
+        area=state.options.area,
+    )
+
+
+tables.register_pictures(ascii_art, svg)
+states.register_pictures(GameState, state_svg)

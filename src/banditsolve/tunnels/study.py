@@ -17,7 +17,7 @@ from dataclasses import replace
 from banditsolve.core.hooks import Question, QuestionError, Row, Task
 from banditsolve.core.protocol import Policy
 from banditsolve.core.study import options_text, play, setting, task_players
-from banditsolve.tunnels.game import Action, GameState
+from banditsolve.tunnels.state import Action, GameState
 
 #: The endgame solver's node limit for ``"solve"``, unless the task says.
 DEFAULT_NODE_LIMIT = 20_000

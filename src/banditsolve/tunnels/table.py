@@ -25,11 +25,11 @@ Packed values (named masks below):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from banditsolve.errors import IllegalActionError
+from banditsolve.errors import IllegalActionError, InternalError
 from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, parse_ports
 from banditsolve.tunnels.geometry import (
     SIDE_MASK,
@@ -246,14 +246,16 @@ class Table:
         return tuple(p.card for p in self.history)
 
     def _repr_svg_(self) -> str:
-        from banditsolve.tunnels.render import svg
-
-        return svg(self)
+        view = _PICTURES.get("svg")
+        if view is None:  # pragma: no cover - the package imports render, which registers it
+            raise InternalError("no table picture is registered: import banditsolve.tunnels")
+        return view(self)
 
     def __str__(self) -> str:
-        from banditsolve.tunnels.render import ascii_art
-
-        return ascii_art(self)
+        view = _PICTURES.get("ascii")
+        if view is None:  # pragma: no cover - as for _repr_svg_
+            return f"Table of {len(self.history)} cards, {self.exit_count} exits"
+        return view(self)
 
     # -- placing ------------------------------------------------------------------------------
 
@@ -320,6 +322,18 @@ class Table:
         for p in placements:
             table = table.place(p)
         return table
+
+
+#: The pictures of a table (``"ascii"``, ``"svg"``), as :func:`register_pictures` registered.
+_PICTURES: dict[str, Callable[[Table], str]] = {}
+
+
+def register_pictures(ascii: Callable[[Table], str], svg: Callable[[Table], str]) -> None:
+    """Make ``str(table)`` draw ``ascii(table)`` and ``table._repr_svg_()`` draw ``svg(table)``
+    (:mod:`banditsolve.tunnels.render` registers its pictures when it loads; the package
+    imports it)."""
+    _PICTURES["ascii"] = ascii
+    _PICTURES["svg"] = svg
 
 
 def lay(
@@ -557,10 +571,12 @@ def signature(rim: Mapping[Cell, int], cell: Cell) -> int:
 
 
 LocalPlacement = tuple[int, int, int, int, int, int]
-_LOCAL: dict[int, tuple[LocalPlacement, ...]] = {}
-#: ``_LEAST[key]``: the least exit change of ``local_placements(key)`` (its first entry's), or
-#: :data:`NO_PLACEMENT` when there is none; filled by :func:`local_placements` beside its memo.
-_LEAST: dict[int, int] = {}
+#: The memo of :func:`local_placements`, by key (hot loops read it with ``.get``).
+LOCAL_PLACEMENTS: dict[int, tuple[LocalPlacement, ...]] = {}
+#: ``LEAST_CHANGES[key]``: the least exit change of ``local_placements(key)`` (its first
+#: entry's), or :data:`NO_PLACEMENT` when there is none; filled by :func:`local_placements`
+#: beside its memo.
+LEAST_CHANGES: dict[int, int] = {}
 #: :func:`least_change` of a key that allows no placement (more than any exit change).
 NO_PLACEMENT = 99
 #: The memo of :func:`local_placements` is emptied when it grows beyond this many entries.
@@ -572,7 +588,7 @@ def local_placements(key: int) -> tuple[LocalPlacement, ...]:
     :data:`SIGNATURE_BITS` ``| signature``: ``(exit_delta, a_dx, a_dy, rotation, o_dx, o_dy)``
     with square A at ``(a_dx, a_dy)`` from the cell and the card's other cell at
     ``(o_dx, o_dy)``, by increasing ``exit_delta``. Memoised."""
-    found = _LOCAL.get(key)
+    found = LOCAL_PLACEMENTS.get(key)
     if found is not None:
         return found
     mask = key >> SIGNATURE_BITS
@@ -587,16 +603,16 @@ def local_placements(key: int) -> tuple[LocalPlacement, ...]:
         out.append((delta, c.a_dx, c.a_dy, c.rotation, c.other_dx, c.other_dy))
     out.sort(key=_first)
     found = tuple(out)
-    if len(_LOCAL) >= LOCAL_MEMO_LIMIT:
-        _LOCAL.clear()
-        _LEAST.clear()
-    _LOCAL[key] = found
-    _LEAST[key] = found[0][0] if found else NO_PLACEMENT
+    if len(LOCAL_PLACEMENTS) >= LOCAL_MEMO_LIMIT:
+        LOCAL_PLACEMENTS.clear()
+        LEAST_CHANGES.clear()
+    LOCAL_PLACEMENTS[key] = found
+    LEAST_CHANGES[key] = found[0][0] if found else NO_PLACEMENT
     return found
 
 
-#: ``_ROWS[sig]``: the row of :func:`least_row`.
-_ROWS: dict[int, list[int]] = {}
+#: ``LEAST_ROWS[sig]``: the row of :func:`least_row` (hot loops read it with ``.get``).
+LEAST_ROWS: dict[int, list[int]] = {}
 #: An entry of a :func:`least_row` not worked out yet (less than any exit change, so that the
 #: least of a few entries shows it).
 ROW_UNKNOWN = -128
@@ -611,22 +627,22 @@ def least_row(sig: int) -> list[int]:
     One shared list per signature, so a loop holding a front cell's row reads a card's least
     change by index, without hashing. Memoised (emptied when it grows beyond
     :data:`LOCAL_MEMO_LIMIT` rows)."""
-    row = _ROWS.get(sig)
+    row = LEAST_ROWS.get(sig)
     if row is None:
-        if len(_ROWS) >= LOCAL_MEMO_LIMIT:
-            _ROWS.clear()
-        row = _ROWS[sig] = [ROW_UNKNOWN] * (2 * (PORT_MASK + 1))
+        if len(LEAST_ROWS) >= LOCAL_MEMO_LIMIT:
+            LEAST_ROWS.clear()
+        row = LEAST_ROWS[sig] = [ROW_UNKNOWN] * (2 * (PORT_MASK + 1))
     return row
 
 
 def least_change(key: int) -> int:
     """The least exit change among ``local_placements(key)`` (:data:`NO_PLACEMENT` when it
-    allows none). Memoised beside :func:`local_placements`: the hot loops read ``_LEAST``
+    allows none). Memoised beside :func:`local_placements`: the hot loops read ``LEAST_CHANGES``
     directly and call this on a miss."""
-    least = _LEAST.get(key)
+    least = LEAST_CHANGES.get(key)
     if least is None:
         local_placements(key)
-        least = _LEAST[key]
+        least = LEAST_CHANGES[key]
     return least
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from banditsolve.core.io import check_keys
 from banditsolve.core.puzzles import load_packaged_puzzles
 from banditsolve.errors import DataError
-from banditsolve.tunnels.game import GameState
+from banditsolve.tunnels.game import BANDIDA
+from banditsolve.tunnels.state import GameState
 
 QUESTIONS = ("solve", "close")
 
@@ -41,8 +42,6 @@ class BandidaPuzzle:
 
     def state(self) -> GameState:
         """The puzzle's position, read by Bandida's notation."""
-        from banditsolve.tunnels.variants import BANDIDA
-
         return BANDIDA.from_notation(self.position)
 
 

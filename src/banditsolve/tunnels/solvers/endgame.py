@@ -33,22 +33,15 @@ from banditsolve.core.limits import Budget, LimitReached, Limits
 from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
+from banditsolve.tunnels.bandida.ends import maps_left
 from banditsolve.tunnels.cards import card_name
-from banditsolve.tunnels.game import (
-    WON,
-    Action,
-    GameState,
-    apply,
-    chance_outcomes,
-    legal_actions,
-    maps_left,
-    settle,
-)
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions, settle
 from banditsolve.tunnels.solvers.bounds import static_reason
 from banditsolve.tunnels.solvers.goals import is_bandido_super
 from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
+from banditsolve.tunnels.state import WON, Action, GameState
 from banditsolve.tunnels.table import placements_with_delta
 
 GameStatus = Literal["win", "lose", "unknown"]
@@ -201,7 +194,7 @@ def solve_game(
 
 
 def _solve_known(state: GameState, limits: Limits) -> GameSolution:
-    if state.options.mode:
+    if state.variant is not None:
         return solve_bandida(state, limits)
     return _solve_bandido(state, limits)
 
@@ -246,7 +239,7 @@ ZERO = Fraction(0)
 
 def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
     """A Bandida state with the pile order known, solved through the rules engine's own
-    :func:`~banditsolve.tunnels.game.legal_actions` and :func:`~banditsolve.tunnels.game.apply`
+    :func:`~banditsolve.tunnels.rules.legal_actions` and :func:`~banditsolve.tunnels.rules.apply`
     (so every object's and alarm's effect is carried out: the backpack's hand size, the
     dynamite's second card, the broken tool, the map's removals, the alarms' discards, the
     mode's end).
@@ -262,7 +255,7 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
     A branch is cut when the cards still in play cannot close the table at all (the closure
     solver's static reasons: a relaxation of every mode's goal), unless a map card is among
     them or has just been laid with its removals to come (its removals change the table:
-    :func:`~banditsolve.tunnels.game.maps_left`, the rule that also decides when a hole
+    :func:`~banditsolve.tunnels.bandida.ends.maps_left`, the rule that also decides when a hole
     loses, BA-END-2)."""
     # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
     budget = Budget(limits, check_every=1)

@@ -1,0 +1,484 @@
+"""Positions and game states: the JSON documents and the one-line notations, read and written;
+and the text of an action.
+
+A *position* is a table and the multiset of cards still to come (the closure question). JSON::
+
+    {"game": "bandido",
+     "placements": [{"card": "L+TL+TR+R+BR+BL", "x": 0, "y": 0, "rotation": 0}, ...],
+     "remaining": ["L", "TL+BL", ...]}
+
+One line (the same content)::
+
+    bandido L+TL+TR+R+BR+BL@0,0,0 L+TL@2,0,90 | L*3 TL+BL*2
+
+The game, then each placement in the order laid as ``CARD@X,Y,ROTATION``, then ``|`` and the
+remaining multiset as ``CARD`` or ``CARD*COUNT``. Writers emit canonical card names, normalised
+placements and the remaining cards sorted by code; readers accept either name of a card and the
+aliases ``super6``/``super5``. Without ``remaining`` (JSON) or the ``|`` part (notation), the
+remaining cards are the deck minus the cards on the table.
+
+A position must be one the real game can hold: the super card first and nowhere else, and no
+more copies of a card (on the table after the super card and among the remaining cards) than
+the deck has. A puzzle that wants more says so: ``"hypothetical": true`` in JSON, the word
+``hypothetical`` right after the game name in the notation
+(``bandido hypothetical L+TL+TR+R+BR+BL@0,0,0 | L*5``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_text
+from banditsolve.core.io import expect_int as io_expect_int
+from banditsolve.core.text import excerpt, shown
+from banditsolve.errors import BanditsolveError, NotationError
+from banditsolve.tunnels.cards import (
+    Deck,
+    canonical_code,
+    card_name,
+    hand_code,
+    load_deck,
+    parse_card,
+    parse_ports,
+)
+from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
+from banditsolve.tunnels.render import svg
+from banditsolve.tunnels.state import MAX_COORD
+from banditsolve.tunnels.table import Table
+
+#: The most copies one ``CARD*N`` may stand for.
+MAX_RUN = 999
+_POSITION_KEYS = ("game", "placements")
+_POSITION_OPTIONAL = ("remaining", "hypothetical")
+_PLACEMENT_KEYS = ("card", "x", "y", "rotation")
+HYPOTHETICAL = "hypothetical"
+
+Item = tuple[str, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A table and the multiset of cards still available (sorted codes).
+
+    ``hypothetical``: the position may hold more copies of a card than the deck has (a puzzle
+    that says so); otherwise it is one the real game can reach.
+    """
+
+    table: Table
+    remaining: tuple[int, ...]
+    game: str = "bandido"
+    hypothetical: bool = False
+
+    def _repr_svg_(self) -> str:
+        return svg(self.table, remaining=self.remaining)
+
+    def __str__(self) -> str:
+        return to_notation(self)
+
+
+# -- shared pieces ------------------------------------------------------------------------------
+
+
+def deck_for(game: object, deck: Deck | None = None) -> Deck:
+    """The deck of the game named ``game`` (a packaged edition), or ``deck`` when given."""
+    if not isinstance(game, str):
+        raise NotationError(
+            f"the game must be named by text such as 'bandido', not {json_type(game)}"
+        )
+    if deck is not None:
+        return deck
+    if not (game.isascii() and game.isalpha() and game.islower() and len(game) <= 20):
+        raise NotationError(f"unknown game {excerpt(game)} (expected 'bandido' or 'bandida')")
+    try:
+        return load_deck(game)
+    except BanditsolveError:
+        raise NotationError(
+            f"unknown game {excerpt(game)} (expected 'bandido' or 'bandida')"
+        ) from None
+
+
+def number(
+    text: str, what: str, where: str, low: int = -MAX_COORD, high: int = MAX_COORD
+) -> int:
+    """The whole number ``text`` in ``low..high``; errors say ``WHERE: WHAT must be ...`` with
+    the range, whatever is wrong (not a number, too many digits, out of range)."""
+    body = text[1:] if text.startswith("-") else text
+    if not body.isdigit() or not body.isascii():
+        raise NotationError(
+            f"{where}: {what} must be a whole number between {low} and {high},"
+            f" not {excerpt(text, 20)}"
+        )
+    if len(body) > len(str(max(-low, high))) or not low <= int(text) <= high:
+        raise NotationError(
+            f"{where}: {what} must be between {low} and {high}, not {excerpt(text, 20)}"
+        )
+    return int(text)
+
+
+def parse_placement_token(token: str, where: str) -> Item:
+    """``(card name, x, y, rotation)`` from ``CARD@X,Y,ROTATION`` (numbers checked, not the
+    card)."""
+    name, at, coords = token.partition("@")
+    parts = coords.split(",")
+    if not at or len(parts) != 3 or not name:
+        raise NotationError(f"{where}: {excerpt(token)} is not of the form CARD@X,Y,ROTATION")
+    x, y, rotation = (
+        number(f, w, where) for f, w in zip(parts, ("x", "y", "rotation"), strict=True)
+    )
+    return check_item((name, x, y, rotation), where)
+
+
+def check_item(item: object, where: str) -> Item:
+    """A raw placement ``(card, x, y, rotation)``, its types and ranges checked (for calls from
+    Python too)."""
+    if not isinstance(item, tuple | list) or len(item) != 4:
+        raise NotationError(f"{where} must be (card, x, y, rotation)")
+    name, x, y, rotation = item
+    if not isinstance(name, str):
+        raise NotationError(f"{where}: the card must be a card name, not {json_type(name)}")
+    for what, value in (("x", x), ("y", y), ("rotation", rotation)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise NotationError(f"{where}: {what} must be a whole number, not {json_type(value)}")
+        if abs(value) > MAX_COORD:
+            raise NotationError(f"{where}: {what} beyond ±{MAX_COORD}")
+    return name, x, y, rotation
+
+
+def placement_of(item: Item, where: str) -> Placement:
+    """A normalised placement from raw ``(card, x, y, rotation)`` (ints within ±10,000): the
+    rotation checked, the card read keeping the orientation its name gives."""
+    name, x, y, rotation = item
+    try:
+        raw = parse_ports(name)
+    except NotationError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+    if rotation not in ROTATIONS:
+        raise NotationError(f"{where}: rotation must be 0, 90, 180 or 270, not {rotation}")
+    return normalise(raw, x, y, rotation)
+
+
+def build_table(items: Iterable[Item], deck: Deck, *, removed: bool = False) -> Table:
+    """The table of raw placements laid in order: the first must be a super card side; every
+    placement must be legal when laid. Errors name the placement by its number and as given.
+    ``removed``: Bandida's map has taken cards off, so a card may have joined the tunnels only
+    through a card no longer there (the cells and edges are still checked)."""
+    supers = dict(deck.super_sides).values()
+    table = Table.empty()
+    for number, raw in enumerate(items, start=1):
+        item = check_item(raw, f"placement {number}")
+        name, x, y, rotation = item
+        where = f"placement {number} ({excerpt(name, 30)[1:-1]}@{x},{y},{rotation})"
+        p = placement_of(item, where)
+        code = canonical_code(p.card)
+        if number == 1 and code not in supers:
+            raise NotationError(f"{where}: the first placement must be the super card")
+        if number > 1 and code in supers:
+            raise NotationError(
+                f"{where}: a second super card; the {deck.edition} game has one, laid first"
+            )
+        if number > 1 and not deck.knows(hand_code(code)):
+            raise NotationError(
+                f"{where}: {card_name(code)} is not a card of the {deck.edition} deck"
+            )
+        error = table.placement_error(p)
+        if error is not None and not (removed and error.startswith("no opening joins")):
+            raise NotationError(f"{where}: {error}")
+        table = table.place(p, check=False)
+    if not table.history:
+        raise NotationError("a position needs at least the super card")
+    return table
+
+
+def parse_cards(names: Iterable[object], where: str) -> list[int]:
+    """Card codes of card names (either name of a card), errors naming the card's number."""
+    out: list[int] = []
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str):
+            raise NotationError(f"{where}: card {i} must be a card name, not {json_type(name)}")
+        try:
+            out.append(parse_card(name))
+        except NotationError as exc:
+            raise NotationError(f"{where}: card {i}: {exc}") from None
+    return out
+
+
+def run_list(value: str, where: str) -> list[str]:
+    """Card names of ``A,B*3,C`` (``*N``: N copies in a row); an empty value is no card."""
+    if not value:
+        return []
+    out: list[str] = []
+    for item in value.split(","):
+        name, star, count = item.partition("*")
+        if not name:
+            raise NotationError(f"{where}: empty card name in {excerpt(value)}")
+        n = 1
+        if star:
+            if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_RUN:
+                raise NotationError(
+                    f"{where}: the count N of CARD*N must be between 1 and {MAX_RUN}, not"
+                    f" {excerpt(count, 20)} (in {excerpt(item)})"
+                )
+            n = int(count)
+        out.extend([name] * n)
+    return out
+
+
+def runs(codes: Sequence[int]) -> str:
+    """``A,B*3,C``: the cards in order, a run of one card as ``CARD*N``."""
+    parts: list[str] = []
+    i = 0
+    while i < len(codes):
+        j = i
+        while j < len(codes) and codes[j] == codes[i]:
+            j += 1
+        name = card_name(codes[i])
+        parts.append(name if j - i == 1 else f"{name}*{j - i}")
+        i = j
+    return ",".join(parts)
+
+
+def placement_json(p: Placement) -> dict[str, object]:
+    return {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation}
+
+
+def expect_int(value: object, where: str, low: int, high: int) -> int:
+    """:func:`banditsolve.core.io.expect_int`, also for an int too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        digits = int(value.bit_length() * 0.30103) + 1
+        raise NotationError(
+            f"{where} must be between {low} and {high}, not a number of about {digits} digits"
+        )
+    return io_expect_int(value, where, low, high)
+
+
+def json_items(raw: object) -> list[Item]:
+    if not isinstance(raw, list):
+        raise NotationError(f"'placements' must be a list, not {json_type(raw)}")
+    items: list[Item] = []
+    for number, entry in enumerate(raw, start=1):
+        where = f"placement {number}"
+        obj = expect_object(entry, where)
+        check_keys(obj, where, required=_PLACEMENT_KEYS)
+        name = obj["card"]
+        if not isinstance(name, str):
+            raise NotationError(f"{where}: 'card' must be a card name, not {json_type(name)}")
+        items.append(
+            (
+                name,
+                expect_int(obj["x"], f"{where}: x", -MAX_COORD, MAX_COORD),
+                expect_int(obj["y"], f"{where}: y", -MAX_COORD, MAX_COORD),
+                expect_int(obj["rotation"], f"{where}: rotation", 0, 270),
+            )
+        )
+    return items
+
+
+def read_document(document: object, what: str) -> dict[str, Any]:
+    if isinstance(document, str):
+        if not document.strip():
+            raise NotationError(f"empty JSON {what}")
+        document = load_json(document, f"JSON {what}")
+    return expect_object(document, f"a {what} document")
+
+
+# -- positions ----------------------------------------------------------------------------------
+
+
+def _default_remaining(deck: Deck, table: Table, hypothetical: bool) -> tuple[int, ...]:
+    left = Counter(dict(deck.counts))
+    for p in table.history[1:]:
+        if left[p.card] <= 0 and not hypothetical:
+            raise NotationError(
+                f"the table holds more {card_name(p.card)} cards than the {deck.edition} deck"
+                f" ({deck.count(p.card)})"
+            )
+        left[p.card] -= 1
+    return tuple(sorted(left.elements()))
+
+
+def build_position(
+    game: str,
+    placements: Iterable[Item],
+    remaining: Iterable[str] | None,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+) -> Position:
+    """Check and build a position from raw ``(card, x, y, rotation)`` items and card names.
+
+    Errors name the offending placement by its number (1 = the super card). Unless
+    ``hypothetical``, the table (after the super card) and the remaining cards together may
+    hold no more copies of a card than the deck.
+    """
+    deck = deck_for(game, deck)
+    table = build_table(placements, deck)
+    if remaining is None:
+        rest = _default_remaining(deck, table, hypothetical)
+    else:
+        rest = tuple(sorted(parse_cards(remaining, "remaining cards")))
+    deck.check_counts(rest, "remaining cards", hypothetical=True)
+    deck.check_counts(
+        (*table.cards()[1:], *rest), "the table and the remaining cards", hypothetical=hypothetical
+    )
+    return Position(table, rest, game, hypothetical)
+
+
+def check_json_game(data: Mapping[str, Any], game: str | None) -> None:
+    """Refuse a document of another tunnel game than ``game`` (None: any game)."""
+    if game is not None and "game" in data and data["game"] != game:
+        raise NotationError(f'"game" must be "{game}", not {shown(data["game"])}')
+
+
+def check_notation_game(found: str, game: str | None) -> None:
+    """Refuse a notation of another tunnel game than ``game`` (None: any game)."""
+    if game is not None and found != game:
+        raise NotationError(
+            f"the notation must start with the game name {game!r}, not {excerpt(found, 20)}"
+        )
+
+
+def from_json(
+    document: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
+) -> Position:
+    """Read a position document (JSON text or an already parsed object). With
+    ``hypothetical`` the position may hold more copies of a card than the deck, as if the
+    document said ``"hypothetical": true``. With ``game`` the document must be of that game
+    (its ``"game"``); a document of the other tunnel game is refused."""
+    data = read_document(document, "position")
+    check_json_game(data, game)
+    if "hands" in data:
+        raise NotationError(
+            "this is a game state (it has 'hands'), not a position; read it as a game state"
+        )
+    check_keys(data, "position document", required=_POSITION_KEYS, optional=_POSITION_OPTIONAL)
+    items = json_items(data["placements"])
+    rest = data.get("remaining")
+    names: list[str] | None = None
+    if rest is not None:
+        if not isinstance(rest, list):
+            raise NotationError(f"'remaining' must be a list of card names, not {json_type(rest)}")
+        names = rest
+    flag = data.get("hypothetical", False)
+    if not isinstance(flag, bool):
+        raise NotationError(f"'hypothetical' must be true or false, not {json_type(flag)}")
+    return build_position(data["game"], items, names, deck, hypothetical=flag or hypothetical)
+
+
+def to_json(position: Position) -> dict[str, object]:
+    """The position document as a JSON-ready mapping."""
+    out: dict[str, object] = {
+        "game": position.game,
+        "placements": [placement_json(p) for p in position.table.history],
+        "remaining": [card_name(c) for c in sorted(position.remaining)],
+    }
+    if position.hypothetical:
+        out["hypothetical"] = True
+    return out
+
+
+def to_json_text(position: Position) -> str:
+    """The position document as JSON text."""
+    return json.dumps(to_json(position))
+
+
+def to_notation(position: Position) -> str:
+    """The one-line notation of a position."""
+    parts = [position.game]
+    if position.hypothetical:
+        parts.append(HYPOTHETICAL)
+    parts.extend(str(p) for p in position.table.history)
+    parts.append("|")
+    counts = Counter(position.remaining)
+    for code in sorted(counts):
+        n = counts[code]
+        parts.append(card_name(code) if n == 1 else f"{card_name(code)}*{n}")
+    return " ".join(parts)
+
+
+def split_notation(text: object, what: str) -> tuple[str, bool, list[Item], list[str] | None]:
+    """``(game, hypothetical, placements, words after the bar or None)`` of a notation."""
+    if not isinstance(text, str):
+        raise NotationError(f"a {what} notation must be text, not {json_type(text)}")
+    tokens = text.split()
+    if not tokens:
+        raise NotationError(f"empty {what} notation")
+    game = tokens[0]
+    if "@" in game or game == "|":
+        raise NotationError(f"the {what} notation must start with the game name, e.g. 'bandido'")
+    i = 1
+    hypothetical = i < len(tokens) and tokens[i] == HYPOTHETICAL
+    if hypothetical:
+        i += 1
+    items: list[Item] = []
+    while i < len(tokens) and tokens[i] != "|":
+        items.append(parse_placement_token(tokens[i], f"placement {len(items) + 1}"))
+        i += 1
+    rest = tokens[i + 1 :] if i < len(tokens) else None
+    return game, hypothetical, items, rest
+
+
+def from_notation(
+    text: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
+) -> Position:
+    """Read the one-line notation of a position (``hypothetical``, ``game``: as
+    :func:`from_json`; ``game`` is the first word)."""
+    expected = game
+    game, flag, items, rest = split_notation(text, "position")
+    check_notation_game(game, expected)
+    names: list[str] | None = None
+    if rest is not None:
+        if any("=" in token for token in rest):
+            raise NotationError(
+                "this is a game state (it has FIELD=VALUE words), not a position;"
+                " read it as a game state"
+            )
+        names = []
+        for token in rest:
+            names.extend(run_list(token, "remaining cards"))
+    return build_position(game, items, names, deck, hypothetical=flag or hypothetical)
+
+
+def parse_position(
+    text: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
+) -> Position:
+    """Read a position from either form (JSON when it starts with ``{``; ``hypothetical``,
+    ``game``: as :func:`from_json`)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position must be given as text, not {json_type(text)}")
+    if text.lstrip()[:1] in ("{", "["):
+        return from_json(text, deck, hypothetical=hypothetical, game=game)
+    return from_notation(text, deck, hypothetical=hypothetical, game=game)
+
+
+def read_position(
+    source: object,
+    deck: Deck | None = None,
+    *,
+    hypothetical: bool = False,
+    game: str | None = None,
+) -> Position:
+    """A position from text (notation or JSON), UTF-8 bytes, or a file holding either
+    (``hypothetical``, ``game``: as :func:`from_json`)."""
+    text, where = read_text(source, "position")
+    try:
+        return parse_position(text, deck, hypothetical=hypothetical, game=game)
+    except NotationError as exc:
+        if where == "position":
+            raise
+        raise NotationError(f"{where}: {exc}") from None
