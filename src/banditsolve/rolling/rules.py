@@ -293,36 +293,35 @@ def _start_actions(state: State) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _rerolls(state: State) -> list[Action]:
+def _rerolls(state: State, out: list[Action]) -> None:
     """A usable roll-again trunk before anything is laid: every non-empty part of the roll
     (RB-AGAIN-1)."""
     if state.laid or _usable_trunk(state, ROLL_AGAIN) is None:
-        return []
-    return [
+        return
+    out.extend(
         Reroll(b, m)
         for b in _subcounts(state.roll)
         for m in _subcounts(state.mroll)
         if any(b) or any(m)
-    ]
+    )
 
 
-def _layings(state: State) -> list[Action]:
+def _layings(state: State, out: list[Action]) -> None:
     """Each rolled symbol on its group's car, or a new group's places (RB-ATTACK-3/4)."""
     p = state.to_move
-    out: list[Action] = []
     for s in range(5):
         if state.roll[s] + state.mroll[s] == 0:
             continue
         at = _symbol_car(state, p, s)
         targets = (at,) if at is not None else new_group_targets(state, p)
         out.extend(Lay(s, state.train[i].id) for i in targets)
-    return out
 
 
-def _jokers(state: State) -> list[Action]:
+def _jokers(state: State, out: list[Action]) -> None:
     """Each rolled joker (hoard, then mercenary) on a car of the gang (RB-JOKER-1, option
     jokers)."""
-    out: list[Action] = []
+    if not state.roll[JOKER] and not state.mroll[JOKER]:
+        return
     gang = state.gang(state.to_move)
     together = state.options.jokers == "together"
     for merc, count in ((False, state.roll[JOKER]), (True, state.mroll[JOKER])):
@@ -333,11 +332,13 @@ def _jokers(state: State) -> list[Action]:
             if together and state.joker_car not in (None, car_id):
                 continue
             out.append(Joker(car_id, merc))
-    return out
 
 
 def _attack_actions(state: State) -> tuple[Action, ...]:
-    out = _rerolls(state) + _layings(state) + _jokers(state)
+    out: list[Action] = []
+    _rerolls(state, out)
+    _layings(state, out)
+    _jokers(state, out)
     if not (state.options.keep == "must_join" and _must_join_pending(state)):
         out.append(End())
     return tuple(out)
