@@ -265,7 +265,7 @@ def test_play_help_lists_rule_options_the_game_accepts(name: str) -> None:
 
     result = run(name, "play", "--help")
     assert result.code == 0
-    header = "rule options (--option NAME=VALUE; the first value is the default):"
+    header = " (--option NAME=VALUE; the first value listed is the default):"
     text = result.out.split(header)[1]
     listed: dict[str, list[str]] = {}
     for line in text.splitlines()[1:]:

@@ -91,8 +91,8 @@ def options_help(game: str) -> str:
     from banditsolve.core.registry import load_game
 
     options = load_game(game).option_set
-    count = len(options.specs)
-    lines = [f"rule options (--option NAME=VALUE; the first value is the default): {count}"]
+    count = plural(len(options.specs), "rule option")
+    lines = [f"{count} (--option NAME=VALUE; the first value listed is the default):"]
     lines.extend(f"  {spec.help()}" for spec in options.specs)
     return "\n".join(lines)
 
