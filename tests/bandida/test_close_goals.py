@@ -23,6 +23,7 @@ from banditsolve.tunnels import (
 from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
+from tests.bandida.helpers import make
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import random_table
@@ -169,21 +170,16 @@ def test_hand_objects_count_as_tunnel_cards() -> None:
 
 
 def test_goal_from_the_position_and_refusals() -> None:
-    class Opts:
-        mode = 2
-
-    class Pos:
-        table = Table.start("super6")
-        options = Opts()
-
-        @staticmethod
-        def remaining() -> tuple[str, ...]:
-            return ("TL+TR", "TL+TR", "L", "L")
-
-    r = can_close(Pos(), hypothetical=True)
+    """The goal comes from the game the position is of: a Bandida state's mode's (mode 2: the
+    ladder), unless asked; a goal that is no goal is refused; Bandido's answers keep their
+    JSON shape."""
+    state = make(
+        [["TL+TR", "TL+TR", "L"], ["L"]], pile=["L+BL"], start="super6", options={"mode": 2}
+    )
+    r = can_close(state, hypothetical=True)
     assert r.status == "impossible"
     assert r.goal == "ladder"
-    assert can_close(Pos(), hypothetical=True, goal="close").status == "closable"
+    assert can_close(state, hypothetical=True, goal="close").status == "closable"
     with pytest.raises(SolverError):
         can_close(Table.start(), ["L"], goal="escape", hypothetical=True)
     # Bandido's answers keep their JSON shape.

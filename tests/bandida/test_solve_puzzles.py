@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 
@@ -23,7 +24,7 @@ from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
 from banditsolve.tunnels.state import WON, GameState
 from tests.bandida.test_close_goals import connected, to_footprint
-from tests.tunnels.oracle import Footprint, PlainTable, footprint, is_legal
+from tests.tunnels.oracle import Footprint, PlainTable, Vec, footprint, is_legal
 
 PUZZLES = load_bandida_puzzles()
 KINDS = (
@@ -79,28 +80,52 @@ def oracle_closure(
     """Reference: is there a legal sequence of at most ``budget`` of ``names`` that reaches the
     goal? Covers the smallest empty cell an exit runs into in every way (every such cell must
     be covered by some card of a closure, and that card may be laid first)."""
-    laid: list[str] = []
+    return _Oracle(goal, first).dfs(start, Counter(names), budget)
 
-    def ports(name: str) -> list[str]:
-        base = name.split(":")[0]
-        if name.endswith(":bandido_super"):
-            return [base, "TL+TR+R+BR+BL"]  # either side
-        return [base]
 
-    def goal_met(table: PlainTable) -> bool:
+def _sides(name: str) -> list[str]:
+    """The port names a card may be laid as: Bandido's super card on either side."""
+    base = name.split(":")[0]
+    if name.endswith(":bandido_super"):
+        return [base, "TL+TR+R+BR+BL"]
+    return [base]
+
+
+def _covering(table: PlainTable, side: str, target: Vec) -> Iterator[Footprint]:
+    """Every legal footprint of the port names ``side`` with a square on ``target``."""
+    for rotation in (0, 90, 180, 270):
+        for anchor in range(2):
+            fp0 = footprint(side, 0, 0, rotation)
+            cells = sorted(fp0, key=lambda e: e[0] != (0, 0))
+            other = next(c for c, _ in cells if c != (0, 0))
+            x, y = target if anchor == 0 else (target[0] - other[0], target[1] - other[1])
+            fp = footprint(side, x, y, rotation)
+            if is_legal(table, fp):
+                yield fp
+
+
+class _Oracle:
+    """The brute force of :func:`oracle_closure`: the cards laid on the current line, and the
+    card numbers of Bandido's super card laid."""
+
+    def __init__(self, goal: str, first: tuple[int, int]) -> None:
+        self.goal = goal
+        self.first = first
+        self.laid: list[str] = []
+        self.bandido_numbers: set[int] = set()
+
+    def goal_met(self, table: PlainTable) -> bool:
         if table.exits():
             return False
-        if goal in ("ladder", "join") and not any(n.endswith(":ladder") for n in laid):
+        if self.goal in ("ladder", "join") and not any(n.endswith(":ladder") for n in self.laid):
             return False
-        if goal == "join":
-            supers = [c for c, (n, _o) in table.cells.items() if n in bandido_numbers]
-            return bool(supers) and any(connected(table, first, c) for c in supers)
+        if self.goal == "join":
+            supers = [c for c, (n, _o) in table.cells.items() if n in self.bandido_numbers]
+            return bool(supers) and any(connected(table, self.first, c) for c in supers)
         return True
 
-    bandido_numbers: set[int] = set()
-
-    def dfs(table: PlainTable, left: Counter[str], room: int) -> bool:
-        if goal_met(table):
+    def dfs(self, table: PlainTable, left: Counter[str], room: int) -> bool:
+        if self.goal_met(table):
             return True
         exits = table.exits()
         if not exits or room == 0:
@@ -108,36 +133,32 @@ def oracle_closure(
         target = min((c[0] + d[0], c[1] + d[1]) for c, d in exits)
         for name in sorted(n for n, k in left.items() if k > 0):
             tried: set[Footprint] = set()
-            for side in ports(name):
-                for rotation in (0, 90, 180, 270):
-                    for anchor in range(2):
-                        fp0 = footprint(side, 0, 0, rotation)
-                        cells = sorted(fp0, key=lambda e: e[0] != (0, 0))
-                        other = next(c for c, _ in cells if c != (0, 0))
-                        x, y = (
-                            target if anchor == 0 else (target[0] - other[0], target[1] - other[1])
-                        )
-                        fp = footprint(side, x, y, rotation)
-                        if fp in tried or not is_legal(table, fp):
-                            continue
-                        tried.add(fp)
-                        child = PlainTable()
-                        child.cells = dict(table.cells)
-                        child.count = table.count
-                        child.add(fp)
-                        if name.endswith(":bandido_super"):
-                            bandido_numbers.add(child.count)
-                        left[name] -= 1
-                        laid.append(name)
-                        found = dfs(child, left, room - 1)
-                        laid.pop()
-                        left[name] += 1
-                        bandido_numbers.discard(child.count)
-                        if found:
-                            return True
+            for side in _sides(name):
+                for fp in _covering(table, side, target):
+                    if fp in tried:
+                        continue
+                    tried.add(fp)
+                    if self.lay(table, fp, name, left, room):
+                        return True
         return False
 
-    return dfs(start, Counter(names), budget)
+    def lay(
+        self, table: PlainTable, fp: Footprint, name: str, left: Counter[str], room: int
+    ) -> bool:
+        """Whether laying ``fp`` (of the card ``name``) leads to the goal."""
+        child = PlainTable()
+        child.cells = dict(table.cells)
+        child.count = table.count
+        child.add(fp)
+        if name.endswith(":bandido_super"):
+            self.bandido_numbers.add(child.count)
+        left[name] -= 1
+        self.laid.append(name)
+        found = self.dfs(child, left, room - 1)
+        self.laid.pop()
+        left[name] += 1
+        self.bandido_numbers.discard(child.count)
+        return found
 
 
 def check_close(puzzle: BandidaPuzzle) -> None:

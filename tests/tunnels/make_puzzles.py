@@ -11,7 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from banditsolve.tunnels import can_close, card_name, min_cards_to_close, solve_game, to_json
+from banditsolve.tunnels import (
+    Table,
+    can_close,
+    card_name,
+    min_cards_to_close,
+    solve_game,
+    to_json,
+)
 from banditsolve.tunnels.notation import Position, parse_position
 from banditsolve.tunnels.rules import state_from
 from banditsolve.tunnels.simulate import simulate
@@ -33,142 +40,169 @@ def doc(table: Any, cards: list[int]) -> dict[str, object]:
     return to_json(Position(table, tuple(sorted(cards))))
 
 
-def main() -> None:
-    puzzles: list[dict[str, object]] = []
-    want = {"every": 4, "min": 5, "impossible_exhaustive": 3, "unfillable": 2, "counting": 1,
-            "loop": 2}
-    got = dict.fromkeys(want, 0)
-    for seed in range(60):
-        for s in states(seed)[3::5]:
-            for n in (3, 4, 5, 6):
-                cards = (list(s.hands[s.player]) + list(s.pile))[:n]
-                r = min_cards_to_close(s.table, cards, backend="exact", time_limit=2)
-                kind = None
-                if r.status == "closable" and r.minimum:
-                    loop = any(
-                        d <= -2 for d in _deltas(s.table, r.placements)
-                    )
-                    if r.cards == n and r.cards >= 3:
-                        kind = "every"
-                    elif loop and r.cards >= 2 and got["loop"] < want["loop"]:
-                        kind = "loop"
-                    elif r.cards >= 2:
-                        kind = "min"
-                elif r.status == "impossible":
-                    if "exhaustive" in r.reason:
-                        kind = "impossible_exhaustive"
-                    elif "fill" in r.reason:
-                        kind = "unfillable"
-                    elif "openings" in r.reason:
-                        kind = "counting"
-                if kind is None or got[kind] >= want[kind]:
-                    continue
-                got[kind] += 1
-                question = "can_close" if kind.startswith("imp") or kind in (
-                    "unfillable", "counting") else "min_cards"
-                expected: dict[str, object] = {"status": r.status}
-                if r.status == "closable":
-                    expected["cards"] = r.cards
-                desc = {
-                    "every": "closable, but only by laying every one of the cards",
-                    "loop": "the fewest cards close it with a loop: one card joins two exits",
-                    "min": "the fewest cards that close it",
-                    "impossible_exhaustive": "impossible: no bound shows it, the search does",
-                    "unfillable": "impossible: an exit faces a cell none of the cards can fill",
-                    "counting": "impossible: too few openings to absorb the exits",
-                }[kind]
-                puzzles.append({
-                    "id": f"{kind}-{got[kind]}",
-                    "description": desc,
-                    "question": question,
-                    "position": doc(s.table, cards),
-                    "expected": expected,
-                })
-    # A walled-in cell: the leaflet's hole.
-    hole = parse_position(
-        "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
-    )
-    puzzles.append({
-        "id": "hole-1", "description": "impossible: an exit runs into a walled-in cell",
-        "question": "can_close", "position": to_json(hole),
-        "expected": {"status": "impossible"},
-    })
-    # The bounded table: a closable case made impossible by a tight play area.
-    for p in list(puzzles):
-        if p["question"] == "min_cards" and p["expected"]["status"] == "closable":  # type: ignore[index]
+#: How many closure puzzles of each kind the file holds.
+WANT = {"every": 4, "min": 5, "impossible_exhaustive": 3, "unfillable": 2, "counting": 1, "loop": 2}
+DESCRIPTIONS = {
+    "every": "closable, but only by laying every one of the cards",
+    "loop": "the fewest cards close it with a loop: one card joins two exits",
+    "min": "the fewest cards that close it",
+    "impossible_exhaustive": "impossible: no bound shows it, the search does",
+    "unfillable": "impossible: an exit faces a cell none of the cards can fill",
+    "counting": "impossible: too few openings to absorb the exits",
+}
+GAME_DESCRIPTIONS = {
+    "win": "the team can still win with perfect play",
+    "lose": "every line of play loses",
+    "change": "nothing in the hand fits: the win starts with a hand change",
+}
+
+
+class Collector:
+    """The puzzles found so far, and how many of each kind."""
+
+    def __init__(self) -> None:
+        self.puzzles: list[dict[str, object]] = []
+        self.got = dict.fromkeys(WANT, 0)
+        self.got_game = {"change": 0, "win": 0, "lose": 0}
+
+    def kind(self, table: Any, r: Any, n: int) -> str | None:
+        """The kind of closure puzzle an answer ``r`` on ``n`` cards makes, if any."""
+        if r.status == "closable" and r.minimum:
+            loop = any(d <= -2 for d in _deltas(table, r.placements))
+            if r.cards == n and r.cards >= 3:
+                return "every"
+            if loop and r.cards >= 2 and self.got["loop"] < WANT["loop"]:
+                return "loop"
+            return "min" if r.cards >= 2 else None
+        if r.status == "impossible":
+            for word, kind in (
+                ("exhaustive", "impossible_exhaustive"), ("fill", "unfillable"),
+                ("openings", "counting"),
+            ):
+                if word in r.reason:
+                    return kind
+        return None
+
+    def closures(self) -> None:
+        """Closure puzzles from seeded games' positions (the hand and the pile's top cards)."""
+        for seed in range(60):
+            for s in states(seed)[3::5]:
+                for n in (3, 4, 5, 6):
+                    cards = (list(s.hands[s.player]) + list(s.pile))[:n]
+                    r = min_cards_to_close(s.table, cards, backend="exact", time_limit=2)
+                    kind = self.kind(s.table, r, n)
+                    if kind is None or self.got[kind] >= WANT[kind]:
+                        continue
+                    self.got[kind] += 1
+                    closure = kind.startswith("imp") or kind in ("unfillable", "counting")
+                    expected: dict[str, object] = {"status": r.status}
+                    if r.status == "closable":
+                        expected["cards"] = r.cards
+                    self.puzzles.append({
+                        "id": f"{kind}-{self.got[kind]}",
+                        "description": DESCRIPTIONS[kind],
+                        "question": "can_close" if closure else "min_cards",
+                        "position": doc(s.table, cards),
+                        "expected": expected,
+                    })
+
+    def hole_and_bounded(self) -> None:
+        """The leaflet's hole, and a closable case made impossible by a tight play area."""
+        hole = parse_position(
+            "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | L*3 TL+BL*2"
+        )
+        self.puzzles.append({
+            "id": "hole-1", "description": "impossible: an exit runs into a walled-in cell",
+            "question": "can_close", "position": to_json(hole),
+            "expected": {"status": "impossible"},
+        })
+        for p in list(self.puzzles):
+            expected = p["expected"]
+            assert isinstance(expected, dict)
+            if p["question"] != "min_cards" or expected["status"] != "closable":
+                continue
             pos = parse_position(json.dumps(p["position"]))
-            x0, y0, x1, y1 = pos.table.bounds()
-            area = (x0, y0, x1, y1)
-            r = can_close(pos, backend="exact", bounds=area)
-            if r.status == "impossible":
-                puzzles.append({
+            area = pos.table.bounds()
+            if can_close(pos, backend="exact", bounds=area).status == "impossible":
+                self.puzzles.append({
                     "id": "bounded-1",
                     "description": "closable on an open table, impossible when the play area "
                     "is the table's bounding box",
                     "question": "can_close", "position": p["position"],
                     "bounds": list(area), "expected": {"status": "impossible"},
                 })
-                break
-    # Game puzzles: perfect information, 2 players.
-    got_game = {"change": 0, "win": 0, "lose": 0}
-    for seed in range(300):
-        if min(got_game.values()) >= 2 and got['every'] >= want['every']:
-            break
-        history = states(seed)
-        final = FINAL[seed]
-        picks = [h for h in history[-14:] if len(h.pile) <= 9]
-        if final.outcome == "won":
-            picks = history[-6:]
-            base = history[-1].table
-            for k in (3, 4, 5):
-                if got["every"] >= want["every"] or len(base.history) <= k + 1:
-                    continue
-                from banditsolve.tunnels import Table
-                t = Table.empty()
-                for laid in final.table.history[:-k]:
-                    t = t.place(laid)
-                cards = [q.card for q in final.table.history[-k:]]
-                rk = min_cards_to_close(t, cards, backend="exact", time_limit=2)
-                if rk.status == "closable" and rk.cards == k:
-                    got["every"] += 1
-                    puzzles.append({
-                        "id": f"every-{got['every']}",
-                        "description": "closable, but only by laying every one of the cards",
-                        "question": "min_cards", "position": doc(t, cards),
-                        "expected": {"status": "closable", "cards": k},
-                    })
-        for s in picks:
-            if final.outcome != "won" and got_game["lose"] >= 3:
-                break
-            st = state_from(s.table, s.hands, s.pile, player=s.player)
-            if st.outcome is not None:
+                return
+
+    def every_of(self, final: GameState, before: GameState) -> None:
+        """Closures that need every card: the last cards of a won game (``before``: its state
+        before the last move)."""
+        for k in (3, 4, 5):
+            if self.got["every"] >= WANT["every"] or len(before.table.history) <= k + 1:
                 continue
-            g = solve_game(st, time_limit=0.5)
-            if g.status == "unknown":
-                continue
-            kind = g.status
-            if kind == "win" and any(str(m.action) == "change" for m in g.line[:1]):
-                kind = "change"
-            if got_game[kind] >= (3 if kind == "lose" else 2):
-                continue
-            got_game[kind] += 1
-            puzzles.append({
-                "id": f"game-{kind}-{got_game[kind]}",
-                "description": {
-                    "win": "the team can still win with perfect play",
-                    "lose": "every line of play loses",
-                    "change": "nothing in the hand fits: the win starts with a hand change",
-                }[kind],
-                "question": "solve",
-                "position": doc(s.table, []) | {"remaining": []},
-                "hands": [[card_name(c) for c in h] for h in s.hands],
-                "pile": [card_name(c) for c in s.pile],
-                "player": s.player,
-                "options": {},
-                "expected": {"status": g.status, "turns": len(g.line)},
-            })
-    OUT.write_text(json.dumps(puzzles, indent=1) + "\n", encoding="utf-8")
-    print(len(puzzles), got, got_game)
+            t = Table.empty()
+            for laid in final.table.history[:-k]:
+                t = t.place(laid)
+            cards = [q.card for q in final.table.history[-k:]]
+            rk = min_cards_to_close(t, cards, backend="exact", time_limit=2)
+            if rk.status == "closable" and rk.cards == k:
+                self.got["every"] += 1
+                self.puzzles.append({
+                    "id": f"every-{self.got['every']}",
+                    "description": DESCRIPTIONS["every"],
+                    "question": "min_cards", "position": doc(t, cards),
+                    "expected": {"status": "closable", "cards": k},
+                })
+
+    def game(self, s: GameState) -> None:
+        """A game puzzle from ``s``, if perfect play decides it and its kind is wanted."""
+        st = state_from(s.table, s.hands, s.pile, player=s.player)
+        if st.outcome is not None:
+            return
+        g = solve_game(st, time_limit=0.5)
+        if g.status == "unknown":
+            return
+        kind: str = g.status
+        if kind == "win" and any(str(m.action) == "change" for m in g.line[:1]):
+            kind = "change"
+        if self.got_game[kind] >= (3 if kind == "lose" else 2):
+            return
+        self.got_game[kind] += 1
+        self.puzzles.append({
+            "id": f"game-{kind}-{self.got_game[kind]}",
+            "description": GAME_DESCRIPTIONS[kind],
+            "question": "solve",
+            "position": doc(s.table, []) | {"remaining": []},
+            "hands": [[card_name(c) for c in h] for h in s.hands],
+            "pile": [card_name(c) for c in s.pile],
+            "player": s.player,
+            "options": {},
+            "expected": {"status": g.status, "turns": len(g.line)},
+        })
+
+    def games(self) -> None:
+        """Game puzzles (perfect information, 2 players) from seeded games' last states."""
+        for seed in range(300):
+            if min(self.got_game.values()) >= 2 and self.got["every"] >= WANT["every"]:
+                return
+            history = states(seed)
+            final = FINAL[seed]
+            picks = [h for h in history[-14:] if len(h.pile) <= 9]
+            if final.outcome == "won":
+                picks = history[-6:]
+                self.every_of(final, history[-1])
+            for s in picks:
+                if final.outcome != "won" and self.got_game["lose"] >= 3:
+                    break
+                self.game(s)
+
+
+def main() -> None:
+    found = Collector()
+    found.closures()
+    found.hole_and_bounded()
+    found.games()
+    OUT.write_text(json.dumps(found.puzzles, indent=1) + "\n", encoding="utf-8")
+    print(len(found.puzzles), found.got, found.got_game)
 
 
 def _deltas(table: Any, placements: Any) -> list[int]:

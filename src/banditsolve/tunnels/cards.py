@@ -332,7 +332,33 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
     edition = data.get("edition")
     if not isinstance(edition, str) or not edition:
         raise DataError(f"{where}: 'edition' must be a non-empty string")
-    sup = data.get("super")
+    sides = _super_sides(data.get("super"), where)
+    cards = data.get("cards")
+    if not isinstance(cards, list) or not cards:
+        raise DataError(f"{where}: 'cards' must be a non-empty list")
+    counter: Counter[int] = Counter()
+    modes: list[tuple[int, tuple[int, ...]]] = []
+    extra: list[int] = []
+    for i, entry in enumerate(cards):
+        code, count, entry_modes, is_extra = _card_entry(entry, f"{where}: cards[{i}]")
+        if code in counter:
+            raise DataError(f"{where}: cards[{i}] ({entry['card']}): card listed twice")
+        if entry_modes is not None:
+            modes.append((code, entry_modes))
+        if is_extra:
+            extra.append(code)
+        counter[code] = count
+    return Deck(
+        edition,
+        tuple(sorted(counter.items())),
+        tuple(sides),
+        tuple(sorted(modes)),
+        tuple(sorted(extra)),
+    )
+
+
+def _super_sides(sup: object, where: str) -> list[tuple[str, int]]:
+    """The super card's sides of a deck document: side name to card code."""
     if not isinstance(sup, Mapping) or not sup:
         raise DataError(f"{where}: 'super' must map side names to card names")
     sides: list[tuple[str, int]] = []
@@ -344,56 +370,48 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
         if code < 0:
             raise DataError(f"{where}: super side {name!r} must be a card name")
         sides.append((str(name), code))
-    cards = data.get("cards")
-    if not isinstance(cards, list) or not cards:
-        raise DataError(f"{where}: 'cards' must be a non-empty list")
-    counter: Counter[int] = Counter()
-    modes: list[tuple[int, tuple[int, ...]]] = []
-    extra: list[int] = []
-    for i, entry in enumerate(cards):
-        if not isinstance(entry, Mapping):
-            raise DataError(f"{where}: cards[{i}] must be an object")
-        card, count, kind = entry.get("card"), entry.get("count"), entry.get("kind", "tunnel")
-        if not isinstance(card, str):
-            raise DataError(f"{where}: cards[{i}]: 'card' must be a card name")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise DataError(f"{where}: cards[{i}] ({card}): 'count' must be a positive integer")
-        if kind not in KIND_INDEX:
-            raise DataError(f"{where}: cards[{i}] ({card}): unknown kind {kind!r}")
-        try:
-            code = parse_card(card)
-        except NotationError as exc:
-            raise DataError(f"{where}: cards[{i}]: {exc}") from exc
-        if kind_index(code):
-            raise DataError(f"{where}: cards[{i}]: give the kind in 'kind', not in the name")
-        code = with_kind(code, KIND_INDEX[str(kind)])
-        if code in counter:
-            raise DataError(f"{where}: cards[{i}] ({card}): card listed twice")
-        unknown = set(entry) - {"card", "count", "kind", "modes", "extra"}
-        if unknown:
-            raise DataError(f"{where}: cards[{i}] ({card}): unknown field {sorted(unknown)[0]!r}")
-        if "modes" in entry:
-            listed = entry["modes"]
-            if (
-                not isinstance(listed, list)
-                or not listed
-                or any(isinstance(m, bool) or m not in (1, 2, 3) for m in listed)
-            ):
-                raise DataError(f"{where}: cards[{i}] ({card}): 'modes' must list modes 1, 2, 3")
-            modes.append((code, tuple(sorted(set(listed)))))
-        flag = entry.get("extra", False)
-        if not isinstance(flag, bool):
-            raise DataError(f"{where}: cards[{i}] ({card}): 'extra' must be true or false")
-        if flag:
-            extra.append(code)
-        counter[code] = count
-    return Deck(
-        edition,
-        tuple(sorted(counter.items())),
-        tuple(sides),
-        tuple(sorted(modes)),
-        tuple(sorted(extra)),
-    )
+    return sides
+
+
+def _card_entry(entry: object, where: str) -> tuple[int, int, tuple[int, ...] | None, bool]:
+    """One entry of a deck document's cards: its code (kind included), count, the modes whose
+    pile it is in (None: every mode) and whether it is not in the box (``extra``)."""
+    if not isinstance(entry, Mapping):
+        raise DataError(f"{where} must be an object")
+    card, count, kind = entry.get("card"), entry.get("count"), entry.get("kind", "tunnel")
+    if not isinstance(card, str):
+        raise DataError(f"{where}: 'card' must be a card name")
+    where = f"{where} ({card})"
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise DataError(f"{where}: 'count' must be a positive integer")
+    if kind not in KIND_INDEX:
+        raise DataError(f"{where}: unknown kind {kind!r}")
+    try:
+        code = parse_card(card)
+    except NotationError as exc:
+        raise DataError(f"{where.rsplit(' (', 1)[0]}: {exc}") from exc
+    if kind_index(code):
+        raise DataError(f"{where.rsplit(' (', 1)[0]}: give the kind in 'kind', not in the name")
+    unknown = set(entry) - {"card", "count", "kind", "modes", "extra"}
+    if unknown:
+        raise DataError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    flag = entry.get("extra", False)
+    if not isinstance(flag, bool):
+        raise DataError(f"{where}: 'extra' must be true or false")
+    return with_kind(code, KIND_INDEX[str(kind)]), count, _entry_modes(entry, where), flag
+
+
+def _entry_modes(entry: Mapping[str, object], where: str) -> tuple[int, ...] | None:
+    if "modes" not in entry:
+        return None
+    listed = entry["modes"]
+    if (
+        not isinstance(listed, list)
+        or not listed
+        or any(isinstance(m, bool) or m not in (1, 2, 3) for m in listed)
+    ):
+        raise DataError(f"{where}: 'modes' must list modes 1, 2, 3")
+    return tuple(sorted(set(listed)))
 
 
 @cache

@@ -35,8 +35,9 @@ from banditsolve.core.flags import (
     write_svg,
 )
 
-#: Bandida's modes and the closure goal of each (``close --mode M``).
+#: Bandida's modes and the closure goal of each (``close --mode M``), and the mode of each goal.
 MODE_GOALS = {"1": "close", "2": "ladder", "3": "join"}
+GOAL_MODES = {goal: int(mode) for mode, goal in MODE_GOALS.items()}
 
 
 def game_of(parser: argparse.ArgumentParser) -> str:
@@ -232,12 +233,16 @@ def add_hypothetical(parser: argparse.ArgumentParser) -> None:
 # -- reading --------------------------------------------------------------------------------
 
 
-def read_table_position(source: str, hypothetical: bool = False, game: str = "bandido") -> Any:
+def read_table_position(
+    source: str, hypothetical: bool = False, game: str = "bandido", mode: int | None = None
+) -> Any:
     """A table position (cards laid, cards left) of ``game`` from notation, JSON text or a
-    file; a position of the other tunnel game is refused."""
-    from banditsolve.tunnels.notation import read_position
+    file; a position of the other tunnel game is refused. ``mode``: Bandida's mode, whose
+    pile the cards left come from and whose components alone it may hold."""
+    from banditsolve.tunnels.game import BANDIDA, BANDIDO
 
-    return read_position(source, hypothetical=hypothetical, game=game)
+    tunnel = BANDIDA if game == "bandida" else BANDIDO
+    return tunnel.read_position(source, hypothetical=hypothetical, mode=mode)
 
 
 def read_game_state(args: argparse.Namespace) -> Any:
@@ -313,7 +318,10 @@ def cmd_close(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import can_close, min_cards_to_close, svg
 
     goal = close_goal(args)
-    position = read_table_position(args.position, args.hypothetical, args.game)
+    # Bandida's close is a question of one mode: the mode whose goal is asked (mode 1's close
+    # by default), whose components alone the position may hold (BA-SETUP-4, BA-DECK-5).
+    mode = GOAL_MODES[goal or "close"] if args.game == "bandida" else None
+    position = read_table_position(args.position, args.hypothetical, args.game, mode)
     solver = min_cards_to_close if args.minimum else can_close
     extra: dict[str, Any] = {} if goal is None else {"goal": goal}
     result = solver(
@@ -475,7 +483,7 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
             None,
             write_svg(out_dir / f"mode{mode}.svg", game.svg(state)),
         )
-    position = read_table_position(DEMO_LADDER, game="bandida")
+    position = read_table_position(DEMO_LADDER, game="bandida", mode=2)
     result = min_cards_to_close(position, goal="ladder", time_limit=10.0)
     laid = position.table.place_all(result.placements)
     yield DemoItem(

@@ -125,78 +125,125 @@ def keys_fit(state: GameState) -> bool:
     return len(state.table) + len(state.pile) + sum(map(len, state.hands)) < FAST_CARDS
 
 
-def fast_bandido(
-    start: GameState, rng: random.Random, keep: bool = True
-) -> tuple[list[GameState], list[Action]]:
-    """Play a settled Bandido game (the pile known) to the end with :func:`greedy_policy`:
-    every state (with ``keep``; else the start and the last), and the actions between them."""
-    options = start.options
-    fast = options.area is None
-    # Holes may be made (hole=loses or loses_at_once); Bandido has no map, so a hole made is
-    # there for good and the game is lost (hole_is_final with no map left, BD-END-4).
-    holes_allowed = options.hole != "illegal"
-    fast_fits = fast and holes_allowed
-    hole_loses = holes_allowed
-    dead_loses = options.dead_exit == "loses"
-    must_draw = options.pile_out == "must_draw"
-    pile_end = options.pile_out == "end"
-    may_place = options.hand_change == "may_place"
-    players = start.players
-    # The table as mappings of our own by cell key, changed in place: ``table`` is the
-    # current table as an immutable Table (made for each state kept), or None.
-    packed = keyed(start.table.packed)
-    rim = keyed(start.table.rim)
-    front = keyed(start.table.front_rim)
-    # When Tables are made often (every state kept, or the generic functions read the table
-    # each turn), the same mappings by cell are kept beside them, changed card by card.
-    mirrored = keep or not fast_fits or dead_loses
-    cpacked = dict(start.table.packed) if mirrored else {}
-    crim = dict(start.table.rim) if mirrored else {}
-    cfront = dict(start.table.front_rim) if mirrored else {}
-    cell_of = CELL_OF
-    history = list(start.table.history)
-    table: Table | None = start.table
-    hands = list(start.hands)
-    pile = start.pile
-    player = start.player
-    to_draw = start.to_draw
-    changed = start.changed
-    turn = start.turn
-    outcome = start.outcome
-    reason = start.reason
-    states = [start]
-    actions: list[Action] = []
-    state: GameState | None = start
-    exits = start.table.exit_count
-    # The signature of every front cell, kept up to date on each placement.
-    fsig = {t: key_signature(rim, t) for t in front}
-    hand_get = HAND_MASKS.get
-    new_tuple = tuple.__new__
-    local_get = LOCAL_PLACEMENTS.get
-    place_sets = PLACE_SETS
-    # Each front cell's row of least changes (least_row of its signature), kept beside fsig.
-    frow = {t: least_row(s) for t, s in fsig.items()}
-    # The empty cells walled on three sides, each with the cell on its fourth side; a card
-    # can wall an exit into a hole only by covering one of those (``danger``, with counts).
-    three: dict[int, int] = {}
-    danger: dict[int, int] = {}
-    for c, v in rim.items():
-        if TOUCH_COUNT[v] == 3:
-            walled(three, danger, c, v)
+class FastGame:
+    """A settled Bandido game (the pile known) played to the end with
+    :func:`~banditsolve.tunnels.players.greedy_policy` on mappings of its own, changed in place
+    (see the module notes): :meth:`run` gives every state (with ``keep``; else the start and
+    the last) and the actions between them.
 
-    def made(copy: bool) -> Table:
-        # A Table of the mappings now. Without mirrors: new mappings by cell, converted from
-        # the keyed ones. With them: copies (``copy``, for a state kept) or the mirrors
-        # themselves (a passing view, or the last table).
-        if not mirrored:
-            return Table(celled(packed), celled(rim), celled(front), tuple(history))
+    The table is kept as mappings by cell key (``packed``, ``rim``, ``front``), with each
+    front cell's signature (``fsig``) and row of least changes (``frow``), and the empty cells
+    walled on three sides (``three``, each with the cell on its fourth side; ``danger``: those
+    cells, counted): a card can wall an exit into a hole only by covering one of those. When
+    Tables are made often (every state kept, or the generic functions read the table each
+    turn), the same mappings by cell are kept beside them (``mirrored``: ``cpacked``,
+    ``crim``, ``cfront``), changed card by card. ``table`` is the current table as an
+    immutable Table (made for each state kept), or None; ``state`` the current state, or None
+    until asked."""
+
+    __slots__ = (
+        "actions",
+        "cfront",
+        "changed",
+        "cpacked",
+        "crim",
+        "danger",
+        "dead_loses",
+        "exits",
+        "fast",
+        "fast_fits",
+        "front",
+        "frow",
+        "fsig",
+        "gathered",
+        "hands",
+        "history",
+        "holes_allowed",
+        "keep",
+        "may_place",
+        "mirrored",
+        "must_draw",
+        "options",
+        "outcome",
+        "packed",
+        "pile",
+        "pile_end",
+        "player",
+        "players",
+        "reason",
+        "rim",
+        "rng",
+        "state",
+        "states",
+        "table",
+        "three",
+        "to_draw",
+        "turn",
+    )
+
+    def __init__(self, start: GameState, rng: random.Random, keep: bool) -> None:
+        options = self.options = start.options
+        self.rng = rng
+        self.keep = keep
+        self.fast = options.area is None
+        # Holes may be made (hole=loses); Bandido has no map, so a hole made is there for
+        # good and the game is lost (BD-END-4).
+        self.holes_allowed = options.hole != "illegal"
+        self.fast_fits = self.fast and self.holes_allowed
+        self.dead_loses = options.dead_exit == "loses"
+        self.must_draw = options.pile_out == "must_draw"
+        self.pile_end = options.pile_out == "end"
+        self.may_place = options.hand_change == "may_place"
+        self.players = start.players
+        table = start.table
+        self.packed = keyed(table.packed)
+        self.rim = rim = keyed(table.rim)
+        self.front = keyed(table.front_rim)
+        self.mirrored = mirrored = keep or not self.fast_fits or self.dead_loses
+        self.cpacked = dict(table.packed) if mirrored else {}
+        self.crim = dict(table.rim) if mirrored else {}
+        self.cfront = dict(table.front_rim) if mirrored else {}
+        self.history = list(table.history)
+        self.table: Table | None = table
+        self.hands = list(start.hands)
+        self.pile = start.pile
+        self.player = start.player
+        self.to_draw = start.to_draw
+        self.changed = start.changed
+        self.turn = start.turn
+        self.outcome = start.outcome
+        self.reason = start.reason
+        self.states = [start]
+        self.actions: list[Action] = []
+        self.state: GameState | None = start
+        self.exits = table.exit_count
+        self.fsig = {t: key_signature(rim, t) for t in self.front}
+        self.frow = {t: least_row(s) for t, s in self.fsig.items()}
+        self.three: dict[int, int] = {}
+        self.danger: dict[int, int] = {}
+        for c, v in rim.items():
+            if TOUCH_COUNT[v] == 3:
+                walled(self.three, self.danger, c, v)
+        self.gathered: Gathered | None = None
+
+    # -- tables and states, when a generic function or a kept state needs one -------------------
+
+    def made(self, copy: bool) -> Table:
+        """A Table of the mappings now. Without mirrors: new mappings by cell, converted from
+        the keyed ones. With them: copies (``copy``, for a state kept) or the mirrors
+        themselves (a passing view, or the last table)."""
+        history = tuple(self.history)
+        if not self.mirrored:
+            return Table(celled(self.packed), celled(self.rim), celled(self.front), history)
         if copy:
-            return Table(dict(cpacked), dict(crim), dict(cfront), tuple(history))
-        return Table(cpacked, crim, cfront, tuple(history))
+            return Table(dict(self.cpacked), dict(self.crim), dict(self.cfront), history)
+        return Table(self.cpacked, self.crim, self.cfront, history)
 
-    def mirror(a: int, code: int, r: int) -> None:
-        # The mirrors after laying ``code`` at key ``a`` turned rotation index ``r``: the
-        # card's cells, then each side neighbour's rim value (front if it has an opening).
+    def mirror(self, a: int, code: int, r: int) -> None:
+        """The mirrors after laying ``code`` at key ``a`` turned rotation index ``r``: the
+        card's cells, then each side neighbour's rim value (front if it has an opening)."""
+        cell_of, packed, rim = CELL_OF, self.packed, self.rim
+        crim, cfront, cpacked = self.crim, self.cfront, self.cpacked
         steps = LAY_KEYED[(code & PORT_MASK) << 2 | r] or lay_keyed(code & PORT_MASK, r)
         for k in (a, a + steps[0]):
             c = cell_of[k]
@@ -211,33 +258,31 @@ def fast_bandido(
                 if v & SIDE_MASK:
                     cfront[c] = v
 
-    def view() -> Table:
-        # The table for a generic function to read now: a kept one, or one made from the
-        # mappings (with mirrors a passing view, never kept: they change with the next card).
-        return table if table is not None else made(False)
+    def view(self) -> Table:
+        """The table for a generic function to read now: a kept one, or one made from the
+        mappings (with mirrors a passing view, never kept: they change with the next card)."""
+        return self.table if self.table is not None else self.made(False)
 
-    def now() -> GameState:
-        nonlocal state
-        if state is None:
-            state = GameState(
-                view(), tuple(hands), (), pile, player, to_draw, options, changed, outcome,
-                reason, turn,
+    def now(self) -> GameState:
+        """The state now (made once per state)."""
+        if self.state is None:
+            self.state = GameState(
+                self.view(), tuple(self.hands), (), self.pile, self.player, self.to_draw,
+                self.options, self.changed, self.outcome, self.reason, self.turn,
             )
-        return state
+        return self.state
 
-    def gather(hand: tuple[int, ...]) -> Gathered:
-        """The placements of ``hand`` (a sorted tuple) that change the exits least: their
-        change, the placements (see :func:`entry`) and those that cover a cell of ``danger``,
-        and the hand's codes without repeats, in order (an entry's rank is its index)."""
-        codes, masks, first, more = hand_get(hand) or hand_masks(hand)
-        # The least change of each card on each front cell, read from the cell's row by
-        # index (an entry not worked out yet is ROW_UNKNOWN, less than any change); only the
-        # (cell, card) pairs of the least change are then looked up. The order found does not
-        # matter: the group is sorted, the risky ones are a set.
-        no_fit = NO_PLACEMENT - 1  # above every change: NO_PLACEMENT entries never count
-        best_delta = no_fit
+    # -- the greedy policy's move ----------------------------------------------------------------
+
+    def least(self, masks: list[int]) -> tuple[int, list[tuple[int, list[int], int]]]:
+        """The least exit change of the port masks ``masks`` on any front cell, and the
+        ``(cell, row, mask)`` of that change. Each is read from the cell's row by index (an
+        entry not worked out yet is ROW_UNKNOWN, less than any change); only the pairs of the
+        least change are then looked up. :data:`NO_FIT` when nothing fits."""
+        fsig = self.fsig
+        best_delta = NO_FIT
         hits: list[tuple[int, list[int], int]] = []
-        for t, row in frow.items():
+        for t, row in self.frow.items():
             for m in masks:
                 d = row[m]
                 if d <= best_delta:
@@ -252,213 +297,276 @@ def fast_bandido(
                         hits = [(t, row, m)]
                     else:
                         hits.append((t, row, m))
+        return best_delta, hits
+
+    def gather(self, hand: tuple[int, ...]) -> Gathered:
+        """The placements of ``hand`` (a sorted tuple) that change the exits least: their
+        change, the placements (see :func:`entry`) and those that cover a cell of ``danger``,
+        and the hand's codes without repeats, in order (an entry's rank is its index). The
+        order found does not matter: the group is sorted, the risky ones are a set."""
+        codes, masks, first, more = HAND_MASKS.get(hand) or hand_masks(hand)
+        best_delta, hits = self.least(masks)
         group: list[int] = []
         risky: list[int] = []
-        if best_delta == no_fit:
+        if best_delta == NO_FIT:
             return NO_PLACEMENT, group, risky, codes
+        fsig, danger, place_sets = self.fsig, self.danger, PLACE_SETS
         for t, row, m in hits:
             # The least placements' set, by its index kept in the row beside the change.
             i = row[m + ROW_PLACES]
             if i < 0:
                 i = row[m + ROW_PLACES] = least_placed_index(m << SIGNATURE_BITS | fsig[t])
             least = place_sets[i]
-            base = first[m] + (t << 2)
-            if t in danger:
-                for ar, _ in least:
-                    group.append(base + ar)
-                    risky.append(base + ar)
-            else:
+            near = t in danger
+            for base in (first[m], *(more.get(m, ()) if more else ())):
+                base += t << 2
                 for ar, o in least:
                     group.append(base + ar)
-                    if t + o in danger:
+                    if near or t + o in danger:
                         risky.append(base + ar)
-            if more and m in more:
-                # Other codes of the same port mask in the hand: the same placements.
-                for base in more[m]:
-                    base += t << 2
-                    for ar, o in least:
-                        group.append(base + ar)
-                        if t in danger or t + o in danger:
-                            risky.append(base + ar)
         return best_delta, group, risky, codes
 
-    def every(hand: tuple[int, ...], above: int) -> list[tuple[int, int, int, int, int, int]]:
+    def every(self, hand: tuple[int, ...], above: int) -> list[Spot]:
         """Every placement of ``hand`` that changes the exits by more than ``above``, as
         greedy_policy lists them, sorted: ``(change, code, key of square A, rotation, key of
         the front cell it covers, key of its other cell)`` (keys order as ``(y, x)``)."""
         found = []
-        for t, s in fsig.items():
+        local_get, w = LOCAL_PLACEMENTS.get, KEY_WIDTH
+        for t, s in self.fsig.items():
             for code in set(hand):
                 key = (code & PORT_MASK) << SIGNATURE_BITS | s
                 for d, adx, ady, r, odx, ody in local_get(key) or local_placements(key):
                     if d > above:
-                        w = KEY_WIDTH
                         found.append((d, code, t + ady * w + adx, r, t, t + ody * w + odx))
         found.sort()
         return found
 
-    gathered: Gathered | None = None
-    while outcome is None:
-        # -- the greedy policy's move (greedy_policy, in the same order and with the same draws)
-        action: Action | None = None
-        delta = 99
-        lay_key = lay_turn = -1  # the key and rotation index of a placement, when known
-        if fast:
-            if gathered is None:
-                gathered = gather(hands[player])
-            best_delta, group, risky, codes = gathered
-            if not group:
-                action = PASS if changed or not pile else CHANGE
-            else:
-                # Sorted as greedy_policy sorts: by code, cell (y, x) and rotation.
-                group.sort()
-                best = group
-                if risky and exits + best_delta > 0:
-                    holes = {
-                        g
-                        for g in risky
-                        if walls_hole(
-                            rim, three, codes[g >> RANK_SHIFT], g >> 2 & KEY_MASK, g & 3
-                        )
-                    }
-                    if holes:
-                        best = [g for g in group if g not in holes]
-                if best:
-                    g = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-                    lay_key = k = g >> 2 & KEY_MASK
-                    lay_turn = g & 3
-                    # Placement(...) without its Python-level __new__ (the same tuple).
-                    action = new_tuple(
-                        Placement,
-                        (
-                            codes[g >> RANK_SHIFT],
-                            k % KEY_WIDTH - KEY_OFFSET,
-                            k // KEY_WIDTH - KEY_OFFSET,
-                            ROTATIONS[lay_turn],
-                        ),
-                    )
-                    delta = best_delta
-                else:
-                    # Every placement of the least change walls in a hole: greedy_policy's
-                    # other groups, in order (a placement can wall a hole only if it covers a
-                    # cell of ``danger``); failing all, the first wall of the least group.
-                    ordered = every(hands[player], best_delta)
-                    picks: list[tuple[int, int, int, int, int, int]] = []
-                    i = 0
-                    while i < len(ordered) and not picks:
-                        d = ordered[i][0]
-                        while i < len(ordered) and ordered[i][0] == d:
-                            e = ordered[i]
-                            if not (
-                                exits + d > 0
-                                and (e[4] in danger or e[5] in danger)
-                                and walls_hole(rim, three, e[1], e[2], e[3] // 90)
-                            ):
-                                picks.append(e)
-                            i += 1
-                    if picks:
-                        e = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
-                        x, y = key_cell(e[2])
-                        action = Placement(e[1], x, y, e[3])
-                        delta = 99
-                    elif holes_allowed:
-                        g = group[0]
-                        x, y = key_cell(g >> 2 & KEY_MASK)
-                        action = Placement(codes[g >> RANK_SHIFT], x, y, ROTATIONS[g & 3])
-                        delta = 99
-                    else:
-                        action = PASS if changed or not pile else CHANGE
+    def walls(self, code: int, a: int, r: int) -> bool:
+        """:func:`walls_hole` on the table now."""
+        return walls_hole(self.rim, self.three, code, a, r)
+
+    def choose(self) -> tuple[Action, int, int, int]:
+        """The greedy policy's move (in the same order and with the same draws as
+        greedy_policy): the action, the key and rotation index of a placement (or -1), and its
+        exit change (99 when it is to be counted after)."""
+        if not self.fast:
+            return greedy_policy(self.now(), self.rng), -1, -1, 99
+        gathered = self.gathered
+        if gathered is None:
+            gathered = self.gather(self.hands[self.player])
+        best_delta, group, risky, codes = gathered
+        if not group:
+            return self.no_placement(), -1, -1, 99
+        # Sorted as greedy_policy sorts: by code, cell (y, x) and rotation.
+        group.sort()
+        best = group
+        if risky and self.exits + best_delta > 0:
+            holes = {
+                g for g in risky if self.walls(codes[g >> RANK_SHIFT], g >> 2 & KEY_MASK, g & 3)
+            }
+            if holes:
+                best = [g for g in group if g not in holes]
+        if not best:
+            return self.past_holes(group, codes, best_delta), -1, -1, 99
+        rng = self.rng
+        g = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+        k = g >> 2 & KEY_MASK
+        turn = g & 3
+        # Placement(...) without its Python-level __new__ (the same tuple).
+        action = NEW_TUPLE(
+            Placement,
+            (
+                codes[g >> RANK_SHIFT],
+                k % KEY_WIDTH - KEY_OFFSET,
+                k // KEY_WIDTH - KEY_OFFSET,
+                ROTATIONS[turn],
+            ),
+        )
+        return action, k, turn, best_delta
+
+    def no_placement(self) -> Action:
+        """The only action when no card of the hand is laid: pass or change."""
+        return PASS if self.changed or not self.pile else CHANGE
+
+    def past_holes(self, group: list[int], codes: tuple[int, ...], least: int) -> Action:
+        """Every placement of the least change walls in a hole: greedy_policy's other groups,
+        in order (a placement can wall a hole only if it covers a cell of ``danger``); failing
+        all, the first wall of the least group (or pass or change with ``hole=illegal``)."""
+        ordered = self.every(self.hands[self.player], least)
+        danger, exits = self.danger, self.exits
+        picks: list[Spot] = []
+        i = 0
+        while i < len(ordered) and not picks:
+            d = ordered[i][0]
+            while i < len(ordered) and ordered[i][0] == d:
+                e = ordered[i]
+                if not (
+                    exits + d > 0
+                    and (e[4] in danger or e[5] in danger)
+                    and self.walls(e[1], e[2], e[3] // 90)
+                ):
+                    picks.append(e)
+                i += 1
+        if picks:
+            rng = self.rng
+            e = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+            x, y = key_cell(e[2])
+            return Placement(e[1], x, y, e[3])
+        if self.holes_allowed:
+            g = group[0]
+            x, y = key_cell(g >> 2 & KEY_MASK)
+            return Placement(codes[g >> RANK_SHIFT], x, y, ROTATIONS[g & 3])
+        return self.no_placement()
+
+    # -- applying the move and settling ----------------------------------------------------------
+
+    def lay(self, action: Placement, key: int, turn: int, delta: int) -> None:
+        """The placement made (legal: generated from the table and the hand), then the end
+        checks (BD-END-1, BD-END-4, BD-OPT-5)."""
+        code = action.card
+        if key < 0:
+            key = (action.y + KEY_OFFSET) * KEY_WIDTH + action.x + KEY_OFFSET
+            turn = action.rotation // 90
+        player = self.player
+        hand = self.hands[player]
+        i = hand.index(code)
+        self.hands[player] = hand[:i] + hand[i + 1 :]
+        hole = lay_tracked(
+            self.packed, self.rim, self.front, self.fsig, self.frow, self.three, self.danger,
+            code, key, turn, len(self.history),
+        )
+        if self.mirrored:
+            self.mirror(key, code, turn)
+        self.history.append(action)
+        self.table = None
+        if delta == 99:
+            self.exits = sum((v & SIDE_MASK).bit_count() for v in self.front.values())
         else:
-            action = greedy_policy(now(), rng)
-        gathered = None
-        actions.append(action)
-        # -- apply (the action is legal: generated from the table and the hand)
-        nxt = (player + 1) % players
-        if isinstance(action, Placement):
-            code = action.card
-            if lay_key < 0:
-                lay_key = (action.y + KEY_OFFSET) * KEY_WIDTH + action.x + KEY_OFFSET
-                lay_turn = action.rotation // 90
-            hand = hands[player]
-            i = hand.index(code)
-            hands[player] = hand[:i] + hand[i + 1 :]
-            hole = lay_tracked(
-                packed, rim, front, fsig, frow, three, danger, code, lay_key, lay_turn,
-                len(history),
-            )
-            if mirrored:
-                mirror(lay_key, code, lay_turn)
-            history.append(action)
-            table = None
-            if delta == 99:
-                exits = sum((v & SIDE_MASK).bit_count() for v in front.values())
-            else:
-                exits += delta
-            to_draw = (player,) if pile or must_draw else ()
-            player = nxt
-            changed = False
-            turn += 1
-            if not exits:
-                outcome, reason, to_draw = WON, REASONS["no-exit"], ()
-            elif hole_loses and hole:
-                outcome, reason, to_draw = LOST, REASONS["hole"], ()
-            elif dead_loses:
-                left = tuple(sorted((*(c for h in hands for c in h), *pile)))
-                if dead_exits(view(), left, options.area):
-                    outcome, reason, to_draw = LOST, REASONS["dead-exit"], ()
-        elif isinstance(action, Change):
-            hand = hands[player]
-            hands[player] = ()
-            pile = pile + hand
-            to_draw = (player,) * len(hand)
-            if may_place:
-                changed = True
-            else:
-                player, changed, turn = nxt, False, turn + 1
+            self.exits += delta
+        self.to_draw = (player,) if self.pile or self.must_draw else ()
+        self.player = (player + 1) % self.players
+        self.changed = False
+        self.turn += 1
+        if not self.exits:
+            self.end(WON, "no-exit")
+        elif self.holes_allowed and hole:
+            self.end(LOST, "hole")
+        elif self.dead_loses:
+            left = tuple(sorted((*(c for h in self.hands for c in h), *self.pile)))
+            if dead_exits(self.view(), left, self.options.area):
+                self.end(LOST, "dead-exit")
+
+    def end(self, outcome: str, code: str) -> None:
+        """The game ends: ``outcome`` for the reason ``code``."""
+        self.outcome, self.reason, self.to_draw = outcome, REASONS[code], ()
+
+    def change(self) -> None:
+        """BD-TURN-3, BD-OPT-2: the hand under the pile, as many cards owed."""
+        player = self.player
+        hand = self.hands[player]
+        self.hands[player] = ()
+        self.pile = self.pile + hand
+        self.to_draw = (player,) * len(hand)
+        if self.may_place:
+            self.changed = True
         else:
-            player, changed, turn = nxt, False, turn + 1
-        # -- settle (settle and _when_nothing_is_owed, for a known pile)
-        while outcome is None:
-            if to_draw:
-                if pile:
-                    who = to_draw[0]
-                    hand = hands[who]
-                    i = bisect_left(hand, pile[0])
-                    hands[who] = hand[:i] + pile[:1] + hand[i:]
-                    pile = pile[1:]
-                    to_draw = to_draw[1:]
-                elif must_draw:
-                    outcome, reason, to_draw = LOST, REASONS["no-draw"], ()
-                else:
-                    to_draw = ()
+            self.next_turn()
+
+    def next_turn(self) -> None:
+        """The turn passes."""
+        self.player = (self.player + 1) % self.players
+        self.changed = False
+        self.turn += 1
+
+    def draw(self) -> None:
+        """The first player owed a card draws the top of the known pile (or nothing is left:
+        lost under ``pile_out=must_draw``)."""
+        pile = self.pile
+        if pile:
+            who = self.to_draw[0]
+            hand = self.hands[who]
+            i = bisect_left(hand, pile[0])
+            self.hands[who] = hand[:i] + pile[:1] + hand[i:]
+            self.pile = pile[1:]
+            self.to_draw = self.to_draw[1:]
+        elif self.must_draw:
+            self.end(LOST, "no-draw")
+        else:
+            self.to_draw = ()
+
+    def hand_fits(self) -> bool:
+        """Whether the hand of the player whose turn it is fits (the fast path gathers its
+        placements for the next move at the same time)."""
+        if self.fast_fits:
+            self.gathered = self.gather(self.hands[self.player])
+            return bool(self.gathered[1])
+        return fits(self.view(), self.hands[self.player], self.options)
+
+    def settle(self) -> None:
+        """:func:`~banditsolve.tunnels.rules.settle` and its last steps, for a known pile."""
+        while self.outcome is None:
+            if self.to_draw:
+                self.draw()
                 continue
-            if pile_end and not pile:
-                outcome, reason = LOST, REASONS["pile-empty"]
-                break
-            if fast_fits:
-                gathered = gather(hands[player])
-                if gathered[1]:
-                    break
-            elif fits(view(), hands[player], options):
-                break
-            left = (*(c for h in hands for c in h), *pile)
-            if not (fits_fast(fsig, frow, left) if fast_fits else fits(view(), left, options)):
-                outcome, reason = LOST, REASONS["stuck" if left else "all-down"]
-                break
-            if changed:
-                player, changed, turn = (player + 1) % players, False, turn + 1
-                gathered = None
-                continue
-            break
-        state = None
-        if keep:
-            if table is None:
-                table = made(True)
-            states.append(now())
-    if not keep and len(states) == 1 and actions:
-        table = made(False)
-        states.append(now())
-    return states, actions
+            if self.pile_end and not self.pile:
+                self.end(LOST, "pile-empty")
+                return
+            if self.hand_fits():
+                return
+            left = (*(c for h in self.hands for c in h), *self.pile)
+            if self.fast_fits:
+                any_fits = fits_fast(self.fsig, self.frow, left)
+            else:
+                any_fits = fits(self.view(), left, self.options)
+            if not any_fits:
+                self.outcome, self.reason = LOST, REASONS["stuck" if left else "all-down"]
+                return
+            if not self.changed:
+                return
+            self.next_turn()
+            self.gathered = None
+
+    def run(self) -> tuple[list[GameState], list[Action]]:
+        """Play to the end: every state (with ``keep``; else the start and the last), and the
+        actions between them."""
+        actions, states, keep = self.actions, self.states, self.keep
+        while self.outcome is None:
+            action, key, turn, delta = self.choose()
+            self.gathered = None
+            actions.append(action)
+            if isinstance(action, Placement):
+                self.lay(action, key, turn, delta)
+            elif isinstance(action, Change):
+                self.change()
+            else:
+                self.next_turn()
+            self.settle()
+            self.state = None
+            if keep:
+                if self.table is None:
+                    self.table = self.made(True)
+                states.append(self.now())
+        if not keep and len(states) == 1 and actions:
+            self.table = self.made(False)
+            states.append(self.now())
+        return states, actions
+
+
+def fast_bandido(
+    start: GameState, rng: random.Random, keep: bool = True
+) -> tuple[list[GameState], list[Action]]:
+    """Play a settled Bandido game (the pile known) to the end with :func:`greedy_policy`:
+    every state (with ``keep``; else the start and the last), and the actions between them
+    (:class:`FastGame`)."""
+    return FastGame(start, rng, keep).run()
+
+
+#: Above every exit change: a least change not found (NO_PLACEMENT entries never count).
+NO_FIT = NO_PLACEMENT - 1
+#: ``tuple.__new__``: a Placement made without its Python-level constructor.
+NEW_TUPLE = tuple.__new__
+#: A placement of :meth:`FastGame.every`.
+Spot = tuple[int, int, int, int, int, int]
 
 
 Gathered = tuple[int, list[int], list[int], tuple[int, ...]]

@@ -52,15 +52,18 @@ from banditsolve.tunnels import render, rules
 from banditsolve.tunnels.bandida import notation as bandida_notation
 from banditsolve.tunnels.bandida import render as bandida_render
 from banditsolve.tunnels.bandida import rules as bandida_rules
+from banditsolve.tunnels.bandida.components import MODES, Mode
 from banditsolve.tunnels.bandida.state import OPTION_SET as BANDIDA_OPTION_SET
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import Deck, load_deck
 from banditsolve.tunnels.notation import (
     BANDIDO_FORM,
+    Position,
     StateForm,
     action_text,
     parse_action,
     read_json_state,
+    read_position,
     state_from_notation,
     state_to_json,
     state_to_notation,
@@ -87,8 +90,9 @@ View = Callable[[GameState, str], str]
 class Variant:
     """One tunnel game as data: its registry name, title, seeds, deck edition (a packaged
     ``tunnels/data/<edition>.json``), its options class (and so its option set), how its
-    states are written and read (``form``), its deal (``deal``), its pictures, player counts,
-    and the other tunnel game's options (``foreign``: refused by name)."""
+    states are written and read (``form``), its deal (``deal``), its pictures, the other
+    tunnel game's options (``foreign``: refused by name), its modes (each holding its
+    components: Bandida's) and player counts."""
 
     name: str
     title: str
@@ -101,6 +105,7 @@ class Variant:
     ascii: View
     svg: View
     foreign: OptionSet | None = None
+    modes: Mapping[int, Mode] | None = None
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
     default_players: int = 2
@@ -152,6 +157,7 @@ BANDIDA_VARIANT = Variant(
     bandida_render.caption,
     bandida_render.state_ascii,
     bandida_render.state_svg,
+    modes=MODES,
 )
 
 
@@ -195,6 +201,32 @@ class TunnelGame:
         if game != self.name:
             raise NotationError(f"a {game} game state is not a state of {self.title}")
         return state
+
+    def read_position(
+        self, source: object, *, hypothetical: bool = False, mode: int | None = None
+    ) -> Position:
+        """A position (a table and the cards still to come) of this game from text (notation
+        or JSON), UTF-8 bytes, a file or ``-``; a position of the other tunnel game is refused.
+        ``mode``: the Bandida mode the position is played in: without remaining cards they are
+        the mode's pile less the table, and a component the mode lacks is refused with its
+        rule (the ladder outside modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode
+        3, BA-DECK-5). Bandido has no modes."""
+        modes = self.variant.modes
+        if mode is not None and (modes is None or mode not in modes):
+            listed = "none" if modes is None else ", ".join(map(str, modes))
+            raise RuleOptionError(f"{self.title} has no mode {shown(mode)} (modes: {listed})")
+        chosen = None if mode is None or modes is None else modes[mode]
+        position = read_position(
+            source,
+            self.deck,
+            hypothetical=hypothetical,
+            game=self.name,
+            pile=None if chosen is None else chosen.pile(self.deck),
+        )
+        if chosen is not None:
+            laid = position.table.cards()[1:]
+            chosen.refuse_missing((*laid, *position.remaining), "position")
+        return position
 
     def validate(self, state: GameState) -> None:
         """Refuse a state the rules cannot reach (:func:`banditsolve.tunnels.rules.validate`)."""

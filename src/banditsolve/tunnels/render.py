@@ -13,16 +13,18 @@ construction) and draws dead exits apart from live ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+from xml.etree.ElementTree import Element
 
 from banditsolve.core.svg import Svg
 from banditsolve.core.text import plural
 from banditsolve.tunnels import state as states
 from banditsolve.tunnels import table as tables
 from banditsolve.tunnels.cards import PORT_MASK, card_kind, card_name
-from banditsolve.tunnels.geometry import STEP, Cell
+from banditsolve.tunnels.geometry import STEP, Cell, Placement
 from banditsolve.tunnels.state import GameState
-from banditsolve.tunnels.table import Area, Table, dead_exits
+from banditsolve.tunnels.table import Area, Exit, Table, dead_exits
 
 LEGEND = (
     "o tunnel  * dead end  @ super card  <>^v exit  X hole  ! unfillable  # off the table"
@@ -120,30 +122,13 @@ def ascii_art(
     grid = [[" "] * width for _ in range(height)]
     marks = _marks(table, remaining, area)
 
-    def occ(c: Cell) -> bool:
-        return table.is_occupied(c)
-
+    occ = table.is_occupied
     for j, y in enumerate(ys):
         for i, x in enumerate(xs):
             c = (x, y)
             row, col = 2 * j + 1, 4 * i
             if occ(c):
-                open4 = table.open_sides(c)
-                partner = table.partner_side(c)
-                special = _special(table, c)
-                if special is not None:
-                    centre = special
-                elif _is_super(table, c):
-                    centre = "@"
-                elif table.is_flashlight(c):
-                    centre = "*"
-                else:
-                    centre = "o"
-                grid[row][col + 2] = centre
-                if open4 >> 3 & 1 or partner == 3:
-                    grid[row][col + 1] = "-"
-                if open4 >> 1 & 1 or partner == 1:
-                    grid[row][col + 3] = "-"
+                _draw_square(grid[row], col, table, c)
             elif c in marks:
                 grid[row][col + 2] = marks[c]
             # West edge of c.
@@ -167,6 +152,29 @@ def ascii_art(
                 "  ".join(f"{KIND_MARKS[k]} {KIND_WORDS[k][0]}" for k in kinds)
             )
     return "\n".join(lines)
+
+
+def _centre(table: Table, c: Cell) -> str:
+    """The letter in the middle of an occupied cell: a special card's, ``@`` a super card,
+    ``*`` a flashlight square, ``o`` a tunnel square."""
+    special = _special(table, c)
+    if special is not None:
+        return special
+    if _is_super(table, c):
+        return "@"
+    return "*" if table.is_flashlight(c) else "o"
+
+
+def _draw_square(line: list[str], col: int, table: Table, c: Cell) -> None:
+    """An occupied cell on its line of the picture: its centre and the tunnels running west
+    and east of it (to a neighbour or to the card's other square)."""
+    open4 = table.open_sides(c)
+    partner = table.partner_side(c)
+    line[col + 2] = _centre(table, c)
+    if open4 >> 3 & 1 or partner == 3:
+        line[col + 1] = "-"
+    if open4 >> 1 & 1 or partner == 1:
+        line[col + 3] = "-"
 
 
 def _vertical(table: Table, west: Cell, east: Cell) -> str:
@@ -249,150 +257,203 @@ def svg(
     if area is not None:
         min_x, min_y = max(min(min_x, area[0]), min_x - 2), max(min(min_y, area[1]), min_y - 2)
         max_x, max_y = min(max(max_x, area[2]), max_x + 2), min(max(max_y, area[3]), max_y + 2)
-    x0, y0 = min_x - 1, min_y - 1
+    grid = _Grid(min_x - 1, min_y - 1, size, 24)
     cols, rows = max_x - min_x + 3, max_y - min_y + 3
-    margin = 24
     kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
     legend = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
     text = "\n".join(t for t in (caption, legend) if t)
-    w = cols * size + margin
+    w = cols * size + grid.margin
     if text:
         w = max(w, CAPTION_MIN_WIDTH)
-    lines = wrap(text, w - 2 * margin) if text else []
+    lines = wrap(text, w - 2 * grid.margin) if text else []
     foot = len(lines) * CAPTION_LINE + 6 if lines else 0
-    h = rows * size + margin + foot
-    dead = dead_exits(table, None if remaining is None else tuple(remaining), area)
-    dead_at = {d.exit: d.reason for d in dead}
     doc = Svg(
         w,
-        h,
+        rows * size + grid.margin + foot,
         title=caption or f"tunnel table of {len(table)} cards",
         background="#f7f4ec",
     )
     doc.root.set("font-family", "sans-serif")
     doc.root.set("font-size", "10")
+    _axes(doc, grid, cols, rows)
+    if area is not None:
+        _area(doc, grid, area)
+    for index, p in enumerate(table.history):
+        green = highlight_from is not None and index >= highlight_from
+        _card(doc, grid, table, index, p, green)
+    pool = None if remaining is None else tuple(remaining)
+    _exits(doc, grid, table, {d.exit: d.reason for d in dead_exits(table, pool, area)})
+    _crosses(doc, grid, _marks(table, pool, area))
+    top = rows * size + grid.margin
+    for i, line in enumerate(lines):
+        doc.add(
+            "text",
+            {"x": grid.margin, "y": top + (i + 1) * CAPTION_LINE, "font-size": CAPTION_FONT,
+             "fill": "#222"},
+            text=line,
+        )
+    return doc.to_string()
 
-    def px(x: int, y: int) -> tuple[float, float]:
-        return margin + (x - x0) * size, margin + (y - y0) * size
 
+class _Grid(NamedTuple):
+    """Where the cells of an SVG picture lie: the first column and row drawn, a cell's size in
+    pixels and the margin for the coordinates."""
+
+    x0: int
+    y0: int
+    size: int
+    margin: int
+
+    def px(self, x: int, y: int) -> tuple[float, float]:
+        """The top-left corner of cell ``(x, y)``."""
+        return self.margin + (x - self.x0) * self.size, self.margin + (y - self.y0) * self.size
+
+
+def _axes(doc: Svg, grid: _Grid, cols: int, rows: int) -> None:
+    """The coordinates along the top and the left."""
+    size = grid.size
     for i in range(cols):
-        cx, _ = px(x0 + i, y0)
+        cx, _ = grid.px(grid.x0 + i, grid.y0)
         doc.add(
             "text",
             {"x": cx + size / 2, "y": 14, "text-anchor": "middle", "fill": "#777"},
-            text=str(x0 + i),
+            text=str(grid.x0 + i),
         )
     for j in range(rows):
-        _, cy = px(x0, y0 + j)
+        _, cy = grid.px(grid.x0, grid.y0 + j)
         doc.add(
             "text",
             {"x": 12, "y": cy + size / 2 + 4, "text-anchor": "middle", "fill": "#777"},
-            text=str(y0 + j),
+            text=str(grid.y0 + j),
         )
-    if area is not None:
-        ax, ay = px(area[0], area[1])
-        doc.add(
-            "rect",
-            {
-                "x": ax,
-                "y": ay,
-                "width": (area[2] - area[0] + 1) * size,
-                "height": (area[3] - area[1] + 1) * size,
-                "fill": "none",
-                "stroke": "#8a7f6a",
-                "stroke-dasharray": "6 4",
-            },
-        )
+
+
+def _area(doc: Svg, grid: _Grid, area: Area) -> None:
+    """The play area, as a dashed frame."""
+    ax, ay = grid.px(area[0], area[1])
+    doc.add(
+        "rect",
+        {
+            "x": ax,
+            "y": ay,
+            "width": (area[2] - area[0] + 1) * grid.size,
+            "height": (area[3] - area[1] + 1) * grid.size,
+            "fill": "none",
+            "stroke": "#8a7f6a",
+            "stroke-dasharray": "6 4",
+        },
+    )
+
+
+def _fill(p: Placement, green: bool) -> str:
+    """A card's colour: green when highlighted, a special card's, the super card's, plain."""
+    if green:
+        return "#a8d5a2"
+    kind = card_kind(p.card)
+    if kind != "tunnel":
+        return KIND_WORDS[kind][1]
+    return "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
+
+
+def _card(doc: Svg, grid: _Grid, table: Table, index: int, p: Placement, green: bool) -> None:
+    """One card: its outline, the tunnel between its squares, its openings, its flashlight and
+    a special card's letter in the corner of its first square."""
+    size = grid.size
     half = size / 2
     tunnel = size * 0.28
-    for index, p in enumerate(table.history):
-        a, b = p.cells
-        ax, ay = px(*a)
-        bx, by = px(*b)
-        left, top = min(ax, bx), min(ay, by)
-        width = abs(ax - bx) + size
-        height = abs(ay - by) + size
-        fill = "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
-        kind = card_kind(p.card)
-        if kind != "tunnel":
-            fill = KIND_WORDS[kind][1]
-        if highlight_from is not None and index >= highlight_from:
-            fill = "#a8d5a2"
-        word = "" if kind == "tunnel" else f" ({KIND_WORDS[kind][0]})"
-        g = doc.group(title=f"placement {index + 1}: {p}{word}")
+    a, b = p.cells
+    ax, ay = grid.px(*a)
+    bx, by = grid.px(*b)
+    kind = card_kind(p.card)
+    word = "" if kind == "tunnel" else f" ({KIND_WORDS[kind][0]})"
+    g = doc.group(title=f"placement {index + 1}: {p}{word}")
+    doc.add(
+        "rect",
+        {
+            "x": min(ax, bx) + 1,
+            "y": min(ay, by) + 1,
+            "width": abs(ax - bx) + size - 2,
+            "height": abs(ay - by) + size - 2,
+            "rx": 4,
+            "fill": _fill(p, green),
+            "stroke": "#6b4f2a",
+            "stroke-width": 2,
+        },
+        parent=g,
+    )
+    doc.add(
+        "line",
+        {
+            "x1": ax + half,
+            "y1": ay + half,
+            "x2": bx + half,
+            "y2": by + half,
+            "stroke": "#3b2a1a",
+            "stroke-width": tunnel,
+            "stroke-linecap": "round",
+        },
+        parent=g,
+    )
+    for cell, corner in ((a, (ax, ay)), (b, (bx, by))):
+        _square(doc, g, grid, table, cell, corner)
+    if kind != "tunnel":
+        # The top-left corner of the card's first square: the tunnels run from the
+        # squares' centres along the axes, so a corner of (half - tunnel / 2) is free.
         doc.add(
-            "rect",
+            "text",
             {
-                "x": left + 1,
-                "y": top + 1,
-                "width": width - 2,
-                "height": height - 2,
-                "rx": 4,
-                "fill": fill,
-                "stroke": "#6b4f2a",
-                "stroke-width": 2,
+                "x": ax + 4,
+                "y": ay + 3 + KIND_FONT,
+                "font-size": KIND_FONT,
+                "font-weight": "bold",
+                "fill": "#111",
             },
+            text=KIND_MARKS[kind],
             parent=g,
         )
-        doc.add(
-            "line",
-            {
-                "x1": ax + half,
-                "y1": ay + half,
-                "x2": bx + half,
-                "y2": by + half,
-                "stroke": "#3b2a1a",
-                "stroke-width": tunnel,
-                "stroke-linecap": "round",
-            },
-            parent=g,
-        )
-        for cell, (cx, cy) in ((a, (ax, ay)), (b, (bx, by))):
-            open4 = table.open_sides(cell)
-            for side in range(4):
-                if open4 >> side & 1:
-                    dx, dy = STEP[side]
-                    doc.add(
-                        "line",
-                        {
-                            "x1": cx + half,
-                            "y1": cy + half,
-                            "x2": cx + half + dx * half,
-                            "y2": cy + half + dy * half,
-                            "stroke": "#3b2a1a",
-                            "stroke-width": tunnel,
-                        },
-                        parent=g,
-                    )
-            if table.is_flashlight(cell):
-                doc.add(
-                    "circle",
-                    {
-                        "cx": cx + half,
-                        "cy": cy + half,
-                        "r": size * 0.2,
-                        "fill": "#ffd93b",
-                        "stroke": "#8a6d00",
-                    },
-                    parent=g,
-                )
-        if kind != "tunnel":
-            # The top-left corner of the card's first square: the tunnels run from the
-            # squares' centres along the axes, so a corner of (half - tunnel / 2) is free.
+
+
+def _square(
+    doc: Svg, g: Element, grid: _Grid, table: Table, cell: Cell, corner: tuple[float, float]
+) -> None:
+    """A card's square: the tunnels to its open sides, and the flashlight of a dead end."""
+    half = grid.size / 2
+    cx, cy = corner
+    open4 = table.open_sides(cell)
+    for side in range(4):
+        if open4 >> side & 1:
+            dx, dy = STEP[side]
             doc.add(
-                "text",
+                "line",
                 {
-                    "x": ax + 4,
-                    "y": ay + 3 + KIND_FONT,
-                    "font-size": KIND_FONT,
-                    "font-weight": "bold",
-                    "fill": "#111",
+                    "x1": cx + half,
+                    "y1": cy + half,
+                    "x2": cx + half + dx * half,
+                    "y2": cy + half + dy * half,
+                    "stroke": "#3b2a1a",
+                    "stroke-width": grid.size * 0.28,
                 },
-                text=KIND_MARKS[kind],
                 parent=g,
             )
+    if table.is_flashlight(cell):
+        doc.add(
+            "circle",
+            {
+                "cx": cx + half,
+                "cy": cy + half,
+                "r": grid.size * 0.2,
+                "fill": "#ffd93b",
+                "stroke": "#8a6d00",
+            },
+            parent=g,
+        )
+
+
+def _exits(doc: Svg, grid: _Grid, table: Table, dead_at: Mapping[Exit, str]) -> None:
+    """Each exit: a red dot, or a dark ring for a dead exit (with its reason)."""
+    half = grid.size / 2
     for opening in sorted(table.exits):
-        cx, cy = px(opening.x, opening.y)
+        cx, cy = grid.px(opening.x, opening.y)
         dx, dy = STEP[opening.side]
         mx, my = cx + half + dx * half, cy + half + dy * half
         reason = dead_at.get(opening)
@@ -403,10 +464,15 @@ def svg(
         else:
             attrs = {"fill": "#fff", "stroke": "#222", "stroke-width": 2.5}
             label = f"dead exit {opening}: {DEAD_WORDS[reason]}"
-        dot = doc.add("circle", {"cx": mx, "cy": my, "r": size * 0.16, **attrs})
+        dot = doc.add("circle", {"cx": mx, "cy": my, "r": grid.size * 0.16, **attrs})
         doc.add("title", text=label, parent=dot)
-    for cell, mark in sorted(_marks(table, remaining, area).items()):
-        cx, cy = px(*cell)
+
+
+def _crosses(doc: Svg, grid: _Grid, marks: Mapping[Cell, str]) -> None:
+    """A cross on each cell a dead exit faces (a hole, unfillable, off the table)."""
+    size = grid.size
+    for cell, mark in sorted(marks.items()):
+        cx, cy = grid.px(*cell)
         colour = {"X": "#d62828", "!": "#f77f00", "#": "#555"}[mark]
         q = size * 0.25
         cross = doc.add(
@@ -419,15 +485,6 @@ def svg(
             },
         )
         doc.add("title", text=MARK_WORDS[mark], parent=cross)
-    top = rows * size + margin
-    for i, line in enumerate(lines):
-        doc.add(
-            "text",
-            {"x": margin, "y": top + (i + 1) * CAPTION_LINE, "font-size": CAPTION_FONT,
-             "fill": "#222"},
-            text=line,
-        )
-    return doc.to_string()
 
 
 # -- pictures of a game state (BD-NOTE-3) --------------------------------------------------------

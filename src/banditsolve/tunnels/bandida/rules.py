@@ -476,7 +476,7 @@ class BandidaRules:
         """Each mode by its number: its components and its goal."""
         return MODES
 
-    def mode(self, state: GameState) -> Mode:
+    def mode(self, state: object) -> Mode:
         """The mode ``state`` is played in."""
         return MODES[expect(state).mode]
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_text
+from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_state
 from banditsolve.core.io import expect_int as io_expect_int
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import BanditsolveError, NotationError
@@ -288,15 +288,22 @@ def read_document(document: object, what: str) -> dict[str, Any]:
 # -- positions ----------------------------------------------------------------------------------
 
 
-def _default_remaining(deck: Deck, table: Table, hypothetical: bool) -> tuple[int, ...]:
-    left = Counter(dict(deck.counts))
+def _default_remaining(
+    deck: Deck, table: Table, hypothetical: bool, pile: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The game's cards (``pile``, by default the whole deck) less those on the table."""
+    left = Counter(pile if pile is not None else dict(deck.counts))
+    laid: Counter[int] = Counter()
     for p in table.history[1:]:
-        if left[p.card] <= 0 and not hypothetical:
+        code = hand_code(p.card)
+        laid[code] += 1
+        if laid[code] > deck.count(code) and not hypothetical:
             raise NotationError(
-                f"the table holds more {card_name(p.card)} cards than the {deck.edition} deck"
-                f" ({deck.count(p.card)})"
+                f"the table holds more {card_name(code)} cards than the {deck.edition} deck"
+                f" ({deck.count(code)})"
             )
-        left[p.card] -= 1
+        if left[code] > 0:
+            left[code] -= 1
     return tuple(sorted(left.elements()))
 
 
@@ -307,17 +314,19 @@ def build_position(
     deck: Deck | None = None,
     *,
     hypothetical: bool = False,
+    pile: Sequence[int] | None = None,
 ) -> Position:
     """Check and build a position from raw ``(card, x, y, rotation)`` items and card names.
 
     Errors name the offending placement by its number (1 = the super card). Unless
     ``hypothetical``, the table (after the super card) and the remaining cards together may
-    hold no more copies of a card than the deck.
+    hold no more copies of a card than the deck. Without ``remaining``, the remaining cards
+    are the game's (``pile``: a variant's mode's cards; by default the deck's) less the table.
     """
     deck = deck_for(game, deck)
     table = build_table(placements, deck)
     if remaining is None:
-        rest = _default_remaining(deck, table, hypothetical)
+        rest = _default_remaining(deck, table, hypothetical, pile)
     else:
         rest = tuple(sorted(parse_cards(remaining, "remaining cards")))
     deck.check_counts(rest, "remaining cards", hypothetical=True)
@@ -347,11 +356,14 @@ def from_json(
     *,
     hypothetical: bool = False,
     game: str | None = None,
+    pile: Sequence[int] | None = None,
 ) -> Position:
     """Read a position document (JSON text or an already parsed object). With
     ``hypothetical`` the position may hold more copies of a card than the deck, as if the
     document said ``"hypothetical": true``. With ``game`` the document must be of that game
-    (its ``"game"``); a document of the other tunnel game is refused."""
+    (its ``"game"``); a document of the other tunnel game is refused. ``pile``: the game's
+    cards, for the remaining cards when the document gives none (see
+    :func:`build_position`)."""
     data = read_document(document, "position")
     check_json_game(data, game)
     if "hands" in data:
@@ -369,7 +381,9 @@ def from_json(
     flag = data.get("hypothetical", False)
     if not isinstance(flag, bool):
         raise NotationError(f"'hypothetical' must be true or false, not {json_type(flag)}")
-    return build_position(data["game"], items, names, deck, hypothetical=flag or hypothetical)
+    return build_position(
+        data["game"], items, names, deck, hypothetical=flag or hypothetical, pile=pile
+    )
 
 
 def to_json(position: Position) -> dict[str, object]:
@@ -431,6 +445,7 @@ def from_notation(
     *,
     hypothetical: bool = False,
     game: str | None = None,
+    pile: Sequence[int] | None = None,
 ) -> Position:
     """Read the one-line notation of a position (``hypothetical``, ``game``: as
     :func:`from_json`; ``game`` is the first word)."""
@@ -447,7 +462,7 @@ def from_notation(
         names = []
         for token in rest:
             names.extend(run_list(token, "remaining cards"))
-    return build_position(game, items, names, deck, hypothetical=flag or hypothetical)
+    return build_position(game, items, names, deck, hypothetical=flag or hypothetical, pile=pile)
 
 
 def parse_position(
@@ -456,14 +471,15 @@ def parse_position(
     *,
     hypothetical: bool = False,
     game: str | None = None,
+    pile: Sequence[int] | None = None,
 ) -> Position:
     """Read a position from either form (JSON when it starts with ``{``; ``hypothetical``,
-    ``game``: as :func:`from_json`)."""
+    ``game``, ``pile``: as :func:`from_json`)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be given as text, not {json_type(text)}")
     if text.lstrip()[:1] in ("{", "["):
-        return from_json(text, deck, hypothetical=hypothetical, game=game)
-    return from_notation(text, deck, hypothetical=hypothetical, game=game)
+        return from_json(text, deck, hypothetical=hypothetical, game=game, pile=pile)
+    return from_notation(text, deck, hypothetical=hypothetical, game=game, pile=pile)
 
 
 def read_position(
@@ -472,13 +488,18 @@ def read_position(
     *,
     hypothetical: bool = False,
     game: str | None = None,
+    pile: Sequence[int] | None = None,
 ) -> Position:
-    """A position from text (notation or JSON), UTF-8 bytes, or a file holding either
-    (``hypothetical``, ``game``: as :func:`from_json`)."""
-    text, where = read_text(source, "position")
-    try:
-        return parse_position(text, deck, hypothetical=hypothetical, game=game)
-    except NotationError as exc:
-        if where == "position":
-            raise
-        raise NotationError(f"{where}: {exc}") from None
+    """A position from text (notation or JSON), UTF-8 bytes, a file holding either, or ``-``
+    (standard input): :func:`banditsolve.core.io.read_state` with the two readers
+    (``hypothetical``, ``game``, ``pile``: as :func:`from_json`)."""
+    return read_state(
+        source,
+        notation=lambda text: from_notation(
+            text, deck, hypothetical=hypothetical, game=game, pile=pile
+        ),
+        json_document=lambda data: from_json(
+            data, deck, hypothetical=hypothetical, game=game, pile=pile
+        ),
+        what="position",
+    )

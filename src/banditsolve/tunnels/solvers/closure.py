@@ -37,9 +37,9 @@ from banditsolve.tunnels.solvers.goals import (
     GOALS,
     Required,
     Variant,
-    goal_of,
     goal_problem,
     plan,
+    question,
     restore,
 )
 from banditsolve.tunnels.solvers.inputs import (
@@ -93,8 +93,12 @@ def can_close(
     ``goal`` is what the closure must reach: ``"close"`` (every exit closed; Bandido, Bandida
     mode 1), ``"ladder"`` (Bandida mode 2: the ladder laid and every other exit closed) or
     ``"join"`` (mode 3: also the second super card, on the side the solver chooses, joined to
-    the first through the tunnels). None takes the position's mode (``options.mode``), else
-    ``"close"``. Map cards are left out of the search (their removals change the table): an
+    the first through the tunnels). None takes the goal of the game the position is of (a
+    Bandida state's mode's), else ``"close"``. A Bandida state or position is a question of
+    one mode (the state's, or the position's goal's: ``close`` is mode 1), and cards its game
+    does not hold are refused (:class:`~banditsolve.errors.NotationError` naming the rule: the
+    ladder outside modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode 3, BA-DECK-5).
+    Map cards are left out of the search (their removals change the table): an
     answer that would be ``impossible`` with a map card among the cards is ``unknown`` unless
     no removal could change it (see :mod:`~banditsolve.tunnels.solvers.goals`).
     """
@@ -190,11 +194,14 @@ def _solve(
         raise SolverError(
             f"unknown closure backend {shown(backend)} (one of {', '.join(BACKENDS)})"
         )
-    aim = goal_of(position, goal)
+    aim, mode = question(position, goal)
     table = table_of(position)
     codes = cards_of(position, cards)
     limits = check_limits(max_cards, time_limit, node_limit, workers)
     area = check_bounds(bounds, table)
+    if mode is not None:
+        # BA-SETUP-4, BA-DECK-5: the mode's game holds its components and no others.
+        mode.refuse_missing((*table.cards()[1:], *codes), "the table and the cards")
     check_cards(position, table, codes, hypothetical)
     if backend == "plain" and (minimum or area is not None):
         raise SolverError("the plain baseline answers only can_close on an unbounded table")

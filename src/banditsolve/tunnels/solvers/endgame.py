@@ -257,35 +257,50 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
     them or has just been laid with its removals to come (its removals change the table:
     :func:`~banditsolve.tunnels.bandida.ends.maps_left`, the rule that also decides when a hole
     loses, BA-END-2)."""
-    # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
-    budget = Budget(limits, check_every=1)
-    memo: dict[object, tuple[Fraction, Action | None]] = {}
-    open_keys: set[object] = set()
-    flags = {"loop": False, "chance": False}
+    search = _BandidaSearch(limits)
+    try:
+        won = search.value(state)
+    except LimitReached as exc:
+        budget = search.budget
+        return GameSolution("unknown", (), exc.reason, budget.nodes, budget.elapsed, limits)
+    return _verdict(search, won, _line(state, search.memo), limits)
 
-    def key(s: GameState) -> object:
-        return replace(s, turn=0)
 
-    def value(s: GameState) -> Fraction:
-        budget.tick()
+class _BandidaSearch:
+    """The chance of winning with the best play from each state met (see
+    :func:`solve_bandida`), memoised on the whole state but its turn number."""
+
+    def __init__(self, limits: Limits) -> None:
+        # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
+        self.budget = Budget(limits, check_every=1)
+        self.memo: dict[object, tuple[Fraction, Action | None]] = {}
+        self.open_keys: set[object] = set()
+        #: A state met again on its own line (``loop``), a chance node met (``chance``).
+        self.loop = False
+        self.chance = False
+
+    def value(self, s: GameState) -> Fraction:
+        """The chance of winning from ``s`` with the best play."""
+        self.budget.tick()
         if s.outcome is not None:
             return ONE if s.outcome == WON else ZERO
-        k = key(s)
-        found = memo.get(k)
+        k = replace(s, turn=0)
+        found = self.memo.get(k)
         if found is not None:
-            if k in open_keys:
-                flags["loop"] = True
+            if k in self.open_keys:
+                self.loop = True
             return found[0]
         # A state met again on its own line makes no progress: 0 for now (exact when no
-        # chance node is involved; see the end).
-        memo[k] = (ZERO, None)
-        open_keys.add(k)
+        # chance node is involved; see _verdict).
+        self.memo[k] = (ZERO, None)
+        self.open_keys.add(k)
         try:
-            return explore(s, k)
+            return self.explore(s, k)
         finally:
-            open_keys.discard(k)
+            self.open_keys.discard(k)
 
-    def explore(s: GameState, k: object) -> Fraction:
+    def explore(self, s: GameState, k: object) -> Fraction:
+        """The value of ``s`` (not over, not met yet), kept in the memo with its best action."""
         remaining = s.remaining()
         if (
             not maps_left(s)
@@ -294,31 +309,31 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
         ):
             return ZERO
         if s.is_chance:
-            flags["chance"] = True
+            self.chance = True
             total = sum(
-                (p * value(apply(s, draw)) for draw, p in chance_outcomes(s)), start=ZERO
+                (p * self.value(apply(s, draw)) for draw, p in chance_outcomes(s)), start=ZERO
             )
-            memo[k] = (total, None)
+            self.memo[k] = (total, None)
             return total
         best: Fraction = ZERO
         best_action: Action | None = None
         for action in _ordered_bandida(s):
-            v = value(apply(s, action))
+            v = self.value(apply(s, action))
             if best_action is None or v > best:
                 best, best_action = v, action
-                memo[k] = (best, best_action)
+                self.memo[k] = (best, best_action)
                 if best == ONE:
                     break
-        memo[k] = (best, best_action)
+        self.memo[k] = (best, best_action)
         return best
 
-    try:
-        won = value(state)
-    except LimitReached as exc:
-        return GameSolution("unknown", (), exc.reason, budget.nodes, budget.elapsed, limits)
-    line = _line(state, memo)
-    nodes, spent = budget.nodes, budget.elapsed
-    if won != ONE and flags["loop"] and flags["chance"]:
+
+def _verdict(
+    search: _BandidaSearch, won: Fraction, line: tuple[Move, ...], limits: Limits
+) -> GameSolution:
+    """The answer of a Bandida search whose value from the start is ``won``."""
+    nodes, spent = search.budget.nodes, search.budget.elapsed
+    if won != ONE and search.loop and search.chance:
         # A value of a repeated state stood in for 0 under a chance node: a lower bound only.
         why = (
             f"the best play wins with chance at least {won}; a position repeated under a"

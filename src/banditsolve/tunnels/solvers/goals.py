@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
+from banditsolve.tunnels.bandida.components import GOAL_MODES, MODES, Mode
+from banditsolve.tunnels.bandida.rules import BandidaRules
 from banditsolve.tunnels.cards import (
     KIND_INDEX,
     PORT_MASK,
@@ -83,19 +85,33 @@ def is_super(code: int) -> bool:
     return code & PORT_MASK in SUPER_MASKS
 
 
-def goal_of(position: object, goal: object) -> str:
-    """The goal asked for, or the position's mode's (``options.mode`` or ``mode``: 1, 2, 3),
-    or ``"close"``."""
-    if goal is None:
-        mode = getattr(getattr(position, "options", None), "mode", None)
-        if mode is None:
-            mode = getattr(position, "mode", None)
-        if isinstance(mode, str) and mode.isdigit():
-            mode = int(mode)
-        return MODE_GOALS.get(mode, "close") if isinstance(mode, int) else "close"
+def checked_goal(goal: object) -> str:
+    """``goal`` if it is a closure goal (``close``, ``ladder``, ``join``), else
+    :class:`SolverError`."""
     if not isinstance(goal, str) or goal not in GOALS:
         raise SolverError(f"unknown closure goal {shown(goal)} (one of {', '.join(GOALS)})")
     return goal
+
+
+def question(position: object, goal: object) -> tuple[str, Mode | None]:
+    """The goal of a closure question on ``position`` and the Bandida mode whose components its
+    cards must be (BA-CLOSE-1, BA-SETUP-4, BA-DECK-5), both from the game the position is of:
+
+    - a Bandida game state: its mode (:meth:`~banditsolve.tunnels.bandida.rules.BandidaRules.
+      mode`), and the goal asked or the mode's;
+    - a Bandida position (``game`` is ``"bandida"``): the mode whose goal is asked (``close``,
+      and so mode 1, Bandida's first mode, when none is asked);
+    - anything else (Bandido's, a bare table): no mode, and the goal asked or ``close``.
+    """
+    aim = None if goal is None else checked_goal(goal)
+    variant = getattr(position, "variant", None)
+    if isinstance(variant, BandidaRules):
+        mode = variant.mode(position)
+        return aim or mode.goal, mode
+    if getattr(position, "game", None) == "bandida":
+        mode = MODES[GOAL_MODES[aim or "close"]]
+        return mode.goal, mode
+    return aim or "close", None
 
 
 @dataclass(frozen=True, slots=True)

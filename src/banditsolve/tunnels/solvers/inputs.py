@@ -58,12 +58,12 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
 
 
 def deck_of(position: object) -> Deck:
-    """The deck a position's cards come from: its game's (Bandido's by default; Bandida's for
-    a game state with a Bandida mode)."""
+    """The deck a position's cards come from: a game state's variant's (Bandida's rules hold
+    their deck), a position's game's, or Bandido's."""
+    deck = getattr(getattr(position, "variant", None), "deck", None)
+    if isinstance(deck, Deck):
+        return deck
     game = getattr(position, "game", None)
-    if game is None:
-        mode = getattr(getattr(position, "options", None), "mode", 0)
-        game = "bandida" if isinstance(mode, int) and mode else "bandido"
     try:
         return load_deck(game if isinstance(game, str) else "bandido")
     except BanditsolveError:
