@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from banditsolve.tunnels.cards import PORT_MASK
@@ -93,10 +93,40 @@ def build(
     """The finite model of closing ``table`` with at most ``budget`` of ``cards``; stops with
     :class:`ModelTooLarge` as soon as it holds more than ``literal_limit`` candidates or the
     clock passes ``deadline`` (a ``time.perf_counter`` value)."""
-    occupied = table.packed
-    rim = table.rim
     front = tuple(sorted(table.front_rim))
     radius = region_radius(table, budget)
+    region = region_of(table, front, radius, bounds)
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    candidates: list[Candidate] = []
+    by_type_lists: dict[int, list[int]] = {code: [] for code in counts}
+    for code in sorted(counts):
+        for cand in candidates_of(table, region, code, deadline):
+            by_type_lists[code].append(len(candidates))
+            candidates.append(cand)
+            if literal_limit is not None and len(candidates) > literal_limit:
+                raise ModelTooLarge(literal_limit)
+    covering, opening = cover_index(region, candidates)
+    return ClosureModel(
+        region,
+        front,
+        radius,
+        tuple(candidates),
+        covering,
+        opening,
+        region_edges(region),
+        {code: (counts[code], tuple(v)) for code, v in by_type_lists.items()},
+        budget,
+    )
+
+
+def region_of(
+    table: Table, front: Sequence[Cell], radius: int, bounds: Bounds | None
+) -> frozenset[Cell]:
+    """The empty cells (inside the play area ``bounds``) within ``radius`` steps of a front
+    cell, walking through such cells only."""
+    occupied = table.packed
 
     def allowed(c: Cell) -> bool:
         return c not in occupied and inside(c, bounds)
@@ -117,33 +147,42 @@ def build(
             if n not in dist and allowed(n):
                 dist[n] = d + 1
                 queue.append(n)
-    region = frozenset(dist)
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
-    candidates: list[Candidate] = []
-    by_type_lists: dict[int, list[int]] = {code: [] for code in counts}
-    for code in sorted(counts):
-        mask = code & PORT_MASK
-        seen: set[Placement] = set()
-        for rotation in ROTATIONS:
-            o = orientation(mask, rotation)
-            for a in sorted(region):
-                b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
-                if b not in region:
-                    continue
-                p = normalise(code, a[0], a[1], rotation)
-                if p in seen:
-                    continue
-                seen.add(p)
-                if not _static_ok(occupied, rim, region, ((a, o.open_a), (b, o.open_b))):
-                    continue
-                by_type_lists[code].append(len(candidates))
-                candidates.append(Candidate(p, (a, b), (o.open_a, o.open_b)))
-                if literal_limit is not None and len(candidates) > literal_limit:
-                    raise ModelTooLarge(literal_limit)
-            if deadline is not None and time.perf_counter() > deadline:
-                raise ModelTooLarge(None)
+    return frozenset(dist)
+
+
+def candidates_of(
+    table: Table, region: frozenset[Cell], code: int, deadline: float | None
+) -> Iterator[Candidate]:
+    """The placement literals of card ``code``: each placement (in normal form, once) whose
+    two cells lie in ``region`` and whose edges fit the table, opening onto no empty cell
+    outside the region; raises :class:`ModelTooLarge` once the clock passes ``deadline``
+    (checked after each rotation)."""
+    occupied = table.packed
+    rim = table.rim
+    mask = code & PORT_MASK
+    cells = sorted(region)
+    seen: set[Placement] = set()
+    for rotation in ROTATIONS:
+        o = orientation(mask, rotation)
+        for a in cells:
+            b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
+            if b not in region:
+                continue
+            p = normalise(code, a[0], a[1], rotation)
+            if p in seen:
+                continue
+            seen.add(p)
+            if _static_ok(occupied, rim, region, ((a, o.open_a), (b, o.open_b))):
+                yield Candidate(p, (a, b), (o.open_a, o.open_b))
+        if deadline is not None and time.perf_counter() > deadline:
+            raise ModelTooLarge(None)
+
+
+def cover_index(
+    region: frozenset[Cell], candidates: Sequence[Candidate]
+) -> tuple[dict[Cell, tuple[int, ...]], dict[tuple[Cell, int], tuple[int, ...]]]:
+    """Per region cell, the candidates covering it; per (cell, side), the candidates covering
+    the cell open on that side (:attr:`ClosureModel.covering`, :attr:`ClosureModel.opening`)."""
     covering: dict[Cell, list[int]] = {c: [] for c in region}
     opening: dict[tuple[Cell, int], list[int]] = {}
     for i, cand in enumerate(candidates):
@@ -152,6 +191,14 @@ def build(
             for side in range(4):
                 if open4 >> side & 1:
                     opening.setdefault((cell, side), []).append(i)
+    return (
+        {c: tuple(v) for c, v in covering.items()},
+        {k: tuple(v) for k, v in opening.items()},
+    )
+
+
+def region_edges(region: frozenset[Cell]) -> tuple[tuple[Cell, int, Cell], ...]:
+    """``(cell, side, neighbour)`` for every pair of neighbouring region cells, once each."""
     edges: list[tuple[Cell, int, Cell]] = []
     for c in sorted(region):
         for side in (1, 2):  # east and south: each pair once
@@ -159,17 +206,7 @@ def build(
             n = (c[0] + dx, c[1] + dy)
             if n in region:
                 edges.append((c, side, n))
-    return ClosureModel(
-        region,
-        front,
-        radius,
-        tuple(candidates),
-        {c: tuple(v) for c, v in covering.items()},
-        {k: tuple(v) for k, v in opening.items()},
-        tuple(edges),
-        {code: (counts[code], tuple(v)) for code, v in by_type_lists.items()},
-        budget,
-    )
+    return tuple(edges)
 
 
 def _static_ok(

@@ -15,11 +15,16 @@ from collections.abc import Sequence
 
 from banditsolve import z3typed as z
 from banditsolve.core.text import plural
-from banditsolve.tunnels.geometry import opposite
+from banditsolve.tunnels.geometry import Placement, opposite
 from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
-from banditsolve.tunnels.solvers.model import MAX_LITERALS, order_placements, prepare
+from banditsolve.tunnels.solvers.model import (
+    MAX_LITERALS,
+    ClosureModel,
+    order_placements,
+    prepare,
+)
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
@@ -47,8 +52,96 @@ def solve_z3(
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
-    deadline = None if time_limit is None else start + time_limit
-    xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
+    run = Z3Run(table, m, required, None if time_limit is None else start + time_limit)
+    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
+    limits = [budget]
+    if minimum:
+        low = max(lower_bound(table, cards) or 1, len(required))
+        limits = list(range(min(low, budget), budget + 1))
+    for most in limits:
+        # Each check gets the time left, not the whole limit again.
+        result, trial = run.check(most)
+        stats = SearchStats(run.checks, time.perf_counter() - start)
+        if result == "unknown":
+            why = trial.reason_unknown()
+            if run.deadline is not None and time.perf_counter() >= run.deadline - 0.01:
+                why = f"the time limit ran out ({time_limit:g} s)"
+            return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
+        if result == "sat":
+            chosen = run.chosen(trial.model())
+            ordered = order_placements(table, chosen)
+            proven = minimum and len(ordered) == len(chosen)
+            why = f"Z3 found a closure ({where})"
+            if proven:
+                why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
+            return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            return Closure("unknown", (), f"Z3: the time limit ran out ({where})", "z3", stats)
+    limit = "" if budget == len(cards) else f" with at most {budget} cards"
+    return Closure(
+        "impossible",
+        (),
+        f"Z3 proved the complete model unsatisfiable{limit} ({where})",
+        "z3",
+        SearchStats(run.checks, time.perf_counter() - start),
+    )
+
+
+class Z3Run:
+    """The model of one closure question in Z3: one Boolean per placement literal, the
+    constraints (cuts added as they are found), and the checks made so far."""
+
+    def __init__(
+        self, table: Table, m: ClosureModel, required: Required, deadline: float | None
+    ) -> None:
+        self.table = table
+        self.closure_model = m
+        self.required = required
+        self.deadline = deadline
+        self.checks = 0
+        self.xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
+        self.constraints = constraints_of(m, self.xs, required)
+
+    def chosen(self, model: z.Model) -> list[Placement]:
+        """The placements whose literals hold in ``model``."""
+        return [
+            c.placement
+            for c, x in zip(self.closure_model.candidates, self.xs, strict=True)
+            if model.bool_value(x)
+        ]
+
+    def check(self, most: int) -> tuple[z.CheckResult, z.Solver]:
+        """Check the model with at most ``most`` cards. With required cards, a solution whose
+        required card lies only in a detached group (dropped when the cards are ordered) is
+        cut off (that group's literals not all at once) and the check made again."""
+        trial = z.Solver(seed=0)
+        trial.add(*self.constraints)
+        trial.add(_count(self.xs, "<=", most))
+        result = trial.check(self.deadline)
+        self.checks += 1
+        index: dict[Placement, int] | None = None
+        while result == "sat" and self.required:
+            chosen = self.chosen(trial.model())
+            ordered = order_placements(self.table, chosen)
+            if not missing(self.required, Counter(p.card for p in ordered)):
+                break
+            if index is None:
+                index = {c.placement: i for i, c in enumerate(self.closure_model.candidates)}
+            dropped = [self.xs[index[p]] for p in set(chosen) - set(ordered)]
+            cut = _count(dropped, "<=", len(dropped) - 1)
+            self.constraints.append(cut)
+            trial.add(cut)
+            result = trial.check(self.deadline)
+            self.checks += 1
+        return result, trial
+
+
+def constraints_of(
+    m: ClosureModel, xs: list[z.BoolExpr], required: Required
+) -> list[z.BoolExpr | bool]:
+    """The model's constraints on the literals ``xs``: each front cell covered once (False
+    when one cannot be), each other region cell at most once, equal openings across each
+    edge, no more of a card type than given, one card of each ``required`` group."""
     constraints: list[z.BoolExpr | bool] = [False for t in m.front if t not in m.covering]
     front = set(m.front)
     for cell, idx in m.covering.items():
@@ -69,58 +162,4 @@ def solve_z3(
     for group in required:
         lits = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
         constraints.append(_count(lits, ">=", 1))
-    index = {c.placement: i for i, c in enumerate(m.candidates)}
-    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
-    limits = [budget]
-    if minimum:
-        low = max(lower_bound(table, cards) or 1, len(required))
-        limits = list(range(min(low, budget), budget + 1))
-    checks = 0
-    for most in limits:
-        # Each check gets the time left, not the whole limit again.
-        trial = z.Solver(seed=0)
-        trial.add(*constraints)
-        trial.add(_count(xs, "<=", most))
-        result = trial.check(deadline)
-        checks += 1
-        while result == "sat" and required:
-            model = trial.model()
-            chosen = [
-                c.placement for c, x in zip(m.candidates, xs, strict=True) if model.bool_value(x)
-            ]
-            ordered = order_placements(table, chosen)
-            if not missing(required, Counter(p.card for p in ordered)):
-                break
-            dropped = [xs[index[p]] for p in set(chosen) - set(ordered)]
-            cut = _count(dropped, "<=", len(dropped) - 1)
-            constraints.append(cut)
-            trial.add(cut)
-            result = trial.check(deadline)
-            checks += 1
-        stats = SearchStats(checks, time.perf_counter() - start)
-        if result == "unknown":
-            why = trial.reason_unknown()
-            if deadline is not None and time.perf_counter() >= deadline - 0.01:
-                why = f"the time limit ran out ({time_limit:g} s)"
-            return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
-        if result == "sat":
-            model = trial.model()
-            chosen = [
-                c.placement for c, x in zip(m.candidates, xs, strict=True) if model.bool_value(x)
-            ]
-            ordered = order_placements(table, chosen)
-            proven = minimum and len(ordered) == len(chosen)
-            why = f"Z3 found a closure ({where})"
-            if proven:
-                why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
-            return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            return Closure("unknown", (), f"Z3: the time limit ran out ({where})", "z3", stats)
-    limit = "" if budget == len(cards) else f" with at most {budget} cards"
-    return Closure(
-        "impossible",
-        (),
-        f"Z3 proved the complete model unsatisfiable{limit} ({where})",
-        "z3",
-        SearchStats(checks, time.perf_counter() - start),
-    )
+    return constraints
