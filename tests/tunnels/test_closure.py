@@ -544,9 +544,9 @@ def test_z3_keeps_to_its_time_limit_on_large_models() -> None:
     position 4, 21,800 placement literals), and decides ten four-opening cards on the start
     table as the exact search does. Written as sums of if-then-else terms, the counts made Z3
     run 24 s past a 4 s limit on the first and 589 s past a 1 s limit on the second."""
-    from tests.tunnels.test_closure_regions import _hard_cases
+    from tests.tunnels.test_closure_regression import hard_cases
 
-    _item, table, cards = _hard_cases()[4]
+    _item, table, cards = hard_cases()[4]
     r = can_close(table, cards, backend="z3", time_limit=1)
     assert r.status == "unknown"
     assert "time limit" in r.reason

@@ -24,7 +24,7 @@ from banditsolve.tunnels.solvers.options import options_at
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table
-from tests.tunnels.test_closure_regions import oracle_closes
+from tests.tunnels.test_closure_regression import oracle_closes
 
 
 @rules("BD-PLACE-1", "BD-PLACE-2", "BD-PLACE-3", "BD-CLOSE-1")

@@ -22,7 +22,7 @@ from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
 from tests.tunnels.oracle import is_legal
-from tests.tunnels.test_closure_regions import oracle_closes
+from tests.tunnels.test_closure_regression import oracle_closes
 
 
 def _cases(count: int) -> list[tuple[int, list[tuple[ExactSearch, Placement, int, list[int]]]]]:

@@ -21,7 +21,7 @@ from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
 from tests.tunnels.oracle import PlainTable, is_legal
-from tests.tunnels.test_closure_regions import oracle_closes
+from tests.tunnels.test_closure_regression import oracle_closes
 from tests.tunnels.test_closure_zone import _dead, tight_child_not_dead
 
 Area = tuple[int, int, int, int]
