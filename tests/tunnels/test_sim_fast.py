@@ -15,7 +15,8 @@ import random
 
 from banditsolve.tunnels import Table, legal_placements, load_deck
 from banditsolve.tunnels.cards import KIND_INDEX, KIND_SHIFT, PORT_MASK, Deck
-from banditsolve.tunnels.fast import (
+from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement
+from banditsolve.tunnels.keyed import (
     FAST_CARDS,
     KEY_OFFSET,
     KEY_STEP,
@@ -31,7 +32,6 @@ from banditsolve.tunnels.fast import (
     walled,
     walls_hole,
 )
-from banditsolve.tunnels.geometry import ROTATIONS, STEP, Cell, Placement
 from banditsolve.tunnels.simulate import simulate, simulate_generic
 from banditsolve.tunnels.table import (
     NO_PLACEMENT,

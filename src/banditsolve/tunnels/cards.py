@@ -282,18 +282,19 @@ class Deck:
             if code in supers:
                 raise NotationError(
                     f"{where}: the super card ({supers[code]}) lies only at the start of the"
-                    f" table; the {self.edition} game has one super card"
+                    f" table; the {self.edition} game has one super card (BD-DECK-3)"
                 )
             have = counts.get(code)
             if have is None:
                 raise NotationError(
                     f"{where}: {card_name(code)} is not a card of the {self.edition} deck"
+                    " (BD-DECK-2)"
                 )
             if n > have and not hypothetical:
                 raise NotationError(
                     f"{where}: {n} copies of {card_name(code)}, but the {self.edition} deck"
                     f" has {have} (a puzzle with more copies must say it is hypothetical:"
-                    " the word after the game name, or \"hypothetical\": true)"
+                    " the word after the game name, or \"hypothetical\": true; BD-DECK-2)"
                 )
 
     def super_card(self, side: str) -> int:

@@ -197,8 +197,8 @@ class TunnelGame:
         """``state`` if it is a state of this game (the other tunnel game's is refused)."""
         if not isinstance(state, GameState):
             raise NotationError(f"expected a tunnel game state, not {shown(state)}")
-        game = "bandido" if state.variant is None else state.variant.name
-        if game != self.name:
+        if type(state.options) is not self.variant.options:
+            game = "bandido" if state.variant is None else state.variant.name
             raise NotationError(f"a {game} game state is not a state of {self.title}")
         return state
 

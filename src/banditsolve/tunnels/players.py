@@ -50,8 +50,9 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
         return choice
     found = _found(state, cards_to_lay(state))
     best = _least_without_holes(state.table, found)
-    if not best and state.options.hole != "illegal":
-        best = [p for p, _ in _first_group(found)][:1]
+    if not best and found and state.options.hole != "illegal":
+        _, code, y, x, r, _ = found[0]
+        best = [Placement(code, x, y, r)]  # the first wall of the least group
     if not best:
         return legal_actions(state)[-1]
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
@@ -92,33 +93,20 @@ def _found(state: GameState, hand: tuple[int, ...]) -> list[Found]:
     return found
 
 
-def _first_group(found: list[Found], start: int = 0) -> list[tuple[Placement, Found]]:
-    """The placements of the least exit change from index ``start`` of ``found``."""
-    if start >= len(found):
-        return []
-    delta = found[start][0]
-    group = []
-    for entry in found[start:]:
-        if entry[0] != delta:
-            break
-        _, code, y, x, r, _ = entry
-        group.append((Placement(code, x, y, r), entry))
-    return group
-
-
 def _least_without_holes(table: Table, found: list[Found]) -> list[Placement]:
     """The placements of the least exit change that wall no exit into a hole (a placement
     that closes the last exit never does), group after group until one has some."""
     exits = table.exit_count
-    i = 0
-    while i < len(found):
-        group = _first_group(found, i)
-        best = [
-            p
-            for p, (delta, _, _, _, _, risky) in group
-            if not (risky and exits + delta > 0 and creates_hole(table, p))
-        ]
+    i, n = 0, len(found)
+    while i < n:
+        delta = found[i][0]
+        best: list[Placement] = []
+        while i < n and found[i][0] == delta:
+            _, code, y, x, r, risky = found[i]
+            p = Placement(code, x, y, r)
+            if not (risky and exits + delta > 0 and creates_hole(table, p)):
+                best.append(p)
+            i += 1
         if best:
             return best
-        i += len(group)
     return []

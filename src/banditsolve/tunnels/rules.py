@@ -71,9 +71,9 @@ def start_table(code: int) -> Table:
 
 
 @cache
-def box_cards(deck: Deck, mode: int | None = None) -> tuple[int, ...]:
-    """``deck.cards(mode)``, once per deck and mode."""
-    return deck.cards(mode)
+def box_cards(deck: Deck) -> tuple[int, ...]:
+    """``deck.cards()``, once per deck."""
+    return deck.cards()
 
 
 def check_players(players: object, title: str = "Bandido") -> int:
@@ -678,7 +678,9 @@ def check_hands(
 def check_turn(state: GameState) -> None:
     """The turn count within what a game can take."""
     if not 0 <= state.turn <= MAX_TURN:
-        raise NotationError(f"game state: turn must be between 0 and {MAX_TURN}, not {state.turn}")
+        raise NotationError(
+            f"game state: turn must be between 0 and {MAX_TURN}, not {state.turn} (BD-NOTE-4)"
+        )
 
 
 def check_stops(

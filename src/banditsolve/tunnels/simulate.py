@@ -18,8 +18,9 @@ from banditsolve.core.play import playout as core_playout
 from banditsolve.tunnels.bandida.rules import new_game as bandida_new_game
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import Deck, load_deck
-from banditsolve.tunnels.fast import fast_bandido, keys_fit
+from banditsolve.tunnels.fast import fast_bandido
 from banditsolve.tunnels.game import BANDIDA, BANDIDO
+from banditsolve.tunnels.keyed import keys_fit
 from banditsolve.tunnels.players import Policy, greedy_policy
 from banditsolve.tunnels.rules import apply, new_game, sample_chance
 from banditsolve.tunnels.state import Action, GameState, Options

@@ -227,8 +227,30 @@ def search_removals(table: Table, removes: str, split: str, reopen: str, short: 
         if without.alone_ok:
             alone |= 1 << i
         for j in pool[a + 1 :]:
-            later = pool_mask & ~(((1 << j) << 1) - 1)
-            ks, whole = without.thirds(j, later)
+            bj = 1 << j
+            later = pool_mask & ~((bj << 1) - 1)
+            # The third cards that may go with i and j, and whether i and j alone may go: a
+            # set {i, j, k} may go when the table without i and j is one group in which k is
+            # no cut vertex, or two groups one of which is k alone.
+            if without.cut_off:
+                ks, whole = without.i_cuts(j, bj, later)
+            elif without.count[j] >= 2:
+                ks, whole = without.j_cuts(j, bj, later), False
+            elif later:
+                # j is no cut vertex; the cut vertices without i and j that matter to the
+                # cards to come: those without i, and in j's block the cards in two blocks or
+                # more once j is gone (Without.cut_without, inline: the common case).
+                blk = without.block_of[j]
+                if not later & blk:
+                    bad = without.cut
+                elif blk.bit_count() == 2:
+                    bad = (without.cut & ~blk) | (without.cut3 & blk)
+                else:
+                    inner = cache.cuts.get((blk, j))
+                    bad = without.cut | (cache.inner_cuts(blk, j) if inner is None else inner)
+                ks, whole = later & ~bad, True
+            else:
+                ks, whole = 0, True
             if whole:
                 whole_pairs.append((i, j))
             if graph.forbidden:
@@ -289,7 +311,7 @@ class _BlockCache:
 class Without:
     """The card graph without card ``i``: what a depth-first search of it finds (the cards it
     leaves apart from the start card's group, each card's blocks, the cut vertices), and the
-    third cards that may go with ``i`` and a second card ``j`` (:meth:`thirds`)."""
+    third cards that may go with ``i`` and a second card ``j``."""
 
     __slots__ = (
         "alone_ok", "apart", "bi", "block_of", "cache", "count", "cut", "cut3", "cut_off",
@@ -319,21 +341,7 @@ class Without:
                     cut3 |= 1 << v
         self.cut, self.cut3 = cut, cut3
 
-    def thirds(self, j: int, later: int) -> tuple[int, bool]:
-        """The cards ``k`` of ``later`` (a bit mask of the cards after ``j``) such that taking
-        off ``i``, ``j`` and ``k`` leaves one group, and whether taking off ``i`` and ``j``
-        alone does. A set ``{i, j, k}`` may go when the table without ``i`` and ``j`` is one
-        group in which ``k`` is no cut vertex, or two groups one of which is ``k`` alone."""
-        bj = 1 << j
-        if self.cut_off:
-            return self._i_cuts(j, bj, later)
-        if self.count[j] >= 2:
-            return self._j_cuts(j, bj, later), False
-        if not later:
-            return 0, True
-        return later & ~self._cut_without(j, later), True
-
-    def _i_cuts(self, j: int, bj: int, later: int) -> tuple[int, bool]:
+    def i_cuts(self, j: int, bj: int, later: int) -> tuple[int, bool]:
         """``i`` is a cut vertex: only a card or two hanging from it alone can go with it."""
         cut_off = self.cut_off
         if cut_off == bj:
@@ -347,7 +355,7 @@ class Without:
             return later & cut_off, False
         return 0, False
 
-    def _j_cuts(self, j: int, bj: int, later: int) -> int:
+    def j_cuts(self, j: int, bj: int, later: int) -> int:
         """``j`` is a cut vertex: what it cuts off is its children below it."""
         below = self.apart.get(j, ())
         if len(below) == 1 and self.size[below[0]] == 1:
@@ -355,19 +363,6 @@ class Without:
             if not self.graph.masks[k] & ~self.bi & ~bj:
                 return later & 1 << k
         return 0
-
-    def _cut_without(self, j: int, later: int) -> int:
-        """The cut vertices of the table without ``i`` and ``j`` (``j`` no cut vertex) that
-        matter to the cards of ``later``: those without ``i``, and in ``j``'s block the cards
-        that lie in two blocks or more once ``j`` is gone."""
-        blk = self.block_of[j]
-        if not later & blk:
-            # No card to come lies in the block: its own cut vertices do not matter.
-            return self.cut
-        if blk.bit_count() == 2:
-            # A bridge: its other end is left in the blocks it had besides.
-            return (self.cut & ~blk) | (self.cut3 & blk)
-        return self.cut | self.cache.inner_cuts(blk, j)
 
 
 def block_cuts(
@@ -504,5 +499,8 @@ def blocks(
                         if x == v:
                             break
                     found.append(blk)
-                    apart.setdefault(u, []).append(v)
+                    if u in apart:
+                        apart[u].append(v)
+                    else:
+                        apart[u] = [v]
     return reached, size, found, apart

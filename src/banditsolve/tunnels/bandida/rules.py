@@ -409,7 +409,9 @@ def check_fields(state: BandidaState) -> None:
         if not low <= value < players:
             raise NotationError(f"{key}: player {value} does not exist (BA-NOTE-1)")
     if any(not 0 <= p < players for p in (*state.queue, *state.hold)):
-        raise NotationError(f"queue/hold: no such player ({plural(players, 'player')})")
+        raise NotationError(
+            f"queue/hold: no such player ({plural(players, 'player')}; BA-NOTE-1)"
+        )
     pending = state.pending
     if bool(state.queue) != (pending == "discard") or len(set(state.queue)) != len(state.queue):
         raise NotationError(
@@ -428,18 +430,20 @@ def check_fields(state: BandidaState) -> None:
 def _check_phases(phase: tuple[str, ...]) -> None:
     for i, name in enumerate(phase):
         if name not in PHASES:
-            raise NotationError(f"phase {name[:20]!r} is not one of {', '.join(PHASES)}")
+            raise NotationError(
+                f"phase {name[:20]!r} is not one of {', '.join(PHASES)} (BA-NOTE-1)"
+            )
         if name in ("alarm", "discard", "five", "deal") and i != len(phase) - 1:
-            raise NotationError(f"phase {name} can only be the last (innermost) one")
+            raise NotationError(f"phase {name} can only be the last (innermost) one (BA-NOTE-1)")
     if len(set(phase)) != len(phase):
-        raise NotationError("a phase is listed twice")
+        raise NotationError("a phase is listed twice (BA-NOTE-1)")
 
 
 def check_top(state: BandidaState) -> None:
     """BA-ALARM-1: the back seen on top of the unseen pile is that of an unseen card."""
     top = state.top
     if top not in ("", "alarm", "plain"):
-        raise NotationError(f"top={top[:20]!r} is not alarm or plain")
+        raise NotationError(f"top={top[:20]!r} is not alarm or plain (BA-ALARM-1)")
     if top and not any(is_alarm(c) == (top == "alarm") for c in state.unseen):
         raise NotationError(f"top={top}: no such card among the unseen cards (BA-ALARM-1)")
 
@@ -535,7 +539,9 @@ class BandidaRules:
         lacks (BA-SETUP-4, BA-DECK-5), and Bandida's own fields (BA-NOTE-1)."""
         s = expect(state)
         if s.variant != self:
-            raise NotationError("a Bandida state must carry Bandida's rules (its variant)")
+            raise NotationError(
+                "a Bandida state must carry the rules of its own deck (its variant; BA-DECK-1)"
+            )
         mode = MODES[s.mode]
         bandido.check_start(s, self.deck)
         laid = [hand_code(c) for c in s.table.cards()[1:]]
