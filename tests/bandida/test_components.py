@@ -12,6 +12,7 @@ import pytest
 from banditsolve.errors import NotationError
 from banditsolve.tunnels import can_close, min_cards_to_close, read_position
 from banditsolve.tunnels.bandida.components import GOAL_MODES, MODES
+from banditsolve.tunnels.bandida.rules import BandidaRules, expect
 from banditsolve.tunnels.cards import card_kind, load_deck
 from banditsolve.tunnels.game import BANDIDA, BANDIDO
 from tests.bandida.helpers import make
@@ -45,6 +46,20 @@ def test_each_mode_knows_its_components_and_its_pile() -> None:
         assert ("bandido_super" in kinds) == (number == 3)
         assert GOAL_MODES[mode.goal] == number
     assert [m.goal for m in MODES.values()] == ["close", "ladder", "join"]
+
+
+@rules("BA-DECK-1", "BA-DECK-2", "BA-MODE-1", "BA-MODE-2", "BA-MODE-4")
+def test_the_variant_holds_the_deck_the_special_cards_the_modes_and_their_ends() -> None:
+    state = expect(BANDIDA.new_game(2, {"mode": 3}, seed=1))
+    variant = state.variant
+    assert isinstance(variant, BandidaRules)
+    assert variant.deck == load_deck("bandida") == BANDIDA.deck
+    kinds = sorted(card_kind(c) for c in variant.special_cards)
+    assert kinds.count("map") == 2
+    assert kinds.count("ladder") == kinds.count("bandido_super") == 1
+    assert variant.modes is MODES
+    assert variant.mode(state).goal == "join"
+    assert BANDIDO.new_game(2, seed=1).variant is None  # Bandido plays its own rules
 
 
 @rules("BA-SETUP-4")

@@ -480,6 +480,12 @@ class BandidaRules:
         """Each mode by its number: its components and its goal."""
         return MODES
 
+    @property
+    def special_cards(self) -> tuple[int, ...]:
+        """The deck's special cards, one code each (BA-DECK-2, BA-DECK-4, BA-DECK-5): the
+        objects, the alarms, the ladder and Bandido's super card."""
+        return tuple(code for code, _ in self.deck.counts if card_kind(code) != "tunnel")
+
     def mode(self, state: object) -> Mode:
         """The mode ``state`` is played in."""
         return MODES[expect(state).mode]
