@@ -490,11 +490,16 @@ class BandidaRules:
         """The mode ``state`` is played in."""
         return MODES[expect(state).mode]
 
+    # The rules hand a variant only its own states (each carries its variant): the hot methods
+    # below narrow the type with an assertion rather than a call.
+
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        return legal_actions(expect(state))
+        assert isinstance(state, BandidaState)
+        return legal_actions(state)
 
     def chance_outcomes(self, state: GameState) -> tuple[tuple[Draw, Fraction], ...]:
-        return chance_outcomes(expect(state))
+        assert isinstance(state, BandidaState)
+        return chance_outcomes(state)
 
     def sample_chance(self, state: GameState, rng: random.Random) -> Draw:
         """A draw with the right probabilities: one ``rng.random()`` over the outcomes."""
@@ -507,10 +512,12 @@ class BandidaRules:
         return outcomes[-1][0]
 
     def apply(self, state: GameState, action: Action) -> GameState:
-        return apply(expect(state), action)
+        assert isinstance(state, BandidaState)
+        return apply(state, action)
 
     def settle(self, state: GameState) -> GameState:
-        return settle(expect(state))
+        assert isinstance(state, BandidaState)
+        return settle(state)
 
     def carry_on(self, state: GameState) -> GameState:
         s = expect(state)
@@ -520,22 +527,23 @@ class BandidaRules:
 
     def cards_to_lay(self, state: GameState) -> tuple[int, ...]:
         """The hand of the player to act (only its alarms while an alarm is to be laid)."""
-        s = expect(state)
-        hand = s.hands[s.to_act]
-        if s.pending == "alarm":
+        assert isinstance(state, BandidaState)
+        hand = state.hands[state.to_act]
+        if state.phase and state.phase[-1] == "alarm":
             return tuple(c for c in hand if is_alarm(c))
         return hand
 
     def random_choice(self, state: GameState, rng: random.Random) -> Action | None:
         """BA-NOTE-5: a discard or a map's removal at random (a removal without building every
         one: the same choice as ``legal_actions(state)[rng.randrange(...)]``)."""
-        s = expect(state)
-        if s.pending == "map":
-            sets = removal_sets(s)
+        assert isinstance(state, BandidaState)
+        pending = state.phase[-1] if state.phase else ""
+        if pending == "map":
+            sets = removal_sets(state)
             combo = sets.nth(rng.randrange(sets.size))
-            return Remove(tuple(s.table.history[i] for i in combo))
-        if s.pending == "discard":
-            choices = legal_actions(s)
+            return Remove(tuple(state.table.history[i] for i in combo))
+        if pending == "discard":
+            choices = legal_actions(state)
             return choices[rng.randrange(len(choices))]
         return None
 
