@@ -26,9 +26,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from banditsolve.core.hooks import Row, Task
 from banditsolve.study.batch import busy_runner, run_study
 from banditsolve.study.executors import Pool, open_executor
-from banditsolve.core.hooks import Row, Task
 
 OUT = Path(__file__).resolve().parent / "results"
 TASK_MS = 10.0
