@@ -66,3 +66,20 @@ def test_the_version_is_defined_once() -> None:
     assert banditsolve.__version__ == project["version"]
     literal = re.compile(r"__version__\s*=\s*['\"]\d")
     assert [p.name for p in sources() if literal.search(p.read_text(encoding="utf-8"))] == []
+
+
+def _documented_files() -> list[str]:
+    """The files ``ARCHITECTURE.md`` lists under "Every file", one per line."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = text.split("## Every file", 1)[1].split("```")[1]
+    return [line.split()[0] for line in block.splitlines() if line.strip()]
+
+
+def test_the_layout_document_lists_every_file_once_with_its_job() -> None:
+    listed = _documented_files()
+    assert len(listed) == len(set(listed))
+    tree = sorted(str(p.relative_to(SRC)) for p in sources())
+    assert sorted(listed) == tree
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = text.split("## Every file", 1)[1].split("```")[1]
+    assert all(len(line.split()) > 2 for line in block.splitlines() if line.strip())

@@ -1,5 +1,5 @@
-"""Positions and game states: the JSON documents and the one-line notations, read and written;
-and the text of an action.
+"""Positions (a table and the cards still to come): their JSON documents and one-line
+notations, read and written.
 
 A *position* is a table and the multiset of cards still to come (the closure question). JSON::
 
