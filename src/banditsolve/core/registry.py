@@ -22,9 +22,9 @@ from banditsolve.core.protocol import Game
 from banditsolve.errors import InternalError, RuleOptionError
 
 if TYPE_CHECKING:
-    from banditsolve.banditos.rules import Action as BanditosAction
+    from banditsolve.banditos.actions import Action as BanditosAction
     from banditsolve.banditos.state import State as BanditosState
-    from banditsolve.rolling.rules import Action as RollingAction
+    from banditsolve.rolling.actions import Action as RollingAction
     from banditsolve.rolling.state import State as RollingState
     from banditsolve.tunnels.state import Action as TunnelAction
     from banditsolve.tunnels.state import GameState as TunnelState
