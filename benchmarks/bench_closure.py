@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
@@ -232,7 +233,7 @@ MODE_GOALS = {1: "close", 2: "ladder", 3: "join"}
 def _bandida_positions(mode: int, games: int, every: int) -> list[GameState]:
     out = []
     for seed in range(games):
-        states = simulate(2, 2000 + seed, Options.bandida(mode=mode))[:-1]
+        states = simulate(2, 2000 + seed, BandidaOptions(mode=mode))[:-1]
         out += [s for s in states[2::every] if not s.is_chance and s.outcome is None]
     return out
 

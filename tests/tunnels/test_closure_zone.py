@@ -51,7 +51,7 @@ def _cases(count: int) -> list[tuple[int, list[tuple[ExactSearch, Placement, int
     return out
 
 
-def _dead(search: ExactSearch, p: Placement, rest: list[int]) -> bool:
+def predicted_dead(search: ExactSearch, p: Placement, rest: list[int]) -> bool:
     """The prediction for the child after ``p`` with the cards ``rest``: the front cells of
     the child that ``p`` opens onto (cells next to ``p`` that were empty and face an exit of
     ``p`` now) are the ones it checks."""
@@ -85,7 +85,7 @@ def tight_child_not_dead(
     rest = list(cards)
     rest.remove(first.card)
     search = ExactSearch(table, cards, area, Limits())
-    assert not _dead(search, first, rest), (first, area)
+    assert not predicted_dead(search, first, rest), (first, area)
     return True
 
 
@@ -103,7 +103,7 @@ def test_a_tight_child_predicted_dead_has_no_closure_within_its_budget() -> None
     dead = alive = 0
     for seed, found in _cases(scaled(300, 800)):
         for search, p, tight, rest in found:
-            if _dead(search, p, rest):
+            if predicted_dead(search, p, rest):
                 dead += 1
                 child = search.table.place(p)
                 names = [card_name(c) for c in rest]

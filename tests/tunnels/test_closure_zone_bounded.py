@@ -22,7 +22,7 @@ from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, random_table, to_footprint
 from tests.tunnels.oracle import PlainTable, is_legal
 from tests.tunnels.test_closure_regression import oracle_closes
-from tests.tunnels.test_closure_zone import _dead, tight_child_not_dead
+from tests.tunnels.test_closure_zone import predicted_dead, tight_child_not_dead
 
 Area = tuple[int, int, int, int]
 
@@ -77,7 +77,7 @@ def test_a_tight_child_predicted_dead_on_a_bounded_table_has_no_closure_inside()
                 tight = quick_cover(set(child.front_rim)) if child.front_rim else 0
                 if not 1 <= tight <= min(2, len(rest)):
                     continue
-                if _dead(search, p, rest):
+                if predicted_dead(search, p, rest):
                     dead += 1
                     if any(not _inside(f, area) for f in child.front_rim):
                         outside += 1
