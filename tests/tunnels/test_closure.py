@@ -30,7 +30,6 @@ from banditsolve.tunnels.solvers.bounds import (
     front_cover,
     min_cards_for_balance,
 )
-from banditsolve.tunnels.solvers.options import free_need
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import to_footprint
@@ -282,48 +281,6 @@ def test_covering_bounds_agree_with_cpsat_on_generated_cases() -> None:
                 replay(s.table, exact)
                 assert front_cover(s.table, cards) <= exact.cards
     assert checked >= 40
-
-
-def test_free_need_counts_the_cards_beside_a_placement() -> None:
-    zone = {(0, 0): [(0, 0)], (5, 5): [(5, 5)], (0, 1): [(0, 0)]}
-    cells = {(9, 9): 0}
-    # Openings onto an occupied cell and onto another front cell's own cell: no card needed.
-    assert free_need((0, 0), (1, 0), ((9, 9), (5, 5)), cells, zone) == 0
-    # Onto the zone of the front cell itself (its own card cannot also cover it): one card.
-    assert free_need((0, 0), (1, 0), ((0, 1),), cells, zone) == 1
-    # Two adjacent empty cells outside every zone: one card covers both; apart: two.
-    assert free_need((0, 0), (1, 0), ((2, 0), (2, 1)), cells, zone) == 1
-    assert free_need((0, 0), (1, 0), ((2, 0), (-1, 0)), cells, zone) == 2
-
-
-def test_slack_filter_agrees_with_cpsat_on_generated_cases(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The tight-budget filter widened to one or two cards of slack beyond the cover bound
-    (:data:`~banditsolve.tunnels.solvers.exact.SLACK_FILTER`, off by default) is a pruning
-    rule: with it on, the exact minima equal CP-SAT's on cases where it bites."""
-    from banditsolve.tunnels.solvers import exact
-
-    states = [s for s in positions(range(20, 30), every=3) if s.table.exit_count >= 3]
-    rng = random.Random(13)
-    rng.shuffle(states)
-    checked = 0
-    for slack in (1, 2):
-        monkeypatch.setattr(exact, "SLACK_FILTER", slack)
-        for s in states[: scaled(12, 30)]:
-            cards = cards_of(s, 8)
-            for m in (3, 4):
-                mine = min_cards_to_close(s.table, cards, max_cards=m, backend="exact")
-                cp = min_cards_to_close(s.table, cards, max_cards=m, backend="cpsat", time_limit=10)
-                assert mine.status != "unknown"
-                if mine.status == "closable":
-                    replay(s.table, mine)
-                if cp.status != "unknown":
-                    checked += 1
-                    assert cp.status == mine.status
-                    if mine.status == "closable":
-                        assert cp.cards == mine.cards
-    assert checked >= scaled(12, 30)
 
 
 @rules("BD-CLOSE-2")

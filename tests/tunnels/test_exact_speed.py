@@ -38,8 +38,8 @@ def test_zone_options_with_kept_verdicts_are_the_fresh_ones() -> None:
         for t, fv in table.front_rim.items():
             sig = signature(table.rim, t, fv, None)
             kept: dict[tuple[Cell, tuple[Cell, ...]], bool] = {}
-            first = search.zone_options(t, sig, kinds, zone, True, 0, kept)
-            again = search.zone_options(t, sig, kinds, zone, False, 0, kept)
+            first = search.zone_options(t, sig, kinds, zone, True, kept)
+            again = search.zone_options(t, sig, kinds, zone, False, kept)
             fresh = search.zone_options(t, sig, kinds, zone, False)
             assert again == fresh
             assert first == fresh[:1]

@@ -61,7 +61,7 @@ from banditsolve.tunnels.solvers.options import (
 )
 from banditsolve.tunnels.table import Table
 
-__all__ = ["NEVER", "SCREEN_CELLS", "SLACK_FILTER", "ExactSearch", "balance_after"]
+__all__ = ["NEVER", "SCREEN_CELLS", "ExactSearch", "balance_after"]
 
 #: How many front cells (fewest options first) a node screens for the one to branch on (outside
 #: the tight case). One: with the tight prediction in the forward check
@@ -69,9 +69,6 @@ __all__ = ["NEVER", "SCREEN_CELLS", "SLACK_FILTER", "ExactSearch", "balance_afte
 #: more, and a second screened cell paid for itself no longer (regression positions 7 and 23:
 #: 14 % fewer instructions under callgrind with one, 20 % more nodes).
 SCREEN_CELLS = 1
-#: The slack (cards beyond the cover bound) up to which a node keeps only the placements whose
-#: openings the cards left can still close (see :meth:`ExactSearch.tight_children`).
-SLACK_FILTER = 0
 
 #: A front cell as a node orders them: (its options, the cell, its signature).
 FrontCell = tuple[int, Cell, Signature]
@@ -207,8 +204,8 @@ class ExactSearch(ForwardCheck):
             low = cover
             if low > budget:
                 return self.closed(key, low)
-        if budget - cover <= SLACK_FILTER:
-            result, children = self.tight_children(order, pairs, kinds, budget, budget - cover)
+        if budget <= cover:
+            result, children = self.tight_children(order, pairs, kinds, budget)
         else:
             result, children = self.loose_children(order, kinds, budget)
         if not children:
@@ -302,7 +299,6 @@ class ExactSearch(ForwardCheck):
         pairs: dict[Cell, int],
         kinds: tuple[int, ...],
         budget: int,
-        slack: int,
     ) -> tuple[int, list[Placement]]:
         """The children of a tight node, and the bound proven by the options ruled out.
 
@@ -333,14 +329,14 @@ class ExactSearch(ForwardCheck):
         for _size, t, sig in order:
             seen: Tested = {}
             tested.append(seen)
-            if not self.zone_options(t, sig, kinds, zone, True, slack, seen):
+            if not self.zone_options(t, sig, kinds, zone, True, seen):
                 return budget + 1, []
         best_children: list[Placement] | None = None
         result = NEVER
         for (_size, t, sig), seen in zip(order, tested, strict=True):
             if best_children is not None and len(best_children) <= 1:
                 break  # the rest were only checked for an empty zone
-            options = self.zone_options(t, sig, kinds, zone, False, slack, seen)
+            options = self.zone_options(t, sig, kinds, zone, False, seen)
             bound, kids = self.screen(options, budget, budget + 1)
             if not kids:
                 return bound, []

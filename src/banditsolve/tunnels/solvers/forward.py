@@ -28,7 +28,6 @@ from banditsolve.tunnels.solvers.options import (
     Option,
     Signature,
     fits_zone,
-    free_need,
     rows,
     shape_info,
 )
@@ -255,14 +254,12 @@ class ForwardCheck(Board):
         kinds: tuple[int, ...],
         zone: dict[Cell, list[Cell]],
         first: bool,
-        slack: int = 0,
         tested: Tested | None = None,
     ) -> list[Option]:
-        """The options at ``t`` whose openings onto empty cells outside the zone of every other
-        front cell need at most ``slack`` cards (:func:`free_need`; with no slack, the options
-        that open only onto occupied cells or that zone: see the tight case of the exact
-        search's node); with ``first``, at most one. ``tested`` keeps the verdict per footprint
-        ``(other, faced)``, for another call at ``t`` on the same board and zone."""
+        """The options at ``t`` that open only onto occupied cells or the zone of another front
+        cell (see the tight case of the exact search's node); with ``first``, at most one.
+        ``tested`` keeps the verdict per footprint ``(other, faced)``, for another call at
+        ``t`` on the same board and zone."""
         tx, ty = t
         cells = self.cells
         if tested is None:
@@ -272,11 +269,7 @@ class ForwardCheck(Board):
             for delta, adx, ady, rotation, other, faced in rows(code & PORT_MASK, sig):
                 ok = tested.get((other, faced))
                 if ok is None:
-                    if slack:
-                        ok = free_need(t, other, faced, cells, zone) <= slack
-                    else:
-                        ok = fits_zone(t, other, faced, cells, zone)
-                    tested[other, faced] = ok
+                    ok = tested[other, faced] = fits_zone(t, other, faced, cells, zone)
                 if ok:
                     out.append((delta, code, tx + adx, ty + ady, rotation))
                     if first:
