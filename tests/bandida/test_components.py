@@ -6,6 +6,7 @@ of; and each tunnel adapter refuses the other game's states."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -123,6 +124,16 @@ def test_the_command_line_refuses_a_component_the_mode_lacks() -> None:
     assert json.loads(answered.out)["details"].get("goal") == "join"
     # The mode's goal is still answered when the cards are the mode's.
     assert run("bandida", "close", LADDER, "--mode", "2").code in (0, 1)
+
+
+@rules("BA-SETUP-4")
+def test_the_refusal_names_the_file_the_position_came_from(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.txt"
+    path.write_text(LADDER, encoding="utf-8")
+    line = refused(run("bandida", "close", str(path), "--mode", "1"))
+    assert line.startswith(f"banditsolve: error: {path}: the ladder (L:ladder) is not in the game")
+    with pytest.raises(NotationError, match=r"ladder\.txt: the ladder .*BA-SETUP-4"):
+        BANDIDA.read_position(path, mode=1)
 
 
 @rules("BA-SETUP-4", "BA-DECK-5", "BA-NOTE-1")

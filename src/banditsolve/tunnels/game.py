@@ -63,11 +63,12 @@ from banditsolve.tunnels.notation import (
     action_text,
     parse_action,
     read_json_state,
-    read_position,
     state_from_notation,
     state_to_json,
     state_to_notation,
 )
+from banditsolve.tunnels.notation import from_json as position_from_json
+from banditsolve.tunnels.notation import from_notation as position_from_notation
 from banditsolve.tunnels.players import greedy_policy
 from banditsolve.tunnels.state import (
     MAX_PLAYERS,
@@ -216,17 +217,28 @@ class TunnelGame:
             listed = "none" if modes is None else ", ".join(map(str, modes))
             raise RuleOptionError(f"{self.title} has no mode {shown(mode)} (modes: {listed})")
         chosen = None if mode is None or modes is None else modes[mode]
-        position = read_position(
+        pile = None if chosen is None else chosen.pile(self.deck)
+
+        def held(position: Position) -> Position:
+            if chosen is not None:
+                laid = position.table.cards()[1:]
+                chosen.refuse_missing((*laid, *position.remaining))
+            return position
+
+        return io.read_state(
             source,
-            self.deck,
-            hypothetical=hypothetical,
-            game=self.name,
-            pile=None if chosen is None else chosen.pile(self.deck),
+            notation=lambda text: held(
+                position_from_notation(
+                    text, self.deck, hypothetical=hypothetical, game=self.name, pile=pile
+                )
+            ),
+            json_document=lambda data: held(
+                position_from_json(
+                    data, self.deck, hypothetical=hypothetical, game=self.name, pile=pile
+                )
+            ),
+            what="position",
         )
-        if chosen is not None:
-            laid = position.table.cards()[1:]
-            chosen.refuse_missing((*laid, *position.remaining), "position")
-        return position
 
     def validate(self, state: GameState) -> None:
         """Refuse a state the rules cannot reach (:func:`banditsolve.tunnels.rules.validate`)."""

@@ -47,16 +47,16 @@ class Mode:
         extra cards that this mode holds, sorted."""
         return tuple(code for code, n in deck.counts if self.holds(code) for _ in range(n))
 
-    def refuse_missing(self, codes: Iterable[int], where: str) -> None:
-        """Refuse (:class:`NotationError`, one line naming the rule) a card of ``codes`` that
-        this mode's game does not hold: the ladder in mode 1, Bandido's super card outside
-        mode 3."""
+    def refuse_missing(self, codes: Iterable[int], where: str = "") -> None:
+        """Refuse (:class:`NotationError`, one line naming the rule, after ``where`` when
+        given) a card of ``codes`` that this mode's game does not hold: the ladder in mode 1,
+        Bandido's super card outside mode 3."""
         for code in codes:
             if not self.holds(code):
                 what, rule = OPTIONAL_COMPONENTS[card_kind(code)]
                 raise NotationError(
-                    f"{where}: {what} ({card_name(hand_code(code))}) is not in the game in"
-                    f" mode {self.number} ({rule})"
+                    f"{where}{': ' if where else ''}{what} ({card_name(hand_code(code))}) is not"
+                    f" in the game in mode {self.number} ({rule})"
                 )
 
 
