@@ -5,6 +5,7 @@ question, through its command-line hooks) and a small study, with no change in t
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,12 +66,16 @@ def test_the_shared_verbs_serve_the_toy() -> None:
 
 
 def test_an_old_option_spelling_is_read_with_one_line_on_stderr() -> None:
-    played = run("nim", "play", "--option", "last-counter=loses", "--json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # as PYTHONWARNINGS=error: a note all the same
+        played = run("nim", "play", "--option", "last-counter=loses")
     assert played.code == 0
     assert played.err.splitlines() == [
         "banditsolve: warning: option last-counter is an old spelling, read as option last; "
         "write option last"
     ]
+    # What the command writes back is the one spelling.
+    assert played.lines[0].endswith("options last=loses")
 
 
 def test_the_toys_own_question_and_demo(tmp_path: Path) -> None:

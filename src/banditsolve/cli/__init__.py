@@ -134,6 +134,8 @@ def _warnings_as_lines() -> Iterator[None]:
         print(f"banditsolve: {label}: {one_line(message)}", file=sys.stderr)
 
     with warnings.catch_warnings():
+        # A note, never an error (whatever PYTHONWARNINGS says): the input was read.
+        warnings.simplefilter("default", DeprecatedSpelling)
         warnings.showwarning = show
         yield
 

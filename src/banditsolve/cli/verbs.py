@@ -208,7 +208,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     lines = [
         f"{game.title}, {plural(players, 'player')}, seed {args.seed}, "
         f"{'policy' if len(names) == 1 else 'policies'} {', '.join(names)}"
-        + (f", options {', '.join(args.option)}" if args.option else "")
+        + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
     ]
     rows, pictures = _played_steps(game, start, steps, lines, svg_dir)
     before = steps[-1].state if steps else start

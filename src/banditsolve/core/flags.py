@@ -7,8 +7,8 @@ The shared pieces
 - One flag set, added by the ``add_*`` functions so that every game spells them the same way:
   ``POSITION`` (:func:`add_position`), ``--json`` (:func:`add_json`), ``--svg OUT``
   (:func:`add_svg`), ``--seed N`` (:func:`add_seed`, default 0), ``--time-limit SECONDS`` and
-  ``--node-limit N`` (:func:`add_limits`), ``--option K=V`` (:func:`add_options`), ``--players K``
-  (:func:`add_players`, a count).
+  ``--node-limit N`` (:func:`add_limits`), ``--option NAME=VALUE`` (:func:`add_options`),
+  ``--players K`` (:func:`add_players`, a count).
 - :func:`read_position` reads ``POSITION`` (the notation, JSON text, or a file holding either)
   with the game's ``read_state``; :func:`emit` prints text or JSON; :func:`emit_answer` prints a
   :class:`~banditsolve.core.answer.Answer` and returns its exit status.
@@ -229,7 +229,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--option",
         action="append",
         default=[],
-        metavar="K=V",
+        metavar="NAME=VALUE",
         help="a rule option (repeatable); the options and their values are listed below",
     )
 

@@ -7,24 +7,26 @@ A game's registry entry (:class:`~banditsolve.core.registry.GameEntry`) names th
 that implement them, as ``"module:attribute"`` text, so that nothing of a game is imported
 before a command names it.
 
-A game's hooks object
-=====================
-``cli.py`` of a game package defines an object with the two methods of :class:`CliHooks`::
+A game's hooks
+==============
+The hooks of a game are its ``cli`` module and its ``study`` module: a module is an object like
+any other, and its functions are the methods of the Protocol. ``cli.py`` of a game package::
 
-    class LosBanditosCli:
-        def register(self, commands: CommandTable) -> None:
-            claim = add_query(commands, "claim", "is a claim on a tile provably safe?")
-            ...
-        def demo(self, out_dir: Path, game: str) -> Iterator[DemoItem]:
-            yield DemoItem("an unsafe-looking claim", text, answer, svg_path)
+    def register(commands: CommandTable) -> None:
+        claim = add_query(commands, "claim", "is a claim on a tile provably safe?")
+        ...
 
-    CLI = LosBanditosCli()
+    def demo(out_dir: Path, game: str) -> Iterator[DemoItem]:
+        yield DemoItem("an unsafe-looking claim", text, answer, svg_path)
 
-A game with no questions of its own and no demo of its own leaves ``cli`` out of its entry:
-it gets the shared verbs (``show``, ``moves``, ``apply``, ``play``) and a played demo.
-``study.py`` of a game package defines an object with the methods of :class:`StudyHooks`
-(its extra policies, the columns its finished games add to a ``simulate`` row, and the study
-questions only it answers); a game without one is studied with the ``simulate`` question alone.
+and the entry names it (``GameEntry(..., cli="banditsolve.banditos.cli", ...)``; an object
+``"module:attribute"`` with the same methods does as well). A game with no questions of its own
+and no demo of its own leaves ``cli`` out of its entry: it gets the shared verbs (``show``,
+``moves``, ``apply``, ``play``) and a played demo. ``study.py`` has the functions of
+:class:`StudyHooks` (its extra policies, the columns its finished games add to a ``simulate``
+row, and the study questions only it answers); a game without one is studied with the
+``simulate`` question alone. ``tests/test_hooks.py`` has mypy check each shipped game's modules
+against the Protocols.
 """
 
 from __future__ import annotations
