@@ -288,3 +288,25 @@ def test_play_help_lists_rule_options_the_game_accepts(name: str) -> None:
     first = next(iter(listed))
     played = run(name, "play", "--option", f"{first}={listed[first][0]}", "--json")
     assert played.code == 0, played.err
+
+
+def test_a_bug_is_one_line_with_its_own_status_never_a_proven_no(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Anything that escapes a handler is a bug: one line, exit status 70 (not 1, which a
+    script reads as a proven no), and the traceback only on request."""
+    import banditsolve.cli.verbs as verbs
+
+    def broken(args: object) -> int:
+        raise StopIteration("the bug")
+
+    monkeypatch.setattr(verbs, "cmd_show", broken)
+    result = run("banditos", "show", "-/-/-/- 1111222333 -:- 0A")
+    assert result.code == 70
+    assert result.err.splitlines() == [
+        "banditsolve: internal error: StopIteration: the bug (a bug in banditsolve: please "
+        "report it with the command that caused it)"
+    ]
+    monkeypatch.setenv("BANDITSOLVE_TRACEBACK", "1")
+    with pytest.raises(StopIteration):
+        run("banditos", "show", "-/-/-/- 1111222333 -:- 0A")

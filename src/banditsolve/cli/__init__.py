@@ -165,15 +165,20 @@ def _main(args_list: list[str]) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return ExitStatus.YES
-    except InternalError as exc:
+    except (ValueError, OSError, RecursionError, MemoryError) as exc:
+        return _error(_bad_input(exc))
+    except Exception as exc:
+        # A bug (InternalError, or anything else that escaped): one line and its own status,
+        # never 1 (a proven no); BANDITSOLVE_TRACEBACK=1 shows the traceback instead.
+        if os.environ.get("BANDITSOLVE_TRACEBACK"):
+            raise
+        what = "" if isinstance(exc, InternalError) else f"{type(exc).__name__}: "
         print(
-            f"banditsolve: internal error: {one_line(exc)} (a bug in banditsolve: please report "
-            "it with the command that caused it)",
+            f"banditsolve: internal error: {what}{one_line(exc)} (a bug in banditsolve: please "
+            "report it with the command that caused it)",
             file=sys.stderr,
         )
         return ExitStatus.INTERNAL
-    except (ValueError, OSError, RecursionError, MemoryError) as exc:
-        return _error(_bad_input(exc))
 
 
 def _bad_input(exc: BaseException) -> str:
