@@ -140,10 +140,15 @@ BANDIDA_CASES: tuple[tuple[str, Callable[[Any], GameState], str], ...] = (
     ("a top that is no back", lambda s: replace(s, top="red"), "BA-ALARM-1"),
     ("a mode without the ladder", lambda s: replace(s, options=replace(s.options, mode=1)),
      "BA-SETUP-4"),
+    ("an alarm laid by a player holding none", lambda s: replace(s, phase=("alarm",)),
+     "BA-ALARM-2"),
+    ("an actor outside an alarm", lambda s: replace(s, actor=1), "BA-ALARM-2"),
 )
 
 
-@spec_rules("BA-NOTE-1", "BA-OBJ-2", "BA-ALARM-4", "BA-ALARM-5", "BA-ALARM-1", "BA-SETUP-4")
+@spec_rules(
+    "BA-NOTE-1", "BA-OBJ-2", "BA-ALARM-4", "BA-ALARM-5", "BA-ALARM-1", "BA-SETUP-4", "BA-ALARM-2"
+)
 @pytest.mark.parametrize("case", BANDIDA_CASES, ids=[c[0] for c in BANDIDA_CASES])
 def test_each_bandida_rule_is_refused_alone(
     case: tuple[str, Callable[[Any], GameState], str],

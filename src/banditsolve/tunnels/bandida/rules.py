@@ -64,6 +64,8 @@ from banditsolve.tunnels.state import (
 
 #: The most cards a hand may be said to hold (a size written in a state).
 MAX_HAND = 20
+#: The phases of an alarm acting: laid, then its discards (BA-ALARM-2, BA-ALARM-4, BA-ALARM-5).
+ALARM_PHASES = ("alarm", "discard", "five")
 
 
 def sides(code: int) -> tuple[int, ...]:
@@ -424,6 +426,23 @@ def check_fields(state: BandidaState) -> None:
     if state.aside and pending != "five":
         raise NotationError(
             "aside: cards are set aside only while an alarm discards five (BA-ALARM-5)"
+        )
+    _check_alarm(state)
+
+
+def _check_alarm(state: BandidaState) -> None:
+    """BA-ALARM-2: an alarm is being laid (phase ``alarm``) only by a drawer who holds one, and
+    a game not over names an actor (the drawer) only while an alarm acts."""
+    pending = state.pending
+    if pending == "alarm" and not any(is_alarm(c) for c in state.hands[state.actor]):
+        raise NotationError(
+            f"phase alarm: an alarm is being laid, but the actor (player {state.actor}) holds"
+            " none (BA-ALARM-2)"
+        )
+    if state.actor and state.outcome is None and pending not in ALARM_PHASES:
+        raise NotationError(
+            f"actor={state.actor}: the actor is the drawer of an alarm, named only while the"
+            f" alarm acts (phase {', '.join(ALARM_PHASES)}; BA-ALARM-2)"
         )
 
 
