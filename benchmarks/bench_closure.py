@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from banditsolve.tunnels.bandida.components import MODES
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
@@ -227,7 +228,6 @@ def smoke() -> list[str]:
 
 
 BANDIDA_SIZES: tuple[int | str, ...] = (5, 10, 15, "pile")
-MODE_GOALS = {1: "close", 2: "ladder", 3: "join"}
 
 
 def _bandida_positions(mode: int, games: int, every: int) -> list[GameState]:
@@ -253,7 +253,7 @@ def bandida_rows(
 ) -> list[dict[str, object]]:
     """Closure per Bandida mode (the mode's goal): the exact search and the plain baseline."""
     rows: list[dict[str, object]] = []
-    for mode, goal in MODE_GOALS.items():
+    for mode, goal in ((number, m.goal) for number, m in MODES.items()):
         positions_ = _bandida_positions(mode, games or 2, 12 if quick else 10)
         for size in sizes:
             backends = ("exact", "plain") if size != "pile" else ("exact",)

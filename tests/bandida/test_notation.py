@@ -79,7 +79,7 @@ def test_refusals_of_bandida_fields() -> None:
     from banditsolve.tunnels.game import BANDIDO
 
     bandido_text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1)) + " options=mode:2"
-    with pytest.raises(NotationError, match="Bandida only"):
+    with pytest.raises(NotationError, match="option mode is Bandida's; Bandido has no mode"):
         BANDIDO.from_notation(bandido_text)
 
 

@@ -65,7 +65,13 @@ BANDIDO_CASES: tuple[tuple[str, Callable[[GameState], GameState], str, str], ...
     ("a hand owed too much", lambda s: replace(s, to_draw=(0,)), "BD-TURN-2", "is owed"),
     ("too many turns", lambda s: replace(s, turn=10**7), "BD-NOTE-4", "turn must be"),
     ("an end that is not true", lambda s: replace(s, outcome="lost", reason=REASONS["hole"]),
-     "BD-END-", "not true of this table"),
+     "BD-END-4", "not true of this table"),
+    ("a pile end that is not true",
+     lambda s: replace(s, outcome="lost", reason=REASONS["pile-empty"]), "BD-OPT-1",
+     "not true of this table"),
+    ("an all-down end that is not true",
+     lambda s: replace(s, outcome="lost", reason=REASONS["all-down"]), "BD-END-3",
+     "not true of this table"),
     ("an end that does not go together",
      lambda s: replace(s, outcome="won", reason=REASONS["stuck"]), "BD-END-1", "go together"),
     ("a finished game owing a card", lambda s: replace(_short(s), outcome="lost",
@@ -89,6 +95,49 @@ def test_each_bandido_rule_is_refused_alone(
         line = str(caught.value)
         assert rule in line, line
         assert "\n" not in line
+
+
+def test_a_missing_card_is_counted_in_words() -> None:
+    state = _start()
+    with pytest.raises(NotationError, match=r"1 card of the bandido deck is nowhere"):
+        rules.validate(replace(state, pile=state.pile[1:]))
+    with pytest.raises(NotationError, match=r"2 cards of the bandido deck are nowhere"):
+        rules.validate(replace(state, pile=state.pile[2:]))
+    bandida = expect(_bandida())
+    with pytest.raises(NotationError, match=r"1 card of the bandida deck of mode 2 is nowhere"):
+        rules.validate(replace(bandida, pile=bandida.pile[1:]))
+
+
+@spec_rules("BD-SETUP-1")
+def test_the_player_count_is_the_rules_to_refuse() -> None:
+    """Five hands: read, then refused by validate with the rule's ID (the readers hold no rule
+    of their own)."""
+    state = BANDIDO.new_game(4, seed=3)
+    text = BANDIDO.to_notation(state)
+    hands = next(w for w in text.split() if w.startswith("hands="))
+    five = text.replace(hands, hands + "/")
+    doc = BANDIDO.to_json(state)
+    doc["hands"] = [*doc["hands"], []]
+    with pytest.raises(NotationError, match=r"1 to 4 players.*BD-SETUP-1") as caught:
+        BANDIDO.from_notation(five)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(NotationError, match=r"1 to 4 players.*BD-SETUP-1"):
+        BANDIDO.from_json(doc)
+
+
+@spec_rules("BA-END-1", "BA-END-2", "BA-MODE-6", "BA-MODE-2")
+@pytest.mark.parametrize(
+    ("reason", "rule"),
+    [("pile-empty", "BA-END-1"), ("all-down", "BA-END-2"), ("hole", "BA-END-2"),
+     ("no-ladder", "BA-MODE-6")],
+)
+def test_each_bandida_end_not_true_names_its_rule(reason: str, rule: str) -> None:
+    state = _bandida()
+    broken = replace(expect(state), outcome="lost", reason=REASONS[reason], to_draw=())
+    with pytest.raises(NotationError, match="not true of this table") as caught:
+        rules.validate(broken)
+    assert f"({rule})" in str(caught.value)
+    assert "*" not in str(caught.value)
 
 
 def test_the_readers_call_validate() -> None:

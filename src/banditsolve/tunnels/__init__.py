@@ -34,7 +34,7 @@ if TYPE_CHECKING:
         load_deck,
         parse_card,
     )
-    from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame, Variant
+    from banditsolve.tunnels.game import BANDIDA, BANDIDO, GameSpec, TunnelGame
     from banditsolve.tunnels.geometry import Placement, normalise
     from banditsolve.tunnels.notation import (
         Position,
@@ -108,7 +108,7 @@ _WHERE: dict[str, str] = {
     "Remove": "banditsolve.tunnels.state",
     "mode_end": "banditsolve.tunnels.bandida.ends",
     "TunnelGame": "banditsolve.tunnels.game",
-    "Variant": "banditsolve.tunnels.game",
+    "GameSpec": "banditsolve.tunnels.game",
     "parse_action": "banditsolve.tunnels.notation",
     "Action": "banditsolve.tunnels.state",
     "CHANGE": "banditsolve.tunnels.state",
@@ -183,6 +183,7 @@ __all__ = [
     "Draw",
     "Exit",
     "GameSolution",
+    "GameSpec",
     "GameState",
     "Options",
     "Pass",
@@ -192,7 +193,6 @@ __all__ = [
     "Remove",
     "Table",
     "TunnelGame",
-    "Variant",
     "WinShare",
     "apply",
     "as_code",

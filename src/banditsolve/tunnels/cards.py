@@ -21,7 +21,7 @@ from pathlib import Path
 
 from banditsolve.core.io import load_json, read_text
 from banditsolve.core.text import excerpt
-from banditsolve.errors import DataError, NotationError
+from banditsolve.errors import DataError, NotationError, RuleOptionError
 
 #: Port names in bit order.
 PORTS: tuple[str, ...] = ("L", "TL", "TR", "R", "BR", "BL")
@@ -220,9 +220,33 @@ def all_tunnel_types() -> tuple[int, ...]:
     return tuple(sorted({canonical(m) for m in range(1, 64) if 1 <= m.bit_count() <= 4}))
 
 
+#: The modes of a tunnel game are numbered from this one, its default (Bandida's mode 1), to at
+#: most :data:`MAX_MODES` (Bandida's three, BA-GAME-2): a deck's entries name modes among them.
+FIRST_MODE, MAX_MODES = 1, 3
+#: The components a deck's data may keep out of some modes' piles, each named in a refusal
+#: with the rule that says in which modes it is (specs/bandida.md); any other card a deck's data
+#: keeps out of a mode is refused under BA-DECK-1 (the data says where each card is).
+MODE_RULES: dict[str, tuple[str, str]] = {
+    "ladder": ("the ladder", "BA-SETUP-4"),
+    "bandido_super": ("Bandido's super card", "BA-DECK-5"),
+}
+
+
+def modes_text(modes: Iterable[int]) -> str:
+    """``mode 3``, ``modes 2 and 3``, ``modes 1, 2 and 3``."""
+    listed = [str(m) for m in modes]
+    if len(listed) == 1:
+        return f"mode {listed[0]}"
+    return f"modes {', '.join(listed[:-1])} and {listed[-1]}"
+
+
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """One edition's cards: the deck multiset (codes with counts) and the super card sides."""
+    """One edition's cards: the deck multiset (codes with counts) and the super card sides.
+
+    A game with modes (Bandida, BA-DECK-1) says in its data which cards are in the pile of
+    which modes: this data is the one place that says which components each mode holds
+    (:meth:`in_mode`, :meth:`cards`, :meth:`refuse_outside`, :attr:`game_modes`)."""
 
     edition: str
     counts: tuple[tuple[int, int], ...]
@@ -244,8 +268,37 @@ class Deck:
         """Number of deck cards in the box (the super card not included)."""
         return len(self.cards())
 
+    @property
+    def game_modes(self) -> tuple[int, ...]:
+        """The game's modes, numbered from 1 to the highest that a card's entry names (mode 1,
+        the first, is the default); none when no entry names a mode (Bandido)."""
+        highest = max((m for _, listed in self.modes for m in listed), default=FIRST_MODE - 1)
+        return tuple(range(FIRST_MODE, highest + 1))
+
+    def mode_of(self, mode: object) -> int | None:
+        """``mode`` checked as a mode of this game: a whole number (or its digits as text, as
+        option ``mode`` reads it) among :attr:`game_modes`; None stays None. Anything else,
+        and any mode of a game without modes, is refused with :class:`RuleOptionError`."""
+        if mode is None:
+            return None
+        modes = self.game_modes
+        number: int | None = None
+        if isinstance(mode, int) and not isinstance(mode, bool):
+            number = mode
+        elif isinstance(mode, str) and mode.strip().isdigit() and len(mode) <= 20:
+            number = int(mode.strip())
+        if number is None or number not in modes:
+            listed = ", ".join(map(str, modes)) or "none"
+            what = excerpt(mode, 20) if isinstance(mode, str) else f"{mode!r:.20}"
+            raise RuleOptionError(
+                f"the {self.edition} game has no mode {what} (modes: {listed})"
+            )
+        return number
+
     def in_mode(self, code: int, mode: int | None) -> bool:
-        """True when ``code`` is in the pile of game mode ``mode`` (None: the box's cards)."""
+        """True when ``code`` (a card, or a side of a card laid) is in the pile of game mode
+        ``mode`` (None: the box's cards)."""
+        code = hand_code(code)
         if mode is None:
             return code not in self.extra
         modes = dict(self.modes).get(code)
@@ -257,6 +310,22 @@ class Deck:
         return tuple(
             code for code, n in self.counts if self.in_mode(code, mode) for _ in range(n)
         )
+
+    def refuse_outside(self, codes: Iterable[int], mode: int, where: str = "") -> None:
+        """Refuse (:class:`NotationError`, one line naming the rule, after ``where`` when
+        given) a card of ``codes`` that is not in the game in ``mode``: Bandida's ladder in
+        mode 1 (BA-SETUP-4), Bandido's super card outside mode 3 (BA-DECK-5)."""
+        for code in codes:
+            if self.in_mode(code, mode):
+                continue
+            card = hand_code(code)
+            name = card_name(card)
+            what, rule = MODE_RULES.get(card_kind(card), (name, "BA-DECK-1"))
+            held = modes_text(dict(self.modes)[card])
+            raise NotationError(
+                f"{where}{': ' if where else ''}{what} ({name}) is not in the game in mode"
+                f" {mode} ({rule}: {what} is in the game in {held} only)"
+            )
 
     def count(self, card: CardLike) -> int:
         """How many copies of ``card`` the deck has."""
@@ -406,12 +475,13 @@ def _entry_modes(entry: Mapping[str, object], where: str) -> tuple[int, ...] | N
     if "modes" not in entry:
         return None
     listed = entry["modes"]
+    allowed = range(FIRST_MODE, MAX_MODES + 1)
     if (
         not isinstance(listed, list)
         or not listed
-        or any(isinstance(m, bool) or m not in (1, 2, 3) for m in listed)
+        or any(isinstance(m, bool) or m not in allowed for m in listed)
     ):
-        raise DataError(f"{where}: 'modes' must list modes 1, 2, 3")
+        raise DataError(f"{where}: 'modes' must list modes among {modes_text(allowed)[6:]}")
     return tuple(sorted(set(listed)))
 
 

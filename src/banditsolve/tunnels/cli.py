@@ -2,21 +2,21 @@
 ``solve`` and ``placements``, and the game's demo. The shared verbs ``show``, ``moves``,
 ``apply``, ``play`` come from :mod:`banditsolve.cli.verbs`.
 
-This module is the adapter of every tunnel game (Bandido and Bandida): the handlers use
-``args.game`` to find the game object, so both registry entries get the same questions, and
-every command refuses a position or game state of the other tunnel game (its JSON ``"game"``
-or its notation's first word). Bandida adds ``--mode M`` to ``play`` (the same as
-``--option mode=M``) and to ``close`` (the mode's goal: 1 close every exit, 2 the ladder, 3 the
-ladder and Bandido's super card joined; ``--goal`` names the goal directly, and the two are
-refused together when they disagree), and has its own demo.
+This module is the adapter of every tunnel game (Bandido and Bandida): the handlers find the
+game object by ``args.game`` and branch on what the game is (whether it has modes), never on
+its name, and every command refuses a position or game state of the other tunnel game (its
+JSON ``"game"`` or its notation's first word). A game with modes (Bandida) adds ``--mode M``
+to ``play`` (the same as ``--option mode=M``) and to ``close`` (the mode's question: 1 close
+every exit, 2 the ladder, 3 the ladder and Bandido's super card joined; ``--goal`` names the
+goal directly, and the two are refused together when they disagree), and has its own demo.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from banditsolve.core.answer import DemoItem
 from banditsolve.core.flags import (
@@ -31,59 +31,58 @@ from banditsolve.core.flags import (
     count,
     emit,
     emit_answer,
-    load,
     write_svg,
 )
 
-#: Bandida's modes and the closure goal of each (``close --mode M``), and the mode of each goal.
-MODE_GOALS = {"1": "close", "2": "ladder", "3": "join"}
-GOAL_MODES = {goal: int(mode) for mode, goal in MODE_GOALS.items()}
+if TYPE_CHECKING:
+    from banditsolve.tunnels.bandida.components import Mode
+    from banditsolve.tunnels.game import TunnelGame
+    from banditsolve.tunnels.geometry import Placement
+    from banditsolve.tunnels.notation import Position
+    from banditsolve.tunnels.solvers.endgame import WinShare
+    from banditsolve.tunnels.solvers.result import Closure
+    from banditsolve.tunnels.state import GameState
 
 
-def game_of(parser: argparse.ArgumentParser) -> str:
-    """The game a verb's parser belongs to (``banditsolve GAME VERB``)."""
-    words = parser.prog.split()
-    return words[-2] if len(words) >= 2 else ""
+def tunnel(name: str) -> TunnelGame:
+    """The tunnel game registered as ``name``, as the adapter it is (its spec: modes...)."""
+    from banditsolve.core.registry import load_game
+    from banditsolve.errors import InternalError
+    from banditsolve.tunnels.game import TunnelGame
+
+    game = load_game(name)
+    if not isinstance(game, TunnelGame):
+        raise InternalError(f"{name} is registered with the tunnel games' hooks but is not one")
+    return game
 
 
-def mode_words(argv: Sequence[str]) -> tuple[list[str], list[str]]:
-    """``--mode M`` and ``--mode=M`` rewritten as ``--option mode=M`` (other words kept), and
-    the modes so given."""
-    out: list[str] = []
-    modes: list[str] = []
-    words = iter(argv)
-    for word in words:
-        if word == "--mode" or word.startswith("--mode="):
-            mode = next(words, "") if word == "--mode" else word[len("--mode="):]
-            out += ["--option", f"mode={mode}"]
-            modes.append(mode)
-        else:
-            out.append(word)
-    return out, modes
+def registered_game(commands: Commands) -> TunnelGame:
+    """The tunnel game whose commands ``commands`` holds. The hooks protocol hands
+    :func:`register` only the command table (this one module serves both tunnel games), so the
+    game is learnt here, once, from the table's command line (``banditsolve GAME VERB``): what
+    is registered then follows from the game loaded (its modes), not from its name."""
+    words = commands.choices["show"].prog.split()
+    return tunnel(words[-2])
 
 
-def adapt_play(play: argparse.ArgumentParser) -> None:
-    """``play`` for a tunnel game: any ``table_size=WxH`` of the spec, and for Bandida
-    ``--mode M`` (the same as ``--option mode=M``). The shared verbs keep the same flags in
-    every game, so ``--mode`` is a rewrite of the words, with its own section in the help."""
-    if game_of(play) == "bandida":
-        original = play.parse_known_args
+def tunnel_of(args: argparse.Namespace) -> TunnelGame:
+    """The tunnel game a command names (``args.game``)."""
+    return tunnel(args.game)
 
-        def parse_known_args(
-            args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-        ) -> tuple[argparse.Namespace, list[str]]:
-            words, modes = mode_words([] if args is None else args)
-            parsed, rest = original(None if args is None else words, namespace)
-            parsed.mode_flags = modes
-            return parsed, rest
 
-        play.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
-        play.add_argument_group(
-            "Bandida's mode",
-            "--mode M       the mode, 1, 2 or 3 (default 1): the same as --option mode=M",
+def adapt_play(play: argparse.ArgumentParser, modes: Mapping[int, Mode] | None) -> None:
+    """``play`` for a tunnel game: any ``table_size=WxH`` of the spec, and for a game with
+    ``modes`` the argument ``--mode M`` (the same as ``--option mode=M``, which the handler
+    merges into the options)."""
+    if modes:
+        play.add_argument(
+            "--mode",
+            action="append",
+            default=[],
+            metavar="M",
+            help=f"the mode, {', '.join(map(str, modes))} (default {min(modes)}): the same as"
+            " --option mode=M",
         )
-        usage = play.format_usage().removeprefix("usage: ").rstrip()
-        play.usage = f"{usage} [--mode M]".replace("%", "%%")
     play.epilog = with_table_sizes(play.epilog or "")
     shared: Handler = play.get_default("handler")
     play.set_defaults(handler=lambda args: cmd_play(args, shared))
@@ -111,32 +110,44 @@ def is_mode(item: str) -> bool:
     return item.partition("=")[0].strip() == "mode"
 
 
+def option_items(items: list[str]) -> dict[str, str]:
+    """``--option NAME=VALUE`` items as a mapping (the shared reader checks their form)."""
+    return {name: value for name, _, value in (item.partition("=") for item in items)}
+
+
 def cmd_play(args: argparse.Namespace, shared: Handler) -> int:
-    """The shared ``play`` after Bandida's ``--mode`` is checked against ``--option mode=``."""
+    """The shared ``play``, after the options of the other tunnel game are refused (one
+    message, the same as from Python) and ``--mode M`` is merged into the options (refused
+    when it disagrees with ``--option mode=``)."""
     from banditsolve.errors import RuleOptionError
 
-    options = list(args.option)
-    flags: list[str] = getattr(args, "mode_flags", [])
-    if flags:
-        if len(set(flags)) > 1:
-            raise RuleOptionError(f"--mode is given twice ({flags[0][:10]}, {flags[1][:10]})")
-        modes = [item.partition("=")[2].strip() for item in options if is_mode(item)]
-        other = next((m for m in modes if m != flags[0]), None)
-        if other is not None:
-            raise RuleOptionError(
-                f"--mode {flags[0][:10]} and --option mode={other[:10]} disagree: give one"
-            )
-        # --mode M with --option mode=M: the same option, kept once.
-        first = next(i for i, item in enumerate(options) if is_mode(item))
-        args.option = [o for i, o in enumerate(options) if i == first or not is_mode(o)]
+    tunnel_of(args).refuse_foreign(option_items(args.option))
+    flags: list[str] = getattr(args, "mode", None) or []
+    if not flags:
+        return shared(args)
+    if len(set(flags)) > 1:
+        raise RuleOptionError(f"--mode is given twice ({flags[0][:10]}, {flags[1][:10]})")
+    options = [item for item in args.option if not is_mode(item)]
+    modes = [item.partition("=")[2].strip() for item in args.option if is_mode(item)]
+    other = next((m for m in modes if m != flags[0].strip()), None)
+    if other is not None:
+        raise RuleOptionError(
+            f"--mode {flags[0][:10]} and --option mode={other[:10]} disagree: give one"
+        )
+    # --mode M with --option mode=M: the same option, kept once, where --option gave it.
+    at = next((i for i, item in enumerate(args.option) if is_mode(item)), len(options))
+    args.option = [*options[:at], f"mode={flags[0]}", *options[at:]]
     return shared(args)
 
 
 def register(commands: Commands) -> None:
     """Add ``close``, ``solve`` and ``placements``; adapt ``play`` (:func:`adapt_play`)."""
+    from banditsolve.tunnels.bandida.components import GOALS
+
+    modes = registered_game(commands).spec.modes
     play = commands.choices.get("play")
     if play is not None:
-        adapt_play(play)
+        adapt_play(play, modes)
     close = add_query(
         commands,
         "close",
@@ -169,23 +180,24 @@ def register(commands: Commands) -> None:
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
     add_hypothetical(close)
-    bandida = game_of(close) == "bandida"
     close.add_argument(
         "--goal",
-        choices=("close", "ladder", "join"),
+        choices=GOALS,
         default=None,
         help="what the cards must reach: close every exit (default), ladder (Bandida mode 2: "
         "the ladder down, every other exit closed) or join (mode 3: also Bandido's super card "
         "joined through the tunnels)"
-        + ("" if bandida else "; ladder and join are Bandida's"),
+        + ("" if modes else "; ladder and join are Bandida's"),
     )
-    if bandida:
+    if modes:
+        goals = ", ".join(f"{n} {mode.goal}" for n, mode in modes.items())
         close.add_argument(
             "--mode",
-            choices=tuple(MODE_GOALS),
+            choices=tuple(map(str, modes)),
             default=None,
-            help="Bandida's mode, for its goal (1 close, 2 ladder, 3 join); with --goal too, "
-            "the two must name the same goal",
+            help=f"the mode the position is a question of, for its goal ({goals}); the"
+            " position's own mode=M by default, else mode 1; with --goal too, the two must"
+            " name the same goal",
         )
     add_svg(close, "write a picture with the closing cards laid to OUT")
     close.set_defaults(handler=cmd_close)
@@ -233,35 +245,23 @@ def add_hypothetical(parser: argparse.ArgumentParser) -> None:
 # -- reading --------------------------------------------------------------------------------
 
 
-def read_table_position(
-    source: str, hypothetical: bool = False, game: str = "bandido", mode: int | None = None
-) -> Any:
-    """A table position (cards laid, cards left) of ``game`` from notation, JSON text or a
-    file; a position of the other tunnel game is refused. ``mode``: Bandida's mode, whose
-    pile the cards left come from and whose components alone it may hold."""
-    from banditsolve.tunnels.game import BANDIDA, BANDIDO
-
-    tunnel = BANDIDA if game == "bandida" else BANDIDO
-    return tunnel.read_position(source, hypothetical=hypothetical, mode=mode)
-
-
-def read_game_state(args: argparse.Namespace) -> Any:
+def read_game_state(args: argparse.Namespace) -> GameState:
     """A whole game state for ``solve``: the game's ``read_state`` (its notation, its JSON, or
     a puzzle's game document, as for ``show``, ``moves`` and ``apply``)."""
-    return load(args).read_state(args.position)
+    return tunnel_of(args).read_state(args.position)
 
 
 # -- text ----------------------------------------------------------------------------------
 
 
-def placement_text(p: Any) -> str:
+def placement_text(p: Placement) -> str:
     """A placement in the notation ``NAME@x,y,r`` (what ``parse_action`` reads back)."""
     from banditsolve.tunnels import card_name
 
     return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
 
 
-def share_text(share: Any) -> str:
+def share_text(share: WinShare) -> str:
     undecided = f", {share.unknown} undecided" if share.unknown else ""
     return (
         f"won {share.won} of {share.samples} sampled shuffles{undecided} "
@@ -287,7 +287,7 @@ def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
     return (x0, y0, x1, y1)
 
 
-def closure_text(position: Any, result: Any, *, legend: bool = True) -> str:
+def closure_text(position: Position, result: Closure, *, legend: bool = True) -> str:
     from banditsolve.tunnels import ascii_art
 
     lines = [f"{result.status}: {result.reason}"]
@@ -297,33 +297,37 @@ def closure_text(position: Any, result: Any, *, legend: bool = True) -> str:
     return "\n".join(lines)
 
 
-def close_goal(args: argparse.Namespace) -> str | None:
-    """The goal of ``close``: ``--goal``, or the goal of Bandida's ``--mode``; both given must
-    agree, and Bandido only closes exits."""
+def close_mode(args: argparse.Namespace, game: TunnelGame) -> int | None:
+    """The mode ``close`` asks (a game with modes): ``--mode``, or the mode of ``--goal``;
+    both given must agree. None: the position's own mode (or the game's first). A game without
+    modes only closes exits."""
     from banditsolve.errors import RuleOptionError
 
-    mode = getattr(args, "mode", None)
-    by_mode = None if mode is None else MODE_GOALS[mode]
-    if args.goal is not None and by_mode is not None and args.goal != by_mode:
+    modes = game.spec.modes
+    if not modes:
+        if args.goal not in (None, "close"):
+            raise RuleOptionError(f"--goal {args.goal} is Bandida's; {game.name} closes every exit")
+        return None
+    mode = None if args.mode is None else int(args.mode)
+    by_goal = next((n for n, m in modes.items() if m.goal == args.goal), None)
+    if mode is not None and by_goal is not None and mode != by_goal:
         raise RuleOptionError(
-            f"--mode {mode} (goal {by_mode}) and --goal {args.goal} disagree: give one of them"
+            f"--mode {mode} (goal {modes[mode].goal}) and --goal {args.goal} disagree: give one"
+            " of them"
         )
-    goal: str | None = args.goal or by_mode
-    if goal is not None and goal != "close" and args.game != "bandida":
-        raise RuleOptionError(f"--goal {goal} is Bandida's; {args.game} closes every exit")
-    return goal
+    return mode if mode is not None else by_goal
 
 
 def cmd_close(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import can_close, min_cards_to_close, svg
 
-    goal = close_goal(args)
-    # Bandida's close is a question of one mode: the mode whose goal is asked (mode 1's close
-    # by default), whose components alone the position may hold (BA-SETUP-4, BA-DECK-5).
-    mode = GOAL_MODES[goal or "close"] if args.game == "bandida" else None
-    position = read_table_position(args.position, args.hypothetical, args.game, mode)
+    game = tunnel_of(args)
+    # A Bandida position is a question of one mode (BA-CLOSE-1): the one asked, else its own
+    # (mode 1 when it says none); the solver asks that mode's goal of it.
+    mode = close_mode(args, game)
+    position = game.read_position(args.position, hypothetical=args.hypothetical, mode=mode)
     solver = min_cards_to_close if args.minimum else can_close
-    extra: dict[str, Any] = {} if goal is None else {"goal": goal}
+    extra: dict[str, Any] = {} if args.goal is None else {"goal": args.goal}
     result = solver(
         position,
         **extra,
@@ -345,7 +349,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import solve_game, win_share
 
     state = read_game_state(args)
-    if getattr(state, "unseen", ()):
+    if state.unseen:
         if args.node_limit is not None:
             from banditsolve.errors import SolverError
 
@@ -362,7 +366,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_placements(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
 
-    position = read_table_position(args.position, game=args.game)
+    position = tunnel_of(args).read_position(args.position)
     code = parse_card(args.card)
     rows = []
     for p, delta in placements_with_delta(position.table, code):
@@ -393,9 +397,11 @@ DEMO_HOLE = "bandido L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 TR@-1,1,0 | 
 
 def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
     """Bandido: a closable tunnel with its certificate and picture, an impossible one with its
-    reason, and a perfect-information solve of a bundled endgame. Bandida: its own items."""
-    if game_name == "bandida":
-        yield from bandida_demo(out_dir)
+    reason, and a perfect-information solve of a bundled endgame. A game with modes (Bandida):
+    its own items (:func:`modes_demo`)."""
+    game = tunnel(game_name)
+    if game.spec.modes:
+        yield from modes_demo(out_dir, game)
         return
     from banditsolve.tunnels import (
         can_close,
@@ -406,7 +412,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
         svg,
     )
 
-    position = read_table_position(DEMO_CLOSABLE)
+    position = game.read_position(DEMO_CLOSABLE)
     result = min_cards_to_close(position, time_limit=10.0)
     laid = position.table.place_all(result.placements)
     yield DemoItem(
@@ -416,7 +422,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
         write_svg(out_dir / "closable.svg", svg(laid, highlight_from=len(position.table.history))),
     )
 
-    position = read_table_position(DEMO_HOLE)
+    position = game.read_position(DEMO_HOLE)
     result = can_close(position, time_limit=10.0)
     from banditsolve.tunnels import ascii_art
 
@@ -452,18 +458,16 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
 DEMO_LADDER = "bandida L+TL+TR+R+BR+BL@0,0,0 | L:ladder L*2 TL*2 L+TL TL+BL R+BR"
 
 
-def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
+def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
     """A greedy game in each mode (objects and alarms at work), a map's removal choices, and
     mode 2's closure goal (the ladder among the closing cards)."""
     import random
 
-    from banditsolve.core.registry import load_game
     from banditsolve.tunnels import min_cards_to_close, sample_chance, svg
     from banditsolve.tunnels.bandida.rules import expect
 
-    game = load_game("bandida")
     greedy = game.policies()["greedy"]
-    for mode in (1, 2, 3):
+    for mode in game.spec.modes or {}:
         rng = random.Random(7)
         state = game.new_game(2, {"mode": mode}, seed=7)
         start = game.to_notation(state)
@@ -478,18 +482,18 @@ def bandida_demo(out_dir: Path) -> Iterator[DemoItem]:
         lines = [start[:100] + " ...", *effects, game.ascii(state)]
         yield DemoItem(
             f"a two-player game in mode {mode}, seed 7, greedy policy"
-            f" (bandida play --mode {mode} --seed 7 --policy greedy)",
+            f" ({game.name} play --mode {mode} --seed 7 --policy greedy)",
             "\n".join(lines),
             None,
             write_svg(out_dir / f"mode{mode}.svg", game.svg(state)),
         )
-    position = read_table_position(DEMO_LADDER, game="bandida", mode=2)
+    position = game.read_position(DEMO_LADDER, mode=2)
     result = min_cards_to_close(position, goal="ladder", time_limit=10.0)
     laid = position.table.place_all(result.placements)
     yield DemoItem(
-        "mode 2: the ladder laid and every other exit closed (bandida close POSITION"
+        f"mode 2: the ladder laid and every other exit closed ({game.name} close POSITION"
         " --mode 2 --minimum)",
         f"{DEMO_LADDER}\n{closure_text(position, result)}",
-        result.to_answer("bandida"),
+        result.to_answer(game.name),
         write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
     )

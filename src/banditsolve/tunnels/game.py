@@ -1,7 +1,7 @@
 """The tunnel games on the game contract (:class:`banditsolve.core.protocol.Game`).
 
-One engine, two games: a :class:`Variant` is a game as data (its name, seeds, deck edition,
-options, state forms, its deal and its pictures), and :class:`TunnelGame` puts any variant on
+One engine, two games: a :class:`GameSpec` is a game as data (its name, seeds, deck edition,
+options, state forms, its deal and its pictures), and :class:`TunnelGame` puts any such game on
 the contract. Bandido is :data:`BANDIDO`; Bandida (seed 003) is :data:`BANDIDA`: its deck file,
 :class:`~banditsolve.tunnels.bandida.state.BandidaOptions` and the rules that differ
 (:mod:`banditsolve.tunnels.bandida`).
@@ -48,7 +48,7 @@ from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.core.text import shown
 from banditsolve.errors import NotationError, RuleOptionError
-from banditsolve.tunnels import render, rules
+from banditsolve.tunnels import notation, render, rules
 from banditsolve.tunnels.bandida import notation as bandida_notation
 from banditsolve.tunnels.bandida import render as bandida_render
 from banditsolve.tunnels.bandida import rules as bandida_rules
@@ -67,8 +67,6 @@ from banditsolve.tunnels.notation import (
     state_to_json,
     state_to_notation,
 )
-from banditsolve.tunnels.notation import from_json as position_from_json
-from banditsolve.tunnels.notation import from_notation as position_from_notation
 from banditsolve.tunnels.players import greedy_policy
 from banditsolve.tunnels.state import (
     MAX_PLAYERS,
@@ -78,22 +76,24 @@ from banditsolve.tunnels.state import (
     Draw,
     GameState,
     Options,
-    only_in,
+    refuse_foreign,
 )
 
-#: A game's deal: ``(players, options, deck, rng)`` to the new game.
-Deal = Callable[[int, Any, Deck, random.Random | None], GameState]
+#: A game's deal: ``(players, options, deck, rng)`` to the new game (the options are the game's
+#: own class: a deal refuses any other).
+Deal = Callable[[int, Options, Deck, random.Random | None], GameState]
 #: A picture of a state with the game's title.
 View = Callable[[GameState, str], str]
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
+class GameSpec:
     """One tunnel game as data: its registry name, title, seeds, deck edition (a packaged
     ``tunnels/data/<edition>.json``), its options class (and so its option set), how its
-    states are written and read (``form``), its deal (``deal``), its pictures, the other
-    tunnel game's options (``foreign``: refused by name), its modes (each holding its
-    components: Bandida's) and player counts."""
+    states are written and read (``form``, which also names the other tunnel game's options,
+    refused by name), its deal (``deal``, given options of its class), its pictures, its modes
+    (Bandida's, each with its goal; which components each holds is the deck's data) and player
+    counts."""
 
     name: str
     title: str
@@ -105,7 +105,6 @@ class Variant:
     caption: View
     ascii: View
     svg: View
-    foreign: OptionSet | None = None
     modes: Mapping[int, Mode] | None = None
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
@@ -113,7 +112,7 @@ class Variant:
 
     @property
     def rules(self) -> Options:
-        """The variant's default rule options."""
+        """The game's default rule options."""
         return self.options()
 
 
@@ -124,14 +123,16 @@ def _bandido_deal(
 
 
 def _bandida_deal(
-    players: int, options: BandidaOptions, deck: Deck, rng: random.Random | None
+    players: int, options: Options, deck: Deck, rng: random.Random | None
 ) -> GameState:
+    if not isinstance(options, BandidaOptions):
+        raise RuleOptionError("Bandida's games are played with BandidaOptions")
     return bandida_rules.new_game(players, options, deck=deck, rng=rng)
 
 
 #: Bandido (seed 004). Players: seed 004 names solo play (the same rules with a hand of 3);
 #: the upper bound of 4 is not in the seeds (the box's count; our reading, BD-SETUP-1).
-BANDIDO_VARIANT = Variant(
+BANDIDO_SPEC = GameSpec(
     "bandido",
     "Bandido",
     ("004",),
@@ -142,12 +143,11 @@ BANDIDO_VARIANT = Variant(
     render.caption,
     render.state_ascii,
     render.state_svg,
-    foreign=BANDIDA_OPTION_SET,
 )
 #: Bandida (seed 003): its deck, its options (Bandida's readings of the shared rules, mode 1 by
 #: default) and its rules; 1 to 4 players (the seed deals "to every player" and names no
 #: count: BA-SETUP-2).
-BANDIDA_VARIANT = Variant(
+BANDIDA_SPEC = GameSpec(
     "bandida",
     "Bandida",
     ("003",),
@@ -166,15 +166,15 @@ class TunnelGame:
     """A tunnel game on the contract. States are :class:`~banditsolve.tunnels.state.GameState`
     values (Bandida's: :class:`~banditsolve.tunnels.bandida.state.BandidaState`)."""
 
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
-        self.name = variant.name
-        self.title = variant.title
-        self.seeds = variant.seeds
-        self.min_players = variant.min_players
-        self.max_players = variant.max_players
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.title = spec.title
+        self.seeds = spec.seeds
+        self.min_players = spec.min_players
+        self.max_players = spec.max_players
         #: The player count of :meth:`new_game` without one (BD-SETUP-1, BA-SETUP-2): 2.
-        self.default_players = variant.default_players
+        self.default_players = spec.default_players
 
     def __repr__(self) -> str:
         return f"TunnelGame({self.name!r})"
@@ -182,23 +182,23 @@ class TunnelGame:
     @cached_property
     def deck(self) -> Deck:
         """The deck of the variant's edition."""
-        return load_deck(self.variant.edition)
+        return load_deck(self.spec.edition)
 
     @cached_property
     def base(self) -> Options:
         """The variant's default options."""
-        return self.variant.rules
+        return self.spec.rules
 
     @property
     def option_set(self) -> OptionSet:
         """The game's rule options: names, values, defaults, reasons, and their one parser."""
-        return self.variant.options.OPTION_SET
+        return self.spec.options.OPTION_SET
 
     def _state(self, state: object) -> GameState:
         """``state`` if it is a state of this game (the other tunnel game's is refused)."""
         if not isinstance(state, GameState):
             raise NotationError(f"expected a tunnel game state, not {shown(state)}")
-        if type(state.options) is not self.variant.options:
+        if type(state.options) is not self.spec.options:
             game = "bandido" if state.variant is None else state.variant.name
             raise NotationError(f"a {game} game state is not a state of {self.title}")
         return state
@@ -208,37 +208,19 @@ class TunnelGame:
     ) -> Position:
         """A position (a table and the cards still to come) of this game from text (notation
         or JSON), UTF-8 bytes, a file or ``-``; a position of the other tunnel game is refused.
-        ``mode``: the Bandida mode the position is played in: without remaining cards they are
-        the mode's pile less the table, and a component the mode lacks is refused with its
-        rule (the ladder outside modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode
-        3, BA-DECK-5). Bandido has no modes."""
-        modes = self.variant.modes
-        if mode is not None and (modes is None or mode not in modes):
-            listed = "none" if modes is None else ", ".join(map(str, modes))
-            raise RuleOptionError(f"{self.title} has no mode {shown(mode)} (modes: {listed})")
-        chosen = None if mode is None or modes is None else modes[mode]
-        pile = None if chosen is None else chosen.pile(self.deck)
-
-        def held(position: Position) -> Position:
-            if chosen is not None:
-                laid = position.table.cards()[1:]
-                chosen.refuse_missing((*laid, *position.remaining))
-            return position
-
-        return io.read_state(
-            source,
-            notation=lambda text: held(
-                position_from_notation(
-                    text, self.deck, hypothetical=hypothetical, game=self.name, pile=pile
-                )
-            ),
-            json_document=lambda data: held(
-                position_from_json(
-                    data, self.deck, hypothetical=hypothetical, game=self.name, pile=pile
-                )
-            ),
-            what="position",
+        ``mode``: the Bandida mode the position is a question of (the one the position says, or
+        mode 1, without it): without remaining cards they are the mode's pile less the table,
+        and a component the mode lacks is refused with its rule (the ladder outside modes 2 and
+        3, BA-SETUP-4; Bandido's super card outside mode 3, BA-DECK-5). Bandido has no modes.
+        The one position reader: :func:`banditsolve.tunnels.notation.read_position`."""
+        return notation.read_position(
+            source, self.deck, hypothetical=hypothetical, game=self.name, mode=mode
         )
+
+    def refuse_foreign(self, values: object) -> None:
+        """Refuse, with one line saying whose it is, an option (or a value) of the mapping
+        ``values`` that only the other tunnel game reads (BA-OPT-13)."""
+        refuse_foreign(values, self.option_set, self.spec.form.foreign)
 
     def validate(self, state: GameState) -> None:
         """Refuse a state the rules cannot reach (:func:`banditsolve.tunnels.rules.validate`)."""
@@ -252,11 +234,8 @@ class TunnelGame:
         game's options, raise :class:`RuleOptionError`."""
         if values is None:
             return self.base
-        foreign = self.variant.foreign
-        what = None if foreign is None else only_in(values, self.option_set, foreign)
-        if what is not None:
-            raise RuleOptionError(f"option {what} is Bandida's; {self.title} has no {what}")
-        return self.variant.options.from_mapping(values)
+        self.refuse_foreign(values)
+        return self.spec.options.from_mapping(values)
 
     def new_game(
         self,
@@ -269,7 +248,7 @@ class TunnelGame:
         shuffled by ``random.Random(seed)`` and dealt at once (the pile order is then known:
         the same game as ``play_game(players, seed)``); without, the deal is a sequence of
         chance nodes."""
-        count = self.variant.default_players if players is None else players
+        count = self.spec.default_players if players is None else players
         if (
             isinstance(count, bool)
             or not isinstance(count, int)
@@ -283,7 +262,7 @@ class TunnelGame:
             raise RuleOptionError(f"the seed must be a whole number, not {shown(seed)}")
         chosen = self.options(options)
         rng = None if seed is None else random.Random(seed)
-        return self.variant.deal(count, chosen, self.deck, rng)
+        return self.spec.deal(count, chosen, self.deck, rng)
 
     def players(self, state: GameState) -> int:
         return self._state(state).players
@@ -330,13 +309,13 @@ class TunnelGame:
         return parse_action(text)
 
     def to_notation(self, state: GameState) -> str:
-        return state_to_notation(self._state(state), self.variant.form)
+        return state_to_notation(self._state(state), self.spec.form)
 
     def from_notation(self, text: str) -> GameState:
-        return state_from_notation(text, self.variant.form, self.deck)
+        return state_from_notation(text, self.spec.form, self.deck)
 
     def to_json(self, state: GameState) -> dict[str, Any]:
-        return state_to_json(self._state(state), self.variant.form)
+        return state_to_json(self._state(state), self.spec.form)
 
     def from_json(self, document: Any) -> GameState:
         """A game state from its JSON document (text or parsed), or a puzzle's game document
@@ -346,7 +325,7 @@ class TunnelGame:
             if not document.strip():
                 raise NotationError("empty JSON game state")
             document = io.load_json(document, "JSON game state")
-        return read_json_state(document, self.variant.form, self.deck)
+        return read_json_state(document, self.spec.form, self.deck)
 
     def read_state(self, source: Source) -> GameState:
         """A game state from text (its notation or JSON), UTF-8 bytes, a file or ``-``."""
@@ -358,13 +337,13 @@ class TunnelGame:
 
     def caption(self, state: GameState) -> str:
         """One line saying where the game stands (turn, last card, pile, whose move, result)."""
-        return self.variant.caption(self._state(state), self.title)
+        return self.spec.caption(self._state(state), self.title)
 
     def ascii(self, state: GameState) -> str:
-        return self.variant.ascii(self._state(state), self.title)
+        return self.spec.ascii(self._state(state), self.title)
 
     def svg(self, state: GameState) -> str:
-        return self.variant.svg(self._state(state), self.title)
+        return self.spec.svg(self._state(state), self.title)
 
     # -- players ----------------------------------------------------------------------------------
 
@@ -373,9 +352,9 @@ class TunnelGame:
 
 
 #: Bandido on the game contract (registered as ``bandido``).
-BANDIDO = TunnelGame(BANDIDO_VARIANT)
+BANDIDO = TunnelGame(BANDIDO_SPEC)
 #: Bandida on the game contract (registered as ``bandida``).
-BANDIDA = TunnelGame(BANDIDA_VARIANT)
+BANDIDA = TunnelGame(BANDIDA_SPEC)
 
 # mypy proves that both adapters fit the contract.
 _CHECKED_BD: Game[GameState, Action] = BANDIDO

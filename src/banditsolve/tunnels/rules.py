@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -57,6 +57,21 @@ from banditsolve.tunnels.table import Table, candidates, creates_hole, dead_exit
 
 #: A state of the tunnel games: Bandido's, or a variant's (each rule returns the same kind).
 S = TypeVar("S", bound=GameState)
+#: The rule that states each end of Bandido's (a reason code of :data:`REASONS`): won with no
+#: exit; lost with the empty pile or a draw from it (option pile_out), with no card in play
+#: that fits, on a one-cell hole, or on a dead exit (option dead_exit). Bandida's ends of a
+#: closed table are never Bandido's, which is won with no exit left (BD-END-1).
+END_RULES: dict[str, str] = {
+    "no-exit": "BD-END-1",
+    "pile-empty": "BD-OPT-1",
+    "no-draw": "BD-OPT-1",
+    "stuck": "BD-END-3",
+    "all-down": "BD-END-3",
+    "hole": "BD-END-4",
+    "dead-exit": "BD-OPT-5",
+    "no-ladder": "BD-END-1",
+    "no-join": "BD-END-1",
+}
 
 #: The codes a card may be laid as (a card with two sides: each side's code); None: itself.
 Sides = Callable[[int], tuple[int, ...]] | None
@@ -581,7 +596,8 @@ def validate(state: GameState, deck: Deck | None = None, *, course: bool = True)
     if state.outcome is None:
         check_stops(state, table_loss, settle)
     else:
-        check_end(state, reason_holds(state, hole_loses, dead_exit_loses))
+        rule = END_RULES[REASON_CODES[state.reason]]
+        check_end(state, reason_holds(state, hole_loses, dead_exit_loses), rule)
 
 
 def carry_on(state: S) -> S:
@@ -630,11 +646,11 @@ def check_cards(
     missing = Counter(cards) - Counter(everything)
     if missing:
         names = ", ".join(card_name(c) for c in sorted(missing)[:4])
+        n = sum(missing.values())
         raise NotationError(
-            f"game state: {plural(sum(missing.values()), 'card')} of the {deck.edition} deck"
-            f" are nowhere (on the table, in a hand or in the pile): {names}"
-            + (", ..." if len(missing) > 4 else "")
-            + " (BD-DECK-2)"
+            f"game state: {plural(n, 'card')} of the {deck.edition} deck{where}"
+            f" {'is' if n == 1 else 'are'} nowhere (on the table, in a hand or in the pile):"
+            f" {names}" + (", ..." if len(missing) > 4 else "") + " (BD-DECK-2)"
         )
 
 
@@ -687,18 +703,22 @@ def check_stops(
     state: S,
     loss: Callable[[S], GameState | None],
     settle: Callable[[S], GameState],
+    rules: Mapping[str, str] | None = None,
 ) -> None:
     """BD-END-1, BD-NOTE-4: a game not over is one the game stops at: exits left, no loss on
-    the table (``loss``), nothing it would do by itself (``settle`` leaves it as it is)."""
+    the table (``loss``), nothing it would do by itself (``settle`` leaves it as it is).
+    ``rules``: the rule of each end (a reason code's; Bandido's :data:`END_RULES` by
+    default)."""
     if not state.table.exit_count:
         raise NotationError(
             "no exit is left, so the game is won: write end=won:no-exit (BD-END-1)"
         )
     lost = loss(state)
     if lost is not None:
+        code = REASON_CODES[lost.reason]
         raise NotationError(
-            f"the game is already over ({lost.reason}):"
-            f" write end=lost:{REASON_CODES[lost.reason]} (BD-END-4)"
+            f"the game is already over ({lost.reason}): write end=lost:{code}"
+            f" ({(rules or END_RULES)[code]})"
         )
     after = settle(state)
     if after != state:
@@ -732,9 +752,12 @@ def reason_holds(
     return pile_out is not None and state.options.pile_out == pile_out and not state.pile_size
 
 
-def check_end(state: GameState, holds: bool, closed_loses: tuple[str, ...] = ()) -> None:
+def check_end(
+    state: GameState, holds: bool, rule: str, closed_loses: tuple[str, ...] = ()
+) -> None:
     """BD-END-*: a finished game's end goes together (won exactly for ``no-exit``), owes no
-    card, and its reason is true of the table (``holds``); a closed table is won unless the
+    card, and its reason is true of the table (``holds``; else refused naming ``rule``, the
+    rule of that end: :data:`END_RULES`, or a variant's); a closed table is won unless the
     reason is one of ``closed_loses`` (a variant's)."""
     assert state.outcome is not None
     code = REASON_CODES[state.reason]
@@ -744,7 +767,7 @@ def check_end(state: GameState, holds: bool, closed_loses: tuple[str, ...] = ())
         raise NotationError("a finished game owes no card (draw=...) (BD-END-1)")
     if not holds:
         raise NotationError(
-            f"end={state.outcome}:{code}: {REASONS[code]} is not true of this table (BD-END-*)"
+            f"end={state.outcome}:{code}: {REASONS[code]} is not true of this table ({rule})"
         )
     if state.outcome == LOST and not state.table.exit_count and code not in closed_loses:
         raise NotationError("no exit is left, so the game is won, not lost (BD-END-1)")

@@ -183,15 +183,13 @@ class Options:
 
     @classmethod
     def refuse(cls, values: Mapping[str, object]) -> None:
-        """Refuse, with the reason, an option value that only a variant reads: Bandido has no
-        map, so a hole is always for good and ``hole=loses_at_once`` is Bandida's (BD-OPT-3,
-        BA-OPT-14). A variant's subclass that reads it overrides this."""
+        """Refuse an option value that only a variant reads, as any option of the other tunnel
+        game is refused (:func:`foreign_option`): Bandido has no map, so a hole is always for
+        good and ``hole=loses_at_once`` is Bandida's (BD-OPT-3, BA-OPT-14). A variant's
+        subclass that reads it overrides this."""
         hole = values.get("hole")
         if isinstance(hole, str) and hole.strip() == LOSES_AT_ONCE:
-            raise RuleOptionError(
-                f"option hole={LOSES_AT_ONCE} is Bandida's (Bandido has no map, so a hole"
-                " is always for good: BD-OPT-3)"
-            )
+            raise foreign_option(f"hole={LOSES_AT_ONCE}", "Bandido", "Bandida")
 
     @property
     def area(self) -> tuple[int, int, int, int] | None:
@@ -207,11 +205,6 @@ class Options:
         min_y = -((height - 1) // 2)
         return min_x, min_y, min_x + width - 1, min_y + height - 1
 
-    @staticmethod
-    def bandido(**changes: object) -> Options:
-        """Bandido's rules (the defaults), with ``changes`` applied."""
-        return Options.from_mapping(changes)
-
     @classmethod
     def from_mapping(
         cls: type[OptionsT], values: Mapping[str, object], base: Options | None = None
@@ -224,12 +217,6 @@ class Options:
         cls.refuse(values)
         read = cls.OPTION_SET.read(values, None if base is None else base.to_dict())
         return cls(**read)  # type: ignore[arg-type]
-
-    @classmethod
-    def names(cls) -> dict[str, tuple[str, ...]]:
-        """Each option and its listed values as text, the default first (``table_size`` takes
-        any ``WxH`` of 2..60 cells beside those listed)."""
-        return cls.OPTION_SET.names()
 
     def to_dict(self) -> dict[str, object]:
         """The options as a plain mapping."""
@@ -488,3 +475,19 @@ def only_in(values: object, own: OptionSet, other: OptionSet) -> str | None:
         if text and text not in own.spec(key).values and text in other.spec(key).values:
             return f"{key}={text}"
     return None
+
+
+def foreign_option(what: str, own: str, other: str) -> RuleOptionError:
+    """The one refusal of an option (``name``, or ``name=value``) that only the other tunnel
+    game reads: ``own`` and ``other`` are the games' titles (BA-OPT-13)."""
+    return RuleOptionError(f"option {what} is {other}'s; {own} has no {what} (BA-OPT-13)")
+
+
+def refuse_foreign(values: object, own: OptionSet, other: OptionSet | None) -> None:
+    """Refuse (:func:`foreign_option`) the first option of the mapping ``values`` that the
+    option set ``other`` (the other tunnel game's, if any) reads and ``own`` does not."""
+    if other is None:
+        return
+    what = only_in(values, own, other)
+    if what is not None:
+        raise foreign_option(what, own.game, other.game)

@@ -18,7 +18,7 @@ from typing import Any
 from banditsolve.core.io import json_type
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.bandida.rules import expect, rules_for
-from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
+from banditsolve.tunnels.bandida.state import MAX_HAND, BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import Deck, card_kind, card_name, parse_ports
 from banditsolve.tunnels.notation import StateForm, StateParts, parse_cards
 from banditsolve.tunnels.notation.positions import expect_int, number, run_list, runs
@@ -29,8 +29,8 @@ from banditsolve.tunnels.state import MAX_PLAYERS, GameState
 BANDIDA_FIELDS = (
     "sizes", "phase", "actor", "out", "aside", "left", "queue", "hold", "quiet", "top",
 )
-#: The most cards an alarm discards from the pile (BA-ALARM-5); the largest hand size written.
-MAX_LEFT, MAX_SIZE = 5, 20
+#: The most cards an alarm discards from the pile (BA-ALARM-5).
+MAX_LEFT = 5
 _LAST = MAX_PLAYERS - 1
 
 
@@ -73,7 +73,7 @@ def to_json(state: GameState) -> dict[str, Any]:
 def from_words(found: Mapping[str, str]) -> dict[str, Any]:
     """Bandida's fields from the notation words (types and ranges only; the rules check)."""
     return {
-        "sizes": numbers(found.get("sizes", ""), "sizes", MAX_SIZE),
+        "sizes": numbers(found.get("sizes", ""), "sizes", MAX_HAND),
         "phase": [p for p in found.get("phase", "").split(",") if p],
         "actor": number(found.get("actor", "0"), "actor", "game state", 0, _LAST),
         "out": run_list(found.get("out", ""), "cards out of the game"),
@@ -98,7 +98,7 @@ def from_json(data: Mapping[str, Any]) -> dict[str, Any]:
                 if not isinstance(item, str):
                     raise NotationError(f"'{key}' must list names, not {json_type(item)}")
             else:
-                expect_int(item, f"'{key}'", 0, 99)
+                expect_int(item, f"'{key}'", 0, MAX_HAND if key == "sizes" else _LAST)
         out[key] = value
     out["actor"] = expect_int(data.get("actor", 0), "'actor'", 0, _LAST)
     out["left"] = expect_int(data.get("left", 0), "'left'", 0, MAX_LEFT)

@@ -4,8 +4,9 @@ an alarm's marked back, the modes' ends) and plays the rest with Bandido's own h
 (:mod:`banditsolve.tunnels.rules`).
 
 A Bandida state carries its :class:`BandidaRules` (:attr:`~banditsolve.tunnels.state.GameState.
-variant`), which holds the deck, the modes and their components
-(:data:`~banditsolve.tunnels.bandida.components.MODES`). Bandido's rules hand it the state.
+variant`), which holds the deck (whose data says which components each mode holds) and the
+modes with their goals (:data:`~banditsolve.tunnels.bandida.components.MODES`). Bandido's
+rules hand it the state.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from banditsolve.tunnels.bandida.ends import (
     table_loss,
 )
 from banditsolve.tunnels.bandida.maps import Choices, rebuilt, removal_indices, removals
-from banditsolve.tunnels.bandida.state import PHASES, BandidaOptions, BandidaState
+from banditsolve.tunnels.bandida.state import MAX_HAND, PHASES, BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import (
     BANDIDO_SUPER5,
     BANDIDO_SUPER6,
@@ -62,8 +63,6 @@ from banditsolve.tunnels.state import (
     Remove,
 )
 
-#: The most cards a hand may be said to hold (a size written in a state).
-MAX_HAND = 20
 #: The phases of an alarm acting: laid, then its discards (BA-ALARM-2, BA-ALARM-4, BA-ALARM-5).
 ALARM_PHASES = ("alarm", "discard", "five")
 
@@ -483,9 +482,10 @@ def _loose(state: BandidaState) -> Callable[[int], int]:
 @dataclass(frozen=True, slots=True)
 class BandidaRules:
     """Bandida's rules as a variant of Bandido's (:class:`~banditsolve.tunnels.state.VariantRules`):
-    the deck (``deck``, its special cards marked by kind), the modes with their components and
-    goals (:data:`~banditsolve.tunnels.bandida.components.MODES`), and the rules that differ.
-    One per deck (:func:`rules_for`)."""
+    the deck (``deck``: its special cards marked by kind, and its data saying which cards each
+    mode's pile holds), the modes with their goals
+    (:data:`~banditsolve.tunnels.bandida.components.MODES`), and the rules that differ. One per
+    deck (:func:`rules_for`)."""
 
     deck: Deck
 
@@ -496,14 +496,8 @@ class BandidaRules:
 
     @property
     def modes(self) -> dict[int, Mode]:
-        """Each mode by its number: its components and its goal."""
+        """Each mode by its number and its goal (its components: the deck's data)."""
         return MODES
-
-    @property
-    def special_cards(self) -> tuple[int, ...]:
-        """The deck's special cards, one code each (BA-DECK-2, BA-DECK-4, BA-DECK-5): the
-        objects, the alarms, the ladder and Bandido's super card."""
-        return tuple(code for code, _ in self.deck.counts if card_kind(code) != "tunnel")
 
     def mode(self, state: object) -> Mode:
         """The mode ``state`` is played in."""
@@ -575,11 +569,10 @@ class BandidaRules:
             raise NotationError(
                 "a Bandida state must carry the rules of its own deck (its variant; BA-DECK-1)"
             )
-        mode = MODES[s.mode]
         bandido.check_start(s, self.deck)
         laid = [hand_code(c) for c in s.table.cards()[1:]]
-        mode.refuse_missing((*laid, *s.remaining(), *s.discard), "game state")
-        pile = mode.pile(self.deck)
+        self.deck.refuse_outside((*laid, *s.remaining(), *s.discard), s.mode, "game state")
+        pile = self.deck.cards(s.mode)
         bandido.check_cards(s, self.deck, pile, out=s.discard, where=f" of mode {s.mode}")
         bandido.check_players_of(s)
         check_fields(s)
@@ -589,18 +582,32 @@ class BandidaRules:
         if not course:
             return
         if s.outcome is None:
-            bandido.check_stops(s, table_loss, settle)
+            bandido.check_stops(s, table_loss, settle, END_RULES)
             return
         code = REASON_CODES[s.reason]
         if code in CLOSED:
             holds = not s.table.exit_count and closed_end(s) == code
         else:
             holds = bandido.reason_holds(s, hole_loses, dead_exit_loses)
-        bandido.check_end(s, holds, CLOSED[1:])
+        rule = MODES[s.mode].rule if code == "no-exit" else END_RULES[code]
+        bandido.check_end(s, holds, rule, CLOSED[1:])
 
 
 #: The ends of a closed table (BA-MODE-*): won, or lost for closing too soon.
 CLOSED = ("no-exit", "no-ladder", "no-join")
+#: The rule that states each of Bandida's ends but the win (its mode's rule, BA-MODE-*): the
+#: empty pile (BA-END-1) or a draw from it (BA-OPT-11), no card in play that fits, a hole or a
+#: dead exit for good (BA-END-2), a table closed too soon (BA-MODE-6).
+END_RULES: dict[str, str] = {
+    "pile-empty": "BA-END-1",
+    "no-draw": "BA-OPT-11",
+    "stuck": "BA-END-2",
+    "all-down": "BA-END-2",
+    "hole": "BA-END-2",
+    "dead-exit": "BA-END-2",
+    "no-ladder": "BA-MODE-6",
+    "no-join": "BA-MODE-6",
+}
 
 
 @cache
@@ -625,7 +632,7 @@ def new_game(
         raise RuleOptionError("Bandida's games are played with BandidaOptions")
     deck = deck or load_deck("bandida")
     table = bandido.start_table(deck.super_card(options.super_side))
-    cards = MODES[options.mode].pile(deck)
+    cards = deck.cards(options.mode)
     sizes = (options.hand_size,) * players
     deal = tuple(p for _ in range(options.hand_size) for p in range(players))
     variant = rules_for(deck)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.tunnels.bandida.components import MODES
 from banditsolve.tunnels.cards import is_alarm
 from banditsolve.tunnels.state import LOSES_AT_ONCE, GameState, Options
 from banditsolve.tunnels.state import OPTION_SET as BANDIDO_OPTION_SET
@@ -17,8 +18,8 @@ from banditsolve.tunnels.state import OPTION_SET as BANDIDO_OPTION_SET
 #: deal, the dynamite's second card, the broken tool's cards, the map's removals, an alarm to
 #: lay, the alarm's discards from the hands, and its five discards from the pile.
 PHASES = ("deal", "dynamite", "tool", "map", "alarm", "discard", "five")
-#: Bandida's modes (BA-MODE-*, option ``mode``).
-MODE_NUMBERS = (1, 2, 3)
+#: The largest hand size a state may give (``sizes``: backpacks add one each, BA-OBJ-2).
+MAX_HAND = 20
 
 
 def _spec(
@@ -60,8 +61,8 @@ OPTION_SET = BANDIDO_OPTION_SET.extended(
         ),
         OptionSpec(
             "mode",
-            tuple(str(m) for m in MODE_NUMBERS),
-            "1",
+            tuple(str(m) for m in MODES),
+            str(min(MODES)),
             "seed 003's first mode, catch Bandida: close every exit",
             ("BA-OPT-13", "BA-GAME-2"),
             kind="int",

@@ -15,7 +15,16 @@ The game, then each placement in the order laid as ``CARD@X,Y,ROTATION``, then `
 remaining multiset as ``CARD`` or ``CARD*COUNT``. Writers emit canonical card names, normalised
 placements and the remaining cards sorted by code; readers accept either name of a card and the
 aliases ``super6``/``super5``. Without ``remaining`` (JSON) or the ``|`` part (notation), the
-remaining cards are the deck minus the cards on the table.
+remaining cards are the game's pile minus the cards on the table.
+
+A position of a game with modes (Bandida, BA-CLOSE-1) is a question of one mode: its cards are
+that mode's components (the deck's data says which: BA-SETUP-4, BA-DECK-5), and without
+remaining cards they are that mode's pile less the table. The mode is said by the word
+``mode=M`` after the game name (``bandida mode=2 L+TL+TR+R+BR+BL@0,0,0 | L:ladder TL``), by
+``"mode": M`` in JSON, or by the reader's ``mode`` keyword; without one it is the game's first
+mode (Bandida's mode 1, its default). The notation writes the word for any other mode, JSON
+always. A game without modes (Bandido) has none: its positions read and write as they always
+did.
 
 A position must be one the real game can hold: the super card first and nowhere else, and no
 more copies of a card (on the table after the super card and among the remaining cards) than
@@ -35,8 +44,10 @@ from typing import Any
 from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_state
 from banditsolve.core.io import expect_int as io_expect_int
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import BanditsolveError, NotationError
+from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
+    FIRST_MODE,
+    MAX_MODES,
     Deck,
     canonical_code,
     card_name,
@@ -53,9 +64,11 @@ from banditsolve.tunnels.table import Table
 #: The most copies one ``CARD*N`` may stand for.
 MAX_RUN = 999
 _POSITION_KEYS = ("game", "placements")
-_POSITION_OPTIONAL = ("remaining", "hypothetical")
+_POSITION_OPTIONAL = ("remaining", "hypothetical", "mode")
 _PLACEMENT_KEYS = ("card", "x", "y", "rotation")
 HYPOTHETICAL = "hypothetical"
+#: The notation's word that names a position's mode (``mode=2``).
+MODE_WORD = "mode="
 
 Item = tuple[str, int, int, int]
 
@@ -65,13 +78,16 @@ class Position:
     """A table and the multiset of cards still available (sorted codes).
 
     ``hypothetical``: the position may hold more copies of a card than the deck has (a puzzle
-    that says so); otherwise it is one the real game can reach.
+    that says so); otherwise it is one the real game can reach. ``mode``: the game mode the
+    position is a question of (Bandida's 1, 2 or 3: its cards are that mode's components, and
+    the closure question asks that mode's goal, BA-CLOSE-1); None for a game without modes.
     """
 
     table: Table
     remaining: tuple[int, ...]
     game: str = "bandido"
     hypothetical: bool = False
+    mode: int | None = None
 
     def _repr_svg_(self) -> str:
         return svg(self.table, remaining=self.remaining)
@@ -289,10 +305,11 @@ def read_document(document: object, what: str) -> dict[str, Any]:
 
 
 def _default_remaining(
-    deck: Deck, table: Table, hypothetical: bool, pile: Sequence[int] | None
+    deck: Deck, table: Table, hypothetical: bool, mode: int | None
 ) -> tuple[int, ...]:
-    """The game's cards (``pile``, by default the whole deck) less those on the table."""
-    left = Counter(pile if pile is not None else dict(deck.counts))
+    """The cards of the game's pile (of ``mode``, for a game with modes) less those on the
+    table."""
+    left = Counter(deck.cards(mode))
     laid: Counter[int] = Counter()
     for p in table.history[1:]:
         code = hand_code(p.card)
@@ -307,6 +324,28 @@ def _default_remaining(
     return tuple(sorted(left.elements()))
 
 
+def position_mode(deck: Deck, asked: object = None, said: object = None) -> int | None:
+    """The mode a position of ``deck``'s game is a question of: ``asked`` (the reader's
+    ``mode`` keyword) or ``said`` (the position's own ``mode=M`` or ``"mode"``), which must
+    agree when both are given, or else the game's first mode; None for a game without modes.
+    A mode the game does not have is refused (:meth:`~banditsolve.tunnels.cards.Deck.
+    mode_of`: the same verdict as option ``mode``)."""
+    chosen = deck.mode_of(asked)
+    try:
+        written = deck.mode_of(said)
+    except RuleOptionError as exc:
+        raise NotationError(f"position: {exc}") from None
+    if chosen is not None and written is not None and chosen != written:
+        raise NotationError(
+            f"the position is of mode {written} ({MODE_WORD}{written}), not of mode {chosen}"
+            " as asked: give one of them"
+        )
+    found = chosen if chosen is not None else written
+    if found is None and deck.game_modes:
+        return deck.game_modes[0]
+    return found
+
+
 def build_position(
     game: str,
     placements: Iterable[Item],
@@ -314,26 +353,32 @@ def build_position(
     deck: Deck | None = None,
     *,
     hypothetical: bool = False,
-    pile: Sequence[int] | None = None,
+    mode: int | None = None,
 ) -> Position:
     """Check and build a position from raw ``(card, x, y, rotation)`` items and card names.
 
     Errors name the offending placement by its number (1 = the super card). Unless
     ``hypothetical``, the table (after the super card) and the remaining cards together may
-    hold no more copies of a card than the deck. Without ``remaining``, the remaining cards
-    are the game's (``pile``: a variant's mode's cards; by default the deck's) less the table.
+    hold no more copies of a card than the deck. ``mode`` (a game with modes: see
+    :func:`position_mode`; by default the game's first mode): the table and the remaining
+    cards may hold only that mode's components (refused with the rule's ID: the ladder outside
+    modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode 3, BA-DECK-5). Without
+    ``remaining``, the remaining cards are the game's pile (the mode's) less the table.
     """
     deck = deck_for(game, deck)
+    chosen = position_mode(deck, mode)
     table = build_table(placements, deck)
     if remaining is None:
-        rest = _default_remaining(deck, table, hypothetical, pile)
+        rest = _default_remaining(deck, table, hypothetical, chosen)
     else:
         rest = tuple(sorted(parse_cards(remaining, "remaining cards")))
     deck.check_counts(rest, "remaining cards", hypothetical=True)
     deck.check_counts(
         (*table.cards()[1:], *rest), "the table and the remaining cards", hypothetical=hypothetical
     )
-    return Position(table, rest, game, hypothetical)
+    if chosen is not None:
+        deck.refuse_outside((*table.cards()[1:], *rest), chosen)
+    return Position(table, rest, game, hypothetical, chosen)
 
 
 def check_json_game(data: Mapping[str, Any], game: str | None) -> None:
@@ -356,14 +401,14 @@ def from_json(
     *,
     hypothetical: bool = False,
     game: str | None = None,
-    pile: Sequence[int] | None = None,
+    mode: int | None = None,
 ) -> Position:
     """Read a position document (JSON text or an already parsed object). With
     ``hypothetical`` the position may hold more copies of a card than the deck, as if the
     document said ``"hypothetical": true``. With ``game`` the document must be of that game
-    (its ``"game"``); a document of the other tunnel game is refused. ``pile``: the game's
-    cards, for the remaining cards when the document gives none (see
-    :func:`build_position`)."""
+    (its ``"game"``); a document of the other tunnel game is refused. ``mode``: the mode asked
+    (a game with modes), which the document's ``"mode"`` must agree with when it has one (see
+    :func:`position_mode` and :func:`build_position`)."""
     data = read_document(document, "position")
     check_json_game(data, game)
     if "hands" in data:
@@ -381,8 +426,12 @@ def from_json(
     flag = data.get("hypothetical", False)
     if not isinstance(flag, bool):
         raise NotationError(f"'hypothetical' must be true or false, not {json_type(flag)}")
+    said = data.get("mode")
+    if said is not None:
+        said = expect_int(said, "'mode'", 1, MAX_MODES)
+    chosen = position_mode(deck_for(data["game"], deck), mode, said)
     return build_position(
-        data["game"], items, names, deck, hypothetical=flag or hypothetical, pile=pile
+        data["game"], items, names, deck, hypothetical=flag or hypothetical, mode=chosen
     )
 
 
@@ -395,6 +444,8 @@ def to_json(position: Position) -> dict[str, object]:
     }
     if position.hypothetical:
         out["hypothetical"] = True
+    if position.mode is not None:
+        out["mode"] = position.mode
     return out
 
 
@@ -408,6 +459,8 @@ def to_notation(position: Position) -> str:
     parts = [position.game]
     if position.hypothetical:
         parts.append(HYPOTHETICAL)
+    if position.mode is not None and position.mode != FIRST_MODE:
+        parts.append(f"{MODE_WORD}{position.mode}")
     parts.extend(str(p) for p in position.table.history)
     parts.append("|")
     counts = Counter(position.remaining)
@@ -417,8 +470,22 @@ def to_notation(position: Position) -> str:
     return " ".join(parts)
 
 
-def split_notation(text: object, what: str) -> tuple[str, bool, list[Item], list[str] | None]:
-    """``(game, hypothetical, placements, words after the bar or None)`` of a notation."""
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """A notation's parts: the game name, the word ``hypothetical``, the word ``mode=M`` (its
+    ``M``, or None), the placements and the words after the bar (None without a bar)."""
+
+    game: str
+    hypothetical: bool
+    mode: str | None
+    items: list[Item]
+    rest: list[str] | None
+
+
+def split_notation(text: object, what: str) -> Notation:
+    """The parts of a notation (:class:`Notation`): the game name, then the words
+    ``hypothetical`` and ``mode=M`` (each at most once, in either order), the placements, and
+    the words after the bar."""
     if not isinstance(text, str):
         raise NotationError(f"a {what} notation must be text, not {json_type(text)}")
     tokens = text.split()
@@ -428,15 +495,22 @@ def split_notation(text: object, what: str) -> tuple[str, bool, list[Item], list
     if "@" in game or game == "|":
         raise NotationError(f"the {what} notation must start with the game name, e.g. 'bandido'")
     i = 1
-    hypothetical = i < len(tokens) and tokens[i] == HYPOTHETICAL
-    if hypothetical:
+    hypothetical = False
+    mode: str | None = None
+    while i < len(tokens):
+        if tokens[i] == HYPOTHETICAL and not hypothetical:
+            hypothetical = True
+        elif tokens[i].startswith(MODE_WORD) and mode is None:
+            mode = tokens[i][len(MODE_WORD) :]
+        else:
+            break
         i += 1
     items: list[Item] = []
     while i < len(tokens) and tokens[i] != "|":
         items.append(parse_placement_token(tokens[i], f"placement {len(items) + 1}"))
         i += 1
     rest = tokens[i + 1 :] if i < len(tokens) else None
-    return game, hypothetical, items, rest
+    return Notation(game, hypothetical, mode, items, rest)
 
 
 def from_notation(
@@ -445,14 +519,18 @@ def from_notation(
     *,
     hypothetical: bool = False,
     game: str | None = None,
-    pile: Sequence[int] | None = None,
+    mode: int | None = None,
 ) -> Position:
-    """Read the one-line notation of a position (``hypothetical``, ``game``: as
-    :func:`from_json`; ``game`` is the first word)."""
-    expected = game
-    game, flag, items, rest = split_notation(text, "position")
-    check_notation_game(game, expected)
+    """Read the one-line notation of a position (``hypothetical``, ``game``, ``mode``: as
+    :func:`from_json`; ``game`` is the first word, the notation's mode its ``mode=M``)."""
+    parts = split_notation(text, "position")
+    check_notation_game(parts.game, game)
+    said = None
+    if parts.mode is not None:
+        said = number(parts.mode, "mode", "position", 1, MAX_MODES)
+    chosen = position_mode(deck_for(parts.game, deck), mode, said)
     names: list[str] | None = None
+    rest = parts.rest
     if rest is not None:
         if any("=" in token for token in rest):
             raise NotationError(
@@ -462,7 +540,14 @@ def from_notation(
         names = []
         for token in rest:
             names.extend(run_list(token, "remaining cards"))
-    return build_position(game, items, names, deck, hypothetical=flag or hypothetical, pile=pile)
+    return build_position(
+        parts.game,
+        parts.items,
+        names,
+        deck,
+        hypothetical=parts.hypothetical or hypothetical,
+        mode=chosen,
+    )
 
 
 def parse_position(
@@ -471,15 +556,15 @@ def parse_position(
     *,
     hypothetical: bool = False,
     game: str | None = None,
-    pile: Sequence[int] | None = None,
+    mode: int | None = None,
 ) -> Position:
     """Read a position from either form (JSON when it starts with ``{``; ``hypothetical``,
-    ``game``, ``pile``: as :func:`from_json`)."""
+    ``game``, ``mode``: as :func:`from_json`)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be given as text, not {json_type(text)}")
     if text.lstrip()[:1] in ("{", "["):
-        return from_json(text, deck, hypothetical=hypothetical, game=game, pile=pile)
-    return from_notation(text, deck, hypothetical=hypothetical, game=game, pile=pile)
+        return from_json(text, deck, hypothetical=hypothetical, game=game, mode=mode)
+    return from_notation(text, deck, hypothetical=hypothetical, game=game, mode=mode)
 
 
 def read_position(
@@ -488,18 +573,18 @@ def read_position(
     *,
     hypothetical: bool = False,
     game: str | None = None,
-    pile: Sequence[int] | None = None,
+    mode: int | None = None,
 ) -> Position:
     """A position from text (notation or JSON), UTF-8 bytes, a file holding either, or ``-``
     (standard input): :func:`banditsolve.core.io.read_state` with the two readers
-    (``hypothetical``, ``game``, ``pile``: as :func:`from_json`)."""
+    (``hypothetical``, ``game``, ``mode``: as :func:`from_json`)."""
     return read_state(
         source,
         notation=lambda text: from_notation(
-            text, deck, hypothetical=hypothetical, game=game, pile=pile
+            text, deck, hypothetical=hypothetical, game=game, mode=mode
         ),
         json_document=lambda data: from_json(
-            data, deck, hypothetical=hypothetical, game=game, pile=pile
+            data, deck, hypothetical=hypothetical, game=game, mode=mode
         ),
         what="position",
     )

@@ -75,7 +75,7 @@ from banditsolve.tunnels.state import (
     GameState,
     Options,
     Remove,
-    only_in,
+    refuse_foreign,
 )
 
 _STATE_REQUIRED = ("game", "placements", "hands", "player")
@@ -210,12 +210,8 @@ def _option_words(text: str) -> dict[str, str]:
 def read_options(values: Mapping[str, object], form: StateForm) -> Options:
     """A game state's options, over the game's defaults (a game state names an option of the
     other tunnel game: refused, saying whose it is)."""
-    foreign = form.foreign
-    if foreign is not None:
-        what = only_in(values, form.options.OPTION_SET, foreign)
-        if what is not None:
-            raise NotationError(f"game state options: {what} is an option of {foreign.game} only")
     try:
+        refuse_foreign(values, form.options.OPTION_SET, form.foreign)
         return form.options.from_mapping(values)
     except RuleOptionError as exc:
         raise NotationError(f"game state options: {exc}") from None
@@ -225,10 +221,15 @@ def state_from_notation(
     text: object, form: StateForm = BANDIDO_FORM, deck: Deck | None = None
 ) -> GameState:
     """Read the one-line notation of a game state (see the module notes)."""
-    game, hypothetical, items, rest = split_notation(text, "game state")
+    parts = split_notation(text, "game state")
+    game, items, rest = parts.game, parts.items, parts.rest
     check_notation_game(game, form.game)
-    if hypothetical:
+    if parts.hypothetical:
         raise NotationError("a game state cannot be hypothetical: it holds the whole deck")
+    if parts.mode is not None and rest is not None and any("=" in token for token in rest):
+        raise NotationError(
+            "a game state names its mode among its options (options=mode:M), not by mode=M"
+        )
     if rest is None or not any("=" in token for token in rest):
         # A position (table and remaining cards): its own errors first, then say what it is.
         from_notation(text, deck)
@@ -241,7 +242,7 @@ def state_from_notation(
     changed = words.get("changed", "no")
     if changed not in ("yes", "no"):
         raise NotationError(f"changed={excerpt(changed)} must be yes or no")
-    parts = StateParts(
+    state_parts = StateParts(
         game,
         items,
         [run_list(h, f"hand {i}") for i, h in enumerate(words["hands"].split("/"))],
@@ -255,7 +256,7 @@ def state_from_notation(
         read_options(_option_words(words.get("options", "")), form),
         None if form.from_words is None else form.from_words(words),
     )
-    return build_state(parts, form, deck)
+    return build_state(state_parts, form, deck)
 
 
 def state_to_json(state: GameState, form: StateForm = BANDIDO_FORM) -> dict[str, Any]:
@@ -372,8 +373,6 @@ def build_state(
     deck = deck_for(parts.game, deck)
     removed = form.removed is not None and form.removed(parts)
     table = build_table(parts.items, deck, removed=removed)
-    if not 1 <= len(parts.hands) <= MAX_PLAYERS:
-        raise NotationError(f"a game has 1 to 4 players, not {len(parts.hands)} hands")
     state = GameState(
         table,
         tuple(tuple(sorted(parse_cards(h, f"hand {i}"))) for i, h in enumerate(parts.hands)),
@@ -448,7 +447,8 @@ def position_of(state: object) -> Position:
     if not isinstance(state, GameState):
         raise NotationError(f"position_of needs a GameState, not {json_type(state)}")
     game = "bandido" if state.variant is None else state.variant.name
-    return Position(state.table, state.remaining(), game)
+    mode = getattr(state.options, "mode", None)  # a variant's with modes (Bandida's)
+    return Position(state.table, state.remaining(), game, mode=mode)
 
 
 # -- actions (BD-NOTE-5, BA-NOTE-2) --------------------------------------------------------------

@@ -29,14 +29,14 @@ from dataclasses import replace
 from banditsolve.core.limits import LimitReached, Limits
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
+from banditsolve.tunnels.bandida.components import GOALS
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.solvers import parallel
 from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.goals import (
-    GOALS,
     Required,
-    Variant,
+    Search,
     goal_problem,
     plan,
     question,
@@ -49,6 +49,7 @@ from banditsolve.tunnels.solvers.inputs import (
     check_bounds,
     check_cards,
     check_limits,
+    deck_of,
     table_of,
 )
 from banditsolve.tunnels.solvers.plain import search_plain
@@ -200,8 +201,11 @@ def _solve(
     limits = check_limits(max_cards, time_limit, node_limit, workers)
     area = check_bounds(bounds, table)
     if mode is not None:
-        # BA-SETUP-4, BA-DECK-5: the mode's game holds its components and no others.
-        mode.refuse_missing((*table.cards()[1:], *codes), "the table and the cards")
+        # BA-SETUP-4, BA-DECK-5: the mode's game holds its components (the deck's data says
+        # which) and no others.
+        deck_of(position).refuse_outside(
+            (*table.cards()[1:], *codes), mode.number, "the table and the cards"
+        )
     check_cards(position, table, codes, hypothetical)
     if backend == "plain" and (minimum or area is not None):
         raise SolverError("the plain baseline answers only can_close on an unbounded table")
@@ -239,8 +243,8 @@ def solve_goal(
         # No card can be laid on a closed table (a map card neither): lost for good.
         why = f"{problem}: no card can be laid on a table without exits"
         return Closure("impossible", (), why, name, goal=goal, notes=p.notes)
-    results: list[tuple[Variant, Closure]] = []
-    for v in p.variants:
+    results: list[tuple[Search, Closure]] = []
+    for v in p.searches:
         left = limits
         if limits.time_limit is not None:
             spent = time.perf_counter() - start
@@ -258,7 +262,7 @@ def solve_goal(
             r.status == "impossible" or (r.status == "closable" and r.minimum)
             for _v, r in results
         )
-        proven = best.minimum and sure and len(results) == len(p.variants) and not p.maps
+        proven = best.minimum and sure and len(results) == len(p.searches) and not p.maps
         why = best.reason
         if v.side:
             why += f" (the second super card on its {v.side} side)"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
-from banditsolve.tunnels.bandida.components import GOAL_MODES, MODES, Mode
+from banditsolve.tunnels.bandida.components import GOAL_MODES, GOALS, MODES, Mode
 from banditsolve.tunnels.bandida.rules import BandidaRules
 from banditsolve.tunnels.cards import (
     KIND_INDEX,
@@ -43,14 +43,10 @@ from banditsolve.tunnels.cards import (
     SUPER5,
     SUPER6,
     kind_index,
-    with_kind,
 )
 from banditsolve.tunnels.geometry import STEP, Cell, Placement
+from banditsolve.tunnels.solvers.inputs import deck_of
 from banditsolve.tunnels.table import Table
-
-GOALS = ("close", "ladder", "join")
-#: The goal of each Bandida game mode.
-MODE_GOALS: dict[int, str] = {1: "close", 2: "ladder", 3: "join"}
 
 LADDER = KIND_INDEX["ladder"]
 MAP = KIND_INDEX["map"]
@@ -95,12 +91,15 @@ def checked_goal(goal: object) -> str:
 
 def question(position: object, goal: object) -> tuple[str, Mode | None]:
     """The goal of a closure question on ``position`` and the Bandida mode whose components its
-    cards must be (BA-CLOSE-1, BA-SETUP-4, BA-DECK-5), both from the game the position is of:
+    cards must be (BA-CLOSE-1, BA-SETUP-4, BA-DECK-5), both from the mode the position is a
+    question of:
 
     - a Bandida game state: its mode (:meth:`~banditsolve.tunnels.bandida.rules.BandidaRules.
       mode`), and the goal asked or the mode's;
-    - a Bandida position (``game`` is ``"bandida"``): the mode whose goal is asked (``close``,
-      and so mode 1, Bandida's first mode, when none is asked);
+    - a position of a game with modes (:attr:`~banditsolve.tunnels.notation.Position.mode`;
+      one built without a mode is a question of the game's first mode, Bandida's mode 1): that
+      mode, and its goal; a ``goal`` that is another mode's is refused with
+      :class:`SolverError` (ask the position of that mode instead);
     - anything else (Bandido's, a bare table): no mode, and the goal asked or ``close``.
     """
     aim = None if goal is None else checked_goal(goal)
@@ -108,15 +107,29 @@ def question(position: object, goal: object) -> tuple[str, Mode | None]:
     if isinstance(variant, BandidaRules):
         mode = variant.mode(position)
         return aim or mode.goal, mode
-    if getattr(position, "game", None) == "bandida":
-        mode = MODES[GOAL_MODES[aim or "close"]]
-        return mode.goal, mode
-    return aim or "close", None
+    number = getattr(position, "mode", None)
+    if number is None and not isinstance(position, Table):
+        modes = deck_of(position).game_modes
+        number = modes[0] if modes else None
+    if number is None:
+        return aim or "close", None
+    asked = MODES.get(number) if isinstance(number, int) else None
+    if asked is None:
+        raise SolverError(f"the position's mode {shown(number)} is not one of Bandida's modes")
+    if aim is not None and aim != asked.goal:
+        other = GOAL_MODES[aim]
+        raise SolverError(
+            f"goal {aim} is mode {other}'s, but the position is a question of mode"
+            f" {asked.number} (goal {asked.goal}): read it in mode {other} (mode={other}), or"
+            f" ask goal {asked.goal} (BA-CLOSE-1)"
+        )
+    return asked.goal, asked
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
-    """One search to run: the card codes searched and what must be among those laid."""
+class Search:
+    """One search to run: the card codes searched and what must be among those laid (one per
+    side of the second super card, when its side is the solver's choice)."""
 
     codes: tuple[int, ...]
     required: Required
@@ -131,7 +144,7 @@ class Plan:
     a map removes."""
 
     goal: str
-    variants: tuple[Variant, ...]
+    searches: tuple[Search, ...]
     maps: int
     notes: tuple[str, ...]
     verdict: str | None = None
@@ -182,16 +195,16 @@ def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
         others = list(rest)
         others.remove(first)
         kind = first & ~PORT_MASK
-        variants = []
+        searches = []
         for side, mask in (("super6", SUPER6), ("super5", SUPER5)):
             code = mask | kind
             need = (*required, frozenset({code})) if need_super else tuple(required)
             cards = tuple(sorted([*others, code]))
-            variants.append(Variant(tuple(sorted(collapse(cards))), need, cards, side))
-        return Plan(goal, tuple(variants), maps, tuple(notes))
+            searches.append(Search(tuple(sorted(collapse(cards))), need, cards, side))
+        return Plan(goal, tuple(searches), maps, tuple(notes))
     req = tuple(required)
     cards = tuple(sorted(rest))
-    only = Variant(tuple(sorted(collapse(cards))), req, cards)
+    only = Search(tuple(sorted(collapse(cards))), req, cards)
     return Plan(goal, (only,), maps, tuple(notes))
 
 
@@ -266,8 +279,3 @@ def goal_problem(table: Table, goal: str) -> str | None:
                 return None
         return "the two super cards are not joined through the tunnels"
     return None
-
-
-def side_code(code: int, mask: int) -> int:
-    """The code of a super card ``code`` turned to the side with port mask ``mask``."""
-    return with_kind(mask, kind_index(code))
