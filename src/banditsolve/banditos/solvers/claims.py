@@ -12,12 +12,17 @@ asked for. All three give the same verdict; witnesses may differ, each beats the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from banditsolve.banditos.claim import (
     BACKENDS,
+    Availability,
     Backend,
     ClaimVerdict,
     check_claim,
     exact_verdict,
+    mapping_counts,
     table_verdict,
 )
 from banditsolve.banditos.dice import Die
@@ -39,6 +44,45 @@ MEMO_LIMIT = 1 << 18
 _MEMO_GET = _MEMO.get
 
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]
+
+
+def memo_key(mine: object, theirs: object, counts: tuple[object, ...]) -> tuple[object, ...] | None:
+    """The memo's key of a claim question in the forms the hot path reads, or ``None`` (the
+    caller then goes to the full check): ``mine`` a tuple or list of exactly three
+    :class:`Die`, ``theirs`` a tuple or list of up to two, and four counts that are exactly
+    ``int`` (a bool, float or numpy int is equal to an int and would find its entry). The key
+    is the codes of the dice, each in its place, then the four counts as a tuple."""
+    if not (type(mine) is tuple or type(mine) is list) or not (
+        type(theirs) is tuple or type(theirs) is list
+    ):
+        return None
+    try:
+        k, g, r, b = counts
+        m0, m1, m2 = mine
+    except ValueError:
+        return None
+    if not (
+        type(k) is int
+        and type(g) is int
+        and type(r) is int
+        and type(b) is int
+        and type(m0) is Die
+        and type(m1) is Die
+        and type(m2) is Die
+    ):
+        return None
+    n = len(theirs)
+    if n == 0:
+        return (m0.code, m1.code, m2.code, counts)
+    if n == 1:
+        t0 = theirs[0]
+        if type(t0) is Die:
+            return (m0.code, m1.code, m2.code, t0.code, counts)
+    elif n == 2:
+        t0, t1 = theirs
+        if type(t0) is Die and type(t1) is Die:
+            return (m0.code, m1.code, m2.code, t0.code, t1.code, counts)
+    return None
 
 
 def check_backend(backend: object) -> Backend:
@@ -67,55 +111,32 @@ def claim_verdict(
     ``None``: none) bounds the solver backends, which raise :class:`SolverError` rather than
     guess when it runs out.
     """
-    if (
-        backend is _EXACT  # the default, or any "exact" that is the same object
-        and time_limit is None
-        and type(mine) is tuple
-        and type(theirs) is tuple
-        and type(available) is tuple
-    ):
-        # The hot path, for tuples of dice and four counts. The memo of verdicts is keyed by
-        # the exact contents of the arguments (every die code in its place, the four counts),
-        # and only arguments that passed every check enter it, so a hit is itself the
-        # validation. A miss goes through the one-pass check
-        # (:func:`~banditsolve.banditos.claim.table_verdict`);
+    if backend is _EXACT and time_limit is None:  # the default, or any same "exact"
+        # The hot path. The memo of verdicts is keyed by the exact contents of the arguments
+        # (every die code in its place, the four counts: :func:`memo_key`), and only arguments
+        # that passed every check enter it, so a hit is itself the validation. A miss goes
+        # through the one-pass check (:func:`~banditsolve.banditos.claim.table_verdict`);
         # anything that does not pass goes on to the full check, which says what is wrong.
-        try:
-            k, g, r, b = available
-            m0, m1, m2 = mine
-        except ValueError:  # not four counts or not three dice: the full check says so
-            k = g = r = b = m0 = m1 = m2 = None
-        if (
-            type(k) is int  # an equal bool, float or numpy int would find an entry too
-            and type(g) is int
-            and type(r) is int
-            and type(b) is int
-            and type(m0) is Die
-            and type(m1) is Die
-            and type(m2) is Die
-        ):
-            n = len(theirs)
-            memo_key: tuple[object, ...] | None = None
-            if n == 0:
-                memo_key = (m0.code, m1.code, m2.code, available)
-            elif n == 1:
-                (t0,) = theirs
-                if type(t0) is Die:
-                    memo_key = (m0.code, m1.code, m2.code, t0.code, available)
-            elif n == 2:
-                t0, t1 = theirs
-                if type(t0) is Die and type(t1) is Die:
-                    memo_key = (m0.code, m1.code, m2.code, t0.code, t1.code, available)
-            if memo_key is not None:
-                known = _MEMO_GET(memo_key)
-                if known is not None:
-                    return known
-                verdict = table_verdict(mine, theirs, available)
-                if verdict is not None:
-                    if len(_MEMO) >= MEMO_LIMIT:
-                        _MEMO.clear()
-                    _MEMO[memo_key] = verdict
-                    return verdict
+        counts: tuple[object, ...] | None = None
+        if type(available) is tuple:
+            counts = available
+        elif type(available) is dict:  # the README's form, {"g": 1}: read into four counts
+            counts = mapping_counts(available)
+        key = None if counts is None else memo_key(mine, theirs, counts)
+        if key is not None:
+            known = _MEMO_GET(key)
+            if known is not None:
+                return known
+            verdict = table_verdict(
+                cast("tuple[Die, Die, Die]", tuple(cast("Sequence[Die]", mine))),
+                tuple(cast("Sequence[Die]", theirs)),
+                cast("Availability", key[-1]),
+            )
+            if verdict is not None:
+                if len(_MEMO) >= MEMO_LIMIT:
+                    _MEMO.clear()
+                _MEMO[key] = verdict
+                return verdict
     chosen = check_backend(backend)
     seconds = check_time_limit(time_limit)
     mine_t, theirs_t, avail = check_claim(mine, theirs, available)
