@@ -45,7 +45,7 @@ from banditsolve.tunnels.cards import (
     kind_index,
 )
 from banditsolve.tunnels.geometry import STEP, Cell, Placement
-from banditsolve.tunnels.solvers.inputs import deck_of
+from banditsolve.tunnels.solvers.inputs import Unplayed, deck_of
 from banditsolve.tunnels.table import Table
 
 LADDER = KIND_INDEX["ladder"]
@@ -161,10 +161,12 @@ def ladder_laid(table: Table) -> bool:
 
 
 def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
-    """The searches answering ``goal`` for ``table`` and ``codes``."""
+    """The searches answering ``goal`` for ``table`` and ``codes``. Codes that are a game
+    state's cards not yet played (:class:`~banditsolve.tunnels.solvers.inputs.Unplayed`)
+    make the first note say so, with their count (BD-CLOSE-6)."""
     maps = sum(1 for c in codes if is_map(c))
     rest = [c for c in codes if not is_map(c)]
-    notes: list[str] = []
+    notes: list[str] = [codes.source.note] if isinstance(codes, Unplayed) else []
     if maps:
         notes.append(
             f"{plural(maps, 'map card')} left out of the search: its removals change the"

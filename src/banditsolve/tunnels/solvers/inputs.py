@@ -1,16 +1,27 @@
 """What a caller hands a tunnel solver, checked once: the table, the cards (against the deck),
 the limits and the play area. Every refusal is a :class:`~banditsolve.errors.SolverError` or
-a :class:`~banditsolve.errors.NotationError`, never a ``TypeError``."""
+a :class:`~banditsolve.errors.NotationError`, never a ``TypeError``.
+
+A closure question asked of a game state without cards (BD-CLOSE-6) takes the cards the game
+has not played yet (:func:`unplayed`): every hand and the pile, its unseen part included (a
+closure lays any of the cards in any order, so who holds a card and where it lies in the pile
+play no part), and in Bandida the cards an alarm set aside (they go back to the pile); never
+the cards out of the game. They come as :class:`Unplayed`, which says where they lie
+(:class:`CardSource`), so that the answer can say so too. A finished game has none left to
+play: it is refused in one line.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from banditsolve.core.limits import Limits, check_node_limit, check_time_limit
-from banditsolve.core.text import shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import BanditsolveError, SolverError
 from banditsolve.tunnels.cards import CardLike, Deck, as_code, hand_code, load_deck
 from banditsolve.tunnels.geometry import Cell
+from banditsolve.tunnels.state import GameState
 from banditsolve.tunnels.table import Table
 
 #: A play area ``(min_x, min_y, max_x, max_y)``, inclusive.
@@ -35,12 +46,94 @@ def table_of(position: object) -> Table:
     if isinstance(table, Table):
         return table
     raise SolverError(
-        f"a closure question needs a Table or a Position, not {type(position).__name__}"
+        "a closure question needs a Table, a Position or a game state, not"
+        f" {type(position).__name__}"
     )
 
 
+#: Where a game state's cards not yet played lie, as the answer names each part.
+PART_WORDS = {
+    "hands": "in the hands",
+    "pile": "in the pile",
+    "unseen": "unseen in the pile",
+    "aside": "set aside by an alarm",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CardSource:
+    """Where the cards of a closure question asked of a game state came from: its cards not
+    yet played, counted by where they lie (``parts``: ``hands``; ``pile``, the pile's known
+    part; ``unseen``, its part of unknown order; and a Bandida state's ``aside``, the cards an
+    alarm set aside, which go back to the pile)."""
+
+    parts: tuple[tuple[str, int], ...]
+
+    @property
+    def count(self) -> int:
+        """How many cards, in all."""
+        return sum(n for _part, n in self.parts)
+
+    @property
+    def note(self) -> str:
+        """The answer's note: ``"the game's 59 cards not yet played: 6 in the hands, 53 in the
+        pile"`` (parts without cards left out)."""
+        where = ", ".join(f"{n} {PART_WORDS[part]}" for part, n in self.parts if n)
+        return f"the game's {plural(self.count, 'card')} not yet played" + (
+            f": {where}" if where else ""
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """``{"what": "unplayed", "count": N, "hands": ..., "pile": ..., "unseen": ...}`` (and
+        ``"aside"`` for a Bandida state)."""
+        return {"what": "unplayed", "count": self.count, **dict(self.parts)}
+
+
+class Unplayed(tuple[int, ...]):
+    """The sorted codes of a game state's cards not yet played (a tuple of them), with where
+    they came from (:attr:`source`): what :func:`cards_of` hands the solver for a game state
+    asked without cards, so that the answer's notes say so
+    (:func:`~banditsolve.tunnels.solvers.goals.plan`)."""
+
+    source: CardSource
+
+    def __new__(cls, codes: Iterable[int], source: CardSource) -> Unplayed:
+        made = super().__new__(cls, sorted(codes))
+        made.source = source
+        return made
+
+    def __reduce__(self) -> tuple[type[Unplayed], tuple[tuple[int, ...], CardSource]]:
+        return (Unplayed, (tuple(self), self.source))
+
+
+def unplayed(state: GameState) -> Unplayed:
+    """The cards ``state`` has not played yet (BD-CLOSE-6, BA-CLOSE-4): every hand, the pile
+    (its known part and its unseen part) and the cards an alarm set aside (Bandida), never the
+    cards out of the game. A finished game has none left to play: :class:`SolverError`, one
+    line naming its end."""
+    if state.outcome is not None:
+        why = f"{state.outcome}: {state.reason}" if state.reason else state.outcome
+        raise SolverError(
+            f"the game is over ({why}): no card is left to play; ask the question of its table"
+            " and cards as a position"
+        )
+    aside: tuple[int, ...] | None = getattr(state, "aside", None)  # a Bandida state's
+    parts: list[tuple[str, tuple[int, ...]]] = [
+        ("hands", tuple(c for hand in state.hands for c in hand)),
+        ("pile", state.pile),
+        ("unseen", state.unseen),
+    ]
+    if aside is not None:
+        parts.append(("aside", aside))
+    codes = [c for _part, cards in parts for c in cards]
+    return Unplayed(codes, CardSource(tuple((part, len(cards)) for part, cards in parts)))
+
+
 def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, ...]:
-    """The sorted card codes to close with: ``cards``, or the position's remaining cards."""
+    """The sorted card codes to close with: ``cards``; or a game state's cards not yet played
+    (:func:`unplayed`, saying where they came from); or the position's remaining cards."""
+    if cards is None and isinstance(position, GameState):
+        return unplayed(position)
     if cards is None:
         remaining = getattr(position, "remaining", None)
         if remaining is None:

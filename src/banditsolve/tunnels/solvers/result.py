@@ -55,7 +55,10 @@ class Closure:
     (never for impossible or unknown ones); ``reason`` says why in words. ``limits`` and
     ``max_cards`` record what the solver was allowed. ``goal`` is what the closure reaches
     (``"close"``, or a Bandida mode's ``"ladder"`` / ``"join"``: see
-    :mod:`~banditsolve.tunnels.solvers.goals`); ``notes`` say how special cards were treated.
+    :mod:`~banditsolve.tunnels.solvers.goals`); ``notes`` say how special cards were treated,
+    and for a question asked of a game state, first, that the cards were its cards not yet
+    played, and how many (BD-CLOSE-6: ``"the game's 59 cards not yet played: 6 in the hands,
+    53 in the pile"``).
     """
 
     status: Status
