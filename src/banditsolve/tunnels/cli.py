@@ -9,12 +9,19 @@ JSON ``"game"`` or its notation's first word). A game with modes (Bandida) adds 
 to ``play`` (the same as ``--option mode=M``) and to ``close`` (the mode's question: 1 close
 every exit, 2 the ladder, 3 the ladder and Bandido's super card joined; ``--goal`` names the
 goal directly, and the two are refused together when they disagree), and has its own demo.
+
+``close`` takes a position or a game state (BD-CLOSE-6), told apart by their form alone: a
+notation with ``FIELD=VALUE`` words after its bar (``| hands=... player=...``) or a JSON
+document with ``"hands"`` (a saved state or a puzzle's game document) is a game state, and the
+question is then asked of its cards not yet played; anything else is read as a position,
+exactly as before.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +49,7 @@ if TYPE_CHECKING:
     from banditsolve.tunnels.solvers.endgame import WinShare
     from banditsolve.tunnels.solvers.result import Closure
     from banditsolve.tunnels.state import GameState
+    from banditsolve.tunnels.table import Table
 
 
 def tunnel(name: str) -> TunnelGame:
@@ -152,6 +160,12 @@ def register(commands: Commands) -> None:
         commands,
         "close",
         "can the tunnel still close with these cards? (0 closable, 1 impossible, 3 unknown)",
+        description="Can the tunnel still close? POSITION is a position (the table and the"
+        " cards to close with: notation, JSON, or a file holding either) or a game state (its"
+        " notation with '| hands=... player=...' after the table, its JSON, or a puzzle's game"
+        " document with \"hands\"): a game state's question is asked of its cards not yet"
+        " played (every hand and the pile, unseen cards included), and the answer says so. A"
+        " finished game is refused.",
     )
     close.add_argument(
         "--max-cards", type=count(0, 10_000, "--max-cards"), default=None, metavar="N",
@@ -160,9 +174,10 @@ def register(commands: Commands) -> None:
     close.add_argument("--minimum", action="store_true", help="find the fewest cards")
     close.add_argument(
         "--backend",
-        choices=("auto", "exact", "cpsat", "z3", "plain"),
+        choices=("auto", "exact", "python", "cpsat", "z3", "plain"),
         default="auto",
-        help="auto (default), exact, cpsat (OR-Tools), z3 or plain (the unpruned baseline)",
+        help="auto (default), exact (the compiled search), python (its Python reference),"
+        " cpsat (OR-Tools), z3 or plain (the unpruned baseline)",
     )
     add_limits(close, time_limit=10.0, node_limit=None)
     close.add_argument(
@@ -251,6 +266,63 @@ def read_game_state(args: argparse.Namespace) -> GameState:
     return tunnel_of(args).read_state(args.position)
 
 
+def is_state_text(text: str) -> bool:
+    """Whether a notation is a game state's: ``FIELD=VALUE`` words after its bar (``| hands=...
+    player=...``), where a position lists cards."""
+    words = text.split()
+    return "|" in words and any("=" in w for w in words[words.index("|") + 1 :])
+
+
+def is_state_document(data: object) -> bool:
+    """Whether a JSON document is a game state's (a saved state, or a puzzle's game document):
+    it has ``"hands"``, which a position's never has."""
+    return isinstance(data, dict) and "hands" in data
+
+
+def read_close_input(
+    args: argparse.Namespace, game: TunnelGame, mode: int | None
+) -> Position | GameState:
+    """What ``close`` asks of: a game state when its form says so (:func:`is_state_text`,
+    :func:`is_state_document`: read as ``show`` reads one), else a position read exactly as
+    :meth:`~banditsolve.tunnels.game.TunnelGame.read_position` reads it (``--hypothetical``,
+    ``mode``). Text, a file or ``-``, read once; an error names the file it came from."""
+    from banditsolve.core import io
+    from banditsolve.tunnels import notation
+
+    def from_text(text: str) -> Position | GameState:
+        if is_state_text(text):
+            return game.from_notation(text)
+        return notation.from_notation(
+            text, game.deck, hypothetical=args.hypothetical, game=game.name, mode=mode
+        )
+
+    def from_document(data: Any) -> Position | GameState:
+        if is_state_document(data):
+            return game.from_json(data)
+        return notation.from_json(
+            data, game.deck, hypothetical=args.hypothetical, game=game.name, mode=mode
+        )
+
+    return io.read_state(
+        args.position, notation=from_text, json_document=from_document, what="position"
+    )
+
+
+def check_state_question(args: argparse.Namespace, state: GameState) -> None:
+    """Refuse the flags of ``close`` that a game state contradicts: ``--hypothetical`` (a game
+    state holds the real deck) and a ``--mode`` other than the state's own (BA-CLOSE-4)."""
+    from banditsolve.errors import SolverError
+
+    if args.hypothetical:
+        raise SolverError("--hypothetical is for positions: a game state holds the real deck")
+    own = getattr(state.options, "mode", None)
+    if getattr(args, "mode", None) is not None and int(args.mode) != own:
+        raise SolverError(
+            f"--mode {args.mode}, but the game state is a game of mode {own} (option mode): it"
+            " asks its own mode's question (BA-CLOSE-4)"
+        )
+
+
 # -- text ----------------------------------------------------------------------------------
 
 
@@ -287,13 +359,19 @@ def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
     return (x0, y0, x1, y1)
 
 
-def closure_text(position: Position, result: Closure, *, legend: bool = True) -> str:
+def closure_text(
+    table: Table, result: Closure, *, legend: bool = True, source: str | None = None
+) -> str:
+    """The answer in words: the status and reason, then ``source`` (where the cards came from,
+    for a game state's question), the certificate's placements and the closed table."""
     from banditsolve.tunnels import ascii_art
 
     lines = [f"{result.status}: {result.reason}"]
+    if source is not None:
+        lines.append(f"  with {source}")
     lines += [f"  {i + 1}. {placement_text(p)}" for i, p in enumerate(result.placements)]
     if result.placements:
-        lines.append(ascii_art(position.table.place_all(result.placements), legend=legend))
+        lines.append(ascii_art(table.place_all(result.placements), legend=legend))
     return "\n".join(lines)
 
 
@@ -320,16 +398,23 @@ def close_mode(args: argparse.Namespace, game: TunnelGame) -> int | None:
 
 def cmd_close(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import can_close, min_cards_to_close, svg
+    from banditsolve.tunnels.solvers.inputs import unplayed
+    from banditsolve.tunnels.state import GameState
 
     game = tunnel_of(args)
     # A Bandida position is a question of one mode (BA-CLOSE-1): the one asked, else its own
-    # (mode 1 when it says none); the solver asks that mode's goal of it.
+    # (mode 1 when it says none); the solver asks that mode's goal of it. A game state asks
+    # its own mode's goal, of its cards not yet played (BD-CLOSE-6, BA-CLOSE-4).
     mode = close_mode(args, game)
-    position = game.read_position(args.position, hypothetical=args.hypothetical, mode=mode)
+    asked = read_close_input(args, game, mode)
+    source = None
+    if isinstance(asked, GameState):
+        check_state_question(args, asked)
+        source = unplayed(asked).source  # (a finished game: refused in one line)
     solver = min_cards_to_close if args.minimum else can_close
     extra: dict[str, Any] = {} if args.goal is None else {"goal": args.goal}
     result = solver(
-        position,
+        asked,
         **extra,
         max_cards=args.max_cards,
         backend=args.backend,
@@ -339,10 +424,15 @@ def cmd_close(args: argparse.Namespace) -> int:
         workers=args.workers,
         hypothetical=args.hypothetical,
     )
+    table = asked.table
     if args.svg is not None:
-        table = position.table.place_all(result.placements)
-        write_svg(args.svg, svg(table, highlight_from=len(position.table.history)))
-    return emit_answer(args, result.to_answer(args.game), closure_text(position, result))
+        laid = table.place_all(result.placements)
+        write_svg(args.svg, svg(laid, highlight_from=len(table.history)))
+    answer = result.to_answer(args.game)
+    if source is None:
+        return emit_answer(args, answer, closure_text(table, result))
+    answer = replace(answer, details={**answer.details, "cards_from": source.to_json()})
+    return emit_answer(args, answer, closure_text(table, result, source=source.note))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -417,7 +507,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
     laid = position.table.place_all(result.placements)
     yield DemoItem(
         "a tunnel closed with the fewest cards (bandido close POSITION --minimum)",
-        f"{DEMO_CLOSABLE}\n{closure_text(position, result)}",
+        f"{DEMO_CLOSABLE}\n{closure_text(position.table, result)}",
         result.to_answer(),
         write_svg(out_dir / "closable.svg", svg(laid, highlight_from=len(position.table.history))),
     )
@@ -493,7 +583,7 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
     yield DemoItem(
         f"mode 2: the ladder laid and every other exit closed ({game.name} close POSITION"
         " --mode 2 --minimum)",
-        f"{DEMO_LADDER}\n{closure_text(position, result)}",
+        f"{DEMO_LADDER}\n{closure_text(position.table, result)}",
         result.to_answer(game.name),
         write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
     )
