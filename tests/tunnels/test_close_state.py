@@ -166,6 +166,24 @@ def test_unseen_cards_are_among_the_cards_and_named() -> None:
     assert result.to_answer().details["notes"][0] == result.notes[0]
 
 
+@rules("BA-CLOSE-4")
+def test_cards_set_aside_by_an_alarm_are_among_the_cards() -> None:
+    """While an alarm discards five, the ladder it set aside goes back to the pile: it is
+    among the cards (mode 2 asks for it), and the note counts it."""
+    state = next(
+        s
+        for seed in range(100)
+        for s in played(BANDIDA, 2, seed)
+        if any(card_name(c) == "L:ladder" for c in getattr(s, "aside", ()))
+    )
+    assert not any(card_name(c) == "L:ladder" for h in state.hands for c in h)
+    result = can_close(state, **LIMITS)
+    assert result.goal == "ladder"
+    assert "1 set aside by an alarm" in result.notes[0]
+    assert "no ladder" not in result.reason
+    same_answer(result, can_close(position_from_fields(state, "bandida", 2), **LIMITS))
+
+
 def test_cards_given_are_the_question() -> None:
     """Cards given with a state are the cards asked of its table: no note about the game."""
     state = BANDIDO.new_game(2, seed=2)
