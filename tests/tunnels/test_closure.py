@@ -345,7 +345,7 @@ def test_search_shared_among_processes_gives_the_same_answers(
     states = positions(range(60, 66), every=5)
     cases = [(s, n) for s in states for n in (5, 8)][: scaled(12, 30)]
     serial = [
-        min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=1) for s, n in cases
+        min_cards_to_close(s.table, cards_of(s, n), backend="python", workers=1) for s, n in cases
     ]
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
     splits = []
@@ -357,7 +357,7 @@ def test_search_shared_among_processes_gives_the_same_answers(
 
     monkeypatch.setattr(parallel, "run_split", counted)
     for (s, n), one in zip(cases, serial, strict=True):
-        shared = min_cards_to_close(s.table, cards_of(s, n), backend="exact", workers=2)
+        shared = min_cards_to_close(s.table, cards_of(s, n), backend="python", workers=2)
         assert shared.status == one.status
         assert shared.placements == one.placements
         if shared.status == "closable":
@@ -423,9 +423,9 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
         n = rng.choice((6, 7, 8))
         cards = leaning_closable(s, n) if i % 2 == 0 else cards_of(s, n)
         budgets.clear()
-        fast = can_close(s.table, cards, backend="exact", workers=1)
+        fast = can_close(s.table, cards, backend="python", workers=1)
         skips += any(b - a > 1 for a, b in itertools.pairwise(budgets))
-        best = min_cards_to_close(s.table, cards, backend="exact", workers=1)
+        best = min_cards_to_close(s.table, cards, backend="python", workers=1)
         assert fast.status == best.status != "unknown"
         if fast.status == "closable":
             closable += 1

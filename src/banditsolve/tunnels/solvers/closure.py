@@ -33,6 +33,7 @@ from banditsolve.tunnels.bandida.components import GOALS
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.solvers import parallel
 from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
+from banditsolve.tunnels.solvers.compiled import solve_compiled
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.goals import (
     Required,
@@ -58,7 +59,9 @@ from banditsolve.tunnels.table import Table
 
 __all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
 
-BACKENDS = ("auto", "exact", "cpsat", "z3", "plain")
+#: ``exact`` is the compiled core (:mod:`~banditsolve.tunnels.solvers.compiled`), ``python`` the
+#: Python reference search it is checked against (:mod:`~banditsolve.tunnels.solvers.exact`).
+BACKENDS = ("auto", "exact", "python", "cpsat", "z3", "plain")
 
 #: can_close goes straight to the whole budget once a level of the deepening has cost this many
 #: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
@@ -83,7 +86,9 @@ def can_close(
 
     ``cards`` defaults to the position's remaining cards. ``max_cards`` caps how many may be
     used; ``bounds`` = ``(min_x, min_y, max_x, max_y)`` limits the play area (inclusive).
-    ``backend`` is ``"auto"``, ``"exact"``, ``"cpsat"``, ``"z3"`` or ``"plain"``.
+    ``backend`` is ``"auto"``, ``"exact"`` (the compiled search), ``"python"`` (the Python
+    reference search), ``"cpsat"``, ``"z3"`` or ``"plain"``; a node limit counts the nodes of
+    the search that runs (the compiled search's nodes are cheaper and more numerous).
     ``workers`` is how many processes a long exact search may share its work among (None:
     :func:`~banditsolve.tunnels.solvers.parallel.default_workers`; 1: never fork). The answer
     does not depend on it. ``hypothetical=True`` accepts cards the real game cannot hold (more
@@ -232,7 +237,7 @@ def solve_goal(
     cards' honesty rule applied."""
     start = time.perf_counter()
     p = plan(table, codes, goal)
-    name = "plain" if backend == "plain" else ("exact" if backend == "auto" else backend)
+    name = {"plain": "plain", "auto": "exact"}.get(backend, backend)
     if p.verdict is not None:
         # Holds whatever a map removes: the card is missing from the cards and the table.
         return Closure("impossible", (), p.verdict, name, goal=goal, notes=p.notes)
@@ -250,6 +255,8 @@ def solve_goal(
             spent = time.perf_counter() - start
             left = Limits(max(0.01, limits.time_limit - spent), limits.node_limit)
         r = _dispatch(table, v.codes, max_cards, backend, area, left, minimum, workers, v.required)
+        if r.status == "unknown" and left is not limits and "time limit" in r.reason:
+            r = replace(r, reason=limits.reason("time"))  # the limit asked, not the time left
         results.append((v, r))
         if r.status == "closable" and not minimum:
             break
@@ -314,11 +321,17 @@ def _dispatch(
         from banditsolve.tunnels.solvers.z3 import solve_z3
 
         return solve_z3(table, codes, max_cards, area, time_limit, minimum, required)
-    # exact and auto: the exact search is complete for every case and the fastest on all the
-    # benchmark's sizes; "auto" falls back to CP-SAT for the time left when it gives up on a
-    # case that CP-SAT models completely (a small card budget).
+    # exact and auto: the compiled exact search is complete for every case and the fastest on
+    # all the benchmark's sizes (a question too large for it runs on the Python reference);
+    # "auto" falls back to CP-SAT for the time left when it gives up on a case that CP-SAT
+    # models completely (a small card budget).
     start = time.perf_counter()
-    result = solve_exact(
+    found = None
+    if backend != "python":
+        found = solve_compiled(
+            table, codes, max_cards=max_cards, bounds=area, limits=limits, required=required
+        )
+    result = found or solve_exact(
         table,
         codes,
         max_cards=max_cards,
@@ -328,7 +341,7 @@ def _dispatch(
         workers=parallel.default_workers() if workers is None else workers,
         required=required,
     )
-    if backend == "exact" or result.status != "unknown":
+    if backend in ("exact", "python") or result.status != "unknown":
         return result
     budget = len(codes) if max_cards is None else min(max_cards, len(codes))
     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
@@ -364,11 +377,11 @@ def solve_exact(
     if not table.exit_count:
         if required:
             why = "the table is closed without a required card: no card can be laid"
-            return Closure("impossible", (), why, "exact", stats(0))
-        return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
+            return Closure("impossible", (), why, "python", stats(0))
+        return Closure("closable", (), "the table has no exit", "python", stats(0), True)
     reason = static_reason(table, cards, bounds, budget)
     if reason is not None:
-        return Closure("impossible", (), reason, "exact", stats(0))
+        return Closure("impossible", (), reason, "python", stats(0))
     search = ExactSearch(table, cards, bounds, limits, required)
     low = max(lower_bound(table, cards, bounds) or 1, len(required))
     try:
@@ -406,7 +419,7 @@ def solve_exact(
                     "closable",
                     certify(table, found),
                     why,
-                    "exact",
+                    "python",
                     stats(search.nodes),
                     n == floor,
                 )
@@ -419,12 +432,12 @@ def solve_exact(
             ):
                 b = budget
     except LimitReached as exc:
-        return Closure("unknown", (), exc.reason, "exact", stats(search.nodes))
+        return Closure("unknown", (), exc.reason, "python", stats(search.nodes))
     limit = "" if budget == len(cards) else f" with at most {budget} cards"
     return Closure(
         "impossible",
         (),
         f"an exhaustive search found no closure{limit}",
-        "exact",
+        "python",
         stats(search.nodes),
     )

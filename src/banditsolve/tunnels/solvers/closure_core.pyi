@@ -1,0 +1,30 @@
+"""Types of the compiled closure core (csrc/closure/module.cpp); called only through
+banditsolve.tunnels.solvers.compiled, which checks every argument first."""
+
+from collections.abc import Sequence
+from typing import TypedDict
+
+class Answer(TypedDict):
+    status: str
+    placements: list[tuple[int, int, int, int]]
+    lower_bound: int
+    never: bool
+    nodes: int
+    stopped: str
+    budget: int
+    memo_entries: int
+    memo_bytes: int
+
+NEVER: int
+
+def solve(
+    cells: Sequence[tuple[int, int, int]],
+    types: Sequence[tuple[int, int]],
+    required: Sequence[Sequence[int]],
+    bounds: tuple[int, int, int, int] | None,
+    max_cards: int,
+    first_budget: int,
+    node_limit: int,
+    time_limit: float,
+    cancel: bytearray | None,
+) -> Answer: ...
