@@ -4,13 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint typecheck pytest demo bench clean
+.PHONY: all venv test lint typecheck pytest demo bench sanitize wheel clean
 
 all: test
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard csrc/closure/*)
 	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver, the study"
-	@echo "libraries (dask, pyarrow, matplotlib, tqdm) and the test tools from PyPI; about 2 minutes on a 2-core machine with a fast connection)..."
+	@echo "libraries (dask, pyarrow, matplotlib, tqdm) and the test tools from PyPI, and compiles the closure core"
+	@echo "(csrc/closure, C++17: needs g++); about 2 minutes on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,study]'
@@ -38,5 +39,28 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
+# The compiled core's comparison tests against a build of it instrumented with AddressSanitizer
+# and UBSan: a copy of src/ with that build in place of the optimised one, loaded by the same
+# interpreter with the sanitizers' runtimes preloaded (leak checks off: CPython keeps memory
+# on purpose). Any report fails the run.
+SAN_DIR := build/sanitize
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+sanitize: $(STAMP)
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
+	cp -r src $(SAN_DIR)/src
+	find $(SAN_DIR)/src -name '*.so' -delete
+	g++ -std=c++17 -shared -fPIC $(SAN_FLAGS) -Icsrc/closure $$($(BIN)/python -m pybind11 --includes) \
+	  csrc/closure/search.cpp csrc/closure/module.cpp \
+	  -o $(SAN_DIR)/src/banditsolve/tunnels/solvers/closure_core$$($(BIN)/python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+	export PYTHONPATH=$(SAN_DIR)/src LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 && \
+	$(BIN)/python -c "import sys, banditsolve.tunnels.solvers.closure_core as m; sys.exit(0 if '$(SAN_DIR)' in m.__file__ else 'not the sanitized build: ' + m.__file__)" && \
+	$(BIN)/pytest -q -p no:cacheprovider tests/tunnels/test_compiled.py
+
+# A wheel (with the compiled core) in dist/, built in isolation as a user's pip would.
+wheel: $(STAMP)
+	$(BIN)/python -m build --wheel --outdir dist .
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist src/*.egg-info .mypy_cache .ruff_cache .hypothesis
+	find src -name '*.so' -delete
