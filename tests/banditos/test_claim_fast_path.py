@@ -246,6 +246,9 @@ MALFORMED: list[tuple[str, object, object, object]] = [
     ("a look-alike die of mine", (LookAlike(K4.colour, 4, K4.code), R5, B6), (G5, G6), {"g": 1}),
     ("codes for dice", [K4, R5, B6], [G5.code, G6.code], {"g": 1}),
     ("dice as a mapping", {0: K4, 1: R5, 2: B6}, [G5, G6], {"g": 1}),
+    ("my dice as a set", {K4, R5, B6}, [G5, G6], {"g": 1}),
+    ("the opponent's dice as a set", (K4, R5, B6), {G5, G6}, {"g": 1}),
+    ("the opponent's dice as a frozenset", [K4, R5, B6], frozenset({G5}), {"g": 1}),
     ("availability as text", [K4, R5, B6], [G5, G6], "g1"),
 ]
 

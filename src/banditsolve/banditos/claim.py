@@ -171,35 +171,6 @@ def normalise_availability(available: object) -> Availability:
     return (out[0], out[1], out[2], out[3])
 
 
-#: The colour index of every key the hot path reads in an availability mapping: the letters
-#: ``k g r b`` and the :class:`Colour` members (which also answer for the ints 0-3).
-AVAILABILITY_KEYS: dict[object, int] = {
-    **{letter: i for i, letter in enumerate("kgrb")},
-    **{colour: int(colour) for colour in COLOURS},
-}
-
-
-def mapping_counts(available: dict[object, object]) -> Availability | None:
-    """The four counts (k g r b) of an availability mapping as the hot path reads it, or
-    ``None`` when it has a key or value it does not read (the caller then goes to the full
-    check, :func:`normalise_availability`, which says what is wrong).
-
-    It reads a key that is exactly a ``str`` (a colour letter), a :class:`Colour` or an ``int``
-    0-3, with a value that is exactly an ``int``; a colour left out counts 0, and a later key
-    for the same colour wins, as in the full check. The range of the counts is not checked
-    here: the one-pass check of :func:`table_verdict` does that."""
-    counts = [0, 0, 0, 0]
-    for key, value in available.items():
-        kind = type(key)
-        if type(value) is int and (kind is str or kind is Colour or kind is int):
-            index = AVAILABILITY_KEYS.get(key)
-            if index is not None:
-                counts[index] = value
-                continue
-        return None
-    return (counts[0], counts[1], counts[2], counts[3])
-
-
 def check_claim(
     mine: object, theirs: object, available: object
 ) -> tuple[tuple[Die, ...], tuple[Die, ...], Availability]:

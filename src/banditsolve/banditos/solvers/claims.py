@@ -13,7 +13,7 @@ asked for. All three give the same verdict; witnesses may differ, each beats the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from banditsolve.banditos.claim import (
     BACKENDS,
@@ -22,10 +22,9 @@ from banditsolve.banditos.claim import (
     ClaimVerdict,
     check_claim,
     exact_verdict,
-    mapping_counts,
     table_verdict,
 )
-from banditsolve.banditos.dice import Die
+from banditsolve.banditos.dice import COLOUR_LETTERS, COLOURS, Colour, Die
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import PROOF_OPTIONS, ProofOption, expect_state
 from banditsolve.core.limits import check_time_limit
@@ -34,11 +33,12 @@ from banditsolve.errors import RuleOptionError, SolverError
 
 _EXACT: Backend = "exact"
 
-#: Verdicts of the hot path by the exact contents of their (checked) arguments: the codes of the
-#: claimant's three dice and of the opponent's dice (none, one or two), each in the order given,
-#: and the four counts (exactly ints; a bool, float or numpy int never reaches the memo). A verdict
-#: is frozen and holds only immutable values, so one may be returned to every caller asking the
-#: same question. Cleared when it reaches :data:`MEMO_LIMIT` entries.
+#: Verdicts of the hot path by the exact contents of their (checked) arguments (:func:`memo_key`):
+#: the codes of the claimant's three dice and of the opponent's dice (none, one or two), each in
+#: the order given, and the four counts or the items of the availability's dict (counts exactly
+#: ints, keys exactly a str, Colour or int; a bool, float or numpy int never reaches the memo). A
+#: verdict is frozen and holds only immutable values, so one may be returned to every caller
+#: asking the same question. Cleared when it reaches :data:`MEMO_LIMIT` entries.
 _MEMO: dict[tuple[object, ...], ClaimVerdict] = {}
 MEMO_LIMIT = 1 << 18
 _MEMO_GET = _MEMO.get
@@ -46,43 +46,80 @@ _MEMO_GET = _MEMO.get
 __all__ = ["BACKENDS", "Backend", "ClaimVerdict", "claim_verdict", "claim_verdict_at"]
 
 
-def memo_key(mine: object, theirs: object, counts: tuple[object, ...]) -> tuple[object, ...] | None:
+#: The types of availability key the hot path reads: a colour letter (exactly ``str``), a
+#: :class:`Colour` or an ``int``. A key of another type (a bool, a float, a numpy int, a str
+#: subclass), equal as it may be to one of these, goes to the full check.
+KEY_TYPES = frozenset({str, Colour, int})
+#: The colour index of each availability key the full check reads: the letters ``k g r b`` and
+#: the :class:`Colour` members (equal to, and found by, the ints 0-3).
+KEY_INDEX: dict[object, int] = {
+    **{letter: i for i, letter in enumerate(COLOUR_LETTERS)},
+    **{colour: int(colour) for colour in COLOURS},
+}
+
+
+def memo_key(mine: Any, theirs: Any, available: Any) -> tuple[object, ...] | None:
     """The memo's key of a claim question in the forms the hot path reads, or ``None`` (the
     caller then goes to the full check): ``mine`` a tuple or list of exactly three
-    :class:`Die`, ``theirs`` a tuple or list of up to two, and four counts that are exactly
-    ``int`` (a bool, float or numpy int is equal to an int and would find its entry). The key
-    is the codes of the dice, each in its place, then the four counts as a tuple."""
-    if not (type(mine) is tuple or type(mine) is list) or not (
-        type(theirs) is tuple or type(theirs) is list
-    ):
+    :class:`Die`, ``theirs`` a tuple or list of up to two, ``available`` four counts in a tuple
+    or a dict of counts by colour key (:data:`KEY_TYPES`), every count exactly an ``int`` (a
+    bool, float or numpy int is equal to an int and would find an entry). The key is the codes
+    of the dice, each in its place, then the four counts, or the dict's items in their order
+    (as read, they are the question; items and counts never compare equal). The key's values
+    are not checked here: a key holding a count or a colour out of range is never stored. The
+    arguments are ``Any``: this function is what checks their types."""
+    kind = type(available)
+    if kind is dict:
+        available = tuple(available.items())
+        for key, value in available:
+            if type(value) is not int or type(key) not in KEY_TYPES:
+                return None
+    elif kind is tuple:
+        try:
+            k, g, r, b = available
+        except ValueError:  # not four counts
+            return None
+        if not type(k) is type(g) is type(r) is type(b) is int:
+            return None
+    else:
+        return None
+    kind = type(mine)
+    if kind is not tuple and kind is not list:
+        return None
+    kind = type(theirs)
+    if kind is not tuple and kind is not list:
         return None
     try:
-        k, g, r, b = counts
         m0, m1, m2 = mine
-    except ValueError:
-        return None
-    if not (
-        type(k) is int
-        and type(g) is int
-        and type(r) is int
-        and type(b) is int
-        and type(m0) is Die
-        and type(m1) is Die
-        and type(m2) is Die
-    ):
+    except ValueError:  # not three dice
         return None
     n = len(theirs)
-    if n == 0:
-        return (m0.code, m1.code, m2.code, counts)
-    if n == 1:
-        t0 = theirs[0]
-        if type(t0) is Die:
-            return (m0.code, m1.code, m2.code, t0.code, counts)
-    elif n == 2:
+    if n == 2:
         t0, t1 = theirs
-        if type(t0) is Die and type(t1) is Die:
-            return (m0.code, m1.code, m2.code, t0.code, t1.code, counts)
+        if type(m0) is type(m1) is type(m2) is type(t0) is type(t1) is Die:
+            return (m0.code, m1.code, m2.code, t0.code, t1.code, available)
+    elif n == 1:
+        t0 = theirs[0]
+        if type(m0) is type(m1) is type(m2) is type(t0) is Die:
+            return (m0.code, m1.code, m2.code, t0.code, available)
+    elif n == 0 and type(m0) is type(m1) is type(m2) is Die:
+        return (m0.code, m1.code, m2.code, available)
     return None
+
+
+def key_counts(available: tuple[object, ...]) -> Availability | None:
+    """The four counts of a memo key's availability (:func:`memo_key`): its four counts, or the
+    counts its dict's items give (a colour left out counts 0, a later key for the same colour
+    wins, as in the full check); ``None`` for a key that names no colour."""
+    if available and type(available[0]) is int:  # four counts
+        return cast("Availability", available)
+    counts = [0, 0, 0, 0]
+    for key, value in cast("tuple[tuple[object, int], ...]", available):
+        index = KEY_INDEX.get(key)
+        if index is None:
+            return None
+        counts[index] = value
+    return (counts[0], counts[1], counts[2], counts[3])
 
 
 def check_backend(backend: object) -> Backend:
@@ -113,24 +150,21 @@ def claim_verdict(
     """
     if backend is _EXACT and time_limit is None:  # the default, or any same "exact"
         # The hot path. The memo of verdicts is keyed by the exact contents of the arguments
-        # (every die code in its place, the four counts: :func:`memo_key`), and only arguments
-        # that passed every check enter it, so a hit is itself the validation. A miss goes
-        # through the one-pass check (:func:`~banditsolve.banditos.claim.table_verdict`);
-        # anything that does not pass goes on to the full check, which says what is wrong.
-        counts: tuple[object, ...] | None = None
-        if type(available) is tuple:
-            counts = available
-        elif type(available) is dict:  # the README's form, {"g": 1}: read into four counts
-            counts = mapping_counts(available)
-        key = None if counts is None else memo_key(mine, theirs, counts)
+        # (every die code in its place, the four counts or the dict's items: :func:`memo_key`),
+        # and only arguments that passed every check enter it, so a hit is itself the
+        # validation. A miss goes through the one-pass check (:func:`key_counts`, then
+        # :func:`~banditsolve.banditos.claim.table_verdict`); anything that does not pass goes
+        # on to the full check, which says what is wrong.
+        key = memo_key(mine, theirs, available)
         if key is not None:
             known = _MEMO_GET(key)
             if known is not None:
                 return known
-            verdict = table_verdict(
+            counts = key_counts(cast("tuple[object, ...]", key[-1]))
+            verdict = None if counts is None else table_verdict(
                 cast("tuple[Die, Die, Die]", tuple(cast("Sequence[Die]", mine))),
                 tuple(cast("Sequence[Die]", theirs)),
-                cast("Availability", key[-1]),
+                counts,
             )
             if verdict is not None:
                 if len(_MEMO) >= MEMO_LIMIT:
