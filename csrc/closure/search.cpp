@@ -35,13 +35,16 @@ uint64_t mix(uint64_t x) {
 
 // The memo: proven lower bounds by the set of cards laid (two 64-bit hashes of it), open
 // addressing in a window of kWindow slots. The table starts small and doubles while it is
-// more than half full, up to 2^kMaxBits slots (kMaxBits = 23: 192 MB); past that a full window
+// more than half full, up to 2^kMaxBits slots (kMaxBits = 24: 256 MB); past that a full window
 // is overwritten (losing a bound is always sound: it is only searched again).
 class Memo {
  public:
   Memo() : slots_(size_t{1} << kFirstBits) {}
 
-  int get(uint64_t a, uint64_t b) const {
+  void prefetch(uint64_t a) const { __builtin_prefetch(&slots_[a & (slots_.size() - 1)]); }
+
+  int get(uint64_t a, uint64_t b64) const {
+    const uint32_t b = static_cast<uint32_t>(b64 >> 32);
     const size_t mask = slots_.size() - 1;
     for (size_t i = 0; i < kWindow; ++i) {
       const Slot& s = slots_[(a + i) & mask];
@@ -51,7 +54,8 @@ class Memo {
     return 0;
   }
 
-  void put(uint64_t a, uint64_t b, int bound) {
+  void put(uint64_t a, uint64_t b64, int bound) {
+    const uint32_t b = static_cast<uint32_t>(b64 >> 32);
     if (2 * (entries_ + 1) > static_cast<int64_t>(slots_.size()) &&
         slots_.size() < (size_t{1} << kMaxBits)) {
       grow();
@@ -64,16 +68,17 @@ class Memo {
   size_t bytes() const { return slots_.size() * sizeof(Slot); }
 
  private:
+  // 16 bytes, four to a cache line: the key's two hashes keep 64 + 32 bits.
   struct Slot {
     uint64_t a = 0;
-    uint64_t b = 0;
-    int bound = 0;
+    uint32_t b = 0;
+    int32_t bound = 0;
   };
   static constexpr size_t kWindow = 8;
   static constexpr int kFirstBits = 12;
-  static constexpr int kMaxBits = 23;
+  static constexpr int kMaxBits = 24;
 
-  void insert(uint64_t a, uint64_t b, int bound) {
+  void insert(uint64_t a, uint32_t b, int bound) {
     const size_t mask = slots_.size() - 1;
     for (size_t i = 0; i < kWindow; ++i) {
       Slot& s = slots_[(a + i) & mask];
@@ -138,6 +143,7 @@ class Search {
   int counting_bound();
   int missing() const;
   bool options_at(int t, std::vector<Option>* out, int* pair_sides) const;
+  int count_at(int t, int* pair_sides) const;
   int cover_bound(const std::vector<int>& pair_sides);
   int tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best);
   bool opens_in_zone(int t, const Shape& s) const;
@@ -158,6 +164,7 @@ class Search {
   std::vector<int> front_pos_;    // each cell's place in front_, or -1
   std::vector<Undo> undo_;
   std::vector<std::vector<Shape>> shapes_;  // by type
+  std::vector<std::array<uint8_t, 256>> fit_t_;  // by type and rim value: the shapes fitting it
   std::vector<int> left_;                   // cards left by type
   std::vector<int> laid_;                   // cards laid by type
   std::array<int, 7> classes_ = {};         // cards left by number of openings
@@ -242,6 +249,12 @@ void Search::build() {
   for (size_t k = 0; k < types; ++k) {
     const int mask = p.types[k].mask;
     shapes_[k] = shapes_of(mask);
+    fit_t_.push_back({});
+    for (int rim = 0; rim < 256; ++rim) {
+      for (size_t i = 0; i < shapes_[k].size(); ++i) {
+        if (fits(shapes_[k][i].t_open, rim)) fit_t_[k][static_cast<size_t>(rim)] |= 1u << i;
+      }
+    }
     left_[k] = p.types[k].count;
     openings_[k] = __builtin_popcount(mask);
     skew_of_[k] = std::abs(__builtin_popcount(mask & kSquareAPorts) -
@@ -261,8 +274,8 @@ void Search::set_rim(int c, uint8_t value) {
 void Search::assign_rim(int c, uint8_t value) {
   const uint8_t old = rim_[c];
   rim_[c] = value;
-  const int before = __builtin_popcount(old & 0xF);
-  const int after = __builtin_popcount(value & 0xF);
+  const int before = pop4(old);
+  const int after = pop4(value);
   if (before == after) return;
   const int x = c % width_ + x0_, y = c / width_ + y0_;
   const int sign = ((x + y) & 1) ? -1 : 1;
@@ -320,6 +333,7 @@ size_t Search::lay(int type, int t, const Shape& s) {
   const uint64_t id = placement_id(type, t, s);
   key_a_ ^= id;
   key_b_ ^= mix(id);
+  memo_.prefetch(key_a_);
   path_.push_back({type, t % width_ + x0_ + s.ax, t / width_ + y0_ + s.ay, s.rotation});
   return mark;
 }
@@ -376,22 +390,44 @@ bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const 
   out->clear();
   int sides = 0;
   if (blocked_[static_cast<size_t>(t)]) return false;
-  const int rim_t = rim_[t];
+  const int rim_t = rim_[static_cast<size_t>(t)];
   const size_t types = shapes_.size();
   for (size_t k = 0; k < types; ++k) {
     if (!left_[k]) continue;
     const auto& shapes = shapes_[k];
-    for (size_t i = 0; i < shapes.size(); ++i) {
-      const Shape& s = shapes[i];
-      if (!fits(s.t_open, rim_t)) continue;
-      const int o = t + kDx[s.side] + kDy[s.side] * width_;
-      if (occ_[o] || blocked_[static_cast<size_t>(o)] || !fits(s.o_open, rim_[o])) continue;
-      out->push_back({static_cast<int>(k), static_cast<int>(i)});
+    for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
+      const int i = __builtin_ctz(bits);
+      const Shape& s = shapes[static_cast<size_t>(i)];
+      const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
+      if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
+      out->push_back({static_cast<int>(k), i});
       sides |= 1 << s.side;
     }
   }
   if (pair_sides != nullptr) *pair_sides = sides;
   return !out->empty();
+}
+
+// How many options front cell t has (options_at without the list), and their pair sides.
+int Search::count_at(int t, int* pair_sides) const {
+  int count = 0;
+  int sides = 0;
+  if (blocked_[static_cast<size_t>(t)]) return 0;
+  const int rim_t = rim_[static_cast<size_t>(t)];
+  const size_t types = shapes_.size();
+  for (size_t k = 0; k < types; ++k) {
+    if (!left_[k]) continue;
+    const auto& shapes = shapes_[k];
+    for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
+      const Shape& s = shapes[static_cast<size_t>(__builtin_ctz(bits))];
+      const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
+      if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
+      ++count;
+      sides |= 1 << s.side;
+    }
+  }
+  *pair_sides = sides;
+  return count;
 }
 
 // The fewest cards covering every front cell: front cells less a maximum matching of the
@@ -558,31 +594,32 @@ int Search::dfs(int budget) {
     // Closed; without a required card it can take no more cards and never reaches the goal.
     return (!problem_.required.empty() && missing()) ? kNever : kFound;
   }
+  // The counting bounds first: cheap, and a node they rule out needs no memo (they would
+  // rule it out again).
+  int low = counting_bound();
+  if (low > budget) return low;
   const int known = memo_.get(key_a_, key_b_);
   if (known > budget) return known;
-  int low = std::max(known, counting_bound());
-  if (low > budget) {
-    memo_.put(key_a_, key_b_, low);
-    return low;
-  }
+  low = std::max(low, known);
   // Every front cell's options; the cell with the fewest is the one branched on. (Buffers per
   // depth, sized once in build(): no allocation per node.)
   const size_t n = front_.size();
   Scratch& sc = scratch_[path_.size()];
   std::vector<int>& pair_sides = sc.pair_sides;
   std::vector<Option>& best = sc.best;
-  std::vector<Option>& options = options_;
   pair_sides.assign(n, 0);
   best.clear();
   int best_cell = -1;
+  int best_count = 0;
   for (size_t i = 0; i < n; ++i) {
     const int t = front_[i];
-    if (!options_at(t, &options, &pair_sides[i])) {
+    const int count = count_at(t, &pair_sides[i]);
+    if (!count) {
       memo_.put(key_a_, key_b_, kNever);
       return kNever;
     }
-    if (best_cell < 0 || options.size() < best.size()) {
-      best.swap(options);
+    if (best_cell < 0 || count < best_count) {
+      best_count = count;
       best_cell = t;
     }
   }
@@ -605,6 +642,8 @@ int Search::dfs(int budget) {
       return budget + 1;
     }
     result = budget + 1;
+  } else {
+    options_at(best_cell, &best, nullptr);
   }
   order_by_exits(best_cell, &best);
   for (const Option& option : best) {
