@@ -1,6 +1,6 @@
 // The compiled closure search (see search.hpp).
 //
-// Why it is complete (the argument of tunnels/solvers/exact.py):
+// Why it is complete (the argument of tunnels/solvers/exact.py, with a coarser memo key):
 // - every front cell (an empty cell an exit runs into) is covered by some card of any closure,
 //   and that card is legal now: its cells are empty, its edges that touch cards now meet them
 //   as they do at the end, and it joins the exit into the front cell. So it may be laid first,
@@ -9,8 +9,9 @@
 //   run out): such a node can never close;
 // - every node returns a proven lower bound on the cards any closure from it needs: the largest
 //   of its counting bounds, or one more than the smallest bound of its children; the memo keeps
-//   that bound per set of cards laid (which fixes the table and the cards left), so a larger
-//   budget skips every node already known to need more.
+//   that bound per state (the occupied cells, the rim, the cards laid per type: see toggle),
+//   which fixes every closure's future, so a larger budget, or another way to the same state,
+//   skips every node already known to need more.
 #include "search.hpp"
 
 #include <algorithm>
@@ -20,6 +21,10 @@
 namespace closure {
 namespace {
 
+// The kinds of parts of the memo's key (see Search::toggle).
+constexpr uint64_t kTypePart = uint64_t{1} << 62;
+constexpr uint64_t kOccPart = uint64_t{2} << 62;
+constexpr uint64_t kRimPart = uint64_t{3} << 62;
 constexpr int kFound = -1;
 constexpr int kStopped = -2;
 constexpr uint8_t kOccupied = 0x10;
@@ -137,7 +142,7 @@ class Search {
   void build();
   void set_rim(int c, uint8_t value);
   void assign_rim(int c, uint8_t value);
-  uint64_t placement_id(int type, int t, const Shape& s) const;
+  void toggle(uint64_t part);
   size_t lay(int type, int t, const Shape& s);
   void lift(int type, int t, const Shape& s, size_t mark);
   int counting_bound();
@@ -274,6 +279,9 @@ void Search::set_rim(int c, uint8_t value) {
 void Search::assign_rim(int c, uint8_t value) {
   const uint8_t old = rim_[c];
   rim_[c] = value;
+  const uint64_t at = kRimPart | static_cast<uint64_t>(c) << 8;
+  if (old) toggle(at | old);
+  if (value) toggle(at | value);
   const int before = pop4(old);
   const int after = pop4(value);
   if (before == after) return;
@@ -294,16 +302,16 @@ void Search::assign_rim(int c, uint8_t value) {
   }
 }
 
-uint64_t Search::placement_id(int type, int t, const Shape& s) const {
-  const int o = t + kDx[s.side] + kDy[s.side] * width_;
-  // The physical placement: its two cells in order, their open sides, the card type.
-  const bool t_first = t < o;
-  const uint64_t cells = static_cast<uint64_t>(t_first ? t : o) |
-                         static_cast<uint64_t>(t_first ? o : t) << 32;
-  const uint64_t look = static_cast<uint64_t>(type) << 8 |
-                        static_cast<uint64_t>(t_first ? s.t_open : s.o_open) << 4 |
-                        static_cast<uint64_t>(t_first ? s.o_open : s.t_open);
-  return mix(cells) ^ mix(look ^ 0xD6E8FEB86659FD93ULL);
+// The memo's key is the node's state, not the cards that made it: the occupied cells, the rim
+// value of every empty cell next to a card (which sides touch a card, which carry an opening
+// into it) and the cards laid of each type. Everything a closure from the node depends on is
+// there (where cards fit, which exits are open, which cards are left, which required groups are
+// met), so two nodes with equal keys need the same number of cards, however their cards were
+// laid out inside. Each part enters as a hash XORed in and out as it changes (two independent
+// hashes: 96 bits are compared).
+void Search::toggle(uint64_t part) {
+  key_a_ ^= mix(part);
+  key_b_ ^= mix(part ^ 0xD6E8FEB86659FD93ULL);
 }
 
 size_t Search::lay(int type, int t, const Shape& s) {
@@ -314,6 +322,7 @@ size_t Search::lay(int type, int t, const Shape& s) {
   for (int i = 0; i < 2; ++i) {
     set_rim(squares[i], 0);
     occ_[squares[i]] = kOccupied | static_cast<uint8_t>(opens[i]);
+    toggle(kOccPart | static_cast<uint64_t>(squares[i]));
   }
   for (int i = 0; i < 2; ++i) {
     const int here = squares[i];
@@ -330,9 +339,8 @@ size_t Search::lay(int type, int t, const Shape& s) {
   ++laid_[type];
   --classes_[openings_[type]];
   if (skew_of_[type]) --skews_[skew_of_[type] - 1];
-  const uint64_t id = placement_id(type, t, s);
-  key_a_ ^= id;
-  key_b_ ^= mix(id);
+  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type]));
+  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type] - 1));
   memo_.prefetch(key_a_);
   path_.push_back({type, t % width_ + x0_ + s.ax, t / width_ + y0_ + s.ay, s.rotation});
   return mark;
@@ -340,9 +348,8 @@ size_t Search::lay(int type, int t, const Shape& s) {
 
 void Search::lift(int type, int t, const Shape& s, size_t mark) {
   const int o = t + kDx[s.side] + kDy[s.side] * width_;
-  const uint64_t id = placement_id(type, t, s);
-  key_a_ ^= id;
-  key_b_ ^= mix(id);
+  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type]));
+  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type] - 1));
   path_.pop_back();
   ++left_[type];
   --laid_[type];
@@ -350,6 +357,8 @@ void Search::lift(int type, int t, const Shape& s, size_t mark) {
   if (skew_of_[type]) ++skews_[skew_of_[type] - 1];
   occ_[t] = 0;
   occ_[o] = 0;
+  toggle(kOccPart | static_cast<uint64_t>(t));
+  toggle(kOccPart | static_cast<uint64_t>(o));
   while (undo_.size() > mark) {
     const Undo u = undo_.back();
     undo_.pop_back();
