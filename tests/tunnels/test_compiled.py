@@ -102,7 +102,7 @@ def agree(position: object, cards: list[int], **kwargs: object) -> Closure:
     return fast
 
 
-@rules("BD-CLOSE-1", "BD-CLOSE-3")
+@rules("BD-CLOSE-1", "BD-CLOSE-3", "BD-CLOSE-7")
 def test_bandido_positions_get_the_references_verdicts_and_minima() -> None:
     rng = random.Random(2601)
     cases = [(s, n) for s in states(range(300, 300 + scaled(60, 160)), 3) for n in (4, 6, 8)]
@@ -150,7 +150,7 @@ def test_every_bandida_mode_gets_the_references_verdicts(mode: int) -> None:
     assert closable >= 10
 
 
-@rules("BD-CLOSE-1")
+@rules("BD-CLOSE-2", "BD-CLOSE-7")
 def test_the_core_stops_at_its_node_limit_and_on_its_cancel_flag() -> None:
     hard = hard_case()
     stopped = can_close(hard.table, hard.cards, backend="exact", node_limit=5000)
