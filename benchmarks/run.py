@@ -3,7 +3,9 @@
     python benchmarks/run.py [--quick] [--only NAME]
 
 Each suite writes its own results (markdown and JSON under ``benchmarks/results/``) and returns
-a dict; this script prints the files each suite reports under ``"written"``.
+a dict; this script prints the files each suite reports under ``"written"``. A suite whose
+``INCLUDED_IN`` names another runs within that one's run (skipped here unless ``--only`` names
+it).
 """
 
 from __future__ import annotations
@@ -40,9 +42,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no benchmark suite named {args.only!r}", file=sys.stderr)
             return 2
     for path in suites:
+        suite = load_suite(path)
+        part_of = getattr(suite, "INCLUDED_IN", None)
+        if part_of and not args.only:
+            print(f"== {path.name}: part of {part_of}.py's run", flush=True)
+            continue
         print(f"== {path.name}", flush=True)
         start = time.perf_counter()
-        result = load_suite(path).run(quick=args.quick)
+        result = suite.run(quick=args.quick)
         elapsed = time.perf_counter() - start
         written = result.get("written", []) if isinstance(result, dict) else []
         for item in written if isinstance(written, list) else [written]:
