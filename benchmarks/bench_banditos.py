@@ -1,6 +1,6 @@
 """Los Banditos benchmarks: claim proofs four ways, and the endgame solver on the puzzles.
 
-    python benchmarks/bench_banditos.py [--quick] [--by-tiles]
+    python benchmarks/bench_banditos.py [--quick] [--by-tiles | --claims]
 
 On one set of generated claim cases (fixed seed; every count of opponent dice 0-2, colour
 scarcity from no die left to plenty) it times, case by case:
@@ -17,7 +17,8 @@ start-of-turn positions by tiles left (1 to 6; for up to four, also the structur
 where the search does not finish, how many of the root's draws it solves within the limit).
 Results go to ``benchmarks/results/banditos.md`` and ``benchmarks/results/banditos.json``.
 ``--by-tiles`` runs only the rows by tiles left (about ten minutes) and keeps the other rows
-from the JSON of the last full run.
+from the JSON of the last full run; ``--claims`` runs only the claim rows (about a minute), and
+keeps the others likewise.
 """
 
 from __future__ import annotations
@@ -909,8 +910,9 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
     lines += [
         "",
         "- `claim_verdict` keeps a memo of the verdicts it has built, keyed by the exact "
-        "contents of its arguments (the five die codes in their places and the four counts, "
-        "each checked to be exactly a `Die` or an `int` first, so a bool, float, numpy int or "
+        "contents of its arguments (the five die codes in their places and the four counts, or "
+        "the items of an availability dict as given, each checked to be exactly a `Die`, an "
+        "`int` count, a `str`, `Colour` or `int` key first, so a bool, float, numpy int or "
         "look-alike die never hits an entry and meets the full check); only checked arguments "
         "enter it, so a hit is itself the validation. In this harness each case is asked 20 "
         "times, so 19 of the 20 calls are hits; the row with the memo emptied before every "
@@ -947,10 +949,12 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
     return "\n".join(lines)
 
 
-def run(quick: bool = False, by_tiles_only: bool = False) -> dict[str, object]:
-    """Every row, or with ``by_tiles_only`` only the exact best-turn rows by tiles left: the
-    claim and puzzle rows are then kept from the last full run's JSON (its environment note
-    says so)."""
+def run(
+    quick: bool = False, by_tiles_only: bool = False, claims_only: bool = False
+) -> dict[str, object]:
+    """Every row, or with ``by_tiles_only`` only the exact best-turn rows by tiles left, or
+    with ``claims_only`` only the claim rows: the other rows are then kept from the last full
+    run's JSON (its environment note says so)."""
     load = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
     md_path = RESULTS / "banditos.md"
     json_path = RESULTS / "banditos.json"
@@ -963,6 +967,16 @@ def run(quick: bool = False, by_tiles_only: bool = False) -> dict[str, object]:
         env["load"] = env["load"].split(" The best-turn rows by tiles left were rerun")[0] + (
             " The best-turn rows by tiles left were rerun alone (`--by-tiles`), load at the "
             f"start {load}, at the end {load_end}; the other rows are from the full run."
+        )
+    elif claims_only:
+        previous = json.loads(json_path.read_text(encoding="utf-8"))
+        env = previous["environment"]
+        endgames = previous["endgames"]
+        claims = bench_claims(quick)
+        load_end = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+        env["load"] = env["load"].split(" The claim rows were rerun")[0] + (
+            f" The claim rows were rerun alone (`--claims`{_at_commit()}), load at the start "
+            f"{load}, at the end {load_end}; the other rows are from the full run."
         )
     else:
         env = {
@@ -990,6 +1004,24 @@ def run(quick: bool = False, by_tiles_only: bool = False) -> dict[str, object]:
     return result
 
 
+def _at_commit() -> str:
+    """``" at COMMIT"`` for the checkout the rows were measured on (empty without git)."""
+    import subprocess
+
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+            cwd=HERE.parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return f" at {commit}"
+
+
 if __name__ == "__main__":
-    outcome = run(quick="--quick" in sys.argv[1:], by_tiles_only="--by-tiles" in sys.argv[1:])
+    outcome = run(
+        quick="--quick" in sys.argv[1:],
+        by_tiles_only="--by-tiles" in sys.argv[1:],
+        claims_only="--claims" in sys.argv[1:],
+    )
     print((RESULTS / "banditos.md").read_text(encoding="utf-8"))
