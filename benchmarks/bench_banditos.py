@@ -143,6 +143,58 @@ def _summary(times: list[float]) -> dict[str, float]:
     }
 
 
+#: The commit whose ``claim_verdict`` is the "before" of the claim rows: its memo read tuples of
+#: dice and four counts only (lists of dice and availability dicts went to the full check).
+CLAIMS_BEFORE = "7df240c"
+#: The rows of that ``claim_verdict``, run in the same rounds as the others.
+BEFORE_ROWS = ("before_exact", "before_readme_form", "before_readme_call")
+
+
+def _claims_before() -> Any:
+    """``solvers/claims.py`` at :data:`CLAIMS_BEFORE`, loaded from git as a module of its own
+    with its own memo (``None`` when git or the commit is not at hand)."""
+    import subprocess
+    import types
+
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{CLAIMS_BEFORE}:src/banditsolve/banditos/solvers/claims.py"],
+            capture_output=True, text=True, check=True, cwd=HERE.parent,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType("claims_before")
+    sys.modules[module.__name__] = module
+    exec(compile(source, f"claims.py@{CLAIMS_BEFORE}", "exec"), module.__dict__)
+    return module
+
+
+def _before_rows(
+    cases: list[Case], letters: list[Any], readme: Any
+) -> dict[str, tuple[Callable[[Any], Any], list[Any], Callable[[], None] | None]]:
+    """The rows of ``claim_verdict`` at :data:`CLAIMS_BEFORE` (none without git): tuples, the
+    README's form on every case, and the README's call."""
+    before = _claims_before()
+    if before is None:
+        return {}
+    verdict = before.claim_verdict
+    clear = before._MEMO.clear
+    return {
+        "before_exact": (lambda c: verdict(*c, backend="exact").safe, cases, clear),
+        "before_readme_form": (lambda c: verdict(*c).safe, letters, clear),
+        "before_readme_call": (lambda c: verdict(*c).safe, [readme] * len(cases), clear),
+    }
+
+
+def _check_before(answers: dict[str, list[Any]], exact: list[Any], readme_safe: bool) -> None:
+    """The rows at :data:`CLAIMS_BEFORE` gave the verdicts of today's rows."""
+    expected = {"before_exact": exact, "before_readme_form": exact,
+                "before_readme_call": [readme_safe] * len(exact)}
+    wrong = [name for name in BEFORE_ROWS if name in answers and answers[name] != expected[name]]
+    if wrong:
+        raise AssertionError(f"claim_verdict at {CLAIMS_BEFORE} disagrees: {wrong}")
+
+
 def bench_claims(quick: bool) -> dict[str, Any]:
     from banditsolve.banditos.solvers import cpsat
 
@@ -219,6 +271,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
         "exact_codes": (lambda p: claim_is_safe(p[0], p[1]), prepared, None),
         "exact_from_codes": (lambda p: claim_is_safe_codes(p[0], p[2], p[3]), prepared, None),
         "closed_form": (old_hot_path, cases, None),
+        **_before_rows(cases, letters, readme),
     }
     best_times: dict[str, list[float]] = {}
     answers: dict[str, list[Any]] = {}
@@ -258,6 +311,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
         raise AssertionError(f"backends disagree on cases {mismatches[:10]}")
     if {*answers["readme_call"], *answers["readme_parse"]} != {readme_safe}:
         raise AssertionError("the README's call disagrees with the brute force")
+    _check_before(answers, exact_a, readme_safe)
 
     methods = {
         "dict": dict_t,
@@ -274,6 +328,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
         "brute": brute_t,
         "cpsat": cpsat_t,
         "z3": z3_t,
+        **{name: best_times[name] for name in BEFORE_ROWS if name in best_times},
     }
     brute_median = statistics.median(brute_t)
     dict_median = statistics.median(dict_t)
@@ -820,7 +875,7 @@ def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:
 
 
 #: The rows that ask one question (the README's call) for every case, not the case's own.
-ONE_QUESTION = ("readme_call", "readme_parse")
+ONE_QUESTION = ("readme_call", "readme_parse", "before_readme_call")
 
 
 def _readme_notes(m: dict[str, Any]) -> list[str]:
@@ -841,6 +896,21 @@ def _readme_notes(m: dict[str, Any]) -> list[str]:
         f"- Target: `claim_verdict` called as the README shows ≤ 10× a dict lookup: "
         f"{'met' if call <= 10 else 'NOT met'} ({call:.1f}×; the README's form on every case "
         f"{form:.1f}×; with parse_dice inside {m['readme_parse']['over_dict']:.0f}×).",
+        *_before_note(m),
+    ]
+
+
+def _before_note(m: dict[str, Any]) -> list[str]:
+    """The note on the rows of ``claim_verdict`` at :data:`CLAIMS_BEFORE` (none if not run)."""
+    if "before_exact" not in m:
+        return []
+    return [
+        f"- `before`: `solvers/claims.py` at {CLAIMS_BEFORE} (its memo read tuples only; a dict "
+        "or lists went to the full check), loaded from git and timed in the same rounds: "
+        f"tuples {m['before_exact']['over_dict']:.1f}× (now {m['exact']['over_dict']:.1f}×), "
+        f"the README's call {m['before_readme_call']['over_dict']:.1f}× (now "
+        f"{m['readme_call']['over_dict']:.1f}×), the README's form on every case "
+        f"{m['before_readme_form']['over_dict']:.1f}× (now {m['readme_form']['over_dict']:.1f}×).",
     ]
 
 
@@ -881,6 +951,9 @@ def _markdown(claims: dict[str, Any], endgames: dict[str, Any], env: dict[str, s
         "readme_call": "**`claim_verdict(parse_dice(\"k4 r5 b6\"), parse_dice(\"g5 g6\"), "
         "{\"g\": 1})`**, its arguments held as the user holds them",
         "readme_parse": "the same line with its two parse_dice calls timed too",
+        "before_exact": f"before ({CLAIMS_BEFORE}): `claim_verdict(mine, theirs, available)`",
+        "before_readme_form": f"before ({CLAIMS_BEFORE}): the README's form on every case",
+        "before_readme_call": f"before ({CLAIMS_BEFORE}): the README's call, arguments held",
         "exact_cold": "`claim_verdict`, its memo emptied before every call (all misses)",
         "exact_codes": "`claim_is_safe(rank, key)` hot path (arguments prepared)",
         "exact_from_codes": "`claim_is_safe_codes(rank, codes, avail)` (key built per call)",
