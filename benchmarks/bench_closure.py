@@ -544,8 +544,9 @@ def run(
     result["targets"] = targets(result)
     written = write(result, name)
     if name == "closure" and "minimum" in s.kinds:
-        written += write({**result, "parts": [p for p in parts if p["kind"] == "minimum"]},
-                         "closure_minimum")
+        part = {**result, "parts": [p for p in parts if p["kind"] == "minimum"]}
+        part["targets"] = targets(part)
+        written += write(part, "closure_minimum")
     return {"seconds": result["seconds"], "targets": result["targets"], "written": written}
 
 
