@@ -26,6 +26,7 @@ constexpr uint64_t kTypePart = uint64_t{1} << 62;
 constexpr uint64_t kOccPart = uint64_t{2} << 62;
 constexpr uint64_t kRimPart = uint64_t{3} << 62;
 constexpr int kFound = -1;
+constexpr int kMemoBudget = 2;
 constexpr int kStopped = -2;
 constexpr uint8_t kOccupied = 0x10;
 constexpr int kSquareAPorts = 0b100011;  // L, TL, BL
@@ -148,7 +149,8 @@ class Search {
   int counting_bound();
   int missing() const;
   bool options_at(int t, std::vector<Option>* out, int* pair_sides) const;
-  int count_at(int t, int* pair_sides) const;
+  int count_at(int t, int* pair_sides);
+  int count_options(int t, int* pair_sides) const;
   int cover_bound(const std::vector<int>& pair_sides);
   int tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best);
   bool opens_in_zone(int t, const Shape& s) const;
@@ -170,6 +172,15 @@ class Search {
   std::vector<Undo> undo_;
   std::vector<std::vector<Shape>> shapes_;  // by type
   std::vector<std::array<uint8_t, 256>> fit_t_;  // by type and rim value: the shapes fitting it
+  struct CountSlot {
+    uint64_t sig = 0;
+    uint64_t types = 0;
+    int count = 0;
+    int sides = 0;
+  };
+  static constexpr size_t kCountCache = size_t{1} << 16;
+  std::vector<CountSlot> count_cache_ = std::vector<CountSlot>(kCountCache);
+  uint64_t types_left_mask_ = 0;  // bit k: cards of type k are left (up to 64 types)
   std::vector<int> left_;                   // cards left by type
   std::vector<int> laid_;                   // cards laid by type
   std::array<int, 7> classes_ = {};         // cards left by number of openings
@@ -261,6 +272,7 @@ void Search::build() {
       }
     }
     left_[k] = p.types[k].count;
+    if (left_[k] > 0 && k < 64) types_left_mask_ |= uint64_t{1} << k;
     openings_[k] = __builtin_popcount(mask);
     skew_of_[k] = std::abs(__builtin_popcount(mask & kSquareAPorts) -
                            __builtin_popcount(mask & kSquareBPorts));
@@ -335,7 +347,7 @@ size_t Search::lay(int type, int t, const Shape& s) {
       set_rim(nb, v);
     }
   }
-  --left_[type];
+  if (--left_[type] == 0 && type < 64) types_left_mask_ &= ~(uint64_t{1} << type);
   ++laid_[type];
   --classes_[openings_[type]];
   if (skew_of_[type]) --skews_[skew_of_[type] - 1];
@@ -351,7 +363,7 @@ void Search::lift(int type, int t, const Shape& s, size_t mark) {
   toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type]));
   toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type] - 1));
   path_.pop_back();
-  ++left_[type];
+  if (++left_[type] == 1 && type < 64) types_left_mask_ |= uint64_t{1} << type;
   --laid_[type];
   ++classes_[openings_[type]];
   if (skew_of_[type]) ++skews_[skew_of_[type] - 1];
@@ -417,11 +429,36 @@ bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const 
   return !out->empty();
 }
 
-// How many options front cell t has (options_at without the list), and their pair sides.
-int Search::count_at(int t, int* pair_sides) const {
+// How many options front cell t has (options_at without the list), and their pair sides:
+// through a cache keyed by what decides them, the cell's rim value, its four neighbours' (or
+// that they are taken) and the types left.
+int Search::count_at(int t, int* pair_sides) {
+  if (blocked_[static_cast<size_t>(t)]) return 0;
+  const bool cached = shapes_.size() <= 64;
+  uint64_t sig = 0;
+  CountSlot* slot = nullptr;
+  if (cached) {
+    sig = rim_[static_cast<size_t>(t)];
+    for (int side = 0; side < kSides; ++side) {
+      const size_t nb = static_cast<size_t>(t + kDx[side] + kDy[side] * width_);
+      const uint64_t v = (occ_[nb] || blocked_[nb]) ? 0x100 : rim_[nb];
+      sig = sig << 9 | v;
+    }
+    sig |= uint64_t{1} << 63;  // never 0: an empty slot holds 0
+    slot = &count_cache_[(mix(sig ^ types_left_mask_) >> 40) & (kCountCache - 1)];
+    if (slot->sig == sig && slot->types == types_left_mask_) {
+      *pair_sides = slot->sides;
+      return slot->count;
+    }
+  }
+  const int count = count_options(t, pair_sides);
+  if (slot != nullptr) *slot = {sig, types_left_mask_, count, *pair_sides};
+  return count;
+}
+
+int Search::count_options(int t, int* pair_sides) const {
   int count = 0;
   int sides = 0;
-  if (blocked_[static_cast<size_t>(t)]) return 0;
   const int rim_t = rim_[static_cast<size_t>(t)];
   const size_t types = shapes_.size();
   for (size_t k = 0; k < types; ++k) {
@@ -607,7 +644,9 @@ int Search::dfs(int budget) {
   // rule it out again).
   int low = counting_bound();
   if (low > budget) return low;
-  const int known = memo_.get(key_a_, key_b_);
+  // (Nodes one card from the budget's end are cheaper to search again than to look up.)
+  const bool memo = budget >= kMemoBudget;
+  const int known = memo ? memo_.get(key_a_, key_b_) : 0;
   if (known > budget) return known;
   low = std::max(low, known);
   // Every front cell's options; the cell with the fewest is the one branched on. (Buffers per
@@ -624,7 +663,7 @@ int Search::dfs(int budget) {
     const int t = front_[i];
     const int count = count_at(t, &pair_sides[i]);
     if (!count) {
-      memo_.put(key_a_, key_b_, kNever);
+      if (memo) memo_.put(key_a_, key_b_, kNever);
       return kNever;
     }
     if (best_cell < 0 || count < best_count) {
@@ -637,7 +676,7 @@ int Search::dfs(int budget) {
     cover = cover_bound(pair_sides);
     low = std::max(low, cover);
     if (low > budget) {
-      memo_.put(key_a_, key_b_, low);
+      if (memo) memo_.put(key_a_, key_b_, low);
       return low;
     }
   }
@@ -647,7 +686,7 @@ int Search::dfs(int budget) {
     // drops may serve a larger budget, so the bound proven here is at most budget + 1.
     best_cell = tight_options(pair_sides, &best);
     if (best_cell < 0) {
-      memo_.put(key_a_, key_b_, budget + 1);
+      if (memo) memo_.put(key_a_, key_b_, budget + 1);
       return budget + 1;
     }
     result = budget + 1;
@@ -665,7 +704,7 @@ int Search::dfs(int budget) {
     result = std::min(result, found + 1);
   }
   result = std::max({result, low, budget + 1});
-  memo_.put(key_a_, key_b_, result);
+  if (memo) memo_.put(key_a_, key_b_, result);
   return result;
 }
 
