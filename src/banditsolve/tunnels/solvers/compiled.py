@@ -27,9 +27,9 @@ from banditsolve.core.limits import Limits
 from banditsolve.tunnels.cards import PORT_MASK
 from banditsolve.tunnels.geometry import Placement, normalise
 from banditsolve.tunnels.solvers import closure_core
-from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
+from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.inputs import Bounds
-from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify, settled
 from banditsolve.tunnels.table import OPEN_MASK, Table
 
 __all__ = ["MAX_BOARD_CELLS", "fits_core", "solve_compiled"]
@@ -122,17 +122,12 @@ def solve_compiled(
     def stats(nodes: int) -> SearchStats:
         return SearchStats(nodes, time.perf_counter() - start)
 
-    if not table.exit_count:
-        if required:
-            why = "the table is closed without a required card: no card can be laid"
-            return Closure("impossible", (), why, "exact", stats(0))
-        return Closure("closable", (), "the table has no exit", "exact", stats(0), True)
-    problem = problem_of(table, cards, budget, bounds, required)
-    if problem is None:
+    problem = problem_of(table, cards, budget, bounds, required) if table.exit_count else None
+    if table.exit_count and problem is None:
         return None
-    reason = static_reason(table, cards, bounds, budget)
-    if reason is not None:
-        return Closure("impossible", (), reason, "exact", stats(0))
+    early = settled(table, cards, bounds, budget, required, "exact", stats(0))
+    if early is not None or problem is None:
+        return early
     low = max(lower_bound(table, cards, bounds) or 1, len(required))
     if cancel is not None and len(cancel) < 1:
         raise ValueError("the cancel flag must hold at least one byte")

@@ -12,7 +12,9 @@ from banditsolve.core.limits import Limits
 from banditsolve.errors import IllegalActionError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.solvers.bounds import static_reason
 from banditsolve.tunnels.solvers.goals import goal_problem
+from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.table import Table
 
 Status = Literal["closable", "impossible", "unknown"]
@@ -140,3 +142,26 @@ def certify(
             raise IllegalActionError("internal error: a closure certificate leaves exits")
         raise IllegalActionError(f"internal error: a {goal} certificate fails: {problem}")
     return tuple(placements)
+
+
+def settled(
+    table: Table,
+    cards: Sequence[int],
+    bounds: Bounds | None,
+    budget: int,
+    required: Sequence[frozenset[int]],
+    backend: str,
+    stats: SearchStats,
+) -> Closure | None:
+    """The answer a search backend gives without searching, or None: a table without exits
+    (closed, unless a required card is still missing: then nothing can be laid) and the
+    reasons of :func:`~banditsolve.tunnels.solvers.bounds.static_reason`."""
+    if not table.exit_count:
+        if required:
+            why = "the table is closed without a required card: no card can be laid"
+            return Closure("impossible", (), why, backend, stats)
+        return Closure("closable", (), "the table has no exit", backend, stats, True)
+    reason = static_reason(table, cards, bounds, budget)
+    if reason is not None:
+        return Closure("impossible", (), reason, backend, stats)
+    return None
