@@ -32,7 +32,7 @@ from banditsolve.errors import SolverError
 from banditsolve.tunnels.bandida.components import GOALS
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.solvers import parallel
-from banditsolve.tunnels.solvers.bounds import lower_bound, static_reason
+from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.compiled import solve_compiled
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.goals import (
@@ -54,14 +54,16 @@ from banditsolve.tunnels.solvers.inputs import (
     table_of,
 )
 from banditsolve.tunnels.solvers.plain import search_plain
-from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
+from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify, settled
 from banditsolve.tunnels.table import Table
 
 __all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
 
 #: ``exact`` is the compiled core (:mod:`~banditsolve.tunnels.solvers.compiled`), ``python`` the
-#: Python reference search it is checked against (:mod:`~banditsolve.tunnels.solvers.exact`).
-BACKENDS = ("auto", "exact", "python", "cpsat", "z3", "plain")
+#: Python reference search it is checked against (:mod:`~banditsolve.tunnels.solvers.exact`),
+#: ``sat`` the SAT finder (:mod:`~banditsolve.tunnels.solvers.sat`), ``auto`` the compiled core
+#: and the SAT finder raced (:mod:`~banditsolve.tunnels.solvers.portfolio`).
+BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
 
 #: can_close goes straight to the whole budget once a level of the deepening has cost this many
 #: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
@@ -86,8 +88,9 @@ def can_close(
 
     ``cards`` defaults to the position's remaining cards. ``max_cards`` caps how many may be
     used; ``bounds`` = ``(min_x, min_y, max_x, max_y)`` limits the play area (inclusive).
-    ``backend`` is ``"auto"``, ``"exact"`` (the compiled search), ``"python"`` (the Python
-    reference search), ``"cpsat"``, ``"z3"`` or ``"plain"``; a node limit counts the nodes of
+    ``backend`` is ``"auto"`` (the compiled search raced with the SAT finder), ``"exact"``
+    (the compiled search), ``"python"`` (the Python reference search), ``"sat"``,
+    ``"cpsat"``, ``"z3"`` or ``"plain"``; a node limit counts the nodes of
     the search that runs (the compiled search's nodes are cheaper and more numerous).
     ``workers`` is how many processes a long exact search may share its work among (None:
     :func:`~banditsolve.tunnels.solvers.parallel.default_workers`; 1: never fork). The answer
@@ -326,8 +329,16 @@ def _dispatch(
     # "auto" falls back to CP-SAT for the time left when it gives up on a case that CP-SAT
     # models completely (a small card budget).
     start = time.perf_counter()
+    if backend == "sat":
+        from banditsolve.tunnels.solvers.sat import solve_sat
+
+        return solve_sat(table, codes, max_cards, area, limits, minimum, required)
     found = None
-    if backend != "python":
+    if backend == "auto":
+        from banditsolve.tunnels.solvers.portfolio import race  # (it loads python-sat)
+
+        found = race(table, codes, max_cards, area, limits, minimum, required)
+    elif backend == "exact":
         found = solve_compiled(
             table, codes, max_cards=max_cards, bounds=area, limits=limits, required=required
         )
@@ -374,14 +385,9 @@ def solve_exact(
     def stats(nodes: int) -> SearchStats:
         return SearchStats(nodes, time.perf_counter() - start)
 
-    if not table.exit_count:
-        if required:
-            why = "the table is closed without a required card: no card can be laid"
-            return Closure("impossible", (), why, "python", stats(0))
-        return Closure("closable", (), "the table has no exit", "python", stats(0), True)
-    reason = static_reason(table, cards, bounds, budget)
-    if reason is not None:
-        return Closure("impossible", (), reason, "python", stats(0))
+    early = settled(table, cards, bounds, budget, required, "python", stats(0))
+    if early is not None:
+        return early
     search = ExactSearch(table, cards, bounds, limits, required)
     low = max(lower_bound(table, cards, bounds) or 1, len(required))
     try:
