@@ -174,10 +174,11 @@ def register(commands: Commands) -> None:
     close.add_argument("--minimum", action="store_true", help="find the fewest cards")
     close.add_argument(
         "--backend",
-        choices=("auto", "exact", "python", "cpsat", "z3", "plain"),
+        choices=("auto", "exact", "python", "sat", "cpsat", "z3", "plain"),
         default="auto",
-        help="auto (default), exact (the compiled search), python (its Python reference),"
-        " cpsat (OR-Tools), z3 or plain (the unpruned baseline)",
+        help="auto (default: exact raced with sat), exact (the compiled search), python (its"
+        " Python reference), sat (CaDiCaL), cpsat (OR-Tools), z3 or plain (the unpruned"
+        " baseline)",
     )
     add_limits(close, time_limit=10.0, node_limit=None)
     close.add_argument(
