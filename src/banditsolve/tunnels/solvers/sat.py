@@ -644,6 +644,8 @@ class SatSearch:
             target = complete if self.best is not None else min(radius, complete)
             layers.grow(max(layers.radius, target))
             self.where = f"radius {layers.radius}, {plural(len(layers.lits), 'literal')}"
+            if layers.saturated:
+                self.where += ", every empty cell the front reaches in the play area"
             # A radius short of the complete one gets a share of the time left.
             until, deadline = None, self.clock.deadline
             if deadline is not None and not (layers.radius >= complete or layers.saturated):
