@@ -68,9 +68,12 @@ def states(seeds: range, every: int = 3) -> list[GameState]:
     ]
 
 
-def cases(count: int, sizes: tuple[int, ...], seed: int) -> list[tuple[Table, list[int]]]:
-    """``count`` questions from seeded games: the next cards in play, half of them led by the
-    cards of a small closure of the whole remaining pile (so that closable ones are common)."""
+def cases(
+    count: int, sizes: tuple[int, ...], seed: int, lean: int = 2
+) -> list[tuple[Table, list[int]]]:
+    """``count`` questions from seeded games: the next cards in play, every ``lean``-th led by
+    the cards of a small closure of the whole remaining pile (so that closable ones are
+    common)."""
     rng = random.Random(seed)
     pool = states(range(seed, seed + 12))
     rng.shuffle(pool)
@@ -79,7 +82,7 @@ def cases(count: int, sizes: tuple[int, ...], seed: int) -> list[tuple[Table, li
         n = rng.choice(sizes)
         ahead = list(s.hands[s.player]) + list(s.pile)
         cards = ahead[:n]
-        if i % 2 == 0:
+        if i % lean == 0:
             found = min_cards_to_close(
                 s.table, s.remaining(), max_cards=6, time_limit=1, workers=1
             )
@@ -128,9 +131,9 @@ def test_verdicts_agree_with_the_exact_search_and_certificates_replay() -> None:
 @rules("BD-CLOSE-3")
 def test_minimum_agrees_with_the_exact_minimum() -> None:
     """``minimum=True``: the closure found is never smaller than the exact minimum, and equal
-    to it whenever the SAT finder says it is proven."""
-    questions = cases(scaled(60, 150), (3, 4, 5, 6), seed=40)
-    proven = 0
+    to it whenever the SAT finder says it is proven, which it nearly always does here."""
+    questions = cases(scaled(40, 150), (4, 5, 6, 7), seed=40, lean=1)
+    proven = closable = 0
     for table, cards in questions:
         exact = min_cards_to_close(table, cards, backend="exact", time_limit=5, workers=1)
         mine = ask(table, cards, minimum=True)
@@ -138,13 +141,15 @@ def test_minimum_agrees_with_the_exact_minimum() -> None:
             continue
         assert mine.status == exact.status, (mine.reason, exact.reason)
         if mine.status == "closable":
+            closable += 1
             replay(table, mine.placements)
             if exact.minimum:
                 assert mine.cards >= exact.cards
             if mine.minimum and exact.minimum:
                 proven += 1
                 assert mine.cards == exact.cards
-    assert proven >= 0.15 * len(questions)
+    assert closable >= 0.3 * len(questions)
+    assert proven >= 0.9 * closable
 
 
 def test_max_cards_caps_the_closure() -> None:

@@ -381,7 +381,7 @@ class Layers:
                 still.append(chain)
         self.open = still
         inputs = [r for regs in self.registers.values() for r in regs]
-        self.total = self.counter(inputs, self.budget) if len(inputs) > self.budget else []
+        self.total = self.counter(inputs, self.budget) if inputs else []
         clauses, self.clauses = self.clauses, []
         for i in range(0, len(clauses), CHECK_CLAUSES):
             self.clock.check()
