@@ -71,7 +71,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple, NoReturn
+from typing import NamedTuple
 
 from pysat.card import ITotalizer
 from pysat.solvers import Solver, SolverNames
@@ -568,11 +568,11 @@ BUDGET = 2
 
 def solve_in_child(
     solver: Solver, assumptions: list[int], budget: int | None, fd: int
-) -> NoReturn:  # pragma: no cover - runs in the forked process
+) -> None:  # pragma: no cover - runs in the forked process
     """In the forked process: solve, write ``[status, conflicts, *model]`` (status 0 unsat,
-    1 sat, :data:`BUDGET`) to ``fd`` and end the process (never returning into the
-    caller's code, whatever happens)."""
-    code = 1
+    1 sat, :data:`BUDGET`) to ``fd``, and end the process by killing it (so that, whatever
+    happens, it never returns into the caller's code, runs no exit handler of the parent's
+    and flushes none of its buffers; the parent reads the answer to the end of the pipe)."""
     try:
         if budget is None:
             result = solver.solve(assumptions=assumptions)
@@ -585,9 +585,8 @@ def solve_in_child(
         view = memoryview(array("q", [status, conflicts, *model]).tobytes())
         while view:
             view = view[os.write(fd, view) :]
-        code = 0
     finally:
-        os._exit(code)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 # -- the search ---------------------------------------------------------------------------
