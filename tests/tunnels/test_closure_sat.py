@@ -178,6 +178,7 @@ def within(table: Table, placements: tuple[Placement, ...]) -> int:
     return max(dist[c] for p in placements for c in p.cells)
 
 
+@rules("BD-CLOSE-8")
 def test_closures_lie_within_the_complete_radius() -> None:
     """The argument behind ``impossible`` (module notes of the SAT finder): every closure of
     ``k`` cards lies within ``2 k - F`` steps of the ``F`` front cells. Checked on the exact

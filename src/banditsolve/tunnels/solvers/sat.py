@@ -26,7 +26,7 @@ laid miss a required group, the detached cards are cut ("not all of these") and 
 asked again: no legal sequence lays a whole detached group (its first card would have to meet
 an exit, and its openings face only its own cells), so no closure is lost.
 
-**Why the complete radius is complete (BD-CLOSE-6).** Take a table with ``F`` front cells and
+**Why the complete radius is complete (BD-CLOSE-8).** Take a table with ``F`` front cells and
 a closure of ``k`` cards; group its cards by touching cells. The first card laid of a group
 meets an exit of a card laid before, which touches it, so is a table card: every group covers
 a front cell. A group ``G`` of ``s`` cards covers ``f >= 1`` front cells; all ``F`` must be
