@@ -17,11 +17,11 @@ end the radius's guard (an assumption) holds false, closed for good once every c
 covering its cell is in (they lie within two steps of it).
 
 **Order and connectivity: a replay.** A model's placements are laid breadth first from the
-network (:func:`~banditsolve.tunnels.solvers.model.order_placements`: a card is laid once an
-opening of it meets an exit, BD-PLACE-3; every edge of the model matches, so every card joined
-to the network through openings is laid); the certificate is replayed by the rules
-(:func:`~banditsolve.tunnels.solvers.result.certify`). What is left is a *detached group*,
-whose openings all meet its own: it covers no front cell and closes no exit. When the cards
+network (:func:`~banditsolve.tunnels.solvers.model.order_placements`; every edge matches, so
+each card joined to the network through openings meets an exit when laid, BD-PLACE-3), and
+the certificate is replayed by the rules (:func:`~banditsolve.tunnels.solvers.result.certify`).
+What is left is a *detached group*, whose openings all meet its own: it covers no front cell
+and closes no exit. When the cards
 laid miss a required group, the detached cards are cut ("not all of these") and the solver
 asked again: no legal sequence lays a whole detached group (its first card would have to meet
 an exit, and its openings face only its own cells), so no closure is lost.
@@ -49,13 +49,12 @@ unsatisfiable, nothing cut short. Under a time limit, a radius short of ``R(budg
 :data:`STAGE_SHARE` of the time left, then a larger one (holding its closures) is asked.
 
 **Limits.** pysat's CaDiCaL cannot be interrupted (``interrupt`` is unsupported; it holds the
-GIL while it solves), and slices of a conflict budget restart its search each call (a radius-4
-formula solved in 3.3 s took 35 s in slices of 2,000 conflicts). So each solver call runs in
-a forked process holding a copy of the solver (:meth:`Clock.forked`), killed when the time
-limit runs out, ``cancel`` is set (looked at every :data:`POLL_SECONDS`) or the radius's
-share ends, while this process waits on a pipe without the GIL; the node limit is its conflict
-budget (``nodes`` counts the conflicts of the calls that ended). The limits are checked while
-the formula is built, and a reserve for freeing it is kept from the time limit.
+GIL while it solves), and conflict budgets restart its search (a formula solved in 3.3 s took
+35 s in slices of 2,000 conflicts). So each call runs in a forked process holding a copy of
+the solver (:meth:`Clock.forked`), killed at the time limit, on ``cancel`` (looked at every
+:data:`POLL_SECONDS`) or at the radius's share, while this process waits without the GIL; the
+node limit is its conflict budget (``nodes``: the conflicts of the calls that ended). The
+limits are checked while the formula is built; freeing it is reserved from the time limit.
 """
 
 from __future__ import annotations
@@ -92,8 +91,10 @@ from banditsolve.tunnels.table import FITS, Table
 BACKEND = "sat"
 #: The python-sat solver: CaDiCaL 1.9.5 (``cadical153`` where an older python-sat lacks it).
 SOLVER = "cadical195" if hasattr(SolverNames, "cadical195") else "cadical153"
-#: Above this many placement literals a formula is not built (the answer is ``unknown``).
-MAX_LITERALS = 400_000
+#: Above this many placement literals, or variables in all (or a total's counter that large),
+#: a formula is not built (``unknown``): the regression set's largest has 140,000 and 650,000.
+MAX_LITERALS = 300_000
+MAX_VARIABLES = 1_500_000
 #: The first radius asked (closures near the table are the common case and the cheapest).
 FIRST_RADIUS = 1
 #: The share of the time left that a radius short of the complete one may take.
@@ -103,9 +104,9 @@ STAGE_SHARE = 1 / 3
 FORK = hasattr(os, "fork")
 #: How often a run with a cancel event looks at it, in seconds.
 POLL_SECONDS = 0.02
-#: While the formula grows, the limits are checked every this many cells and clauses.
-CHECK_CELLS = 16
-CHECK_CLAUSES = 4096
+#: While the formula grows, the limits are checked every this many cells, literals and clauses;
+#: clauses are handed to the solver once this many are written (Python's lists cost more).
+CHECK_CELLS, CHECK_CLAUSES, FLUSH_CLAUSES = 16, 4096, 65_536
 #: Seconds kept from the time limit per clause and literal, to free them at the end (about
 #: 0.17 s freed the solver of 1.3 million clauses).
 RESERVE_PER_CLAUSE = 2e-7
@@ -182,19 +183,10 @@ class Layers:
     (:meth:`assumptions`). Every clause added stays true of every closure within any larger
     radius."""
 
-    def __init__(
-        self,
-        table: Table,
-        counts: Counter[int],
-        area: Bounds | None,
-        required: Required,
-        budget: int,
-        clock: Clock,
-    ) -> None:
-        self.table = table
-        self.area = area
-        self.budget = budget
-        self.clock = clock
+    def __init__(self, question: SatSearch) -> None:
+        table, counts, area = question.table, question.counts, question.area
+        required, budget = question.required, question.budget
+        self.table, self.area, self.budget, self.clock = table, area, budget, question.clock
         self.solver = Solver(name=SOLVER)
         self.top = 0
         self.clauses: list[list[int]] = []
@@ -316,6 +308,10 @@ class Layers:
         v = self.lits[p] = self.new()
         if len(self.lits) % CHECK_CLAUSES == 0:
             self.clock.check()
+        if self.top > MAX_VARIABLES:
+            raise ModelTooLarge(MAX_VARIABLES)
+        if len(self.clauses) >= FLUSH_CLAUSES:
+            self.flush()
         for c in (t, o):
             self.fresh.setdefault(c, []).append(v)
             chain = self.chains.get(("cover", c))
@@ -380,14 +376,23 @@ class Layers:
             if not chain.closed:
                 still.append(chain)
         self.open = still
+        # The total's outputs up to the budget, and no further than the cards the region holds
+        # (a cell is covered once): a bound beyond them holds in every model.
         inputs = [r for regs in self.registers.values() for r in regs]
-        self.total = self.counter(inputs, self.budget) if inputs else []
+        most = min(self.budget, len(self.dist) // 2)
+        if len(inputs) * (most + 1) > MAX_VARIABLES:
+            raise ModelTooLarge(MAX_VARIABLES)
+        self.total = self.counter(inputs, most) if inputs else []
+        self.flush()
+
+    def flush(self) -> None:
+        """Hand the clauses written so far to the solver (a few thousand at a time, the limits
+        checked in between) and keep the reserve for freeing them."""
         clauses, self.clauses = self.clauses, []
         for i in range(0, len(clauses), CHECK_CLAUSES):
             self.clock.check()
             self.solver.append_formula(clauses[i : i + CHECK_CLAUSES])
         self.added += len(clauses)
-        # What freeing the solver and these structures will take, kept out of the time.
         self.clock.reserve = RESERVE_PER_CLAUSE * self.added + RESERVE_PER_LITERAL * len(self.lits)
 
     def extend(self, chain: Chain) -> None:
@@ -449,17 +454,12 @@ def join(chain: Chain, v: int) -> None:
 
 
 class Stopped(Exception):
-    """A limit ran out or the run was cancelled: ``reason`` says which."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """A limit ran out or the run was cancelled: its one argument says which."""
 
 
 class Clock:
-    """The limits of one run: the time limit (counted from ``start``), the node limit
-    (counted in conflicts) and the cancel event; and the solver's runs that keep them
-    (:meth:`run`)."""
+    """The limits of one run (the time limit from ``start``, the node limit in conflicts, the
+    cancel event), and the solver's runs that keep them (:meth:`run`)."""
 
     def __init__(self, limits: Limits, cancel: threading.Event | None, start: float) -> None:
         self.limits = limits
@@ -620,13 +620,13 @@ class SatSearch:
 
     def run(self) -> Closure:
         """The answer (see the module notes); ``unknown`` on a limit or a refused size."""
-        layers = Layers(self.table, self.counts, self.area, self.required, self.budget, self.clock)
+        layers = Layers(self)
         try:
             self.search(layers)
         except Stopped as stop:
-            return self.answer(stop.reason)
+            return self.answer(str(stop))
         except ModelTooLarge as exc:
-            why = f"the formula would need more than {exc.literals} placement literals"
+            why = f"the formula would need more than {exc.literals} literals"
             return self.answer(why)
         finally:
             layers.solver.delete()
@@ -649,25 +649,26 @@ class SatSearch:
             until, deadline = None, self.clock.deadline
             if deadline is not None and not (layers.radius >= complete or layers.saturated):
                 until = (now := time.perf_counter()) + (deadline - now) * STAGE_SHARE
-            outcome = self.solve_radius(layers, until)
-            if outcome == "found" and not self.minimum:
+            if self.solve_radius(layers, until) and not self.minimum:
                 return
             radius = next_radius(layers.radius)
 
-    def solve_radius(self, layers: Layers, until: float | None) -> str:
-        """Ask the formula of the layers' radius (the total tightened after each closure for
-        the minimum): ``"found"`` (a closure; for the minimum, the fewest within the radius
-        or one proven), ``"unsat"`` (the counts it rules out are recorded) or ``"short"``
-        (``until`` passed)."""
+    def solve_radius(self, layers: Layers, until: float | None) -> bool:
+        """Ask the layers' formula (its total tightened after each closure, for the minimum)
+        until it is unsatisfiable (the counts it rules out raise ``floor``), ``until`` passes,
+        or a closure is found (``can_close``); True when a closure was found."""
         found = False
         while self.floor <= self.bound:
             b = self.bound
             result, model = self.clock.run(layers.solver, layers.assumptions(b), until)
             if result is None:
-                return "found" if found else "short"
+                return found
             if not result:
-                self.rule_out(layers.radius, not layers.saturated, b)
-                return "found" if found else "unsat"
+                # Every closure of ``k`` cards lies within ``R(k) = 2 k - F``; a region that
+                # no longer grows holds every closure.
+                most = min(b, (layers.radius + self.front) // 2) if not layers.saturated else b
+                self.floor = max(self.floor, most + 1)
+                return found
             chosen = layers.chosen(model)
             ordered = order_placements(self.table, chosen)
             if missing(self.required, Counter(p.card for p in ordered)):
@@ -679,15 +680,8 @@ class SatSearch:
             found = True
             self.best = ordered
             if not self.minimum:
-                return "found"
-        return "found"
-
-    def rule_out(self, radius: int, growing: bool, bound: int) -> None:
-        """Record an unsatisfiable formula of ``radius`` with at most ``bound`` cards (all of
-        them when the region no longer ``growing``)."""
-        # Every closure of ``k`` cards lies within ``R(k) = 2 k - F``.
-        most = min(bound, (radius + self.front) // 2) if growing else bound
-        self.floor = max(self.floor, most + 1)
+                return found
+        return found
 
     def answer(self, stopped: str | None) -> Closure:
         """The answer from what the search proved; ``stopped`` names a limit that ran out."""
