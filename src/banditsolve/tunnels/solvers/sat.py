@@ -535,10 +535,12 @@ class Clock:
         killed when it must stop and always reaped."""
         chunks: list[bytes] = []
         done = False
+        poller = select.poll()  # (not select.select: it fails on descriptors past 1023)
+        poller.register(fd, select.POLLIN)
         try:
             while True:
-                ready, _, _ = select.select([fd], [], [], self.wait_for(until))
-                if ready:
+                wait = self.wait_for(until)
+                if poller.poll(None if wait is None else int(wait * 1000) + 1):
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
                         done = True
