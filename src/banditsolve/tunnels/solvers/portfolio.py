@@ -9,12 +9,13 @@ only from its complete radius. Most questions are decided by the core alone with
 a question that outlasts that.
 
 In the race the core runs in a thread of its own (it releases the GIL for its whole search)
-and the SAT finder in the caller's thread (python-sat holds the GIL while CaDiCaL solves, in
-slices; see the SAT module). The one that finishes first with a definite answer stops the
-other: the core through its cancel byte, the SAT finder through its cancel event, checked
-between slices. A definite answer is ``impossible``, or ``closable`` (for the minimum, only a
-proven minimum). Both keep the same time limit, so the race ends within it. The answer names
-the solver that gave it (``exact`` or ``sat``).
+and the SAT finder in the caller's thread (each CaDiCaL call runs in a forked process, which
+the caller's thread awaits without the GIL; see the SAT module). The one that finishes first
+with a definite answer stops the other: the core through its cancel byte, the SAT finder
+through its cancel event, which kills its solver process. A definite answer is
+``impossible``, or ``closable`` (for the minimum, only a proven minimum). Both keep the same
+time limit, so the race ends within it. The answer names the solver that gave it (``exact``
+or ``sat``).
 """
 
 from __future__ import annotations
