@@ -24,6 +24,7 @@ from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from tests.bandida.helpers import make
+from tests.bandida.map_oracle import replay_with_maps
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import random_table
@@ -63,27 +64,30 @@ def connected(plain: PlainTable, a: Vec, b: Vec) -> bool:
 
 def replay_goal(table: Table, result: Closure, goal: str) -> None:
     """Lay the certificate on the oracle's plain table: each legal when laid, no exit at the
-    end, and the goal's cards among those laid (the second super card joined to the first)."""
-    plain = PlainTable()
-    for p in table.history:
-        plain.add(to_footprint(p))
-    names = [card_name(p.card) for p in table.history]
-    for p in result.placements:
-        fp = to_footprint(p)
-        assert is_legal(plain, fp), f"{p} is not legal when laid"
-        plain.add(fp)
-        names.append(card_name(p.card))
+    end, and the goal's cards on the final table (the second super card joined to the first).
+    A line that lays a map is laid on the map oracle, its removals checked too."""
+    if result.removals or any(card_name(p.card).endswith(":map") for p in result.placements):
+        final = replay_with_maps(table, result)
+        plain = final.plain()
+        cards = tuple(final.cards)
+    else:
+        plain = PlainTable()
+        for p in table.history:
+            plain.add(to_footprint(p))
+        for p in result.placements:
+            fp = to_footprint(p)
+            assert is_legal(plain, fp), f"{p} is not legal when laid"
+            plain.add(fp)
+        cards = (*table.history, *result.placements)
     assert not plain.exits()
+    names = [card_name(p.card) for p in cards]
     if goal in ("ladder", "join"):
         assert any(n.endswith(":ladder") for n in names)
     if goal == "join":
-        seconds = [
-            p for p in (*table.history, *result.placements) if ":bandido_super" in card_name(p.card)
-        ]
+        seconds = [p for p in cards[1:] if ":bandido_super" in card_name(p.card)]
         assert seconds
         start = table.history[0].cells[0]
         assert any(connected(plain, start, c) for p in seconds for c in p.cells)
-    assert not any(n.endswith(":map") for n in names[len(table.history) :])
 
 
 @rules("BA-CLOSE-1")

@@ -126,7 +126,9 @@ def test_a_state_asks_its_cards_not_yet_played(name: str, mode: int | None) -> N
         position = position_from_fields(state, name, mode)
         solver = min_cards_to_close if i % 2 else can_close
         result = solver(state, **LIMITS)
-        same_answer(result, solver(position, **LIMITS))
+        if getattr(state, "pending", "") != "map":
+            # (A state that owes its map's removal asks after it: no position says that.)
+            same_answer(result, solver(position, **LIMITS))
         assert result.goal == GOALS[mode]
         note = result.notes[0]
         many = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")

@@ -25,6 +25,7 @@ from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import closure_core
 from banditsolve.tunnels.solvers.compiled import MAX_BOARD_CELLS, solve_compiled
+from tests.bandida.map_oracle import replay_with_maps
 from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import to_footprint
@@ -35,7 +36,11 @@ MAP = KIND_INDEX["map"]
 
 
 def replay(table: Table, result: Closure) -> None:
-    """Lay the certificate on the oracle's plain table: each legal when laid, no exit left."""
+    """Lay the certificate on the oracle's plain table: each legal when laid, no exit left
+    (a line that lays a map: on the map oracle, its removals checked too)."""
+    if any(kind_index(p.card) == MAP for p in result.placements):
+        replay_with_maps(table, result)
+        return
     plain = PlainTable()
     for p in table.history:
         plain.add(to_footprint(p._replace(card=p.card & PORT_MASK)))
@@ -79,21 +84,25 @@ def agree(position: object, cards: list[int], **kwargs: object) -> Closure:
     """Both searches' minima on one question: the same status (where both finish) and the
     same number of cards; every certificate replayed by the oracle. The compiled answer."""
     table = position if isinstance(position, Table) else position.table  # type: ignore[attr-defined]
-    fast = min_cards_to_close(position, cards, backend="exact", time_limit=60, **kwargs)  # type: ignore[arg-type]
-    slow = min_cards_to_close(position, cards, backend="python", time_limit=60, **kwargs)  # type: ignore[arg-type]
+    maps = any(kind_index(c) == MAP for c in cards)
+    # (With a map, the lines that lay it are searched until the limit: a shorter one.)
+    limit = 5 if maps else 60
+    fast = min_cards_to_close(position, cards, backend="exact", time_limit=limit, **kwargs)  # type: ignore[arg-type]
+    slow = min_cards_to_close(position, cards, backend="python", time_limit=limit, **kwargs)  # type: ignore[arg-type]
     assert fast.backend == "exact"
     assert slow.backend == "python"
-    if fast.status == slow.status == "unknown":
-        # The one unknown both searches give without a limit: a map card among the cards
-        # (BA-CLOSE-2), where no closure without the maps exists.
-        assert any(kind_index(c) == MAP for c in cards), fast.reason
-        assert "map" in fast.reason
-        assert "map" in slow.reason
+    if maps and "unknown" in (fast.status, slow.status):
+        # With a map among the cards, the lines that lay it are searched within the limit
+        # (BA-CLOSE-2): an unknown there says so; where both decide, they agree.
+        assert all("map" in r.reason for r in (fast, slow) if r.status == "unknown")
+        if "closable" in (fast.status, slow.status) and "impossible" in (fast.status, slow.status):
+            pytest.fail(f"closable and impossible: {fast.reason} / {slow.reason}")
         return fast
     assert "unknown" not in (fast.status, slow.status), (fast.reason, slow.reason)
     assert fast.status == slow.status, (fast.reason, slow.reason)
-    assert fast.cards == slow.cards
     assert fast.minimum == slow.minimum
+    if fast.minimum or not maps:
+        assert fast.cards == slow.cards
     if fast.status == "closable":
         replay(table, fast)
         used = Counter(p.card for p in fast.placements)

@@ -370,10 +370,28 @@ def closure_text(
     lines = [f"{result.status}: {result.reason}"]
     if source is not None:
         lines.append(f"  with {source}")
-    lines += [f"  {i + 1}. {placement_text(p)}" for i, p in enumerate(result.placements)]
+    from banditsolve.tunnels.solvers.result import Removal
+
+    n = 0
+    for step in result.steps():
+        if isinstance(step, Removal):
+            lines.append(f"     then the map's {step}")
+        else:
+            n += 1
+            lines.append(f"  {n}. {placement_text(step)}")
     if result.placements:
-        lines.append(ascii_art(table.place_all(result.placements), legend=legend))
+        lines.append(ascii_art(result.final(table), legend=legend))
     return "\n".join(lines)
+
+
+def answer_svg(table: Table, result: Closure) -> str:
+    """The closure's final table as SVG, the cards the certificate laid highlighted (after a
+    map's removals, the cards of ``table`` still there come first)."""
+    from banditsolve.tunnels import svg
+
+    final = result.final(table)
+    before = set(table.history)
+    return svg(final, highlight_from=sum(1 for p in final.history if p in before))
 
 
 def close_mode(args: argparse.Namespace, game: TunnelGame) -> int | None:
@@ -398,7 +416,7 @@ def close_mode(args: argparse.Namespace, game: TunnelGame) -> int | None:
 
 
 def cmd_close(args: argparse.Namespace) -> int:
-    from banditsolve.tunnels import can_close, min_cards_to_close, svg
+    from banditsolve.tunnels import can_close, min_cards_to_close
     from banditsolve.tunnels.solvers.inputs import unplayed
     from banditsolve.tunnels.state import GameState
 
@@ -427,8 +445,7 @@ def cmd_close(args: argparse.Namespace) -> int:
     )
     table = asked.table
     if args.svg is not None:
-        laid = table.place_all(result.placements)
-        write_svg(args.svg, svg(laid, highlight_from=len(table.history)))
+        write_svg(args.svg, answer_svg(table, result))
     answer = result.to_answer(args.game)
     if source is None:
         return emit_answer(args, answer, closure_text(table, result))

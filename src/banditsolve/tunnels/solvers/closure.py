@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from banditsolve.core.limits import LimitReached, Limits
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.bandida.components import GOALS
+from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import CardLike
+from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers import parallel
 from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.compiled import solve_compiled
@@ -39,6 +41,7 @@ from banditsolve.tunnels.solvers.goals import (
     Required,
     Search,
     goal_problem,
+    is_map,
     plan,
     question,
     restore,
@@ -53,8 +56,19 @@ from banditsolve.tunnels.solvers.inputs import (
     deck_of,
     table_of,
 )
+from banditsolve.tunnels.solvers.mapclose import (
+    DEFAULT_READINGS,
+    MapFinder,
+    Plain,
+    Readings,
+    map_last,
+    owed_removals,
+    readings_of,
+    relaxed_reason,
+    replay,
+)
 from banditsolve.tunnels.solvers.plain import search_plain
-from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify, settled
+from banditsolve.tunnels.solvers.result import Closure, Removal, SearchStats, certify, settled
 from banditsolve.tunnels.table import Table
 
 __all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
@@ -64,6 +78,10 @@ __all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "p
 #: ``sat`` the SAT finder (:mod:`~banditsolve.tunnels.solvers.sat`), ``auto`` the compiled core
 #: and the SAT finder raced (:mod:`~banditsolve.tunnels.solvers.portfolio`).
 BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
+
+#: With map cards among the cards, the share of the time limit the search without them may take
+#: (the lines that lay a map get the rest: BA-CLOSE-2).
+MAP_FREE_SHARE = 0.5
 
 #: can_close goes straight to the whole budget once a level of the deepening has cost this many
 #: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
@@ -107,9 +125,11 @@ def can_close(
     one mode (the state's, or the position's goal's: ``close`` is mode 1), and cards its game
     does not hold are refused (:class:`~banditsolve.errors.NotationError` naming the rule: the
     ladder outside modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode 3, BA-DECK-5).
-    Map cards are left out of the search (their removals change the table): an
-    answer that would be ``impossible`` with a map card among the cards is ``unknown`` unless
-    no removal could change it (see :mod:`~banditsolve.tunnels.solvers.goals`).
+    With map cards among the cards (Bandida), a closure without them is looked for first;
+    failing one, the lines that lay a map are searched with its removals under the readings
+    of a game state's options (the defaults for a position: BA-OPT-1..4), and a closable
+    answer's certificate holds each removal (:attr:`Closure.removals`); see
+    :mod:`~banditsolve.tunnels.solvers.mapclose`.
     """
     return _solve(
         position,
@@ -219,8 +239,73 @@ def _solve(
         raise SolverError("the plain baseline answers only can_close on an unbounded table")
     if backend in ("cpsat", "z3") and node_limit is not None:
         raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
-    result = solve_goal(table, codes, aim, max_cards, backend, area, limits, minimum, workers)
+    readings = readings_of(position)
+    owed = owed_removals(position, readings)
+    if owed:
+        ask = Asked(aim, max_cards, backend, area, limits, workers, readings, time.perf_counter())
+        result = after_removal(table, codes, owed, ask, minimum)
+    else:
+        result = solve_goal(
+            table, codes, aim, max_cards, backend, area, limits, minimum, workers, readings
+        )
     return replace(result, limits=limits, max_cards=max_cards)
+
+
+def after_removal(
+    table: Table,
+    codes: tuple[int, ...],
+    owed: tuple[tuple[Placement, ...], ...],
+    ask: Asked,
+    minimum: bool,
+) -> Closure:
+    """A game state that owes its map's removal (BA-OBJ-5): the question after each removal
+    ``owed`` allows, closable when one closes (the removal first in the certificate),
+    impossible when none does. Two rounds: every removal with an even share of half the time,
+    then those still undecided with the rest."""
+    nodes = 0
+    todo = list(owed)
+    limit = ask.limits.time_limit
+    for last in (False, True):
+        undecided = []
+        for n, gone in enumerate(todo):
+            left = ask.limits
+            if limit is not None:
+                spent = time.perf_counter() - ask.start
+                pool = limit - spent if last else limit / 2 - spent
+                if pool <= 0:
+                    undecided.extend(todo[n:])
+                    break
+                left = Limits(pool / (len(todo) - n), left.node_limit)
+            r = solve_goal(
+                rebuilt(table, gone), codes, ask.goal, ask.max_cards, ask.backend, ask.area,
+                left, minimum, ask.workers, ask.readings,
+            )
+            nodes += r.stats.nodes
+            if r.status == "closable":
+                moved = (Removal(0, gone), *r.removals)
+                replay(table, r.placements, moved, ask.readings, ask.goal)
+                why = f"the map's removal owed first, then: {r.reason}"
+                stats = SearchStats(nodes, time.perf_counter() - ask.start)
+                return replace(r, removals=moved, reason=why, stats=stats, minimum=False)
+            if r.status == "unknown":
+                undecided.append(gone)
+        todo = undecided
+        if not todo or limit is None:
+            break
+    stats = SearchStats(nodes, time.perf_counter() - ask.start)
+    name = {"plain": "plain", "auto": "exact"}.get(ask.backend, ask.backend)
+    if not todo:
+        why = (
+            "the map laid last still takes cards off, and after each of the"
+            f" {plural(len(owed), 'removal')} it allows no closure exists"
+        )
+        return Closure("impossible", (), why, name, stats, goal=ask.goal)
+    why = (
+        f"the map laid last still takes cards off, and {len(owed) - len(todo)} of the"
+        f" {plural(len(owed), 'removal')} it allows were ruled out before the time limit ran"
+        f" out ({limit or 0:g} s)"
+    )
+    return Closure("unknown", (), why, name, stats, goal=ask.goal)
 
 
 def solve_goal(
@@ -233,11 +318,13 @@ def solve_goal(
     limits: Limits,
     minimum: bool,
     workers: int | None,
+    readings: Readings = DEFAULT_READINGS,
 ) -> Closure:
     """The closure question for ``goal`` on checked inputs: the searches of its plan
     (:func:`~banditsolve.tunnels.solvers.goals.plan`), their answers combined, the
-    certificate named by the real cards and replayed with the goal checked, and the map
-    cards' honesty rule applied."""
+    certificate named by the real cards and replayed with the goal checked; with map cards
+    among the cards and no closure without them, the map's removals under ``readings``
+    (:mod:`~banditsolve.tunnels.solvers.mapclose`)."""
     start = time.perf_counter()
     p = plan(table, codes, goal)
     name = {"plain": "plain", "auto": "exact"}.get(backend, backend)
@@ -252,11 +339,14 @@ def solve_goal(
         why = f"{problem}: no card can be laid on a table without exits"
         return Closure("impossible", (), why, name, goal=goal, notes=p.notes)
     results: list[tuple[Search, Closure]] = []
+    # With map cards, the search without them may take MAP_FREE_SHARE of the time; the lines
+    # that lay a map get the rest.
+    share = MAP_FREE_SHARE if p.maps else 1.0
     for v in p.searches:
         left = limits
         if limits.time_limit is not None:
             spent = time.perf_counter() - start
-            left = Limits(max(0.01, limits.time_limit - spent), limits.node_limit)
+            left = Limits(max(0.01, share * limits.time_limit - spent), limits.node_limit)
         r = _dispatch(table, v.codes, max_cards, backend, area, left, minimum, workers, v.required)
         if r.status == "unknown" and left is not limits and "time limit" in r.reason:
             r = replace(r, reason=limits.reason("time"))  # the limit asked, not the time left
@@ -286,6 +376,10 @@ def solve_goal(
         )
     unknown = [r for _v, r in results if r.status == "unknown"]
     first = results[0][1]
+    if unknown and p.maps and "node limit" not in unknown[0].reason:
+        ask = Asked(goal, max_cards, backend, area, limits, workers, readings, start)
+        cut = replace(unknown[0], stats=SearchStats(nodes, seconds), notes=p.notes)
+        return with_maps(table, codes, ask, "the search was cut short", cut)
     if unknown:
         return replace(unknown[0], goal=goal, notes=p.notes)
     why = first.reason
@@ -293,13 +387,121 @@ def solve_goal(
         why = "; ".join(f"{v.side} side: {r.reason}" for v, r in results)
     stats = replace(first.stats, nodes=nodes, seconds=seconds)
     if p.maps:
-        why = (
-            f"{why} without the map cards; the search does not model a map's removals (they"
-            f" change the table), so with {plural(p.maps, 'map card')} among the cards this"
-            " proves nothing"
-        )
-        return Closure("unknown", (), why, first.backend, stats, goal=goal, notes=p.notes)
+        ask = Asked(goal, max_cards, backend, area, limits, workers, readings, start)
+        return with_maps(table, codes, ask, why, replace(first, stats=stats, notes=p.notes))
     return Closure("impossible", (), why, first.backend, stats, goal=goal, notes=p.notes)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A closure question's settings, as :func:`with_maps` passes them on to the map-free
+    questions it asks."""
+
+    goal: str
+    max_cards: int | None
+    backend: str
+    area: Bounds | None
+    limits: Limits
+    workers: int | None
+    readings: Readings
+    start: float
+
+    def plain(self, goal: str) -> Plain:
+        """The map-free question for ``goal`` (no minimum), on the backend asked."""
+
+        def ask(table: Table, codes: tuple[int, ...], budget: int, left: Limits) -> Closure:
+            return solve_goal(
+                table, codes, goal, budget, self.backend, self.area, left, False, self.workers
+            )
+
+        return ask
+
+
+    def needing(self, code: int) -> Plain:
+        """The map-free question with a card of port set ``code`` required among those laid
+        (the certificate names it by that port set)."""
+
+        def ask(table: Table, codes: tuple[int, ...], budget: int, left: Limits) -> Closure:
+            p = plan(table, codes, self.goal)
+            nodes = 0
+            for v in p.searches:
+                need = (*v.required, frozenset({code}))
+                r = _dispatch(
+                    table, v.codes, budget, self.backend, self.area, left, False,
+                    self.workers, need,
+                )
+                nodes += r.stats.nodes
+                if r.status == "closable":
+                    return replace(r, placements=restore(r.placements, v.cards))
+            return Closure("impossible", (), "", stats=SearchStats(nodes))
+
+        return ask
+
+
+def with_maps(
+    table: Table, codes: tuple[int, ...], ask: Asked, plain_why: str, plain: Closure
+) -> Closure:
+    """BA-CLOSE-2: no closure found without the map cards (``plain``: impossible, or unknown
+    when its search was cut short; why: ``plain_why``); the lines that lay maps, found or
+    ruled out (:mod:`~banditsolve.tunnels.solvers.mapclose`): the finder with no plain card
+    before a map, the relaxation, then the finder deepened until it searches every line."""
+    goal = ask.goal
+    budget = len(codes) if ask.max_cards is None else min(ask.max_cards, len(codes))
+    deadline = None if ask.limits.time_limit is None else ask.start + ask.limits.time_limit
+    finder = MapFinder(
+        codes, goal, ask.readings, ask.area, budget, ask.plain(goal), deadline,
+        ask.limits.node_limit, plain.stats.nodes,
+    )
+    found = map_last(table, codes, budget, ask.needing, finder.left)
+    if found is not None:
+        return _map_answer(table, found, ask, finder, plain)
+    keep = goal if ask.readings.split == "tunnels" else "close"
+    why, spent = relaxed_reason(
+        table, codes, ask.readings, ask.plain(keep), budget, finder.left, ask.area
+    )
+    finder.nodes += spent
+    found = None
+    if why is not None:
+        why = f"{plain_why} without the map cards, and {why}"
+    else:
+        found = finder.find(table, range(finder.full + 1))
+        if found is None and plain.status == "impossible" and finder.exhausted(finder.full):
+            why = (
+                f"{plain_why} without the map cards, and every line that lays a map (each"
+                " placement, each removal its reading allows) was searched without a closure"
+            )
+    if found is not None:
+        return _map_answer(table, found, ask, finder, plain)
+    stats = SearchStats(finder.nodes, time.perf_counter() - ask.start)
+    name = plain.backend
+    if why is not None:
+        return Closure("impossible", (), why, name, stats, goal=goal, notes=plain.notes)
+    if finder.stopped or plain.status == "unknown":
+        how = ask.limits.reason("nodes" if finder.stopped == "nodes" else "time")
+    else:
+        how = (
+            f"{plural(finder.undecided, 'map-free question')} after a map's removal undecided"
+            " in its share of the time"
+        )
+    why = f"{plain_why} without the map cards; with them: {how}"
+    return Closure("unknown", (), why, name, stats, goal=goal, notes=plain.notes)
+
+
+def _map_answer(
+    table: Table, found: Closure, ask: Asked, finder: MapFinder, plain: Closure
+) -> Closure:
+    """A closing line with a map, replayed by the rules, as the answer."""
+    replay(table, found.placements, found.removals, ask.readings, ask.goal)
+    stats = SearchStats(finder.nodes, time.perf_counter() - ask.start)
+    taken = sum(len(r.cards) for r in found.removals)
+    how = f"{plural(taken, 'card')} taken off" if found.removals else "the map laid last"
+    if not found.removals and not is_map(found.placements[-1].card):
+        how = "the map taking nothing off"
+    why = f"{found.cards} cards close it with a map ({how}); no closure without the map cards"
+    return Closure(
+        "closable", found.placements, why, plain.backend, stats, False, goal=ask.goal,
+        notes=plain.notes, removals=found.removals,
+    )
 
 
 def _dispatch(

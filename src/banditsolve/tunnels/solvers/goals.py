@@ -11,12 +11,11 @@
 
 How the special cards enter the question (``can_close`` with cards of the Bandida deck):
 
-- The map's removals change the table, and the search does not model them: map cards are
-  left out of the search. A closure found without them is a real certificate (it simply does
-  not use the map); when the search without them finds none and a map card is among the
-  cards, the answer is ``unknown`` with that reason, never ``impossible``, unless a reason
-  that holds whatever is removed proves it (no ladder, or no second super card, among the
-  cards and on the table).
+- The map's removals change the table: the searches planned here leave the map cards out. A
+  closure found without them is a real certificate (it simply does not use the map); when
+  they find none, the lines that lay a map are searched with its removals
+  (:mod:`~banditsolve.tunnels.solvers.mapclose`). A reason that holds whatever is removed
+  (no ladder, or no second super card, among the cards and on the table) answers at once.
 - The backpack, the dynamite, the broken tool and the water bottle (and the alarms' effects)
   change hands, draws and the pile, never the table: they do not change which placement
   sequences exist in the closure question (any subset of the cards, in any order), so there
@@ -169,8 +168,8 @@ def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
     notes: list[str] = [codes.source.note] if isinstance(codes, Unplayed) else []
     if maps:
         notes.append(
-            f"{plural(maps, 'map card')} left out of the search: its removals change the"
-            " table, which the search does not model"
+            f"{plural(maps, 'map card')}: a closure without the map cards is looked for first,"
+            " then the lines that lay a map, with each removal its reading allows (BA-CLOSE-2)"
         )
     if any(kind_index(c) in HAND_OBJECTS for c in codes):
         notes.append(

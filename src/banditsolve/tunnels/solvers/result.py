@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from banditsolve.core.answer import Answer
 from banditsolve.core.limits import Limits
 from banditsolve.errors import IllegalActionError
+from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.bounds import static_reason
 from banditsolve.tunnels.solvers.goals import goal_problem
 from banditsolve.tunnels.solvers.inputs import Bounds
+from banditsolve.tunnels.state import Remove
 from banditsolve.tunnels.table import Table
 
 Status = Literal["closable", "impossible", "unknown"]
@@ -30,6 +32,18 @@ ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
 def placement_text(p: Placement) -> str:
     """A placement in the notation ``NAME@x,y,r`` (``str(Placement)``)."""
     return str(p)
+
+
+class Removal(NamedTuple):
+    """A map's removal in a closure certificate (BA-OBJ-5): ``cards`` taken off the table
+    (in the order laid) right after the certificate's ``after``-th placement, the map; with
+    ``after`` 0, first of all: the removal still owed for the map a game state laid last."""
+
+    after: int
+    cards: tuple[Placement, ...]
+
+    def __str__(self) -> str:
+        return str(Remove(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +87,30 @@ class Closure:
     max_cards: int | None = None
     goal: str = "close"
     notes: tuple[str, ...] = ()
+    removals: tuple[Removal, ...] = ()
 
     @property
     def cards(self) -> int:
-        """Number of cards of the certificate."""
+        """Number of cards of the certificate (the cards laid, maps and cards a map took off
+        again included)."""
         return len(self.placements)
+
+    def steps(self) -> tuple[Placement | Removal, ...]:
+        """The certificate in play order: the placements, each map's removal right after it."""
+        after = {r.after: r for r in self.removals}
+        out: list[Placement | Removal] = [after[0]] if 0 in after else []
+        for n, p in enumerate(self.placements, 1):
+            out.append(p)
+            if n in after:
+                out.append(after[n])
+        return tuple(out)
+
+    def final(self, table: Table) -> Table:
+        """``table`` after the certificate (its placements, and its maps' removals)."""
+        t = table
+        for step in self.steps():
+            t = t.place(step) if isinstance(step, Placement) else rebuilt(t, step.cards)
+        return t
 
     def to_json(self) -> dict[str, object]:
         """``{"status", "placements": [{"card", "x", "y", "rotation"}...], "reason", ...}``
@@ -91,6 +124,7 @@ class Closure:
             "reason": self.reason,
             "cards": len(self.placements),
             "minimum": self.minimum,
+            **({"removals": [_removal_json(r) for r in self.removals]} if self.removals else {}),
             "backend": self.backend,
             "stats": self.stats.to_json(),
         }
@@ -119,11 +153,18 @@ class Closure:
             status=ANSWER_STATUS[self.status],
             answer=self.status,
             reason=self.reason,
-            certificate=[placement_text(p) for p in self.placements] if closable else None,
+            certificate=[str(step) for step in self.steps()] if closable else None,
             limits={**self.limits.to_json(), "max_cards": self.max_cards},
             stats={**self.stats.to_json(), "backend": self.backend},
             details=details,
         )
+
+
+def _removal_json(r: Removal) -> dict[str, object]:
+    cards = [
+        {"card": card_name(p.card), "x": p.x, "y": p.y, "rotation": p.rotation} for p in r.cards
+    ]
+    return {"after": r.after, "cards": cards}
 
 
 def certify(

@@ -1,0 +1,205 @@
+"""Closure with Bandida's map cards (BA-CLOSE-2): lines that lay a map, its removals modelled.
+
+Every closable answer that lays a map is replayed by the map oracle (an independent statement
+of the placement rule and of the map's removals); on small questions every answer is compared
+with the oracle's own search of every line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from banditsolve.tunnels import Table, can_close, min_cards_to_close, parse_position
+from banditsolve.tunnels.bandida.state import BandidaOptions
+from banditsolve.tunnels.cards import card_name, parse_card
+from banditsolve.tunnels.simulate import simulate
+from banditsolve.tunnels.solvers.goals import is_map
+from banditsolve.tunnels.state import GameState
+from banditsolve.tunnels.table import legal_placements
+from tests.bandida.map_oracle import brute_close, replay_with_maps
+from tests.profiles import scaled
+from tests.rules import rules
+
+#: The issue's example: a table no card can close without the map, which closes it.
+THROUGH_MAP = (
+    "bandida L+TL+TR+R+BR+BL@0,0,0 L+BL@1,-1,270 | TL TL+TR TL+TR:broken_tool L+TL+TR:map"
+)
+
+
+def owes_removal(s: GameState) -> bool:
+    """True for a Bandida state right after a map was laid, its removal still to come."""
+    pending: str = getattr(s, "pending", "")
+    return pending == "map"
+
+
+def unplayed(s: GameState) -> list[int]:
+    return [*s.hands[s.to_act], *s.pile]
+
+
+def map_questions(
+    seeds: range, sizes: tuple[int, ...], most: int = 99
+) -> list[tuple[Table, list[int]]]:
+    """Tables of seeded mode-1 games (of at most ``most`` cards) and some of their cards not
+    yet played, a map card among them."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        states = simulate(2, seed, BandidaOptions(mode=1))[:-1]
+        for s in states[2::4]:
+            if s.is_chance or s.outcome is not None or owes_removal(s):
+                continue
+            if len(s.table.history) > most:
+                continue
+            cards = unplayed(s)
+            maps = [c for c in cards if is_map(c)]
+            if not maps:
+                continue
+            others = [c for c in cards if not is_map(c)]
+            for n in sizes:
+                pick = [maps[0], *rng.sample(others, min(n - 1, len(others)))]
+                out.append((s.table, pick))
+    return out
+
+
+@rules("BA-CLOSE-2", "BA-OBJ-5")
+def test_the_issues_example_closes_through_the_map() -> None:
+    """No card but the map fits the last exit: the map laid last closes it."""
+    position = parse_position(THROUGH_MAP)
+    result = can_close(position)
+    assert result.status == "closable", result.reason
+    laid = [card_name(p.card) for p in result.placements]
+    assert laid[-1] == "L+TL+TR:map"
+    assert "map" in result.reason
+    replay_with_maps(position.table, result)
+    without = can_close(position, [c for c in position.remaining if not is_map(c)])
+    assert without.status == "impossible"
+
+
+#: Small cards for the oracle's questions (few openings: few placements to try).
+SMALL = ("L", "TL", "TR", "L+TL", "TL+TR", "L+BL", "TL+BR", "L+R", "L+TL+TR", "L+TR+BR")
+MAPS = ("L+TL+TR:map", "L+TR+BR:map")
+
+
+def small_question(seed: int) -> tuple[Table, list[int]]:
+    """A table of two to five small cards grown at random from an ``L+R`` start, a map and
+    three small cards."""
+    rng = random.Random(seed)
+    table = Table.start("L+R")
+    for _ in range(rng.randint(2, 5)):
+        options = legal_placements(table, parse_card(rng.choice(SMALL)))
+        if options:
+            table = table.place(rng.choice(options))
+    cards = [parse_card(rng.choice(MAPS)), *(parse_card(rng.choice(SMALL)) for _ in range(3))]
+    return table, cards
+
+
+@rules("BA-CLOSE-2", "BA-OBJ-5", "BA-OBJ-6", "BA-OPT-4")
+def test_map_questions_agree_with_the_oracles_search_of_every_line() -> None:
+    """Questions no closure without the map answers: every verdict is the one the oracle's
+    search of every line (each placement, each removal by its own count) gives, and every
+    closable line replays on it. Lines that take cards off, and both ways of proving
+    impossible (the relaxation, and every line searched), are among those compared."""
+    seen: Counter[str] = Counter()
+    for seed in range(scaled(90, 400)):
+        table, cards = small_question(seed)
+        without = can_close(table, [c for c in cards if not is_map(c)], hypothetical=True)
+        if without.status != "impossible":
+            continue
+        result = can_close(table, cards, time_limit=60, hypothetical=True)
+        assert result.status != "unknown", result.reason
+        truth = brute_close(table, cards)
+        assert (result.status == "closable") == truth, (
+            [str(p) for p in table.history],
+            [card_name(c) for c in cards],
+            result.reason,
+        )
+        if result.status == "closable":
+            replay_with_maps(table, result)
+            seen["removal" if result.removals else "closable"] += 1
+        else:
+            seen["searched" if "every line" in result.reason else "relaxed"] += 1
+    assert seen["removal"], seen
+    assert seen["searched"], seen
+    assert seen["relaxed"], seen
+
+
+@rules("BA-CLOSE-2", "BA-CLOSE-3")
+def test_lines_with_removals_replay_on_the_oracle() -> None:
+    """Larger questions (eight and twelve cards): every closable line the solver gives,
+    removals included, replays on the oracle; some take cards off."""
+    took = 0
+    closable = 0
+    for table, cards in map_questions(range(60, 60 + scaled(8, 24)), (8, 12)):
+        if took >= scaled(2, 8):
+            break
+        result = can_close(table, cards, time_limit=3, hypothetical=True)
+        if result.status != "closable":
+            continue
+        closable += 1
+        final = replay_with_maps(table, result)
+        took += bool(result.removals)
+        if result.removals:
+            # The picture's table is the oracle's final table.
+            drawn = result.final(table)
+            assert sorted(map(str, drawn.history)) == sorted(map(str, final.cards))
+    assert closable
+    assert took, "no line took cards off"
+
+
+@rules("BA-CLOSE-4", "BA-OBJ-5")
+def test_a_state_that_owes_its_maps_removal_asks_after_each_removal() -> None:
+    """A game state right after a map was laid: the removal comes first, in the certificate
+    too (``after`` 0), and a closable line replays from the state's table."""
+    answers: Counter[str] = Counter()
+    for seed in range(scaled(12, 40)):
+        for s in simulate(2, seed, BandidaOptions(mode=1)):
+            if owes_removal(s) and s.outcome is None:
+                result = can_close(s, time_limit=5)
+                answers[result.status] += 1
+                if result.status == "closable":
+                    assert result.removals[0].after == 0
+                    replay_with_maps(s.table, result)
+                    answer = result.to_answer("bandida")
+                    assert answer.certificate is not None
+                    assert answer.certificate[0].startswith("remove ")
+                else:
+                    assert "the map laid last" in result.reason
+                break
+    assert answers["closable"], answers
+
+
+@rules("BA-CLOSE-2")
+def test_the_command_line_lists_the_removal_and_json_holds_it() -> None:
+    """``bandida close`` of a position whose closure takes cards off: the removal in the text
+    after the map, and in ``--json`` as ``removals`` and in the certificate."""
+    for table, cards in map_questions(range(60, 90), (8, 12)):
+        result = can_close(table, cards, time_limit=3, hypothetical=True)
+        if result.removals:
+            break
+    else:
+        pytest.fail("no question with a removal")
+    text = "bandida " + " ".join(map(str, table.history)) + " | "
+    text += " ".join(card_name(c) for c in cards)
+    run = [sys.executable, "-m", "banditsolve", "bandida", "close", text, "--hypothetical"]
+    shown = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert "then the map's remove " in shown.stdout
+    data = json.loads(
+        subprocess.run([*run, "--json"], capture_output=True, text=True, check=True).stdout
+    )
+    assert data["status"] == "yes"
+    assert any(step.startswith("remove ") for step in data["certificate"])
+
+
+@rules("BA-CLOSE-2")
+def test_minimum_with_a_map_is_never_claimed_proven() -> None:
+    """min_cards_to_close: a line through the map is closable, not a proven minimum (a line
+    with other removals might be shorter)."""
+    result = min_cards_to_close(parse_position(THROUGH_MAP))
+    assert result.status == "closable"
+    assert not result.minimum
