@@ -1,11 +1,10 @@
-"""An independent re-statement of Bandida's map (BA-OBJ-5, BA-OBJ-6, BA-OPT-1..4 at their
-defaults), on the oracle's plain table, for checking closure certificates that lay maps.
+"""An independent re-statement of Bandida's map (BA-OBJ-5, BA-OBJ-6, BA-OPT-1..4), on the
+oracle's plain table, for checking closure certificates that lay maps.
 
 Nothing here uses the engine's removal search: the cards a map may take are found by trying
-every set of three (else two, else one) and a breadth-first search of the cards left. The
-readings are the defaults: ``not_special`` (never the start card, Bandido's super card, the
-ladder or the map just laid), ``edges`` (the cards left touch edge to edge as one group),
-``allowed`` (an opening that faced a card taken off is an exit again) and ``as_many``.
+every set of three (else two, else one) and a breadth-first search of the cards left, under
+each reading of the options (:data:`DEFAULTS`: ``not_special``, ``edges``, ``allowed``,
+``as_many``).
 """
 
 from __future__ import annotations
@@ -27,6 +26,15 @@ from tests.tunnels.oracle import (
 )
 
 KEEP = ("ladder", "bandido_super")
+
+#: A reading of each map option, by name.
+Readings = dict[str, str]
+DEFAULTS: Readings = {
+    "map_removes": "not_special",
+    "map_split": "edges",
+    "map_reopen": "allowed",
+    "map_short": "as_many",
+}
 
 
 def fp_of(p: Placement) -> Footprint:
@@ -58,26 +66,46 @@ class MapTable:
                 t.add(fp)
         return t
 
-    def graph(self) -> list[set[int]]:
-        """Each card's neighbours: the cards touching it edge to edge."""
+    def graph(self, tunnels: bool = False) -> list[set[int]]:
+        """Each card's neighbours: the cards touching it edge to edge (``tunnels``: through an
+        edge open on both sides)."""
         owner = {cell: i for i, fp in enumerate(self.fps) for cell, _opens in fp}
+        opens = {cell: o for fp in self.fps for cell, o in fp}
         near: list[set[int]] = [set() for _ in self.cards]
         for cell, i in owner.items():
             for d in (WEST, NORTH, EAST, SOUTH):
-                j = owner.get((cell[0] + d[0], cell[1] + d[1]))
-                if j is not None and j != i:
-                    near[i].add(j)
+                n = (cell[0] + d[0], cell[1] + d[1])
+                j = owner.get(n)
+                if j is None or j == i:
+                    continue
+                if tunnels and not (d in opens[cell] and (-d[0], -d[1]) in opens[n]):
+                    continue
+                near[i].add(j)
         return near
 
-    def removals(self) -> list[frozenset[int]]:
-        """Every set the map just laid (the last card) may take off: three if any set of three
-        may go, else two, else one, else none (BA-OBJ-6, ``edges``: the cards left touch edge
-        to edge as one group)."""
+    def removals(self, readings: Readings = DEFAULTS) -> list[frozenset[int]]:
+        """Every set the map just laid (the last card) may take off under ``readings``
+        (BA-OPT-1..4): three if any set of three may go, else two, else one, else none
+        (``as_many``; ``none``: three or none); the cards left one group (BA-OBJ-6: touching
+        edge to edge, or joined through the tunnels); under ``forbidden`` no card left with
+        an opening onto a card taken off; never the start card nor Bandido's super card, and
+        under ``not_special`` neither the ladder nor the map just laid."""
         last = len(self.cards) - 1
-        pool = [i for i in range(1, last) if kind(self.cards[i]) not in KEEP]
-        near = self.graph()
+        keep = KEEP if readings["map_removes"] == "not_special" else ("bandido_super",)
+        pool = [
+            i
+            for i in range(1, last + 1)
+            if kind(self.cards[i]) not in keep
+            and (i != last or readings["map_removes"] == "not_super")
+        ]
+        near = self.graph(readings["map_split"] == "tunnels")
+        joined = self.graph(True)
 
-        def one_group(gone: set[int]) -> bool:
+        def allowed(gone: set[int]) -> bool:
+            if readings["map_reopen"] == "forbidden" and any(
+                j not in gone for i in gone for j in joined[i]
+            ):
+                return False
             seen = {0}
             todo = [0]
             while todo:
@@ -87,8 +115,9 @@ class MapTable:
                         todo.append(j)
             return len(seen) == len(self.cards) - len(gone)
 
-        for size in (3, 2, 1):
-            found = [frozenset(c) for c in combinations(pool, size) if one_group(set(c))]
+        sizes = (3, 2, 1) if readings["map_short"] == "as_many" else (3,)
+        for size in sizes:
+            found = [frozenset(c) for c in combinations(pool, size) if allowed(set(c))]
             if found:
                 return found
         return []
@@ -104,7 +133,7 @@ class MapTable:
         self.fps = [fp_of(p) for p in keep]
 
 
-def replay_with_maps(table: Table, result: Closure) -> MapTable:
+def replay_with_maps(table: Table, result: Closure, readings: Readings = DEFAULTS) -> MapTable:
     """Lay the certificate on the oracle's table: every placement legal when laid on a table
     with exits; after each map that leaves exits, the removal named, which must be one the map
     allows by the oracle's own count (and none named when it allows none); no exit at the
@@ -113,7 +142,7 @@ def replay_with_maps(table: Table, result: Closure) -> MapTable:
     after = {r.after: tuple(r.cards) for r in result.removals}
     if 0 in after:
         assert kind(t.cards[-1]) == "map"
-        _check_removal(t, after.pop(0))
+        _check_removal(t, after.pop(0), readings)
     for n, p in enumerate(result.placements, 1):
         plain = t.plain()
         assert plain.exits(), f"{p} is laid on a closed table"
@@ -121,7 +150,7 @@ def replay_with_maps(table: Table, result: Closure) -> MapTable:
         t.cards.append(p)
         t.fps.append(fp_of(p))
         if kind(p) == "map" and t.plain().exits():
-            _check_removal(t, after.pop(n, ()))
+            _check_removal(t, after.pop(n, ()), readings)
         else:
             assert n not in after, f"a removal after {p}, which is no map leaving exits"
     assert not after
@@ -129,8 +158,8 @@ def replay_with_maps(table: Table, result: Closure) -> MapTable:
     return t
 
 
-def _check_removal(t: MapTable, gone: tuple[Placement, ...]) -> None:
-    allowed = t.removals()
+def _check_removal(t: MapTable, gone: tuple[Placement, ...], readings: Readings) -> None:
+    allowed = t.removals(readings)
     if not allowed:
         assert not gone, "the map may take nothing off"
         return
@@ -159,7 +188,7 @@ def placements_of(t: MapTable, code: int) -> list[Placement]:
     return out
 
 
-def brute_close(table: Table, cards: Sequence[int]) -> bool:
+def brute_close(table: Table, cards: Sequence[int], readings: Readings = DEFAULTS) -> bool:
     """Oracle: can some line of ``cards`` (in any order, maps with every removal the oracle
     allows) leave no exit? Every line is tried, failures remembered by the table's cards and
     the cards left."""
@@ -191,7 +220,7 @@ def brute_close(table: Table, cards: Sequence[int]) -> bool:
             for p in placements_of(t, code):
                 laid = MapTable([*t.cards, p])
                 if kind(p) == "map" and laid.plain().exits():
-                    options = laid.removals()
+                    options = laid.removals(readings)
                     for gone in options or [frozenset()]:
                         if search(laid.without(gone), after):
                             return True

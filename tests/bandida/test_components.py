@@ -161,7 +161,7 @@ def test_without_remaining_cards_a_position_holds_its_modes_pile() -> None:
         assert position.remaining == MODES[1].pile(deck)
         answer = can_close(position, max_cards=1)
         assert answer.goal == "close"
-        assert answer.status == "unknown"  # one card cannot, but the search leaves maps out
+        assert answer.status == "impossible", answer.reason  # one card, a map or not
         assert "map" in answer.reason
 
 

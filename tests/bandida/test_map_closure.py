@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 
+from banditsolve.errors import RuleOptionError, SolverError
 from banditsolve.tunnels import Table, can_close, min_cards_to_close, parse_position
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import card_name, parse_card
@@ -21,7 +22,7 @@ from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.goals import is_map
 from banditsolve.tunnels.state import GameState
 from banditsolve.tunnels.table import legal_placements
-from tests.bandida.map_oracle import brute_close, replay_with_maps
+from tests.bandida.map_oracle import DEFAULTS, brute_close, replay_with_maps
 from tests.profiles import scaled
 from tests.rules import rules
 
@@ -126,6 +127,49 @@ def test_map_questions_agree_with_the_oracles_search_of_every_line() -> None:
     assert seen["removal"], seen
     assert seen["searched"], seen
     assert seen["relaxed"], seen
+
+
+@rules("BA-CLOSE-2", "BA-OPT-1", "BA-OPT-2", "BA-OPT-3", "BA-OPT-4")
+@pytest.mark.parametrize(
+    "reading",
+    [
+        {"map_removes": "not_super"},
+        {"map_split": "tunnels"},
+        {"map_reopen": "forbidden"},
+        {"map_short": "none"},
+    ],
+)
+def test_each_reading_of_the_map_agrees_with_the_oracle(reading: dict[str, str]) -> None:
+    """A position's question under each other reading of the map (``options``): the oracle's
+    verdict under the same reading, and every closable line replays under it."""
+    readings = {**DEFAULTS, **reading}
+    closable = 0
+    for seed in range(scaled(60, 200)):
+        table, cards = small_question(seed)
+        without = can_close(table, [c for c in cards if not is_map(c)], hypothetical=True)
+        if without.status != "impossible":
+            continue
+        result = can_close(table, cards, time_limit=60, hypothetical=True, options=reading)
+        assert result.status != "unknown", result.reason
+        assert (result.status == "closable") == brute_close(table, cards, readings)
+        if result.status == "closable":
+            closable += 1
+            replay_with_maps(table, result, readings)
+    assert closable, reading
+
+
+@rules("BA-CLOSE-2")
+def test_options_are_the_maps_readings_and_only_for_a_position() -> None:
+    """``options`` takes the map's readings alone, each value checked; a game state keeps its
+    own options."""
+    position = parse_position(THROUGH_MAP)
+    with pytest.raises(SolverError, match="map's readings"):
+        can_close(position, options={"tool": "later"})
+    with pytest.raises(RuleOptionError, match="map_split"):
+        can_close(position, options={"map_split": "sideways"})
+    state = simulate(2, 3, BandidaOptions(mode=1))[5]
+    with pytest.raises(SolverError, match="own options"):
+        can_close(state, options={"map_split": "tunnels"})
 
 
 @rules("BA-CLOSE-2", "BA-CLOSE-3")

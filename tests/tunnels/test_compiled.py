@@ -38,7 +38,7 @@ MAP = KIND_INDEX["map"]
 def replay(table: Table, result: Closure) -> None:
     """Lay the certificate on the oracle's plain table: each legal when laid, no exit left
     (a line that lays a map: on the map oracle, its removals checked too)."""
-    if any(kind_index(p.card) == MAP for p in result.placements):
+    if result.removals or any(kind_index(p.card) == MAP for p in result.placements):
         replay_with_maps(table, result)
         return
     plain = PlainTable()
@@ -52,8 +52,10 @@ def replay(table: Table, result: Closure) -> None:
 
 
 def unplayed(s: GameState) -> list[int]:
-    """The cards in play, the player's hand first, then the pile (top first)."""
-    return [*s.hands[s.to_act], *s.pile]
+    """The cards in play, the player's hand first, then the pile (top first); map cards left
+    out: here the two searches are compared, and the lines that lay a map (which ask them map-
+    free questions) are checked in ``tests/bandida/test_map_closure.py``."""
+    return [c for c in (*s.hands[s.to_act], *s.pile) if kind_index(c) != MAP]
 
 
 def states(seeds: range, every: int, options: BandidaOptions | None = None) -> list[GameState]:
@@ -70,7 +72,8 @@ def leaning_closable(s: GameState, n: int) -> list[int]:
     """``n`` cards in play that close the table more often than the next ``n``: those of a
     closure of at most 5 cards from the whole remaining pile (if the Python search finds one
     with few nodes), then the next cards in play not taken."""
-    found = min_cards_to_close(s, s.remaining(), max_cards=5, backend="python", node_limit=5000)
+    remaining = [c for c in s.remaining() if kind_index(c) != MAP]
+    found = min_cards_to_close(s, remaining, max_cards=5, backend="python", node_limit=5000)
     cards = [p.card for p in found.placements]
     left = Counter(s.remaining()) - Counter(cards)
     for c in unplayed(s):

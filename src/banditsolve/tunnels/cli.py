@@ -215,6 +215,14 @@ def register(commands: Commands) -> None:
             " position's own mode=M by default, else mode 1; with --goal too, the two must"
             " name the same goal",
         )
+        close.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a reading of the map for a position (map_removes, map_split, map_reopen,"
+            " map_short: see the game's options); a game state uses its own",
+        )
     add_svg(close, "write a picture with the closing cards laid to OUT")
     close.set_defaults(handler=cmd_close)
 
@@ -432,6 +440,8 @@ def cmd_close(args: argparse.Namespace) -> int:
         source = unplayed(asked).source  # (a finished game: refused in one line)
     solver = min_cards_to_close if args.minimum else can_close
     extra: dict[str, Any] = {} if args.goal is None else {"goal": args.goal}
+    if getattr(args, "option", None):
+        extra["options"] = option_items(args.option)
     result = solver(
         asked,
         **extra,

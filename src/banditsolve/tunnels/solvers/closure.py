@@ -23,8 +23,9 @@ questions.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 
 from banditsolve.core.limits import LimitReached, Limits
 from banditsolve.core.text import plural, shown
@@ -68,7 +69,14 @@ from banditsolve.tunnels.solvers.mapclose import (
     replay,
 )
 from banditsolve.tunnels.solvers.plain import search_plain
-from banditsolve.tunnels.solvers.result import Closure, Removal, SearchStats, certify, settled
+from banditsolve.tunnels.solvers.result import (
+    Closure,
+    Removal,
+    SearchStats,
+    Status,
+    certify,
+    settled,
+)
 from banditsolve.tunnels.table import Table
 
 __all__ = ["BACKENDS", "GOALS", "Closure", "can_close", "min_cards_to_close", "plain_search"]
@@ -82,6 +90,9 @@ BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
 #: With map cards among the cards, the share of the time limit the search without them may take
 #: (the lines that lay a map get the rest: BA-CLOSE-2).
 MAP_FREE_SHARE = 0.5
+
+#: The options a closure question takes: the map's readings (BA-OPT-1..4).
+MAP_OPTIONS = ("map_removes", "map_split", "map_reopen", "map_short")
 
 #: can_close goes straight to the whole budget once a level of the deepening has cost this many
 #: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
@@ -101,6 +112,7 @@ def can_close(
     workers: int | None = None,
     hypothetical: bool = False,
     goal: str | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Closure:
     """Can ``position`` (a Position or a Table) be closed with some of ``cards``?
 
@@ -127,7 +139,9 @@ def can_close(
     ladder outside modes 2 and 3, BA-SETUP-4; Bandido's super card outside mode 3, BA-DECK-5).
     With map cards among the cards (Bandida), a closure without them is looked for first;
     failing one, the lines that lay a map are searched with its removals under the readings
-    of a game state's options (the defaults for a position: BA-OPT-1..4), and a closable
+    of a game state's options (for a position, ``options``, a mapping of ``map_removes``,
+    ``map_split``, ``map_reopen`` and ``map_short`` as ``--option`` takes them; the defaults
+    without: BA-OPT-1..4), and a closable
     answer's certificate holds each removal (:attr:`Closure.removals`); see
     :mod:`~banditsolve.tunnels.solvers.mapclose`.
     """
@@ -143,6 +157,7 @@ def can_close(
         workers=workers,
         hypothetical=hypothetical,
         goal=goal,
+        options=options,
     )
 
 
@@ -158,6 +173,7 @@ def min_cards_to_close(
     workers: int | None = None,
     hypothetical: bool = False,
     goal: str | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Closure:
     """The fewest cards that close ``position``, with a certificate and ``minimum=True`` once
     it is proven that fewer cannot. ``impossible`` when no closure exists (within
@@ -174,6 +190,7 @@ def min_cards_to_close(
         workers=workers,
         hypothetical=hypothetical,
         goal=goal,
+        options=options,
     )
 
 
@@ -218,6 +235,7 @@ def _solve(
     workers: int | None,
     hypothetical: bool,
     goal: str | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Closure:
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise SolverError(
@@ -240,6 +258,8 @@ def _solve(
     if backend in ("cpsat", "z3") and node_limit is not None:
         raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
     readings = readings_of(position)
+    if options is not None:
+        readings = map_readings(position, options)
     owed = owed_removals(position, readings)
     if owed:
         ask = Asked(aim, max_cards, backend, area, limits, workers, readings, time.perf_counter())
@@ -249,6 +269,29 @@ def _solve(
             table, codes, aim, max_cards, backend, area, limits, minimum, workers, readings
         )
     return replace(result, limits=limits, max_cards=max_cards)
+
+
+def map_readings(position: object, options: object) -> Readings:
+    """The map's readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
+    ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
+    keeps its own options (:class:`SolverError`)."""
+    if not isinstance(options, Mapping):
+        raise SolverError(f"options must be a mapping of map readings, not {shown(options)}")
+    if hasattr(position, "options"):
+        raise SolverError(
+            "a game state's closure question reads the map by the state's own options: give"
+            " options only with a position"
+        )
+    unknown = sorted(str(k) for k in options if k not in MAP_OPTIONS)
+    if unknown:
+        raise SolverError(
+            f"closure options are the map's readings ({', '.join(MAP_OPTIONS)}), not"
+            f" {shown(unknown[0])}"
+        )
+    from banditsolve.tunnels.game import BANDIDA
+
+    chosen = BANDIDA.options(dict(options))
+    return readings_of(SimpleNamespace(options=chosen))
 
 
 def after_removal(
@@ -294,18 +337,19 @@ def after_removal(
             break
     stats = SearchStats(nodes, time.perf_counter() - ask.start)
     name = {"plain": "plain", "auto": "exact"}.get(ask.backend, ask.backend)
+    notes = plan(table, codes, ask.goal).notes
     if not todo:
         why = (
             "the map laid last still takes cards off, and after each of the"
             f" {plural(len(owed), 'removal')} it allows no closure exists"
         )
-        return Closure("impossible", (), why, name, stats, goal=ask.goal)
+        return Closure("impossible", (), why, name, stats, goal=ask.goal, notes=notes)
     why = (
         f"the map laid last still takes cards off, and {len(owed) - len(todo)} of the"
         f" {plural(len(owed), 'removal')} it allows were ruled out before the time limit ran"
         f" out ({limit or 0:g} s)"
     )
-    return Closure("unknown", (), why, name, stats, goal=ask.goal)
+    return Closure("unknown", (), why, name, stats, goal=ask.goal, notes=notes)
 
 
 def solve_goal(
@@ -424,6 +468,7 @@ class Asked:
         def ask(table: Table, codes: tuple[int, ...], budget: int, left: Limits) -> Closure:
             p = plan(table, codes, self.goal)
             nodes = 0
+            status: Status = "impossible"
             for v in p.searches:
                 need = (*v.required, frozenset({code}))
                 r = _dispatch(
@@ -433,7 +478,9 @@ class Asked:
                 nodes += r.stats.nodes
                 if r.status == "closable":
                     return replace(r, placements=restore(r.placements, v.cards))
-            return Closure("impossible", (), "", stats=SearchStats(nodes))
+                if r.status == "unknown":
+                    status = "unknown"
+            return Closure(status, (), "", stats=SearchStats(nodes))
 
         return ask
 
@@ -452,7 +499,8 @@ def with_maps(
         codes, goal, ask.readings, ask.area, budget, ask.plain(goal), deadline,
         ask.limits.node_limit, plain.stats.nodes,
     )
-    found = map_last(table, codes, budget, ask.needing, finder.left)
+    found, spent = map_last(table, codes, budget, ask.needing, finder.left)
+    finder.nodes += spent
     if found is not None:
         return _map_answer(table, found, ask, finder, plain)
     keep = goal if ask.readings.split == "tunnels" else "close"

@@ -396,18 +396,20 @@ def map_last(
     budget: int,
     needing: Callable[[int], Plain],
     limits: Callable[[], Limits | None],
-) -> Closure | None:
+) -> tuple[Closure | None, int]:
     """A line whose last card is a map that closes the table (the game ends there, before any
     removal: BA-END-2): a map-free closure that lays a card of a map's port set, with the other
     cards laid first in an order the rules allow and that card laid last as the map. None when
-    none was found this way."""
+    none was found this way; and the nodes spent."""
+    nodes = 0
     for m in sorted({c for c in codes if is_map(c)}):
         left = limits()
         if left is None:
-            return None
+            return None, nodes
         ports = m & PORT_MASK
         rest = (*(c for c in codes if not is_map(c)), ports)
         answer = needing(ports)(table, rest, budget, left)
+        nodes += answer.stats.nodes
         if answer.status != "closable":
             continue
         laid = answer.placements
@@ -422,8 +424,8 @@ def map_last(
                 first = first.place(q, check=False)
             last = normalise(m, p.x, p.y, p.rotation)
             if first.exit_count and first.placement_error(last) is None:
-                return Closure("closable", (*order, last), "", "maps")
-    return None
+                return Closure("closable", (*order, last), "", "maps"), nodes
+    return None, nodes
 
 
 def _in_order(table: Table, placements: Sequence[Placement]) -> tuple[Placement, ...] | None:
