@@ -75,7 +75,12 @@ def test_demo(tmp_path: Path) -> None:
     assert result.code == 0, result.err
     doc = json.loads(result.out)
     assert doc["game"] == "bandida"
-    assert len(doc["items"]) == 4
+    assert len(doc["items"]) == 5
     assert (tmp_path / "mode3.svg").exists()
     assert (tmp_path / "ladder.svg").exists()
+    # The closure through the map: its removal in the certificate, its picture drawn.
+    through = doc["items"][4]["answer"]
+    assert through["status"] == "yes"
+    assert any(step.startswith("remove ") for step in through["certificate"])
+    assert (tmp_path / "map.svg").exists()
     assert run("bandido", "demo", "--out", str(tmp_path / "bd")).code == 0

@@ -574,14 +574,20 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
 
 #: Mode 2's goal on a small start: the ladder must be among the closing cards.
 DEMO_LADDER = "bandida L+TL+TR+R+BR+BL@0,0,0 | L:ladder L*2 TL*2 L+TL TL+BL R+BR"
+#: No card closes the exit the start card's west side faces without the map's removals.
+DEMO_MAP = (
+    "bandida L+TL+TR+R+BR+BL@0,0,0 L+R@-2,0,0 L@0,-1,270 TR@2,1,270"
+    " | L+TL+TR:map L+BL L+BL L TL+TR"
+)
 
 
 def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
-    """A greedy game in each mode (objects and alarms at work), a map's removal choices, and
-    mode 2's closure goal (the ladder among the closing cards)."""
+    """A greedy game in each mode (objects and alarms at work), a map's removal choices,
+    mode 2's closure goal (the ladder among the closing cards), and a closure through a map's
+    removal."""
     import random
 
-    from banditsolve.tunnels import min_cards_to_close, sample_chance, svg
+    from banditsolve.tunnels import can_close, min_cards_to_close, sample_chance, svg
     from banditsolve.tunnels.bandida.rules import expect
 
     greedy = game.policies()["greedy"]
@@ -614,4 +620,12 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
         f"{DEMO_LADDER}\n{closure_text(position.table, result)}",
         result.to_answer(game.name),
         write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
+    )
+    position = game.read_position(DEMO_MAP)
+    result = can_close(position, time_limit=10.0)
+    yield DemoItem(
+        f"mode 1: a closure only the map's removal allows ({game.name} close POSITION)",
+        f"{DEMO_MAP}\n{closure_text(position.table, result)}",
+        result.to_answer(game.name),
+        write_svg(out_dir / "map.svg", answer_svg(position.table, result)),
     )
