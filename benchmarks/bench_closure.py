@@ -52,7 +52,7 @@ from typing import Any
 from banditsolve.tunnels.bandida.components import MODES
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.closure import can_close, min_cards_to_close
 from banditsolve.tunnels.solvers.goals import is_map
@@ -181,12 +181,7 @@ def load_hard(path: Path = HARD) -> list[Case]:
     """The regression set: cases stored with their placements and cards by name."""
     out = []
     for item in hard_items(path):
-        placements = []
-        for text in item["placements"]:
-            name, _, at = text.partition("@")
-            x, y, r = (int(v) for v in at.split(","))
-            placements.append(Placement(as_code(name), x, y, r))
-        table = Table.empty().place_all(placements)
+        table = parse_position("bandido " + " ".join(item["placements"])).table
         cards = tuple(as_code(c) for c in item["cards"])
         out.append(Case(item["side"], item["seed"], item["stage"], item["size"], table, cards))
     return out

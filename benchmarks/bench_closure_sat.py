@@ -29,7 +29,7 @@ from typing import Any
 
 from banditsolve.core.limits import Limits
 from banditsolve.tunnels.cards import as_code
-from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.solvers import sat
 from banditsolve.tunnels.solvers.closure import can_close
 from banditsolve.tunnels.table import Table
@@ -45,12 +45,7 @@ def load_hard(path: Path = HARD) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     out = []
     for item in data["cases"]:
-        placements = []
-        for text in item["placements"]:
-            name, _, at = text.partition("@")
-            x, y, r = (int(v) for v in at.split(","))
-            placements.append(Placement(as_code(name), x, y, r))
-        table = Table.empty().place_all(placements)
+        table = parse_position("bandido " + " ".join(item["placements"])).table
         codes = tuple(sorted(as_code(c) for c in item["cards"]))
         out.append({"item": item, "table": table, "codes": codes})
     return out

@@ -12,6 +12,7 @@ import pytest
 from banditsolve.tunnels import Table, can_close
 from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.notation import parse_position
 from tests.tunnels.helpers import plain_copy, to_footprint
 from tests.tunnels.oracle import PlainTable, brute_force, is_legal
 
@@ -63,13 +64,9 @@ def hard_cases() -> list[tuple[dict[str, object], Table, tuple[int, ...]]]:
     data = json.loads(HARD.read_text(encoding="utf-8"))
     out = []
     for item in data["cases"]:
-        placements = []
-        for text in item["placements"]:
-            name, _, at = text.partition("@")
-            x, y, r = (int(v) for v in at.split(","))
-            placements.append(Placement(as_code(name), x, y, r))
         cards = tuple(as_code(c) for c in item["cards"])
-        out.append((item, Table.empty().place_all(placements), cards))
+        table = parse_position("bandido " + " ".join(item["placements"])).table
+        out.append((item, table, cards))
     return out
 
 

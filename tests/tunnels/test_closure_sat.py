@@ -20,6 +20,7 @@ from banditsolve.errors import SolverError
 from banditsolve.tunnels import Table, can_close, card_name, min_cards_to_close
 from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import STEP, Cell, Placement
+from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import sat
 from banditsolve.tunnels.solvers.closure import solve_exact
@@ -252,12 +253,7 @@ def test_bandida_goals_agree_with_the_exact_search(goal: str) -> None:
 def hard_position() -> tuple[Table, tuple[int, ...]]:
     """A position of the regression set that no solver decides within a second."""
     item = json.loads(HARD.read_text(encoding="utf-8"))["cases"][8]
-    placements = []
-    for text in item["placements"]:
-        name, _, at = text.partition("@")
-        x, y, r = (int(v) for v in at.split(","))
-        placements.append(Placement(as_code(name), x, y, r))
-    table = Table.empty().place_all(placements)
+    table = parse_position("bandido " + " ".join(item["placements"])).table
     return table, tuple(sorted(as_code(c) for c in item["cards"]))
 
 

@@ -194,11 +194,12 @@ class Graph:
         return not any(self.tunnels[v] & ~gone for v in combo)
 
 
-def removable(table: Table, removes: str) -> list[int]:
+def removable(table: Table, removes: str, *, map_last: bool = True) -> list[int]:
     """BA-OPT-1: the indices of the cards a map may take off (never the start card nor
-    Bandido's super card; under ``not_special`` neither the ladder nor the map just laid)."""
+    Bandido's super card; under ``not_special`` neither the ladder nor the map just laid, the
+    last card unless ``map_last`` is False: a map still to be laid)."""
     history = table.history
-    last = len(history) - 1
+    last = len(history) - 1 if map_last else len(history)
     return [
         i
         for i in range(1, len(history))

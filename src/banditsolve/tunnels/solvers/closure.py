@@ -271,6 +271,11 @@ def _solve(
     return replace(result, limits=limits, max_cards=max_cards)
 
 
+def answer_backend(backend: str) -> str:
+    """The backend an answer names for the one asked (``auto`` answers as ``exact``)."""
+    return "exact" if backend == "auto" else backend
+
+
 def map_readings(position: object, options: object) -> Readings:
     """The map's readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
     ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
@@ -336,7 +341,7 @@ def after_removal(
         if not todo or limit is None:
             break
     stats = SearchStats(nodes, time.perf_counter() - ask.start)
-    name = {"plain": "plain", "auto": "exact"}.get(ask.backend, ask.backend)
+    name = answer_backend(ask.backend)
     notes = plan(table, codes, ask.goal).notes
     if not todo:
         why = (
@@ -371,7 +376,7 @@ def solve_goal(
     (:mod:`~banditsolve.tunnels.solvers.mapclose`)."""
     start = time.perf_counter()
     p = plan(table, codes, goal)
-    name = {"plain": "plain", "auto": "exact"}.get(backend, backend)
+    name = answer_backend(backend)
     if p.verdict is not None:
         # Holds whatever a map removes: the card is missing from the cards and the table.
         return Closure("impossible", (), p.verdict, name, goal=goal, notes=p.notes)

@@ -41,8 +41,9 @@ from typing import NamedTuple
 
 from banditsolve.core.limits import Limits
 from banditsolve.errors import IllegalActionError
-from banditsolve.tunnels.bandida.maps import KEEP_KINDS, rebuilt, removal_indices
-from banditsolve.tunnels.cards import PORT_MASK, SUPER5, SUPER6, card_kind
+from banditsolve.tunnels.bandida import maps
+from banditsolve.tunnels.bandida.maps import rebuilt, removal_indices
+from banditsolve.tunnels.cards import PORT_MASK, SUPER5, SUPER6
 from banditsolve.tunnels.geometry import Cell, Placement, normalise
 from banditsolve.tunnels.solvers.goals import goal_problem, is_bandido_super, is_map
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
@@ -464,15 +465,8 @@ def owed_removals(position: object, readings: Readings) -> tuple[tuple[Placement
 
 def removable(table: Table, readings: Readings) -> list[int]:
     """BA-OPT-1: the cards of ``table`` (indices into its history) a map laid later may take
-    off: never the start card nor Bandido's super card, under ``not_special`` neither the
-    ladder."""
-    out = []
-    for i, p in enumerate(table.history[1:], 1):
-        kind = card_kind(p.card)
-        if kind == "bandido_super" or (readings.removes != "not_super" and kind in KEEP_KINDS):
-            continue
-        out.append(i)
-    return out
+    off."""
+    return maps.removable(table, readings.removes, map_last=False)
 
 
 def relaxed_reason(
