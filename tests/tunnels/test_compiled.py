@@ -20,7 +20,7 @@ import pytest
 from banditsolve.core.limits import Limits
 from banditsolve.tunnels import Closure, GameState, Table, can_close, min_cards_to_close
 from banditsolve.tunnels.bandida.state import BandidaOptions
-from banditsolve.tunnels.cards import KIND_INDEX, as_code, kind_index
+from banditsolve.tunnels.cards import KIND_INDEX, as_code, hand_code, kind_index
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import closure_core
@@ -62,7 +62,8 @@ def leaning_closable(s: GameState, n: int) -> list[int]:
     with few nodes), then the next cards in play not taken."""
     remaining = [c for c in s.remaining() if kind_index(c) != MAP]
     found = min_cards_to_close(s, remaining, max_cards=5, backend="python", node_limit=5000)
-    cards = [p.card for p in found.placements]
+    # (A certificate names the side Bandido's super card is laid on; the hand holds the card.)
+    cards = [hand_code(p.card) for p in found.placements]
     left = Counter(s.remaining()) - Counter(cards)
     for c in unplayed(s):
         if left[c] > 0:
@@ -96,8 +97,9 @@ def agree(position: object, cards: list[int], **kwargs: object) -> Closure:
         assert fast.cards == slow.cards
     if fast.status == "closable":
         replay(table, fast)
-        used = Counter(p.card for p in fast.placements)
-        # Only cards given, no more copies than given (the certificate names the real cards).
+        used = Counter(hand_code(p.card) for p in fast.placements)
+        # Only cards given, no more copies than given (the certificate names the real cards,
+        # Bandido's super card by the side it is laid on).
         assert not used - Counter(cards)
     return fast
 
