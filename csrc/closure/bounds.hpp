@@ -5,12 +5,35 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace closure {
 
 constexpr int kNever = 1 << 20;
+
+// A direct-mapped cache of a bound by its exact key (never 0): one probe, a miss computes
+// and overwrites the slot.
+class KeyCache {
+ public:
+  KeyCache() : slots_(kSize) {}
+
+  template <typename F>
+  int get(uint64_t key, F compute) {
+    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+    Slot& s = slots_[static_cast<size_t>(h >> (64 - kBits))];
+    if (s.key != key) s = {key, compute()};
+    return s.value;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    int value = 0;
+  };
+  static constexpr int kBits = 12;
+  static constexpr size_t kSize = size_t{1} << kBits;
+  std::vector<Slot> slots_;
+};
 
 // The fewest cards (classes[k] cards with k openings) whose openings add up to at least
 // `exits` with its parity (min_cards_for_exits): kNever when no choice does. A card with k
@@ -19,14 +42,13 @@ class ExitsBound {
  public:
   int operator()(const std::array<int, 7>& classes, int exits) {
     if (exits == 0) return 0;
+    // The key holds the exits and every class exactly (capped at 127: more cards of one
+    // class than that never change the answer for fewer than 127 exits; larger counts go
+    // uncached), so a hit is always the answer.
+    if (exits >= 127) return compute(classes, exits);
     uint64_t key = static_cast<uint64_t>(exits);
     for (int c : classes) key = key << 7 | static_cast<uint64_t>(std::min(c, 127));
-    const auto found = memo_.find(key);
-    if (found != memo_.end()) return found->second;
-    if (memo_.size() > (1u << 16)) memo_.clear();
-    const int got = compute(classes, exits);
-    memo_.emplace(key, got);
-    return got;
+    return cache_.get(key, [&] { return compute(classes, exits); });
   }
 
  private:
@@ -56,7 +78,7 @@ class ExitsBound {
     return kNever;
   }
 
-  std::unordered_map<uint64_t, int> memo_;
+  KeyCache cache_;
 };
 
 // The fewest cards, from skews[i] cards with |a - b| = i + 1, whose signed skews add up to
@@ -65,14 +87,10 @@ class BalanceBound {
  public:
   int operator()(const std::array<int, 3>& skews, int balance) {
     if (balance == 0) return 0;
+    if (balance >= 255) return compute(skews, balance);  // (the key caps each count at 255)
     uint64_t key = static_cast<uint64_t>(balance);
     for (int c : skews) key = key << 8 | static_cast<uint64_t>(std::min(c, 255));
-    const auto found = memo_.find(key);
-    if (found != memo_.end()) return found->second;
-    if (memo_.size() > (1u << 16)) memo_.clear();
-    const int got = compute(skews, balance);
-    memo_.emplace(key, got);
-    return got;
+    return cache_.get(key, [&] { return compute(skews, balance); });
   }
 
  private:
@@ -99,7 +117,7 @@ class BalanceBound {
     return best[balance + span];
   }
 
-  std::unordered_map<uint64_t, int> memo_;
+  KeyCache cache_;
 };
 
 }  // namespace closure

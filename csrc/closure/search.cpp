@@ -17,6 +17,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <new>
+#include <utility>
+
+#include <sys/mman.h>
 
 namespace closure {
 namespace {
@@ -38,6 +42,42 @@ uint64_t mix(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
 }
+
+// An array of zeroed slots in pages of their own (mmap), on Linux in huge pages where the
+// kernel gives them (madvise): the memo is probed at random, and with 4 KB pages most probes of
+// a large table also miss the TLB. Pages are committed as they are first touched.
+template <typename T>
+class PageArray {
+ public:
+  explicit PageArray(size_t n) : n_(n), bytes_(n * sizeof(T)) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (bytes_ >= (size_t{2} << 20)) madvise(p, bytes_, MADV_HUGEPAGE);
+#endif
+    data_ = static_cast<T*>(p);
+  }
+  PageArray(const PageArray&) = delete;
+  PageArray& operator=(const PageArray&) = delete;
+  ~PageArray() {
+    if (data_ != nullptr) munmap(data_, bytes_);
+  }
+  void swap(PageArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(n_, other.n_);
+    std::swap(bytes_, other.bytes_);
+  }
+  size_t size() const { return n_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + n_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t n_ = 0;
+  size_t bytes_ = 0;
+};
 
 // The memo: proven lower bounds by the set of cards laid (two 64-bit hashes of it), open
 // addressing in a window of kWindow slots. The table starts small and doubles while it is
@@ -102,7 +142,7 @@ class Memo {
   }
 
   void grow() {
-    std::vector<Slot> old(slots_.size() * 2);
+    PageArray<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     entries_ = 0;
     for (const Slot& s : old) {
@@ -110,7 +150,7 @@ class Memo {
     }
   }
 
-  std::vector<Slot> slots_;
+  PageArray<Slot> slots_;
   int64_t entries_ = 0;
   int64_t peak_ = 0;
 };
@@ -172,6 +212,10 @@ class Search {
   std::vector<Undo> undo_;
   std::vector<std::vector<Shape>> shapes_;  // by type
   std::vector<std::array<uint8_t, 256>> fit_t_;  // by type and rim value: the shapes fitting it
+  // By rim value: the types (up to 64) with a shape fitting it (the loops below visit only
+  // those of them with cards left).
+  std::array<uint64_t, 256> fit_types_ = {};
+  bool few_types_ = false;  // at most 64 types: types_left_mask_ and fit_types_ hold them all
   struct CountSlot {
     uint64_t sig = 0;
     uint64_t types = 0;
@@ -257,6 +301,7 @@ void Search::build() {
   zone_count_.assign(n, 0);
   zone_owner_.assign(n, {-1, -1, -1});
   const size_t types = p.types.size();
+  few_types_ = types <= 64;
   shapes_.resize(types);
   left_.resize(types);
   laid_.assign(types, 0);
@@ -269,6 +314,9 @@ void Search::build() {
     for (int rim = 0; rim < 256; ++rim) {
       for (size_t i = 0; i < shapes_[k].size(); ++i) {
         if (fits(shapes_[k][i].t_open, rim)) fit_t_[k][static_cast<size_t>(rim)] |= 1u << i;
+      }
+      if (k < 64 && fit_t_[k][static_cast<size_t>(rim)]) {
+        fit_types_[static_cast<size_t>(rim)] |= uint64_t{1} << k;
       }
     }
     left_[k] = p.types[k].count;
@@ -412,9 +460,7 @@ bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const 
   int sides = 0;
   if (blocked_[static_cast<size_t>(t)]) return false;
   const int rim_t = rim_[static_cast<size_t>(t)];
-  const size_t types = shapes_.size();
-  for (size_t k = 0; k < types; ++k) {
-    if (!left_[k]) continue;
+  auto visit = [&](size_t k) {
     const auto& shapes = shapes_[k];
     for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
       const int i = __builtin_ctz(bits);
@@ -423,6 +469,15 @@ bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const 
       if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
       out->push_back({static_cast<int>(k), i});
       sides |= 1 << s.side;
+    }
+  };
+  if (few_types_) {
+    for (uint64_t ks = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_; ks; ks &= ks - 1) {
+      visit(static_cast<size_t>(__builtin_ctzll(ks)));
+    }
+  } else {
+    for (size_t k = 0; k < shapes_.size(); ++k) {
+      if (left_[k]) visit(k);
     }
   }
   if (pair_sides != nullptr) *pair_sides = sides;
@@ -460,9 +515,7 @@ int Search::count_options(int t, int* pair_sides) const {
   int count = 0;
   int sides = 0;
   const int rim_t = rim_[static_cast<size_t>(t)];
-  const size_t types = shapes_.size();
-  for (size_t k = 0; k < types; ++k) {
-    if (!left_[k]) continue;
+  auto visit = [&](size_t k) {
     const auto& shapes = shapes_[k];
     for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
       const Shape& s = shapes[static_cast<size_t>(__builtin_ctz(bits))];
@@ -470,6 +523,15 @@ int Search::count_options(int t, int* pair_sides) const {
       if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
       ++count;
       sides |= 1 << s.side;
+    }
+  };
+  if (few_types_) {
+    for (uint64_t ks = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_; ks; ks &= ks - 1) {
+      visit(static_cast<size_t>(__builtin_ctzll(ks)));
+    }
+  } else {
+    for (size_t k = 0; k < shapes_.size(); ++k) {
+      if (left_[k]) visit(k);
     }
   }
   *pair_sides = sides;
@@ -594,8 +656,27 @@ void Search::order_by_exits(int t, std::vector<Option>* options) const {
     const int other = t + kDx[s.side] + kDy[s.side] * width_;
     return exit_change(s.t_open, rim_t) + exit_change(s.o_open, rim_[static_cast<size_t>(other)]);
   };
-  std::stable_sort(options->begin(), options->end(),
-                   [&delta](const Option& a, const Option& b) { return delta(a) < delta(b); });
+  // A stable insertion sort on the change computed once per option (a cell has few options).
+  const size_t n = options->size();
+  std::array<int, 64> keys{};
+  if (n > keys.size()) {
+    std::stable_sort(options->begin(), options->end(),
+                     [&delta](const Option& a, const Option& b) { return delta(a) < delta(b); });
+    return;
+  }
+  Option* o = options->data();
+  for (size_t i = 0; i < n; ++i) keys[i] = delta(o[i]);
+  for (size_t i = 1; i < n; ++i) {
+    const Option v = o[i];
+    const int k = keys[i];
+    size_t j = i;
+    for (; j > 0 && keys[j - 1] > k; --j) {
+      o[j] = o[j - 1];
+      keys[j] = keys[j - 1];
+    }
+    o[j] = v;
+    keys[j] = k;
+  }
 }
 
 bool Search::augment(int i, int stamp) {
