@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import banditsolve
-from banditsolve.core.io import MAX_INPUT_BYTES, read_state
+from banditsolve.core.io import read_state
+from banditsolve.core.limits import MAX_INPUT_BYTES
 from banditsolve.errors import NotationError
 from tests.cli_runner import run
 
@@ -88,3 +89,18 @@ def test_every_game_reads_standard_input_and_names_a_bad_file(
     bad.write_text(text[: len(text) // 2] + " ??", encoding="utf-8")
     with pytest.raises(NotationError, match=r"^\S*broken\.txt: "):
         game.read_state(bad)
+
+
+@pytest.mark.parametrize("name", banditsolve.games())
+def test_every_game_refuses_a_json_field_name_that_is_not_text(name: str) -> None:
+    """A document built in Python may have keys of any type: the reader names the odd one
+    in one line (not a TypeError from sorting mixed keys)."""
+    game = banditsolve.load_game(name)
+    doc: dict[object, object] = {}
+    for key, value in game.to_json(game.new_game(seed=1)).items():
+        doc[key] = value
+    for odd in (1, None, (1,)):
+        broken: dict[object, object] = {**doc, odd: 2, "zz": 3}
+        with pytest.raises(NotationError, match=r"field name must be text, not") as caught:
+            game.from_json(broken)
+        assert "\n" not in str(caught.value)

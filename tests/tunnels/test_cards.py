@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from banditsolve.core.limits import MAX_CARD_COPIES, MAX_DECK_CARDS
 from banditsolve.errors import BanditsolveError, DataError, NotationError
 from banditsolve.tunnels import (
     PORTS,
@@ -219,3 +220,26 @@ def test_deck_files_are_read_safely(tmp_path: Path) -> None:
     with pytest.raises(NotationError) as caught2:
         parse_card("L+" + "Q" * 5000)
     assert len(str(caught2.value)) < 200
+
+
+@rules("BD-DECK-2")
+def test_a_deck_file_is_bounded_in_copies_and_in_cards(tmp_path: Path) -> None:
+    """A deck of absurd counts is refused in one line before anything is built from it (a
+    count of 10**12 once took 11 s and then ran out of memory)."""
+    path = tmp_path / "deck.json"
+
+    def write(counts: list[int]) -> None:
+        doc = json.loads(json.dumps(load_deck().to_json()))
+        doc["cards"] = [{**entry, "count": n} for entry, n in zip(doc["cards"], counts)]
+        path.write_text(json.dumps(doc), encoding="utf-8")
+
+    for count, pattern in ((10**12, "more than 999 copies"), (MAX_CARD_COPIES + 1, "999")):
+        write([count, 1])
+        with pytest.raises(DataError, match=pattern) as caught:
+            load_deck(path)
+        assert "\n" not in str(caught.value)
+    write([MAX_CARD_COPIES] * 10)
+    with pytest.raises(DataError, match=f"more than {MAX_DECK_CARDS} in a deck"):
+        load_deck(path)
+    write([MAX_CARD_COPIES] * 4)
+    assert load_deck(path).size == 4 * MAX_CARD_COPIES

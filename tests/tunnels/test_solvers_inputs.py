@@ -19,6 +19,7 @@ from banditsolve.tunnels import (
     solve_game,
     win_share,
 )
+from tests.rules import rules
 
 SOLVERS = (can_close, min_cards_to_close, plain_search)
 GAME = next(p for p in load_puzzles() if p.question == "solve").state()
@@ -146,3 +147,17 @@ def test_game_solvers_need_a_game_state() -> None:
             solve_game(bad)  # type: ignore[arg-type]
         with pytest.raises(BanditsolveError):
             win_share(bad)  # type: ignore[arg-type]
+
+
+@rules("BD-CLOSE-1")
+@pytest.mark.parametrize("goal", ["ladder", "join"])
+def test_a_bandido_question_has_one_goal(goal: str) -> None:
+    """Bandido has no ladder and no second super card: its positions and states are asked to
+    close every exit, and a Bandida goal is refused (a bare table may be asked any goal)."""
+    position = parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L L+TL")
+    for solve in (can_close, min_cards_to_close):
+        for asked in (position, GAME):
+            with pytest.raises(SolverError, match=f"goal {goal} is Bandida's; a bandido"):
+                solve(asked, goal=goal)
+        assert solve(position, goal="close").status == "impossible"
+    assert can_close(position.table, ["L"], goal=goal).status == "impossible"

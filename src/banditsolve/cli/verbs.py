@@ -20,6 +20,7 @@ from banditsolve.core.flags import (
     add_seed,
     add_svg,
     emit,
+    folder_to_write,
     load,
     parse_options,
     read_position,
@@ -77,7 +78,12 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
         metavar="NAME",
         help="a built-in policy: once for every player, or once per player (default: random)",
     )
-    play.add_argument("--svg-dir", metavar="DIR", help="write a picture of every step to DIR")
+    play.add_argument(
+        "--svg-dir",
+        metavar="DIR",
+        type=folder_to_write,
+        help="write a picture of every step to DIR",
+    )
     play.set_defaults(handler=cmd_play)
 
     demo = add_command(commands, "demo", "the game's strongest answers, each with a picture")
@@ -99,7 +105,10 @@ def options_help(game: str) -> str:
 
 def add_out(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--out", metavar="DIR", help="write the pictures to DIR (default: a new temporary folder)"
+        "--out",
+        metavar="DIR",
+        type=folder_to_write,
+        help="write the pictures to DIR (default: a new temporary folder)",
     )
 
 
@@ -202,8 +211,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     policies = resolve_policies(game, names, players)
     start, steps = simulate(game, seed=args.seed, players=players, options=options,
                             policies=policies)
-    if args.svg_dir is not None and not args.svg_dir.strip():
-        raise NotationError("the --svg-dir folder name is empty")
     svg_dir = Path(args.svg_dir) if args.svg_dir else None
     lines = [
         f"{game.title}, {plural(players, 'player')}, seed {args.seed}, "

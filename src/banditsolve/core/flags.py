@@ -131,6 +131,40 @@ def count(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
+def file_to_write(text: str) -> str:
+    """An argument type: a file this command may write (``--svg OUT``), checked before any
+    work starts: a name, not a folder, in a folder that exists and may be written to (no
+    folder is made for it)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the file name is empty")
+    target = Path(text)
+    if target.is_dir():
+        raise argparse.ArgumentTypeError(f"{text[:60]} is a folder: give a file name")
+    _writable_folder(target.parent, text)
+    return text
+
+
+def folder_to_write(text: str) -> str:
+    """An argument type: a folder this command writes files into (``--svg-dir``, ``--out``),
+    checked before any work starts: a name, not a file; the folder itself is made if missing,
+    but its parent must exist and may be written to."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder name is empty")
+    target = Path(text)
+    if target.exists() and not target.is_dir():
+        raise argparse.ArgumentTypeError(f"{text[:60]} is a file, not a folder")
+    _writable_folder(target if target.is_dir() else target.parent, text)
+    return text
+
+
+def _writable_folder(folder: Path, text: str) -> None:
+    where = folder if str(folder) else Path(".")
+    if not where.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder of {text[:60]} does not exist")
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"the folder of {text[:60]} may not be written to")
+
+
 def seconds(text: str) -> float:
     """An argument type: a positive, finite number of seconds (at most a week)."""
     from banditsolve.core.limits import check_time_limit
@@ -191,7 +225,8 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 def add_svg(
     parser: argparse.ArgumentParser, help: str = "also write an SVG picture to OUT"
 ) -> None:
-    parser.add_argument("--svg", metavar="OUT", help=help)
+    """``--svg OUT``: a file to write, checked before any work starts (:func:`file_to_write`)."""
+    parser.add_argument("--svg", metavar="OUT", type=file_to_write, help=help)
 
 
 def add_seed(parser: argparse.ArgumentParser, help: str = "random seed (default 0)") -> None:

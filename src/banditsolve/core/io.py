@@ -19,15 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from banditsolve.core.limits import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import BanditsolveError, NotationError
 
-#: The largest input read, in bytes (a position is a few hundred bytes; a game a few KB).
-MAX_INPUT_BYTES = 4 * 1024 * 1024
-#: The deepest JSON nesting accepted (the deepest real document nests 5 levels).
-MAX_JSON_DEPTH = 20
-#: The most digits accepted in one JSON number.
-MAX_NUMBER_DIGITS = 30
 #: The source that means standard input.
 STDIN = "-"
 
@@ -241,7 +236,11 @@ def expect_object(doc: object, where: str) -> dict[str, Any]:
 def check_keys(
     doc: dict[str, Any], where: str, *, required: tuple[str, ...], optional: tuple[str, ...] = ()
 ) -> None:
-    """Refuse missing required keys and unknown keys, naming them."""
+    """Refuse keys that are not text (a JSON object's keys are strings; a Python dict may hold
+    others), missing required keys and unknown keys, naming them."""
+    odd = [k for k in doc if not isinstance(k, str)]
+    if odd:
+        raise NotationError(f"{where}: a field name must be text, not {shown(odd[0])}")
     missing = [k for k in required if k not in doc]
     if missing:
         raise NotationError(f"{where}: missing field {', '.join(repr(k) for k in missing)}")

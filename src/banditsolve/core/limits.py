@@ -22,6 +22,23 @@ from dataclasses import dataclass
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
 
+# -- Input sizes: each bound on what input can set, with its reason. ---------------------------
+
+#: The largest input read, in bytes: a position is a few hundred bytes, a whole game a few KB.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+#: The deepest JSON nesting accepted: the deepest real document nests 5 levels.
+MAX_JSON_DEPTH = 20
+#: The most digits of one JSON number: every real number fits in 10 (a seed, a count).
+MAX_NUMBER_DIGITS = 30
+#: The most copies of one card a deck (or a ``CARD*N`` run) may have: a real deck has at most
+#: 3; a made-up one more, but 999 cards of one kind already exceed any solver's reach.
+MAX_CARD_COPIES = 999
+#: The most cards a deck may hold in all: the real decks have 69 and 71; the compiled closure
+#: core takes at most this many cards.
+MAX_DECK_CARDS = 4096
+
+# -- Search budgets. ---------------------------------------------------------------------------
+
 #: The largest node limit accepted (beyond it a limit means nothing on this hardware).
 MAX_NODE_LIMIT = 10**12
 #: The largest time limit accepted, in seconds (a week).

@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from banditsolve.core.answer import DemoItem
-from banditsolve.core.flags import Commands, add_limits, add_query, emit_answer, write_svg
+from banditsolve.core.flags import (
+    Commands,
+    add_limits,
+    add_query,
+    add_svg,
+    count,
+    emit_answer,
+    write_svg,
+)
 
 if TYPE_CHECKING:
     from banditsolve.rolling.state import State
@@ -59,19 +67,19 @@ def register(commands: Commands) -> None:
         help="exact search (default), plain enumeration, the CP-SAT / Z3 model of every "
         "opponent's turn, or auto (exact, then CP-SAT when several opponents play)",
     )
-    safe.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    safe.add_argument(
+        "--workers", type=count(1, 64, "--workers"), default=1, help="CP-SAT workers (default 1)"
+    )
     _add_svg(safe, "; with an unsafe answer also OUT's stem + '-broken.svg': the end of the line")
     safe.set_defaults(handler=cmd_safe)
 
 
 def _add_svg(parser: argparse.ArgumentParser, more: str = "") -> None:
-    parser.add_argument(
-        "--svg", metavar="OUT", help=f"also write an SVG picture of the position to OUT{more}"
-    )
+    add_svg(parser, f"also write an SVG picture of the position to OUT{more}")
 
 
 def _picture(args: argparse.Namespace, state: State, broken: State | None = None) -> None:
-    if getattr(args, "svg", None):
+    if getattr(args, "svg", None) is not None:
         write_svg(args.svg, state.svg())
         if broken is not None:
             out = Path(args.svg)
@@ -124,7 +132,7 @@ def cmd_safe(args: argparse.Namespace) -> int:
         seed=getattr(args, "seed", None) or 0,
     )
     broken = None
-    if result.safe is False and getattr(args, "svg", None):
+    if result.safe is False and getattr(args, "svg", None) is not None:
         from banditsolve.rolling.rules import apply_all
 
         broken = apply_all(state, result.counterexample)

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from banditsolve.core.io import load_json, read_text
+from banditsolve.core.limits import MAX_CARD_COPIES, MAX_DECK_CARDS
 from banditsolve.core.text import excerpt
 from banditsolve.errors import DataError, NotationError, RuleOptionError
 
@@ -418,6 +419,8 @@ def deck_from_json(data: object, where: str = "deck data") -> Deck:
         if is_extra:
             extra.append(code)
         counter[code] = count
+    if counter.total() > MAX_DECK_CARDS:
+        raise DataError(f"{where}: {counter.total()} cards, more than {MAX_DECK_CARDS} in a deck")
     return Deck(
         edition,
         tuple(sorted(counter.items())),
@@ -454,6 +457,8 @@ def _card_entry(entry: object, where: str) -> tuple[int, int, tuple[int, ...] | 
     where = f"{where} ({card})"
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise DataError(f"{where}: 'count' must be a positive integer")
+    if count > MAX_CARD_COPIES:
+        raise DataError(f"{where}: 'count' {count:.3g} is more than {MAX_CARD_COPIES} copies")
     if kind not in KIND_INDEX:
         raise DataError(f"{where}: unknown kind {kind!r}")
     try:

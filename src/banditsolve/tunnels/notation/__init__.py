@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from banditsolve.tunnels.notation.positions import (
     HYPOTHETICAL,
-    MAX_RUN,
     Item,
     Position,
     build_position,
@@ -49,7 +48,6 @@ __all__ = [
     "BANDIDO_FORM",
     "GAME_DOCUMENT_KEYS",
     "HYPOTHETICAL",
-    "MAX_RUN",
     "Item",
     "Position",
     "StateForm",

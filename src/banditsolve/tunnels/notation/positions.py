@@ -43,6 +43,7 @@ from typing import Any
 
 from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_state
 from banditsolve.core.io import expect_int as io_expect_int
+from banditsolve.core.limits import MAX_CARD_COPIES
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
@@ -61,8 +62,6 @@ from banditsolve.tunnels.render import svg
 from banditsolve.tunnels.state import MAX_COORD
 from banditsolve.tunnels.table import Table
 
-#: The most copies one ``CARD*N`` may stand for.
-MAX_RUN = 999
 _POSITION_KEYS = ("game", "placements")
 _POSITION_OPTIONAL = ("remaining", "hypothetical", "mode")
 _PLACEMENT_KEYS = ("card", "x", "y", "rotation")
@@ -233,9 +232,9 @@ def run_list(value: str, where: str) -> list[str]:
             raise NotationError(f"{where}: empty card name in {excerpt(value)}")
         n = 1
         if star:
-            if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_RUN:
+            if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_CARD_COPIES:
                 raise NotationError(
-                    f"{where}: the count N of CARD*N must be between 1 and {MAX_RUN}, not"
+                    f"{where}: the count N of CARD*N must be between 1 and {MAX_CARD_COPIES}, not"
                     f" {excerpt(count, 20)} (in {excerpt(item)})"
                 )
             n = int(count)

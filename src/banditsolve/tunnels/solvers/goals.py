@@ -99,7 +99,9 @@ def question(position: object, goal: object) -> tuple[str, Mode | None]:
       one built without a mode is a question of the game's first mode, Bandida's mode 1): that
       mode, and its goal; a ``goal`` that is another mode's is refused with
       :class:`SolverError` (ask the position of that mode instead);
-    - anything else (Bandido's, a bare table): no mode, and the goal asked or ``close``.
+    - a position or state of a game without modes (Bandido's): goal ``close``, any other
+      refused with :class:`SolverError`;
+    - a bare table: no mode, and the goal asked or ``close``.
     """
     aim = None if goal is None else checked_goal(goal)
     variant = getattr(position, "variant", None)
@@ -108,8 +110,15 @@ def question(position: object, goal: object) -> tuple[str, Mode | None]:
         return aim or mode.goal, mode
     number = getattr(position, "mode", None)
     if number is None and not isinstance(position, Table):
-        modes = deck_of(position).game_modes
+        deck = deck_of(position)
+        modes = deck.game_modes
         number = modes[0] if modes else None
+        if number is None and aim not in (None, "close"):
+            # A game without modes (Bandido) has one goal: a bare table may be asked any.
+            raise SolverError(
+                f"goal {aim} is Bandida's; a {deck.edition} position closes every exit"
+                " (goal close; BD-CLOSE-1)"
+            )
     if number is None:
         return aim or "close", None
     asked = MODES.get(number) if isinstance(number, int) else None
