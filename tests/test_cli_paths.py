@@ -33,7 +33,8 @@ def test_a_bad_svg_path_is_refused_before_any_work(name: str, verb: str, tmp_pat
         (str(tmp_path / "missing" / "x.svg"), "does not exist"),
     ):
         result = assert_cli_refuses(*argv, "--svg", target)
-        assert "--svg" in result.err and words in result.err, result.err
+        assert "--svg" in result.err, result.err
+        assert words in result.err, result.err
     assert not (tmp_path / "missing").exists()
     assert not any(folder.iterdir())
 

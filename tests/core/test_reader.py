@@ -96,9 +96,7 @@ def test_every_game_refuses_a_json_field_name_that_is_not_text(name: str) -> Non
     """A document built in Python may have keys of any type: the reader names the odd one
     in one line (not a TypeError from sorting mixed keys)."""
     game = banditsolve.load_game(name)
-    doc: dict[object, object] = {}
-    for key, value in game.to_json(game.new_game(seed=1)).items():
-        doc[key] = value
+    doc: dict[object, object] = dict(game.to_json(game.new_game(seed=1)).items())
     for odd in (1, None, (1,)):
         broken: dict[object, object] = {**doc, odd: 2, "zz": 3}
         with pytest.raises(NotationError, match=r"field name must be text, not") as caught:

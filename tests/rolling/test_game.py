@@ -227,6 +227,7 @@ def test_cli_queries_write_pictures(tmp_path: Path) -> None:
     from banditsolve.rolling.cli import DEMO_UNSAFE
 
     out = tmp_path / "pics" / "safe.svg"
+    (tmp_path / "pics").mkdir()
     answer = run("rolling", "safe", DEMO_UNSAFE, "1", "--svg", str(out), "--json")
     assert answer.code == 1
     line = json.loads(answer.out)["certificate"]

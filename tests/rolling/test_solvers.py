@@ -17,6 +17,7 @@ from banditsolve.rolling.solvers.turn import (
     best_turn,
     chance_stealable,
     chance_to_lay,
+    odds,
     roll_distribution,
 )
 from banditsolve.rolling.state import State
@@ -367,3 +368,50 @@ def test_best_turn_equals_plain_enumeration_after_rolls_of_the_default_edition()
             continue
         assert best_turn(state).value == best_turn(state, plain=True).value, state.notation()
         checked += 1
+
+
+TEN_WAGONS = (
+    "rb ed=default n=2 phase=start turn=0 wagons=10 train=0:5/5L:-:-|-,1:1/1:M:-|-,"
+    "2:4/4:S:-|-,3:2/2:M:-|-,4:2/2:H:-|-,5:1/1:H:-|-,6:3/3:B:-|-,7:4/4:S:-|-,8:3/3:R:-|-,"
+    "9:1/1:M:-|-,10:2/2:R:-|- won=-|- trunks=-|-"
+)
+
+
+def ten_wagon_start() -> State:
+    """The start of a two-player game, the train dealt: its odds take about 90 s in all."""
+    return GAME.from_notation(TEN_WAGONS)
+
+
+@rules("RB-ODDS-1")
+def test_odds_stop_at_their_limit_and_say_so() -> None:
+    """The limits hold for all the odds of one call: once they run out, the odds not worked out
+    are unknown, the answer says which limit stopped it, and its status is unknown (exit 3);
+    the odds worked out before are the exact ones."""
+    start = ten_wagon_start()
+    cut = odds(start, node_limit=3000)
+    assert cut.cut_short.startswith("the node limit ran out (3000 nodes)")
+    values = [*cut.lay.values(), *cut.trunks.values(), *cut.stealable.values()]
+    assert values[-1] == "unknown"
+    known = [v for v in cut.lay.values() if v != "unknown"]
+    assert known
+    assert known == [str(chance_to_lay(start, s, 3)) for s in range(len(known))]
+    answer = cut.to_answer()
+    assert answer.status == "unknown"
+    assert answer.exit_code == 3
+    assert "cut short" in answer.reason
+
+
+def test_every_rolling_search_has_the_command_lines_default_time_limit() -> None:
+    """From Python and on the command line the same default limit (core/limits)."""
+    import inspect
+
+    from banditsolve.core.limits import BEST_TURN_TIME_LIMIT, ODDS_TIME_LIMIT, SAFE_TIME_LIMIT
+    from tests.cli_runner import run
+
+    for search, default in ((odds, ODDS_TIME_LIMIT), (best_turn, BEST_TURN_TIME_LIMIT),
+                            (is_safe, SAFE_TIME_LIMIT)):
+        assert inspect.signature(search).parameters["time_limit"].default == default
+    for verb, default in (("odds", ODDS_TIME_LIMIT), ("best", BEST_TURN_TIME_LIMIT),
+                          ("safe", SAFE_TIME_LIMIT)):
+        shown = run("rolling", verb, "--help")
+        assert f"default {default:g} s" in " ".join(shown.out.split()), shown.out

@@ -230,7 +230,8 @@ def test_a_deck_file_is_bounded_in_copies_and_in_cards(tmp_path: Path) -> None:
 
     def write(counts: list[int]) -> None:
         doc = json.loads(json.dumps(load_deck().to_json()))
-        doc["cards"] = [{**entry, "count": n} for entry, n in zip(doc["cards"], counts)]
+        firsts = doc["cards"][: len(counts)]
+        doc["cards"] = [{**e, "count": n} for e, n in zip(firsts, counts, strict=True)]
         path.write_text(json.dumps(doc), encoding="utf-8")
 
     for count, pattern in ((10**12, "more than 999 copies"), (MAX_CARD_COPIES + 1, "999")):

@@ -139,7 +139,7 @@ def file_to_write(text: str) -> str:
         raise argparse.ArgumentTypeError("the file name is empty")
     target = Path(text)
     if target.is_dir():
-        raise argparse.ArgumentTypeError(f"{text[:60]} is a folder: give a file name")
+        raise argparse.ArgumentTypeError(f"{_tail(text)} is a folder: give a file name")
     _writable_folder(target.parent, text)
     return text
 
@@ -152,7 +152,7 @@ def folder_to_write(text: str) -> str:
         raise argparse.ArgumentTypeError("the folder name is empty")
     target = Path(text)
     if target.exists() and not target.is_dir():
-        raise argparse.ArgumentTypeError(f"{text[:60]} is a file, not a folder")
+        raise argparse.ArgumentTypeError(f"{_tail(text)} is a file, not a folder")
     _writable_folder(target if target.is_dir() else target.parent, text)
     return text
 
@@ -160,9 +160,14 @@ def folder_to_write(text: str) -> str:
 def _writable_folder(folder: Path, text: str) -> None:
     where = folder if str(folder) else Path(".")
     if not where.is_dir():
-        raise argparse.ArgumentTypeError(f"the folder of {text[:60]} does not exist")
+        raise argparse.ArgumentTypeError(f"the folder {_tail(str(where))} does not exist")
     if not os.access(where, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"the folder of {text[:60]} may not be written to")
+        raise argparse.ArgumentTypeError(f"the folder {_tail(str(where))} may not be written to")
+
+
+def _tail(path: str, most: int = 60) -> str:
+    """A path for a message: its end when it is long (the end names it)."""
+    return path if len(path) <= most else "..." + path[-(most - 3) :]
 
 
 def seconds(text: str) -> float:

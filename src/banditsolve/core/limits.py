@@ -39,6 +39,15 @@ MAX_DECK_CARDS = 4096
 
 # -- Search budgets. ---------------------------------------------------------------------------
 
+#: Default time limits of the searches that have no natural end within seconds, in seconds:
+#: the same from Python and on the command line (``--time-limit``). Rolling Bandits' odds of
+#: the coming roll (``rolling odds``): the ten-wagon start takes about 90 s in all.
+ODDS_TIME_LIMIT = 30.0
+#: Rolling Bandits: is this wagon provably mine (``rolling safe``).
+SAFE_TIME_LIMIT = 30.0
+#: Rolling Bandits: the best play of a turn (``rolling best``).
+BEST_TURN_TIME_LIMIT = 60.0
+
 #: The largest node limit accepted (beyond it a limit means nothing on this hardware).
 MAX_NODE_LIMIT = 10**12
 #: The largest time limit accepted, in seconds (a week).

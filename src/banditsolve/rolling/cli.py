@@ -25,6 +25,7 @@ from banditsolve.core.flags import (
     emit_answer,
     write_svg,
 )
+from banditsolve.core.limits import BEST_TURN_TIME_LIMIT, ODDS_TIME_LIMIT, SAFE_TIME_LIMIT
 
 if TYPE_CHECKING:
     from banditsolve.rolling.state import State
@@ -45,11 +46,12 @@ def register(commands: Commands) -> None:
         metavar="K",
         help="dice of a symbol to lay, 0 to 30 (default 3; 0 is certain)",
     )
+    add_limits(odds, time_limit=ODDS_TIME_LIMIT, node_limit=None)
     _add_svg(odds)
     odds.set_defaults(handler=cmd_odds)
 
     best = add_query(commands, "best", "the best play of this turn (exact expected points)")
-    add_limits(best, time_limit=60.0, node_limit=None)
+    add_limits(best, time_limit=BEST_TURN_TIME_LIMIT, node_limit=None)
     best.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
     _add_svg(best)
     best.set_defaults(handler=cmd_best)
@@ -57,7 +59,7 @@ def register(commands: Commands) -> None:
     safe = add_query(commands, "safe", "is this car provably mine at my next turn? (0 yes, 1 no)")
     safe.add_argument("car", metavar="CAR", type=int, help="the car's number (0: the locomotive)")
     safe.add_argument("--player", type=int, help="whose car (default: who moved last)")
-    add_limits(safe, time_limit=30.0, node_limit=None)
+    add_limits(safe, time_limit=SAFE_TIME_LIMIT, node_limit=None)
     safe.add_argument(
         "--plain", action="store_true", help="plain enumeration (the baseline; = --backend plain)"
     )
@@ -94,7 +96,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise SolverError(f"--at-least must be between 0 and 30, not {args.at_least}")
     state = _read(args)
     symbol = None if args.symbol is None else "RMHBS".index(args.symbol)
-    result = odds(state, symbol=symbol, k=args.at_least)
+    result = odds(
+        state,
+        symbol=symbol,
+        k=args.at_least,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+    )
     _picture(args, state)
     return emit_answer(args, result.to_answer(), text=result.explain())
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits
 from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
 from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
@@ -233,7 +233,7 @@ def is_safe(
     car: int,
     player: int | None = None,
     *,
-    time_limit: float | None = None,
+    time_limit: float | None = SAFE_TIME_LIMIT,
     node_limit: int | None = None,
     share: bool = True,
     backend: str | None = None,

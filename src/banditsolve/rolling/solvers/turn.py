@@ -19,7 +19,13 @@ from fractions import Fraction
 from typing import Any
 
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.core.limits import (
+    BEST_TURN_TIME_LIMIT,
+    ODDS_TIME_LIMIT,
+    Budget,
+    LimitReached,
+    Limits,
+)
 from banditsolve.errors import SolverError
 from banditsolve.rolling.edition import JOKER, LETTERS
 from banditsolve.rolling.rules import (
@@ -170,6 +176,7 @@ def _search(
     stop: Stop | None = None,
     rerolls: bool = True,
     limits: Limits | None = None,
+    budget: Budget | None = None,
     share: bool = True,
     symmetric: bool = False,
 ) -> tuple[Fraction, _Search]:
@@ -178,7 +185,8 @@ def _search(
         raise SolverError("the game is over: there is no turn to play")
     if state.phase in ("deal-wagon", "deal-trunk"):
         raise SolverError("the train is still being dealt: no turn has begun")
-    search = _Search(player, leaf, stop, rerolls, Budget(limits or Limits()), share, symmetric)
+    spend = budget if budget is not None else Budget(limits or Limits())
+    search = _Search(player, leaf, stop, rerolls, spend, share, symmetric)
     return search.value(state), search
 
 
@@ -237,7 +245,9 @@ def _check_lay_question(symbol: int | None, k: int) -> None:
         raise SolverError(f"the dice to lay are 0 to 30, not {k!r}")
 
 
-def chance_to_lay(state: State, symbol: int, k: int, *, rerolls: bool = True) -> Fraction:
+def chance_to_lay(
+    state: State, symbol: int, k: int, *, rerolls: bool = True, budget: Budget | None = None
+) -> Fraction:
     """The chance that the coming roll lets the active player lay ``k`` or more dice of
     ``symbol`` (rolled ones and jokers) on the train this turn; with ``rerolls`` (and a usable
     roll-again trunk) the player rolls again as well as they can (RB-AGAIN-1). ``k`` = 0 is
@@ -249,7 +259,7 @@ def chance_to_lay(state: State, symbol: int, k: int, *, rerolls: bool = True) ->
         def stop(s: State) -> bool:
             return s.phase == "attack" and s.to_move == at.to_move and _can_lay(s, symbol, k)
 
-        return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=True)
+        return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=True, budget=budget)
     total = Fraction(0)
     for action, prob in chance_outcomes(at):
         after = apply_unchecked(at, action)
@@ -265,7 +275,9 @@ def _holds_roll_again(state: State) -> bool:
     return any(h.content == ROLL_AGAIN and not h.used for h in state.trunks[p][: state.usable])
 
 
-def chance_of_trunk(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
+def chance_of_trunk(
+    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+) -> Fraction:
     """The chance that the coming roll lets the active player carry off car ``car_id``'s trunk
     this turn (best laying; with ``rerolls``, a usable roll-again trunk used at its best)."""
     at = _at_roll(state)
@@ -276,17 +288,23 @@ def chance_of_trunk(state: State, car_id: int, *, rerolls: bool = True) -> Fract
     def stop(s: State) -> bool:
         return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
 
-    return turn_value(at, lambda s: Fraction(0), stop=stop, rerolls=rerolls, symmetric=True)
+    return turn_value(
+        at, lambda s: Fraction(0), stop=stop, rerolls=rerolls, symmetric=True, budget=budget
+    )
 
 
-def chance_stealable(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
+def chance_stealable(
+    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+) -> Fraction:
     """The chance that the coming roll lets the active player lay so that car ``car_id`` is
     theirs to steal at the start of their next turn, if nobody else plays (with ``rerolls``, a
     usable roll-again trunk used at its best)."""
-    return steal_chance(_at_roll(state), car_id, rerolls=rerolls)
+    return steal_chance(_at_roll(state), car_id, rerolls=rerolls, budget=budget)
 
 
-def steal_chance(state: State, car_id: int, *, rerolls: bool = True) -> Fraction:
+def steal_chance(
+    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+) -> Fraction:
     """From any point of the active player's turn: the chance, with the best play of the rest
     of it (trunks opened included), that car ``car_id`` is theirs to steal at the start of their
     next turn if nobody else plays."""
@@ -303,7 +321,7 @@ def steal_chance(state: State, car_id: int, *, rerolls: bool = True) -> Fraction
             return Fraction(1 if any(w.id == car_id for w in s.won[p]) else 0)
         return Fraction(1 if s.stealer(car) == p else 0)
 
-    return turn_value(at, leaf, rerolls=rerolls, symmetric=True)
+    return turn_value(at, leaf, rerolls=rerolls, symmetric=True, budget=budget)
 
 
 def trunk_cars(state: State) -> tuple[int, ...]:
@@ -351,6 +369,8 @@ class Odds:
     trunks: dict[str, str]
     stealable: dict[str, str]
     roll_again: bool = False
+    #: why some odds are ``unknown`` (a limit ran out), or empty when every one was worked out
+    cut_short: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -360,6 +380,7 @@ class Odds:
             "lay_at_least": self.lay,
             "take_trunk": self.trunks,
             "stealable_next_turn": self.stealable,
+            "cut_short": self.cut_short or None,
         }
 
     def explain(self) -> str:
@@ -368,30 +389,63 @@ class Odds:
         lines += [f"  lay {k}: {v}" for k, v in self.lay.items()]
         lines += [f"  take the trunk of car {k}: {v}" for k, v in self.trunks.items()]
         lines += [f"  car {k} stealable next turn: {v}" for k, v in self.stealable.items()]
+        if self.cut_short:
+            lines.append(f"cut short: {self.cut_short}; the odds not worked out say unknown")
         return "\n".join(lines)
 
     def to_answer(self) -> Answer:
         return Answer(
             "rolling",
             "odds",
-            "yes",
-            "exact",
+            "unknown" if self.cut_short else "yes",
+            "unknown" if self.cut_short else "exact",
             self.explain().replace("\n", "; "),
             details=self.to_json(),
         )
 
 
-def odds(state: State, *, symbol: int | None = None, k: int = 3) -> Odds:
+def odds(
+    state: State,
+    *,
+    symbol: int | None = None,
+    k: int = 3,
+    time_limit: float | None = ODDS_TIME_LIMIT,
+    node_limit: int | None = None,
+) -> Odds:
     """Every odds question at once: laying ``k`` of each symbol (or of ``symbol``), each trunk,
-    each car stealable."""
+    each car stealable. The limits hold for all of them together (positions searched count as
+    nodes): once one runs out, the odds not yet worked out are ``unknown`` and
+    :attr:`Odds.cut_short` says which limit stopped them."""
     _check_lay_question(symbol, k)
+    budget = Budget(Limits(time_limit, node_limit), check_every=64)
     at = _at_roll(state)
+    stopped: list[str] = []
+
+    def worked_out(ask: Callable[[], Fraction]) -> str:
+        if stopped:
+            return "unknown"
+        try:
+            return str(ask())
+        except LimitReached as exc:
+            stopped.append(exc.reason)
+            return "unknown"
+
+    def lay_odds(s: int) -> str:
+        return worked_out(lambda: chance_to_lay(at, s, k, budget=budget))
+
+    def trunk_odds(car: int) -> str:
+        return worked_out(lambda: chance_of_trunk(at, car, budget=budget))
+
+    def steal_odds(car: int) -> str:
+        return worked_out(lambda: chance_stealable(at, car, budget=budget))
+
     symbols = range(5) if symbol is None else (symbol,)
-    lay = {f"{k}+ {LETTERS[s]}": str(chance_to_lay(at, s, k)) for s in symbols}
-    trunks = {str(c.id): str(chance_of_trunk(at, c.id)) for c in at.train if c.trunk is not None}
-    steal = {str(c.id): str(chance_stealable(at, c.id)) for c in at.train}
+    lay = {f"{k}+ {LETTERS[s]}": lay_odds(s) for s in symbols}
+    trunks = {str(c.id): trunk_odds(c.id) for c in at.train if c.trunk is not None}
+    steal = {str(c.id): steal_odds(c.id) for c in at.train}
     again = _holds_roll_again(at)
-    return Odds(state.notation(), at.airborne[0] + at.airborne[1], lay, trunks, steal, again)
+    dice = at.airborne[0] + at.airborne[1]
+    return Odds(state.notation(), dice, lay, trunks, steal, again, "".join(stopped[:1]))
 
 
 # -- best play ---------------------------------------------------------------------
@@ -458,7 +512,7 @@ class BestTurn:
 def best_turn(
     state: State,
     *,
-    time_limit: float | None = None,
+    time_limit: float | None = BEST_TURN_TIME_LIMIT,
     node_limit: int | None = None,
     plain: bool = False,
 ) -> BestTurn:
