@@ -14,7 +14,7 @@ import pytest
 from banditsolve.errors import NotationError
 from banditsolve.tunnels import rules
 from banditsolve.tunnels.bandida.rules import expect
-from banditsolve.tunnels.cards import parse_card
+from banditsolve.tunnels.cards import card_kind, is_alarm, parse_card
 from banditsolve.tunnels.game import BANDIDA, BANDIDO
 from banditsolve.tunnels.state import REASONS, GameState, Options
 from banditsolve.tunnels.table import Table, legal_placements
@@ -176,6 +176,26 @@ def _bandida() -> GameState:
     return state
 
 
+def _alarm_in_hand(s: Any) -> GameState:
+    """An alarm of the pile swapped into hand 0 (no alarm is being laid)."""
+    alarm = next(c for c in s.pile if is_alarm(c))
+    pile = list(s.pile)
+    pile[pile.index(alarm)] = s.hands[0][0]
+    out: GameState = replace(s, hands=((alarm, *s.hands[0][1:]), s.hands[1]), pile=tuple(pile))
+    return out
+
+
+def _big_hand(s: Any) -> GameState:
+    """Five more plain cards in hand 0, a broken tool's hold lifting the hand-size bound."""
+    extra = [c for c in s.pile if card_kind(c) == "tunnel"][:5]
+    pile = list(s.pile)
+    for c in extra:
+        pile.remove(c)
+    hands = ((*s.hands[0], *extra), s.hands[1])
+    out: GameState = replace(s, hands=hands, pile=tuple(pile), hold=(0,))
+    return out
+
+
 #: Each of Bandida's own rules broken alone: (name, change, rule ID).
 BANDIDA_CASES: tuple[tuple[str, Callable[[Any], GameState], str], ...] = (
     ("sizes", lambda s: replace(s, sizes=(3,)), "BA-OBJ-2"),
@@ -192,11 +212,20 @@ BANDIDA_CASES: tuple[tuple[str, Callable[[Any], GameState], str], ...] = (
     ("an alarm laid by a player holding none", lambda s: replace(s, phase=("alarm",)),
      "BA-ALARM-2"),
     ("an actor outside an alarm", lambda s: replace(s, actor=1), "BA-ALARM-2"),
+    ("an alarm kept in a hand", _alarm_in_hand, "BA-ALARM-2"),
+    ("phase dynamite with no dynamite laid", lambda s: replace(s, phase=("dynamite",)),
+     "BA-OBJ-3"),
+    ("a quiet round with every water bottle in play", lambda s: replace(s, quiet=0),
+     "BA-OBJ-7"),
+    ("a hand size grown with every backpack in play", lambda s: replace(s, sizes=(4, 3)),
+     "BA-OBJ-2"),
+    ("a hand larger than any size", _big_hand, "BA-OBJ-2"),
 )
 
 
 @spec_rules(
-    "BA-NOTE-1", "BA-OBJ-2", "BA-ALARM-4", "BA-ALARM-5", "BA-ALARM-1", "BA-SETUP-4", "BA-ALARM-2"
+    "BA-NOTE-1", "BA-OBJ-2", "BA-ALARM-4", "BA-ALARM-5", "BA-ALARM-1", "BA-SETUP-4", "BA-ALARM-2",
+    "BA-OBJ-3", "BA-OBJ-7",
 )
 @pytest.mark.parametrize("case", BANDIDA_CASES, ids=[c[0] for c in BANDIDA_CASES])
 def test_each_bandida_rule_is_refused_alone(

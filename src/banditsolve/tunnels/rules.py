@@ -746,6 +746,8 @@ def reason_holds(
         return hole(state)
     if code == "dead-exit":
         return dead_exit(state)
+    if code == "no-hand":
+        return not any(state.hands) and not any(state.size(p) for p in range(state.players))
     if code in ("stuck", "all-down"):
         return exits > 0 and bool(state.remaining()) == (code == "stuck")
     pile_out = {"pile-empty": "end", "no-draw": "must_draw"}.get(code)

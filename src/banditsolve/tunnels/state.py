@@ -306,6 +306,7 @@ REASONS: dict[str, str] = {
     "no-ladder": "every exit is closed but the ladder is not on the table",
     "no-join": "every exit is closed before both super cards and the ladder are down and joined",
     "no-draw": "a card must be drawn from the empty pile",
+    "no-hand": "every hand is empty and every hand size zero: no card can be laid again",
 }
 REASON_CODES: dict[str, str] = {text: code for code, text in REASONS.items()}
 

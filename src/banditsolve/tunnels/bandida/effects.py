@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from banditsolve.tunnels.bandida.ends import is_map, table_loss
+from banditsolve.tunnels.bandida.ends import table_loss
 from banditsolve.tunnels.bandida.maps import KEEP_KINDS
 from banditsolve.tunnels.bandida.state import BandidaState
 from banditsolve.tunnels.cards import card_kind, is_alarm
@@ -69,7 +69,8 @@ def _discard_top(
     state: BandidaState, code: int, unseen: tuple[int, ...], pile: tuple[int, ...]
 ) -> BandidaState:
     """BA-ALARM-5: the top card discarded, or set aside when it is the ladder or Bandido's
-    super card; the last map gone may end the game (BA-END-2)."""
+    super card; the last map gone, or the last card that could fill an exit's cell, may end
+    the game (BA-END-2)."""
     if card_kind(code) in KEEP_KINDS:
         return replace(state, unseen=unseen, pile=pile, aside=insert_sorted(state.aside, code))
     state = replace(
@@ -79,12 +80,11 @@ def _discard_top(
         discard=insert_sorted(state.discard, code),
         left=state.left - 1,
     )
-    if is_map(code):
-        lost = table_loss(state)  # BA-END-2: maybe the last map gone
-        if lost is not None:
-            # The alarm's discards end with the game when they are done anyway.
-            done = lost.left <= 0 or not lost.pile_size
-            return pop(close_five(lost)) if done else lost
+    lost = table_loss(state)  # BA-END-2: maybe the last map gone, or an exit now dead
+    if lost is not None:
+        # The alarm's discards end with the game when they are done anyway.
+        done = lost.left <= 0 or not lost.pile_size
+        return pop(close_five(lost)) if done else lost
     return state
 
 

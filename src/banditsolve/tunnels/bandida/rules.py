@@ -23,19 +23,20 @@ from banditsolve.errors import IllegalActionError, NotationError, RuleOptionErro
 from banditsolve.tunnels import rules as bandido
 from banditsolve.tunnels.bandida.components import MODES, Mode
 from banditsolve.tunnels.bandida.effects import (
+    TOOL_HAND,
     after_alarm,
     alarm_effect,
     close_five,
     end_turn,
     object_effect,
     pop,
+    refill,
     take,
 )
 from banditsolve.tunnels.bandida.ends import (
     closed_end,
     dead_exit_loses,
     hole_loses,
-    is_map,
     mode_end,
     table_loss,
 )
@@ -240,6 +241,9 @@ def _settle_turn(state: BandidaState) -> tuple[BandidaState, bool]:
         return take(state, state.pile[0], (), state.pile[1:]), False
     if state.pending == "deal":
         return pop(state), False
+    if not any(state.hands) and not any(state.size(p) for p in range(state.players)):
+        # BA-OPT-10 (alarm_zero=zero): nobody holds a card or may draw one, for good.
+        return replace(state, outcome=LOST, reason=REASONS["no-hand"]), True
     if state.options.alarm_show == "top" and state.top_is_alarm:
         # BA-OPT-12: an alarm showing on top of the pile is taken at once by the player
         # whose turn it is (a draw among the alarms when the pile is unseen).
@@ -353,7 +357,8 @@ def _remove(state: BandidaState, action: Remove) -> BandidaState:
 
 
 def _discard(state: BandidaState, action: Discard) -> BandidaState:
-    """BA-ALARM-4: the player to act discards a card (maybe the last map: BA-END-2)."""
+    """BA-ALARM-4: the player to act discards a card (maybe the last map, or the last card
+    that could fill an exit's cell: BA-END-2)."""
     if state.pending != "discard" or action.card not in state.hands[state.queue[0]]:
         raise IllegalActionError(f"{action}: not a discard the alarm asks for now")
     who = state.queue[0]
@@ -365,11 +370,10 @@ def _discard(state: BandidaState, action: Discard) -> BandidaState:
         discard=bandido.insert_sorted(state.discard, action.card),
         queue=state.queue[1:],
     )
-    if is_map(action.card):
-        lost = table_loss(new)  # BA-END-2: maybe the last map gone
-        if lost is not None:
-            # The alarm's discards end with the game when nobody is left to discard.
-            return lost if lost.queue else pop(lost)
+    lost = table_loss(new)  # BA-END-2: maybe the last map gone, or an exit now dead
+    if lost is not None:
+        # The alarm's discards end with the game when nobody is left to discard.
+        return lost if lost.queue else pop(lost)
     return settle(new)
 
 
@@ -387,6 +391,9 @@ def _change(state: BandidaState) -> BandidaState:
         to_draw=(player,) * len(hand),
         changed=True,
     )
+    if not hand and player in state.hold:
+        # BA-OBJ-4 (tool=over_turns): a hand emptied (by an alarm's discard) draws three again.
+        new = refill(new, player)
     if state.options.hand_change == "ends_turn":  # Bandido's reading (BD-OPT-2)
         new = replace(
             new, phase=(), changed=False, player=(player + 1) % state.players, turn=state.turn + 1
@@ -433,7 +440,8 @@ def _check_alarm(state: BandidaState) -> None:
     """BA-ALARM-2: an alarm is being laid (phase ``alarm``) only by a drawer who holds one, and
     a game not over names an actor (the drawer) only while an alarm acts."""
     pending = state.pending
-    if pending == "alarm" and not any(is_alarm(c) for c in state.hands[state.actor]):
+    laying = pending == "alarm" and state.outcome is None  # (a game may end as it is laid)
+    if laying and not any(is_alarm(c) for c in state.hands[state.actor]):
         raise NotationError(
             f"phase alarm: an alarm is being laid, but the actor (player {state.actor}) holds"
             " none (BA-ALARM-2)"
@@ -466,15 +474,72 @@ def check_top(state: BandidaState) -> None:
         raise NotationError(f"top={top}: no such card among the unseen cards (BA-ALARM-1)")
 
 
+def check_objects(state: BandidaState, pile: tuple[int, ...]) -> None:
+    """What the objects and alarms leave behind agrees with the cards played (a card of the
+    mode's pile not among those in play was laid, discarded or taken off: an upper bound on
+    those laid): no hand keeps an alarm but the drawer's, while it is being laid (BA-ALARM-2);
+    phase ``dynamite`` right after a dynamite (BA-OBJ-3); a quiet round after a water bottle
+    (BA-OBJ-7); hand sizes above the larger of the option's and a broken tool's only by
+    backpacks laid, one each, and no hand larger than the largest size (BA-OBJ-2, BA-OBJ-4)."""
+    # (A game that ends inside an effect keeps its phase as it was: no phase is checked then.)
+    going = state.outcome is None
+    left = Counter(card_kind(c) for c in state.remaining())
+    played = Counter(card_kind(c) for c in pile)
+    played.subtract(left)
+    for i, hand in enumerate(state.hands):
+        alarms = sum(1 for c in hand if is_alarm(c))
+        drawer = state.pending == "alarm" and i == state.actor
+        if alarms and not (alarms == 1 and (drawer or not going)):
+            raise NotationError(
+                f"hand {i} keeps an alarm card: a drawn alarm is laid at once, by the drawer"
+                " (phase alarm; BA-ALARM-2)"
+            )
+    if "dynamite" in state.phase and going:
+        history = state.table.history
+        if len(history) < 2 or card_kind(history[-1].card) != "dynamite":
+            raise NotationError(
+                "phase dynamite: another card is laid right after a dynamite, but the last"
+                " card laid is no dynamite (BA-OBJ-3)"
+            )
+    if state.quiet >= 0 and played["water_bottle"] <= 0:
+        raise NotationError(
+            f"quiet={state.quiet}: a quiet round follows a water bottle laid, but every water"
+            " bottle is still in play (BA-OBJ-7)"
+        )
+    base = max(state.options.hand_size, TOOL_HAND)
+    backpacks = max(0, played["backpack"])
+    grown = sum(max(0, state.size(p) - base) for p in range(state.players))
+    if grown > backpacks:
+        raise NotationError(
+            f"sizes: the hand sizes grow {grown} past {base} (the hand size or a broken"
+            f" tool's three), but {plural(backpacks, 'backpack')} can have been laid (BA-OBJ-2)"
+        )
+    most = base + backpacks + 1  # (+1: an alarm just drawn)
+    for i, hand in enumerate(state.hands):
+        if len(hand) > most:
+            raise NotationError(
+                f"hand {i} holds {len(hand)} cards, more than any hand can: {most - 1} with"
+                f" {plural(backpacks, 'backpack')} laid (BA-OBJ-2, BA-OBJ-4)"
+            )
+
+
 def _loose(state: BandidaState) -> Callable[[int], int]:
-    """The cards a player holds beside the hand: an alarm just drawn (BA-ALARM-2) or a card
-    still to discard; no bound under a broken tool (BA-OBJ-4)."""
+    """The cards a player holds beside the hand: an alarm just drawn (BA-ALARM-2), an alarm
+    showing on top of the pile owed to the player whose turn it is (BA-OPT-12) or a card still
+    to discard; no bound under a broken tool, nor once one has been laid under
+    ``tool_stuck=keep``, where the cards that did not fit stay in hand above its new size
+    (BA-OBJ-4, BA-OPT-6; :func:`check_objects` bounds every hand)."""
+    shown = state.options.alarm_show == "top" and state.top_is_alarm is not False
+    kept = state.options.tool_stuck == "keep" and any(
+        card_kind(c) == "broken_tool" for c in (*state.table.cards(), *state.discard)
+    )
 
     def loose(i: int) -> int:
-        if i in state.hold or (state.pending == "tool" and i == state.player):
+        if kept or i in state.hold or ("tool" in state.phase and i == state.player):
             return -1
         alarm = "alarm" in state.phase and i == state.actor
-        return int(alarm) + int(i in state.queue)
+        on_top = shown and i == state.player and i in state.to_draw
+        return int(alarm) + int(on_top) + int(i in state.queue)
 
     return loose
 
@@ -577,6 +642,7 @@ class BandidaRules:
         bandido.check_players_of(s)
         check_fields(s)
         check_top(s)
+        check_objects(s, pile)
         bandido.check_hands(s, s.size, _loose(s))
         bandido.check_turn(s)
         if not course:
@@ -607,6 +673,7 @@ END_RULES: dict[str, str] = {
     "dead-exit": "BA-END-2",
     "no-ladder": "BA-MODE-6",
     "no-join": "BA-MODE-6",
+    "no-hand": "BA-OPT-10",
 }
 
 
