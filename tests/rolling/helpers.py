@@ -10,17 +10,22 @@ from banditsolve.rolling.state import Car, Group, Held, Options, Phase, State
 
 
 def group(text: str | None) -> Group | None:
-    """``"R3"`` (3 hoard revolvers), ``"M2+1"`` (2 hoard and 1 mercenary mask)."""
+    """``"R3"`` (3 hoard revolvers), ``"M2+1"`` (2 hoard and 1 mercenary mask), ``"R5~2"``
+    (5 revolvers, 2 of them rolled as such and 3 jokers)."""
     if text is None or text == "-":
         return None
     sym = LETTERS.index(text[0])
     rest = text[1:]
+    natural = None
+    if "~" in rest:
+        rest, n = rest.split("~")
+        natural = int(n)
     mercs = 0
     if "+" in rest:
         rest, m = rest.split("+")
         mercs = int(m)
     b = int(rest)
-    return Group(sym, b, mercs, b + mercs)
+    return Group(sym, b, mercs, b + mercs if natural is None else natural)
 
 
 def position(

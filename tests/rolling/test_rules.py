@@ -264,7 +264,9 @@ def test_bomb() -> None:
 
 @rules("RB-TRUNK-4", "RB-OPT-11")
 def test_bomb_after_outright_theft() -> None:
-    state = position([(4, "R", ["R5", None])], loco=[None, None], roll="RR")
+    # (Only jokers beside two rolled revolvers: with jokers counted the trunk would be gone.)
+    natural = Options(trunk_jokers="natural")
+    state = position([(4, "R", ["R5~2", None])], loco=[None, None], roll="RR", options=natural)
     after = apply(state, Lay(R, 1))
     assert after.phase == "reveal"
     assert after.pending == ((1, True),)
@@ -274,8 +276,8 @@ def test_bomb_after_outright_theft() -> None:
     assert [w.id for w in bombed.won[0]] == [1]
     kept = apply(after, Open(R, 2, 0))
     assert kept.trunks[0] == (Held(R, 2, 0, False),)
-    plain = position([(4, "R", ["R5", None])], loco=[None, None], roll="RR",
-                     options=Options(theft_trunk="discard"))
+    plain = position([(4, "R", ["R5~2", None])], loco=[None, None], roll="RR",
+                     options=Options(theft_trunk="discard", trunk_jokers="natural"))
     gone = apply(plain, Lay(R, 1))
     assert gone.phase == "attack"
     assert gone.trunks[0] == ()
@@ -284,8 +286,9 @@ def test_bomb_after_outright_theft() -> None:
 
 @rules("RB-AMBUSH-1")
 def test_ambush_swaps_and_takes_two_trunks() -> None:
-    state = position([(2, "M", ["R3", None]), (2, "R", ["M3", None])], loco=[None, None],
-                     roll="-", trunks=[[Held(H, 1, 2)], []])
+    # (A third wagon, its trunk the one held: one trunk was dealt to each wagon.)
+    state = position([(2, "M", ["R3", None]), (2, "R", ["M3", None]), (1, None, [None, None])],
+                     loco=[None, None], roll="-", trunks=[[Held(H, 1, 2)], []])
     ended = apply(state, End())
     assert ended.phase == "ambush"
     assert texts(ended) == ["ambush 1 2", "end"]

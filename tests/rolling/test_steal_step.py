@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from banditsolve.core.play import simulate
 from banditsolve.errors import NotationError
 from banditsolve.rolling.game import GAME
+from banditsolve.rolling.reachable import trunk_qualifies
 from banditsolve.rolling.rules import apply_all
 from banditsolve.rolling.state import Car, Group, Options, State
 from tests.cli_runner import run
@@ -107,8 +108,12 @@ def _stealable(state: State) -> State | None:
         grow = max(car.need, others + 1) - group.size
         if 0 < grow <= in_hand:
             bigger = Group(group.symbol, group.bandits + grow, group.mercs, group.natural + grow)
-            train = (*state.train[:i], car.with_group(p, bigger), *state.train[i + 1 :])
-            return state.replace(train=train)
+            grown = state.replace(
+                train=(*state.train[:i], car.with_group(p, bigger), *state.train[i + 1 :])
+            )
+            if trunk_qualifies(grown, grown.train[i], p):
+                continue  # (that group would have carried the car's trunk off: another rule)
+            return grown
     return None
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from banditsolve.errors import NotationError
 from banditsolve.rolling import reachable
+from banditsolve.rolling.edition import BOMB, NOTHING
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.rules import DealWagon, apply, chance_outcomes, parse_faces, validate
 from banditsolve.rolling.state import Car, Group, Held, Options, State, Won
@@ -26,10 +27,11 @@ START = GAME.from_notation(
     "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
     "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-"
 )
-#: Player 0 attacking with a revolver and a joker rolled, one roll-again trunk held.
+#: Player 0 attacking with a revolver and a joker rolled, one roll-again trunk held (car 3's:
+#: one trunk was dealt to each of the three wagons).
 ATTACK = GAME.from_notation(
     "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
-    "2:3/3:H:B1|S1,3:1/1:B:-|- won=-|- trunks=M1r|- roll=RJ usable=1"
+    "2:3/3:H:B1|S1,3:1/1:-:-|- won=-|- trunks=M1r|- roll=RJ usable=1"
 )
 #: Three players, the train being dealt (two wagons so far).
 SETUP = apply(apply(GAME.new_game(3), DealWagon(1, 1)), DealWagon(2, 2))
@@ -64,7 +66,14 @@ def _all_taken(state: State) -> State:
 def _all_revolvers_held() -> State:
     """Player 0 holds every revolver tile, while car 2 still shows a revolver trunk."""
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0]
-    held = tuple(Held(t.symbol, t.value, t.content, True) for t in tiles)
+    held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
+    return START.replace(trunks=(held, ()))
+
+
+def _more_trunks_than_wagons() -> State:
+    """Six wagons dealt, car 2's trunk still down, and six more opened in player 0's hands."""
+    tiles = [t for t in GAME.edition.trunks if t.symbol != 0][:6]
+    held = tuple(Held(t.symbol, t.value, t.content, t.content in (BOMB,)) for t in tiles)
     return START.replace(trunks=(held, ()))
 
 
@@ -92,9 +101,9 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_hoard", "RB-SETUP-3", "hoard dice", lambda: _group(START, 3, 0, Group(1, 4, 0, 4))),
     ("check_mercenary_count", "RB-MERC-1", "mercenaries",
      lambda: START.replace(options=Options(mercenaries="on"), reserve=(8, 0))),
-    ("check_gang", "RB-ATTACK-6", "neighbouring", lambda: _group(START, 4, 0, Group(0, 1))),
+    ("check_gang", "RB-ATTACK-6", "neighbouring", lambda: _group(START, 4, 0, Group(0, 1, 0, 1))),
     ("check_one_group_per_symbol", "RB-ATTACK-3", "two groups of one symbol",
-     lambda: _group(START, 3, 0, Group(2, 1))),
+     lambda: _group(START, 3, 0, Group(2, 1, 0, 1))),
     ("check_mercenaries_in_variant", "RB-OPT-8", "mercenary variant",
      lambda: START.replace(reserve=(1, 0))),
     ("check_mercenary_players", "RB-MERC-1", "two players",
@@ -111,10 +120,10 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_wagon_deal", "RB-SETUP-1", "complete",
      lambda: _complete_setup().replace(phase="deal-wagon")),
     ("check_setup_untouched", "RB-SETUP-1", "set-up",
-     lambda: _group(SETUP, 2, 1, Group(0, 1))),
+     lambda: _group(SETUP, 2, 1, Group(0, 1, 0, 1))),
     ("check_trunk_deal", "RB-SETUP-2", "front to back", lambda: SETUP.replace(phase="deal-trunk")),
     ("check_locomotive_trunk", "RB-SETUP-2", "locomotive has no trunk",
-     lambda: _car(START, 0, trunk=1)),
+     lambda: _car(START, 0, trunk=3)),
     ("check_wagons", "RB-COMP-6", "wagons", lambda: _car(START, 3, need=9, points=9)),
     ("check_locomotive", "RB-COMP-3", "locomotive differs", lambda: _car(START, 0, need=6)),
     ("check_trunk_tiles", "RB-COMP-5", "trunks that the edition does not have",
@@ -122,7 +131,19 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_face_down_trunks", "RB-TRUNK-2", "no revolver trunk is left for car 2",
      _all_revolvers_held),
     ("check_steal_step", "RB-STEAL-1", "car 0 is player 1's to steal",
-     lambda: _group(START, 0, 1, Group(1, 5))),
+     lambda: _group(START, 0, 1, Group(1, 5, 0, 5))),
+    ("check_groups", "RB-JOKER-1", "all jokers", lambda: _group(START, 2, 0, Group(2, 4, 0, 0))),
+    ("check_pending_cars", "RB-TRUNK-1", "does not carry it off",
+     lambda: ATTACK.replace(phase="reveal", pending=((1, False),))),
+    ("check_trunks_left_on_the_train", "RB-TRUNK-1", "would have carried its trunk off",
+     lambda: _group(START, 2, 1, Group(0, 3, 0, 3))),
+    ("check_trunk_count", "RB-SETUP-2", "more than the 6 wagons", _more_trunks_than_wagons),
+    ("check_used_trunks", "RB-TRUNK-3", "a bomb not marked used",
+     lambda: START.replace(trunks=((Held(1, 2, BOMB, False),), ()))),
+    ("check_used_trunks", "RB-TRUNK-5", "an empty trunk marked used",
+     lambda: START.replace(trunks=((), (Held(1, 1, NOTHING, True),)))),
+    ("check_ambush_step", "RB-AMBUSH-1", "no unused ambush trunk",
+     lambda: START.replace(phase="ambush")),
 ]
 
 
@@ -139,7 +160,8 @@ def _refused(check: Callable[[], object], rule: str, word: str) -> str:
 @rules("RB-NOTE-2", "RB-SETUP-1", "RB-SETUP-2", "RB-SETUP-3", "RB-STEAL-1", "RB-STEAL-2",
        "RB-STEAL-3", "RB-END-1", "RB-ATTACK-1", "RB-ATTACK-2", "RB-ATTACK-3", "RB-ATTACK-6",
        "RB-MERC-1", "RB-MERC-2", "RB-OPT-1", "RB-OPT-8", "RB-ROLL-2", "RB-TRUNK-1", "RB-TRUNK-2",
-       "RB-TRUNK-5", "RB-COMP-3", "RB-COMP-5", "RB-COMP-6", "RB-TURN-1")
+       "RB-TRUNK-5", "RB-COMP-3", "RB-COMP-5", "RB-COMP-6", "RB-TURN-1", "RB-JOKER-1",
+       "RB-TRUNK-3", "RB-AMBUSH-1")
 @pytest.mark.parametrize(("check", "rule", "word", "make"), CASES,
                          ids=[f"{c}-{i}" for i, (c, *_) in enumerate(CASES)])
 def test_a_state_breaking_one_rule_is_refused_naming_it(
@@ -175,11 +197,12 @@ def test_every_check_has_a_case_and_the_bases_are_reachable() -> None:
 def test_more_face_down_trunks_than_tiles_are_refused() -> None:
     # car 2's revolver trunk and car 3's: all the revolver tiles but one are held
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0][1:]
-    held = tuple(Held(t.symbol, t.value, t.content, True) for t in tiles)
+    held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
     two = _car(START, 3, trunk=0).replace(trunks=(held, ()))
     validate(two)  # one revolver tile is left, for either car
     # every tile of every symbol but that revolver held: two face-down trunks, one tile
-    rest = tuple(Held(t.symbol, t.value, t.content, True) for t in GAME.edition.trunks)
+    box = GAME.edition.trunks
+    rest = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in box)
     every = tuple(h for h in rest if h.symbol != 0) + held
     state = _car(START, 3, trunk=0).replace(trunks=(every, ()))
     _refused(lambda: validate(state), "RB-TRUNK-2", "more face-down trunks than tiles left")

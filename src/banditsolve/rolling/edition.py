@@ -32,6 +32,11 @@ LETTERS = "RMHBSJ"
 JOKER = 5
 #: Trunk contents (RB-TRUNK-*), in the fixed order of every list.
 CONTENTS = ("nothing", "bomb", "ambush", "roll-again")
+#: The contents by index (RB-COMP-5, RB-TRUNK-3, RB-AMBUSH-1, RB-AGAIN-1).
+NOTHING = CONTENTS.index("nothing")
+BOMB = CONTENTS.index("bomb")
+AMBUSH = CONTENTS.index("ambush")
+ROLL_AGAIN = CONTENTS.index("roll-again")
 #: One letter per content in the notation: n(othing), b(omb), a(mbush), r(oll again).
 CONTENT_LETTERS = "nbar"
 #: Player colours: the first four are the hoards of players 0-3; in the two-player mercenary

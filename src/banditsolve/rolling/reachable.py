@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 from banditsolve.errors import NotationError
-from banditsolve.rolling.edition import SYMBOLS, Edition, TrunkTile, Wagon
+from banditsolve.rolling.edition import AMBUSH, BOMB, NOTHING, SYMBOLS, Edition, TrunkTile, Wagon
 from banditsolve.rolling.state import PHASES, Car, Group, Held, State
 
 #: One check: the state and its edition; it returns, or refuses the state.
@@ -36,6 +36,34 @@ def _groups(state: State) -> Iterator[tuple[Car, int, Group]]:
         for q, group in enumerate(car.groups):
             if group is not None:
                 yield car, q, group
+
+
+# -- rules the engine and these checks share -----------------------------------------------------
+
+
+def trunk_qualifies(state: State, car: Car, player: int) -> bool:
+    """Whether ``player``'s group on ``car`` carries its trunk off (RB-TRUNK-1): three dice of
+    the trunk's symbol, exactly or at least (RB-OPT-2), jokers counted or not (RB-OPT-3)."""
+    group = car.groups[player]
+    if car.trunk is None or group is None or group.symbol != car.trunk:
+        return False
+    count = group.natural if state.options.trunk_jokers == "natural" else group.size
+    return count == 3 if state.options.trunk_count == "exactly" else count >= 3
+
+
+def usable_trunk(state: State, content: int) -> int | None:
+    """The index of the active player's first unused trunk of ``content`` held since before the
+    turn (RB-TRUNK-5), if any."""
+    for i, held in enumerate(state.trunks[state.to_move][: state.usable]):
+        if held.content == content and not held.used:
+            return i
+    return None
+
+
+def legal_ambushes_left(state: State) -> bool:
+    """Whether the active player may still swap two groups (RB-AMBUSH-1): an unused ambush
+    trunk usable this turn and two groups on the train."""
+    return usable_trunk(state, AMBUSH) is not None and len(state.gang(state.to_move)) >= 2
 
 
 # -- the shape of the state -----------------------------------------------------------------------
@@ -68,6 +96,12 @@ def check_groups(state: State, edition: Edition) -> None:
                 f"player {q}'s group on car {car.id} must hold a die, and no more natural dice "
                 "than dice",
                 "RB-ATTACK-2",
+            )
+        if not g.natural:
+            refuse(
+                f"player {q}'s group on car {car.id} is all jokers: a joker joins a group of"
+                " dice that rolled its symbol",
+                "RB-JOKER-1",
             )
 
 
@@ -222,11 +256,68 @@ def check_pending(state: State, edition: Edition) -> None:
 
 
 def check_pending_cars(state: State, edition: Edition) -> None:
-    """A trunk to open is on a car where the player to move has dice (RB-TRUNK-1)."""
+    """A trunk to open is on a car where the player to move has three dice of its symbol
+    (RB-TRUNK-1)."""
     for car_id, _ in state.pending:
         car = state.car(car_id)
         if car is None or car.trunk is None or car.groups[state.to_move] is None:
             refuse(f"pending trunk on car {car_id} is not there", "RB-TRUNK-1")
+        if not trunk_qualifies(state, car, state.to_move):
+            refuse(
+                f"the trunk of car {car_id} is being opened, but player {state.to_move}'s group"
+                " there does not carry it off",
+                "RB-TRUNK-1",
+            )
+
+
+def check_trunks_left_on_the_train(state: State, edition: Edition) -> None:
+    """A trunk stays on its car only while no group there carries it off (RB-TRUNK-1): one that
+    does is opened at once (the cars being opened aside; a game that ended on a theft in the
+    same move leaves its trunks)."""
+    if state.phase == "over" or _setup(state):
+        return
+    opening = {car_id for car_id, _ in state.pending}
+    for car in state.train:
+        for q in range(state.players):
+            if trunk_qualifies(state, car, q) and not (q == state.to_move and car.id in opening):
+                refuse(
+                    f"player {q}'s group on car {car.id} would have carried its trunk off",
+                    "RB-TRUNK-1",
+                )
+
+
+def check_trunk_count(state: State, edition: Edition) -> None:
+    """One trunk was dealt to each wagon (RB-SETUP-2): the trunks on the train, held and thrown
+    out are no more than the wagons."""
+    if _setup(state):
+        return
+    down = sum(1 for c in state.train if c.trunk is not None)
+    if down + len(_opened(state)) > state.wagons:
+        refuse(
+            f"{down + len(_opened(state))} trunks in the game, more than the {state.wagons}"
+            " wagons dealt one each",
+            "RB-SETUP-2",
+        )
+
+
+def check_used_trunks(state: State, edition: Edition) -> None:
+    """A bomb acts at once, so it is used; an empty trunk has nothing to use (RB-TRUNK-3,
+    RB-TRUNK-5)."""
+    for h in _opened(state):
+        if h.content == BOMB and not h.used:
+            refuse("a bomb not marked used: a bomb acts when it is opened", "RB-TRUNK-3")
+        if h.content == NOTHING and h.used:
+            refuse("an empty trunk marked used: it holds nothing to use", "RB-TRUNK-5")
+
+
+def check_ambush_step(state: State, edition: Edition) -> None:
+    """The ambush step lasts while the player may swap two groups (RB-AMBUSH-1)."""
+    if state.phase == "ambush" and not legal_ambushes_left(state):
+        refuse(
+            f"phase ambush, but player {state.to_move} has no unused ambush trunk to use now"
+            " or fewer than two groups",
+            "RB-AMBUSH-1",
+        )
 
 
 def check_joker_car(state: State, edition: Edition) -> None:
@@ -418,6 +509,9 @@ CHECKS: tuple[Check, ...] = (
     check_mercenary_roll,
     check_pending,
     check_pending_cars,
+    check_trunks_left_on_the_train,
+    check_used_trunks,
+    check_ambush_step,
     check_joker_car,
     check_wagon_deal,
     check_setup_untouched,
@@ -427,5 +521,6 @@ CHECKS: tuple[Check, ...] = (
     check_locomotive,
     check_trunk_tiles,
     check_face_down_trunks,
+    check_trunk_count,
     check_steal_step,
 )

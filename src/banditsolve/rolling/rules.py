@@ -50,14 +50,17 @@ from banditsolve.rolling.actions import (
     parse_faces,
 )
 from banditsolve.rolling.edition import (
-    CONTENTS,
+    AMBUSH,
+    BOMB,
     JOKER,
+    ROLL_AGAIN,
     Edition,
     TrunkTile,
     Wagon,
     default_edition,
     lookup,
 )
+from banditsolve.rolling.reachable import legal_ambushes_left, trunk_qualifies, usable_trunk
 from banditsolve.rolling.state import (
     DEFAULT_OPTIONS,
     Car,
@@ -80,9 +83,6 @@ __all__ = [
     "winners",
 ]
 
-BOMB = CONTENTS.index("bomb")
-AMBUSH = CONTENTS.index("ambush")
-ROLL_AGAIN = CONTENTS.index("roll-again")
 
 # -- chance: rolls -------------------------------------------------------------------------------
 
@@ -260,15 +260,6 @@ def _symbol_car(state: State, player: int, symbol: int) -> int | None:
     return None
 
 
-def _usable_trunk(state: State, content: int) -> int | None:
-    """The index of the active player's first unused trunk of ``content`` held since before the
-    turn (RB-TRUNK-5), if any."""
-    for i, held in enumerate(state.trunks[state.to_move][: state.usable]):
-        if held.content == content and not held.used:
-            return i
-    return None
-
-
 def _subcounts(faces: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [tuple(c) for c in itertools.product(*(range(k + 1) for k in faces))]
 
@@ -296,7 +287,7 @@ def _start_actions(state: State) -> tuple[Action, ...]:
 def _rerolls(state: State, out: list[Action]) -> None:
     """A usable roll-again trunk before anything is laid: every non-empty part of the roll
     (RB-AGAIN-1)."""
-    if state.laid or _usable_trunk(state, ROLL_AGAIN) is None:
+    if state.laid or usable_trunk(state, ROLL_AGAIN) is None:
         return
     out.extend(
         Reroll(b, m)
@@ -348,7 +339,7 @@ def _ambush_actions(state: State) -> tuple[Action, ...]:
     """Each swap of two of the mover's groups with a usable ambush trunk, then ``end``
     (RB-AMBUSH-1)."""
     out: list[Action] = []
-    if _usable_trunk(state, AMBUSH) is not None:
+    if usable_trunk(state, AMBUSH) is not None:
         gang = state.gang(state.to_move)
         out.extend(
             Ambush(state.train[front].id, state.train[back].id)
@@ -442,14 +433,6 @@ def _end_turn(state: State) -> State:
     return _begin_turn(state, (p + 1) % state.players)
 
 
-def _trunk_qualifies(state: State, car: Car, player: int) -> bool:
-    group = car.groups[player]
-    if car.trunk is None or group is None or group.symbol != car.trunk:
-        return False
-    count = group.natural if state.options.trunk_jokers == "natural" else group.size
-    return count == 3 if state.options.trunk_count == "exactly" else count >= 3
-
-
 def _outright(state: State, car: Car, player: int) -> bool:
     group = car.groups[player]
     if group is None:
@@ -475,12 +458,12 @@ def _after_laying(state: State, car_ids: Sequence[int], resume: Phase) -> State:
             if (
                 car.trunk is not None
                 and state.options.theft_trunk == "open"
-                and _trunk_qualifies(state, car, p)
+                and trunk_qualifies(state, car, p)
             ):
                 pending.append((car_id, True))
             else:
                 thefts.append(state.index(car_id))
-        elif _trunk_qualifies(state, car, p):
+        elif trunk_qualifies(state, car, p):
             pending.append((car_id, False))
     if thefts:
         state = _remove_cars(state, thefts, p)
@@ -558,12 +541,8 @@ def _open(state: State, action: Open) -> State:
     return state
 
 
-def legal_ambushes_left(state: State) -> bool:
-    return _usable_trunk(state, AMBUSH) is not None and len(state.gang(state.to_move)) >= 2
-
-
 def _use_trunk(state: State, content: int) -> State:
-    i = _usable_trunk(state, content)
+    i = usable_trunk(state, content)
     assert i is not None
     p = state.to_move
     held = state.trunks[p][i]
