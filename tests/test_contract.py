@@ -18,7 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
-from banditsolve.errors import IllegalActionError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, IllegalActionError
 from tests import contract
 from tests.profiles import PROFILE, scaled
 from tests.strategies.games import Trace, names, play, player_counts, seeded_games
@@ -381,3 +381,30 @@ def test_each_check_catches_its_violation() -> None:
         s["chance"],
         chance_outcomes=lambda st: tuple((a, Fraction(0)) for a, _ in game.chance_outcomes(st)),
     )
+
+
+#: The contract's methods that take a state, with their other arguments.
+STATE_METHODS: tuple[tuple[str, tuple[object, ...]], ...] = (
+    ("players", ()), ("current_player", ()), ("legal_actions", ()), ("chance_outcomes", ()),
+    ("outcome", ()), ("to_notation", ()), ("to_json", ()), ("ascii", ()), ("svg", ()),
+    ("apply", (None,)), ("action_text", (None,)), ("parse_action", ("x",)),
+    ("sample_chance", (random.Random(0),)),
+)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_refuses_what_is_not_its_state_as_a_type_error(name: str) -> None:
+    """Every method that takes a state refuses anything else in one line with the library's
+    error, which is also a TypeError: no AttributeError from inside."""
+    game = contract.load(name)
+    other = next(n for n in GAMES if n != name)
+    foreign = contract.load(other).new_game(seed=1)
+    for method, rest in STATE_METHODS:
+        for bad in (None, 42, "text", foreign):
+            if bad is foreign and type(foreign) is type(game.new_game(seed=1)):
+                continue  # (the other tunnel game's state: refused as not this game's, below)
+            with pytest.raises(ArgumentTypeError) as caught:
+                getattr(game, method)(bad, *rest)
+            assert isinstance(caught.value, TypeError)
+            assert isinstance(caught.value, BanditsolveError)
+            assert "\n" not in str(caught.value)

@@ -27,6 +27,11 @@ class DataError(BanditsolveError):
     """Component data (a deck file, an edition file) is malformed."""
 
 
+class ArgumentTypeError(BanditsolveError, TypeError):
+    """An argument of the wrong type: also a :class:`TypeError` (and, as every error of the
+    library, a :class:`ValueError`)."""
+
+
 class SolverError(BanditsolveError):
     """A solver was asked something it cannot answer (unknown backend, bad limits)."""
 

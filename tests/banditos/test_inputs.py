@@ -25,7 +25,13 @@ from banditsolve.banditos import (
 )
 from banditsolve.banditos.rules import apply, apply_all, legal_actions, parse_action
 from banditsolve.core.text import shown
-from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError, RuleOptionError
+from banditsolve.errors import (
+    ArgumentTypeError,
+    BanditsolveError,
+    IllegalActionError,
+    NotationError,
+    RuleOptionError,
+)
 from tests.rules import rules
 
 POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
@@ -234,7 +240,7 @@ def test_the_game_object_refuses_what_is_not_a_state(value: object) -> None:
         lambda s: GAME.parse_action(s, "roll"),
     ]
     for method in methods:
-        _refused(lambda m=method: m(value), NotationError)  # type: ignore[misc]
+        _refused(lambda m=method: m(value), ArgumentTypeError)  # type: ignore[misc]
     state = parse_position(POSITION)
     assert "5001-digit" in _refused(
         lambda: GAME.action_text(state, HUGE), IllegalActionError  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from banditsolve.banditos.game import GAME
 from banditsolve.banditos.notation import format_position, parse_position, to_json
 from banditsolve.banditos.players import greedy_player, random_player
 from banditsolve.banditos.state import Options, Slot, State, initial_state
-from banditsolve.errors import NotationError
+from banditsolve.errors import ArgumentTypeError, NotationError
 from tests.banditos.strategies import played_states
 from tests.rules import rules as rule_ids
 
@@ -192,5 +192,5 @@ def test_the_readers_refuse_what_validate_refuses() -> None:
 
 
 def test_validate_refuses_what_is_not_a_state() -> None:
-    with pytest.raises(NotationError, match="must be a State"):
+    with pytest.raises(ArgumentTypeError, match="must be a State"):
         rules.validate(POSITION)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
@@ -415,3 +416,32 @@ def test_every_rolling_search_has_the_command_lines_default_time_limit() -> None
                           ("safe", SAFE_TIME_LIMIT)):
         shown = run("rolling", verb, "--help")
         assert f"default {default:g} s" in " ".join(shown.out.split()), shown.out
+
+
+@rules("RB-SAFE-1", "RB-ODDS-1", "RB-BEST-1")
+def test_the_solvers_refuse_arguments_of_the_wrong_type() -> None:
+    """A wrong type is the library's error and a TypeError, in one line; never an
+    AttributeError or a TypeError from inside (``is_safe(state, 2, 1.5)`` once answered)."""
+    from banditsolve.errors import ArgumentTypeError, BanditsolveError
+    from banditsolve.rolling.solvers.turn import chance_of_trunk, steal_chance
+
+    state = ten_wagon_start()
+    calls: list[Callable[[], object]] = [
+        lambda: is_safe(state, 2, 1.5),  # type: ignore[arg-type]
+        lambda: is_safe(state, 2.0),  # type: ignore[arg-type]
+        lambda: is_safe(state, 2, True),
+        lambda: is_safe(42, 2),  # type: ignore[arg-type]
+        lambda: is_safe(None, 2),  # type: ignore[arg-type]
+        lambda: best_turn("rb ed=default"),  # type: ignore[arg-type]
+        lambda: odds(None),  # type: ignore[arg-type]
+        lambda: chance_to_lay(42, 0, 3),  # type: ignore[arg-type]
+        lambda: chance_of_trunk(state, "2"),  # type: ignore[arg-type]
+        lambda: steal_chance(state, 2.5),  # type: ignore[arg-type]
+        lambda: chance_stealable(state, None),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(ArgumentTypeError) as caught:
+            call()
+        assert isinstance(caught.value, TypeError)
+        assert isinstance(caught.value, BanditsolveError)
+        assert "\n" not in str(caught.value)

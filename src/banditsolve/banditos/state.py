@@ -21,7 +21,7 @@ from typing import Literal
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
 from banditsolve.core.io import json_type
 from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.errors import InternalError, NotationError
+from banditsolve.errors import ArgumentTypeError, InternalError
 
 ProofOption = Literal["strict", "bag"]
 PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
@@ -271,7 +271,7 @@ def expect_state(state: object, what: str = "position") -> State:
     """``state`` if it is a Los Banditos :class:`State`; a :class:`NotationError` otherwise
     (parse text with :func:`~banditsolve.banditos.notation.read_position` first)."""
     if not isinstance(state, State):
-        raise NotationError(
+        raise ArgumentTypeError(
             f"a Los Banditos {what} must be a State (read text with read_position), "
             f"not {json_type(state)}"
         )

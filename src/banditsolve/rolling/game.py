@@ -27,7 +27,7 @@ from banditsolve.rolling import notation, render, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.rules import Action
-from banditsolve.rolling.state import OPTION_SET, Options, State
+from banditsolve.rolling.state import OPTION_SET, Options, State, expect_state
 
 
 class RollingBandits:
@@ -74,9 +74,11 @@ class RollingBandits:
         return state
 
     def players(self, state: State) -> int:
+        expect_state(state)
         return state.players
 
     def current_player(self, state: State) -> int:
+        expect_state(state)
         if state.is_terminal:
             return TERMINAL
         if state.is_chance:
@@ -84,15 +86,19 @@ class RollingBandits:
         return state.to_move
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
+        expect_state(state)
         return rules.legal_actions(state)
 
     def apply(self, state: State, action: Action) -> State:
+        expect_state(state)
         return rules.apply(state, action)
 
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
+        expect_state(state)
         return rules.chance_outcomes(state)
 
     def outcome(self, state: State) -> Outcome | None:
+        expect_state(state)
         if not state.is_terminal:
             return None
         best = rules.winners(state)
@@ -103,18 +109,22 @@ class RollingBandits:
         return Outcome.win(best, state.players, reason, scores=scores)
 
     def action_text(self, state: State, action: Action) -> str:
+        expect_state(state)
         return str(action)
 
     def parse_action(self, state: State, text: str) -> Action:
+        expect_state(state)
         return rules.parse_action(text)
 
     def to_notation(self, state: State) -> str:
+        expect_state(state)
         return notation.format_state(state)
 
     def from_notation(self, text: str) -> State:
         return notation.parse_state(text)
 
     def to_json(self, state: State) -> dict[str, Any]:
+        expect_state(state)
         return notation.to_json(state)
 
     def from_json(self, document: Any) -> State:
@@ -126,15 +136,18 @@ class RollingBandits:
         )
 
     def ascii(self, state: State) -> str:
+        expect_state(state)
         return render.ascii_picture(state)
 
     def svg(self, state: State) -> str:
+        expect_state(state)
         return render.svg_picture(state)
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return PLAYERS
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
+        expect_state(state)
         return rules.sample_chance(state, rng)
 
 

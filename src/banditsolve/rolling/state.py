@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.errors import InternalError
+from banditsolve.errors import ArgumentTypeError, InternalError
 
 Phase = Literal[
     "deal-wagon",  # chance: the next wagon of the train (set-up)
@@ -360,3 +360,23 @@ def _form(form: Form) -> Callable[[State], str]:
     if make is None:  # pragma: no cover - the package registers every form on import
         raise InternalError(f"no {form} form registered for Rolling Bandits states")
     return make
+
+
+def expect_state(state: object) -> State:
+    """``state`` if it is a Rolling Bandits :class:`State`; an
+    :class:`~banditsolve.errors.ArgumentTypeError` otherwise (read text with
+    ``GAME.from_notation`` or ``GAME.read_state`` first)."""
+    if not isinstance(state, State):
+        raise ArgumentTypeError(
+            "a Rolling Bandits position must be a State (read text with GAME.from_notation),"
+            f" not {type(state).__name__}"
+        )
+    return state
+
+
+def expect_whole(value: object, what: str) -> int:
+    """``value`` if it is a whole number (not a bool); an
+    :class:`~banditsolve.errors.ArgumentTypeError` naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"{what} must be a whole number, not {type(value).__name__}")
+    return value

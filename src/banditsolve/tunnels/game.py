@@ -47,7 +47,7 @@ from banditsolve.core.options import OptionSet
 from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.core.text import shown
-from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError
 from banditsolve.tunnels import notation, render, rules
 from banditsolve.tunnels.bandida import notation as bandida_notation
 from banditsolve.tunnels.bandida import render as bandida_render
@@ -197,7 +197,7 @@ class TunnelGame:
     def _state(self, state: object) -> GameState:
         """``state`` if it is a state of this game (the other tunnel game's is refused)."""
         if not isinstance(state, GameState):
-            raise NotationError(f"expected a tunnel game state, not {shown(state)}")
+            raise ArgumentTypeError(f"expected a tunnel game state, not {shown(state)}")
         if type(state.options) is not self.spec.options:
             game = "bandido" if state.variant is None else state.variant.name
             raise NotationError(f"a {game} game state is not a state of {self.title}")
@@ -301,11 +301,13 @@ class TunnelGame:
     # -- text forms -------------------------------------------------------------------------------
 
     def action_text(self, state: GameState, action: Action) -> str:
+        self._state(state)
         return action_text(action)
 
     def parse_action(self, state: GameState, text: str) -> Action:
         """``NAME@x,y,r`` (either name of the card), ``change``, ``pass``, ``draw NAME``;
         in Bandida also ``discard NAME`` and ``remove NAME@x,y,r ...``."""
+        self._state(state)
         return parse_action(text)
 
     def to_notation(self, state: GameState) -> str:

@@ -36,12 +36,16 @@ from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_a
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.solvers.models import covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
-from banditsolve.rolling.state import State
+from banditsolve.rolling.state import State, expect_state, expect_whole
 
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 
 
 def _check(state: State, player: int | None, car: int) -> int:
+    state = expect_state(state)
+    expect_whole(car, "the car")
+    if player is not None:
+        expect_whole(player, "the player")
     if state.is_terminal:
         raise SolverError("the game is over")
     if state.phase in ("deal-wagon", "deal-trunk"):

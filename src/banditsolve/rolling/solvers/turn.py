@@ -42,7 +42,7 @@ from banditsolve.rolling.rules import (
     roll_outcomes,
 )
 from banditsolve.rolling.solvers.keys import roll_orbits
-from banditsolve.rolling.state import State
+from banditsolve.rolling.state import State, expect_state, expect_whole
 
 Leaf = Callable[[State], Fraction]
 Stop = Callable[[State], bool]
@@ -180,7 +180,7 @@ def _search(
     share: bool = True,
     symmetric: bool = False,
 ) -> tuple[Fraction, _Search]:
-    player = state.to_move
+    player = expect_state(state).to_move
     if state.is_terminal:
         raise SolverError("the game is over: there is no turn to play")
     if state.phase in ("deal-wagon", "deal-trunk"):
@@ -205,6 +205,7 @@ def plain_turn_value(state: State, leaf: Leaf, **kw: Any) -> Fraction:
 
 def _at_roll(state: State) -> State:
     """A state whose next step is the active player's roll: from ``start`` roll now."""
+    expect_state(state)
     from banditsolve.rolling.rules import Roll
 
     if state.phase == "start":
@@ -281,7 +282,7 @@ def chance_of_trunk(
     """The chance that the coming roll lets the active player carry off car ``car_id``'s trunk
     this turn (best laying; with ``rerolls``, a usable roll-again trunk used at its best)."""
     at = _at_roll(state)
-    car = at.car(car_id)
+    car = at.car(expect_whole(car_id, "the car"))
     if car is None or car.trunk is None:
         raise SolverError(f"car {car_id} has no trunk on the train")
 
@@ -308,8 +309,9 @@ def steal_chance(
     """From any point of the active player's turn: the chance, with the best play of the rest
     of it (trunks opened included), that car ``car_id`` is theirs to steal at the start of their
     next turn if nobody else plays."""
-    if state.is_terminal or state.phase in ("deal-wagon", "deal-trunk"):
+    if expect_state(state).is_terminal or state.phase in ("deal-wagon", "deal-trunk"):
         raise SolverError("no turn is being played")
+    expect_whole(car_id, "the car")
     at = state
     p = at.to_move
     if at.car(car_id) is None:
@@ -327,7 +329,7 @@ def steal_chance(
 def trunk_cars(state: State) -> tuple[int, ...]:
     """The cars whose trunk the active player surely can carry off this turn from here (the
     roll known: phase attack or ambush), by searching every laying."""
-    if state.phase not in ("attack", "ambush"):
+    if expect_state(state).phase not in ("attack", "ambush"):
         raise SolverError(f"trunks in reach are asked after the roll, not in phase {state.phase}")
     out = []
     for car in state.train:
@@ -347,7 +349,7 @@ def best_ambush(state: State) -> tuple[str, int]:
     """In the ambush step: the swap that carries off the most trunks at once, and how many."""
     from banditsolve.rolling.rules import Ambush
 
-    if state.phase != "ambush":
+    if expect_state(state).phase != "ambush":
         raise SolverError(f"an ambush is chosen in the ambush step, not in phase {state.phase}")
     best = ("end", 0)
     for action in legal_actions(state):
@@ -520,7 +522,7 @@ def best_turn(
     the start of their next turn if nobody else played (cars they would steal plus points
     taken), exactly: every roll, every laying, roll-again trunks and ambushes included."""
     limits = Limits(time_limit, node_limit)
-    if state.is_chance or state.is_terminal:
+    if expect_state(state).is_chance or state.is_terminal:
         raise SolverError("best play is asked when a player is to move")
     p = state.to_move
 
