@@ -54,19 +54,12 @@ from banditsolve.core.io import (
     read_state,
     read_text,
 )
+from banditsolve.core.limits import MAX_JSON_DICE, MAX_JSON_STACK, MAX_NOTATION
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import NotationError, RuleOptionError
 
 _PHASES = {"a": (False, False), "r": (False, True), "h": (True, False)}
 _JSON_PHASES = {"start": (False, False), "roll_pending": (False, True), "rolled": (True, False)}
-#: The longest one-line notation there is has well under 200 characters.
-MAX_NOTATION = 400
-#: The most entries a JSON list of dice may have (the game's 24 dice): a guard on the input's
-#: size; how many dice a side or the hand may hold is a rule, :func:`validate`'s.
-MAX_JSON_DICE = 24
-#: The most face-down tiles of one value a JSON stack may count (the box's ten tiles): a guard
-#: on the input's size, as above.
-MAX_JSON_STACK = 10
 
 
 def _dice_text(dice: Sequence[Die]) -> str:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from banditsolve.core.answer import ExitStatus
 from banditsolve.core.hooks import CommandTable
+from banditsolve.core.limits import MAX_DIGITS
 from banditsolve.errors import BanditsolveError, NotationError
 
 if TYPE_CHECKING:
@@ -70,8 +71,6 @@ proven
 #: The longest error message printed after ``banditsolve: error: `` (an error quotes at most a
 #: short excerpt of the input).
 MAX_ERROR_LINE = 260
-#: The most digits accepted in a number on the command line.
-MAX_DIGITS = 20
 
 
 def one_line(message: object) -> str:

@@ -33,6 +33,30 @@ MAX_NUMBER_DIGITS = 30
 #: The most copies of one card a deck (or a ``CARD*N`` run) may have: a real deck has at most
 #: 3; a made-up one more, but 999 cards of one kind already exceed any solver's reach.
 MAX_CARD_COPIES = 999
+#: The widest and tallest play area of option ``table_size`` (BD-OPT-6), in cells: the largest
+#: real table is 26x17.
+MAX_TABLE_SIDE = 60
+#: The furthest coordinate of a tunnel card from the start card: a game of 71 cards spans
+#: at most 142 cells; further ones are refused at once.
+MAX_COORD = 10_000
+#: The most turns a tunnel game state may report (a real game takes a few hundred).
+MAX_TURN = 1_000_000
+#: The largest Bandida hand size a state may give (``sizes``; the rules bound it further:
+#: the option's size, or a broken tool's three, plus the backpacks laid, BA-OBJ-2).
+MAX_HAND = 20
+#: The longest Los Banditos notation read: the longest real one has well under 200 characters.
+MAX_NOTATION = 400
+#: The most entries of a Los Banditos JSON list of dice (the game's 24 dice): a guard on the
+#: input's size; how many dice a side or the hand may hold is a rule, ``validate``'s.
+MAX_JSON_DICE = 24
+#: The most face-down tiles of one value a Los Banditos JSON stack may count (the box's ten).
+MAX_JSON_STACK = 10
+#: The most characters of a rule option's value read (a value is a word or a small number).
+MAX_VALUE_LENGTH = 40
+#: The longest Rolling Bandits edition file path a position may name.
+MAX_EDITION_PATH = 300
+#: The most digits of a number on the command line (a seed or a count fits in 20).
+MAX_DIGITS = 20
 #: The most cards a deck may hold in all: the real decks have 69 and 71; the compiled closure
 #: core takes at most this many cards.
 MAX_DECK_CARDS = 4096

@@ -31,14 +31,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from banditsolve.core.limits import MAX_VALUE_LENGTH
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import RuleOptionError
 
 #: What an option's value is in Python: text, or a whole number written in digits.
 Kind = Literal["text", "int"]
 
-#: The most characters of an option's value read (a value is a word or a small number).
-MAX_VALUE_LENGTH = 40
 
 
 class DeprecatedSpelling(FutureWarning):

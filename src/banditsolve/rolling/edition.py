@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from banditsolve.core.io import load_json, read_text
+from banditsolve.core.limits import MAX_EDITION_PATH
 from banditsolve.core.text import excerpt
 from banditsolve.errors import BanditsolveError, DataError
 
@@ -222,8 +223,6 @@ def register(edition: Edition) -> Edition:
     return edition
 
 
-#: The longest edition file path a position may name.
-MAX_EDITION_PATH = 300
 #: Whether a position may name an edition by its file's path (:func:`allow_edition_files`).
 _FILES = {"allowed": False}
 

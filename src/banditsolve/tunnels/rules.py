@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TypeVar, cast
 
+from banditsolve.core.limits import MAX_COORD, MAX_TURN
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import DataError, IllegalActionError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import PORT_MASK, Deck, as_code, card_name, hand_code, load_deck
@@ -36,9 +37,7 @@ from banditsolve.tunnels.state import (
     CHANGE,
     DEFAULT_OPTIONS,
     LOST,
-    MAX_COORD,
     MAX_PLAYERS,
-    MAX_TURN,
     MIN_PLAYERS,
     PASS,
     REASON_CODES,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
+from banditsolve.core.limits import MAX_TABLE_SIDE
 from banditsolve.core.options import OptionSet, OptionSpec
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import InternalError, RuleOptionError
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 #: ``table_size``: no edge, or a play area of ``WxH`` cells (each 2..:data:`MAX_TABLE_SIDE`).
 UNBOUNDED = "unbounded"
-MAX_TABLE_SIDE = 60
 #: Play areas listed among the option's values (any ``WxH`` within the limits is accepted):
 #: a 90 cm square table holds about 20 x 20 cells of 4.5 cm, a 120 x 80 cm one 26 x 17.
 TABLE_SIZES = ("20x20", "26x17", "12x8")
@@ -41,10 +41,6 @@ TABLE_SIZES = ("20x20", "26x17", "12x8")
 HAND_SIZES = range(1, 11)
 #: The value of option ``hole`` that only a game with maps reads (Bandida, BA-OPT-14).
 LOSES_AT_ONCE = "loses_at_once"
-#: Coordinates further than this from the origin are never legal, and are refused at once.
-MAX_COORD = 10_000
-#: The most turns a game state may report (a real game takes a few hundred).
-MAX_TURN = 1_000_000
 #: The player counts of a tunnel game: seed 004 names solo play; 4 is our reading (BD-SETUP-1).
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 

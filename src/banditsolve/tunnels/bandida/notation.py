@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from banditsolve.core.io import json_type
+from banditsolve.core.limits import MAX_HAND
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.bandida.rules import expect, rules_for
-from banditsolve.tunnels.bandida.state import MAX_HAND, BandidaOptions, BandidaState
+from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import Deck, card_kind, card_name, parse_ports
 from banditsolve.tunnels.notation import StateForm, StateParts, parse_cards
 from banditsolve.tunnels.notation.positions import expect_int, number, run_list, runs

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
+from banditsolve.core.limits import MAX_HAND
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
 from banditsolve.tunnels import rules as bandido
@@ -41,7 +42,7 @@ from banditsolve.tunnels.bandida.ends import (
     table_loss,
 )
 from banditsolve.tunnels.bandida.maps import Choices, rebuilt, removal_indices, removals
-from banditsolve.tunnels.bandida.state import MAX_HAND, PHASES, BandidaOptions, BandidaState
+from banditsolve.tunnels.bandida.state import PHASES, BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import (
     BANDIDO_SUPER5,
     BANDIDO_SUPER6,

@@ -18,8 +18,6 @@ from banditsolve.tunnels.state import OPTION_SET as BANDIDO_OPTION_SET
 #: deal, the dynamite's second card, the broken tool's cards, the map's removals, an alarm to
 #: lay, the alarm's discards from the hands, and its five discards from the pile.
 PHASES = ("deal", "dynamite", "tool", "map", "alarm", "discard", "five")
-#: The largest hand size a state may give (``sizes``: backpacks add one each, BA-OBJ-2).
-MAX_HAND = 20
 
 
 def _spec(

@@ -43,7 +43,7 @@ from typing import Any
 
 from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_state
 from banditsolve.core.io import expect_int as io_expect_int
-from banditsolve.core.limits import MAX_CARD_COPIES
+from banditsolve.core.limits import MAX_CARD_COPIES, MAX_COORD
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
@@ -59,7 +59,6 @@ from banditsolve.tunnels.cards import (
 )
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.render import svg
-from banditsolve.tunnels.state import MAX_COORD
 from banditsolve.tunnels.table import Table
 
 _POSITION_KEYS = ("game", "placements")

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from banditsolve.core.io import check_keys, expect_object, json_type
+from banditsolve.core.limits import MAX_TURN
 from banditsolve.core.options import OptionSet
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import NotationError, RuleOptionError
@@ -64,7 +65,6 @@ from banditsolve.tunnels.state import (
     CHANGE,
     LOST,
     MAX_PLAYERS,
-    MAX_TURN,
     PASS,
     REASON_CODES,
     REASONS,
