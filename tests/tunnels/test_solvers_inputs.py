@@ -161,3 +161,12 @@ def test_a_bandido_question_has_one_goal(goal: str) -> None:
                 solve(asked, goal=goal)
         assert solve(position, goal="close").status == "impossible"
     assert can_close(position.table, ["L"], goal=goal).status == "impossible"
+
+
+def test_legal_placements_need_a_table() -> None:
+    from banditsolve.errors import ArgumentTypeError
+
+    for bad in (None, 42, "bandido L+TL+TR+R+BR+BL@0,0,0"):
+        with pytest.raises(ArgumentTypeError, match="asked of a Table") as caught:
+            legal_placements(bad, "L")  # type: ignore[arg-type]
+        assert isinstance(caught.value, TypeError)

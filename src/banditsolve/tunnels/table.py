@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from banditsolve.errors import IllegalActionError, InternalError
+from banditsolve.core.text import shown
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, InternalError
 from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, parse_ports
 from banditsolve.tunnels.geometry import (
     SIDE_MASK,
@@ -459,6 +460,8 @@ def legal_placements(table: Table, card: CardLike) -> tuple[Placement, ...]:
     Legal: both cells empty, every touching edge matching (opening to opening, wall to wall)
     and at least one opening joining an exit. Each physical placement appears once, normalised.
     """
+    if not isinstance(table, Table):
+        raise ArgumentTypeError(f"legal placements are asked of a Table, not {shown(table)}")
     code = as_code(card)
     found = [Placement(code, x, y, r) for x, y, r, _ in candidates(table, code & PORT_MASK)]
     found.sort(key=_order)
