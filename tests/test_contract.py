@@ -408,3 +408,28 @@ def test_a_game_refuses_what_is_not_its_state_as_a_type_error(name: str) -> None
             assert isinstance(caught.value, TypeError)
             assert isinstance(caught.value, BanditsolveError)
             assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_under_random_option_sets_reaches_only_accepted_states(name: str) -> None:
+    """Every game, every option drawn at random (and a random player count the options allow):
+    every state random play reaches passes the game's ``validate``, and the game ends. (A
+    random option set a game refuses, such as a two-player variant with three players, is
+    drawn again.)"""
+    game = contract.load(name)
+    rng = random.Random(2720)
+    names = game.option_set.names()
+    played = 0
+    while played < scaled(60, 200):
+        options = {option: rng.choice(values) for option, values in names.items()}
+        options.pop("table_size", None)  # (a play area is drawn at once by other tests)
+        players = rng.choice(player_counts(game))
+        try:
+            game.new_game(players, options, seed=0)
+        except BanditsolveError:
+            continue
+        trace = play(game, rng.randrange(10**6), players=players, options=options,
+                     mix=played % 2 == 1)
+        for visit in trace.visits:
+            game.validate(visit.state)
+        played += 1
