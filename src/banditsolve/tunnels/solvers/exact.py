@@ -102,7 +102,7 @@ class ExactSearch(ForwardCheck):
         #: Groups of codes of which at least one card must be laid (a Bandida mode's goal:
         #: the ladder, the second super card); a closed table without them is a dead end.
         self.required = tuple(required)
-        self.budget = Budget(limits)
+        self.budget = Budget(limits, check_every=32)  # (a node takes ~0.1 ms: the limit to ~3 ms)
         self.lower: dict[frozenset[Placement], int] = {}
         #: The summary of each given card type alone, per signature (summed over the types
         #: left when a set of types meets a signature for the first time).
