@@ -1,0 +1,137 @@
+"""Benchmark of the time limits: how far past its limit each long search stops (issue 27: every
+search stops within 5 % of its limit).
+
+Each search is called the way the README shows, with a short limit, on questions it cannot
+finish within it; the wall time around the call is compared with the limit. Searches:
+
+- the closure question (``can_close``) with each backend (``exact``: the compiled core,
+  ``python``: the reference, ``auto``: the core raced with the SAT finder) on the first 12
+  positions of the regression set (``tests/tunnels/data/hard_closure.json``), the unknown
+  answers only;
+- Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game.
+
+Each limit is asked at 0.2 s and 1 s. The physical reference is the limit itself: the column
+``past`` is (wall time / limit - 1), worst and median over the calls. Run
+``python benchmarks/bench_limits.py [--quick]`` (quick: the 0.2 s limit only); writes
+``benchmarks/results/limits.md`` and ``.json``. Set ``BENCH_NOTE`` to say what else ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from banditsolve.rolling.game import GAME as ROLLING
+from banditsolve.rolling.solvers.turn import best_turn, odds
+from banditsolve.tunnels.solvers.closure import can_close
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+sys.path.insert(0, str(HERE))
+from bench_closure import load_hard  # noqa: E402
+
+#: The start of a two-player Rolling Bandits game on ten wagons (its odds take about 90 s).
+TEN_WAGONS = (
+    "rb ed=default n=2 phase=start turn=0 wagons=10 train=0:5/5L:-:-|-,1:1/1:M:-|-,"
+    "2:4/4:S:-|-,3:2/2:M:-|-,4:2/2:H:-|-,5:1/1:H:-|-,6:3/3:B:-|-,7:4/4:S:-|-,8:3/3:R:-|-,"
+    "9:1/1:M:-|-,10:2/2:R:-|- won=-|- trunks=-|-"
+)
+TARGET = 5.0
+
+
+def past(call: Callable[[float], bool], limit: float) -> float | None:
+    """How far past ``limit`` one call stopped, in percent; None when it finished in time."""
+    start = time.perf_counter()
+    unknown = call(limit)
+    seconds = time.perf_counter() - start
+    return (seconds / limit - 1) * 100 if unknown else None
+
+
+def searches() -> dict[str, list[Callable[[float], bool]]]:
+    """Each search's calls, each returning True when the answer is unknown (cut short)."""
+    hard = load_hard()[:12]
+    out: dict[str, list[Callable[[float], bool]]] = {}
+    for backend in ("exact", "python", "auto"):
+        out[f"can_close, backend={backend}"] = [
+            lambda lim, c=c, b=backend: can_close(
+                c.table, c.cards, backend=b, time_limit=lim
+            ).status == "unknown"
+            for c in hard
+        ]
+    start = ROLLING.from_notation(TEN_WAGONS)
+    out["rolling odds"] = [lambda lim: bool(odds(start, time_limit=lim).cut_short)]
+    out["rolling best_turn"] = [
+        lambda lim: best_turn(start, time_limit=lim).value is None
+    ]
+    return out
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    limits = (0.2,) if quick else (0.2, 1.0)
+    started = time.perf_counter()
+    load_before = os.getloadavg()[0]
+    rows = []
+    for name, calls in searches().items():
+        for limit in limits:
+            found = [p for p in (past(call, limit) for call in calls) if p is not None]
+            rows.append({
+                "search": name,
+                "limit": limit,
+                "cut_short": len(found),
+                "calls": len(calls),
+                "worst": round(max(found), 1) if found else None,
+                "median": round(statistics.median(found), 1) if found else None,
+            })
+            print(rows[-1], flush=True)
+    result: dict[str, Any] = {
+        "quick": quick,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+        "note": os.environ.get("BENCH_NOTE", "what else ran: not recorded"),
+        "rows": rows,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    write(result)
+    result["written"] = [str(RESULTS / "limits.md"), str(RESULTS / "limits.json")]
+    return result
+
+
+def write(result: dict[str, Any]) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "limits.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    lines = [
+        "# Time limits: how far past its limit each search stops",
+        "",
+        f"Quick mode: {result['quick']}; {result['cores']} cores; Python {result['python']};"
+        f" whole run {result['seconds']} s. Load average (1 min) {result['load_before']:.2f}"
+        f" before, {result['load_after']:.2f} after; {result['note']}.",
+        "",
+        f"Target: every search stops within {TARGET:g} % of its limit. `past`: wall time over"
+        " the limit, less one, over the calls answered `unknown` (cut short).",
+        "",
+        "| search | limit s | cut short | past: worst | median | met? |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in result["rows"]:
+        worst = r["worst"]
+        met = "-" if worst is None else ("met" if worst <= TARGET else "missed")
+        shown = "-" if worst is None else f"{worst:+.1f} %"
+        median = "-" if r["median"] is None else f"{r['median']:+.1f} %"
+        lines.append(
+            f"| {r['search']} | {r['limit']:g} | {r['cut_short']} of {r['calls']} | {shown} |"
+            f" {median} | {met} |"
+        )
+    (RESULTS / "limits.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
