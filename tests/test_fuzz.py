@@ -31,7 +31,6 @@ from banditsolve.errors import (
     IllegalActionError,
     NotationError,
     RuleOptionError,
-    SolverError,
 )
 from tests import contract
 from tests.profiles import PROFILE, scaled
@@ -495,10 +494,12 @@ def _ids(value: object) -> str:
 def test_time_limits_are_checked(value: object) -> None:
     from banditsolve.core.limits import Limits, check_time_limit
 
-    with pytest.raises(SolverError) as caught:
+    wrong_type = isinstance(value, bool) or not isinstance(value, int | float)
+    with pytest.raises(BanditsolveError) as caught:
         check_time_limit(value)
     contract.assert_clear_message(caught.value)
-    with pytest.raises(SolverError):
+    assert isinstance(caught.value, TypeError) == wrong_type  # (ArgumentTypeError)
+    with pytest.raises(BanditsolveError):
         Limits(time_limit=value)  # type: ignore[arg-type]
 
 
@@ -506,9 +507,11 @@ def test_time_limits_are_checked(value: object) -> None:
 def test_node_limits_are_checked(value: object) -> None:
     from banditsolve.core.limits import check_node_limit
 
-    with pytest.raises(SolverError) as caught:
+    with pytest.raises(BanditsolveError) as caught:
         check_node_limit(value)
     contract.assert_clear_message(caught.value)
+    wrong_type = isinstance(value, bool) or not isinstance(value, int)
+    assert isinstance(caught.value, TypeError) == wrong_type
 
 
 def test_notation_errors_are_banditsolve_errors() -> None:

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from banditsolve.errors import SolverError
+from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels import (
     Closure,
     GameState,
@@ -457,13 +457,22 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
     ],
 )
 def test_limits_of_the_wrong_type_are_refused(kwargs: dict[str, object]) -> None:
-    with pytest.raises(SolverError, match=next(iter(kwargs))):
+    """A wrong type is refused as one (ArgumentTypeError: also a TypeError), a wrong value of
+    the right type as a SolverError; both the library's errors, naming the argument."""
+    value = next(iter(kwargs.values()))
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    name = next(iter(kwargs))
+    wrong_type = not number or (name in ("workers", "max_cards") and isinstance(value, float))
+    expected = ArgumentTypeError if wrong_type else SolverError
+    with pytest.raises(expected, match=name) as caught:
         can_close(Table.start(), ["L"], **kwargs)  # type: ignore[arg-type]
+    assert isinstance(caught.value, TypeError) == wrong_type
 
 
 def test_cards_must_be_a_list_not_a_string() -> None:
-    with pytest.raises(SolverError, match="list of card names"):
+    with pytest.raises(ArgumentTypeError, match="list of card names") as caught:
         can_close(Table.start(), "L+TL")
+    assert isinstance(caught.value, TypeError)
 
 
 def test_node_limit_only_where_it_means_something() -> None:

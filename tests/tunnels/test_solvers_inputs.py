@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from banditsolve.errors import BanditsolveError, NotationError, SolverError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError, SolverError
 from banditsolve.tunnels import (
     Table,
     can_close,
@@ -66,7 +66,7 @@ def test_hypothetical_questions_are_answered() -> None:
     assert "openings" in r.reason
     r = min_cards_to_close(Table.start("super6"), ["super6", "L"], hypothetical=True)
     assert r.status != "unknown"
-    with pytest.raises(SolverError, match="hypothetical"):
+    with pytest.raises(ArgumentTypeError, match="hypothetical"):
         can_close(Table.start(), ["L"], hypothetical="yes")  # type: ignore[arg-type]
 
 
@@ -110,7 +110,7 @@ def test_game_solvers_check_the_cards_of_the_state() -> None:
 def test_wrong_types_are_library_errors(
     args: tuple[object, ...], kwargs: dict[str, object]
 ) -> None:
-    with pytest.raises((SolverError, NotationError)) as info:
+    with pytest.raises((SolverError, NotationError, ArgumentTypeError)) as info:
         can_close(*args, **kwargs)  # type: ignore[arg-type]
     assert "\n" not in str(info.value)
     assert len(str(info.value)) < 300
@@ -121,7 +121,7 @@ def test_wrong_types_are_library_errors(
     [{"time_limit": "1"}, {"time_limit": float("nan")}, {"node_limit": 0}, {"node_limit": 1.5}],
 )
 def test_game_solver_limits_are_checked(kwargs: dict[str, object]) -> None:
-    with pytest.raises(SolverError, match=next(iter(kwargs))):
+    with pytest.raises((SolverError, ArgumentTypeError), match=next(iter(kwargs))):
         solve_game(GAME, **kwargs)  # type: ignore[arg-type]
 
 

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from banditsolve.core.text import plural, shown
-from banditsolve.errors import SolverError
+from banditsolve.errors import ArgumentTypeError, SolverError
 
 # -- Input sizes: each bound on what input can set, with its reason. ---------------------------
 
@@ -83,7 +83,7 @@ def check_time_limit(value: object, name: str = "time limit") -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SolverError(f"the {name} must be a number of seconds, not {shown(value)}")
+        raise ArgumentTypeError(f"the {name} must be a number of seconds, not {shown(value)}")
     if isinstance(value, int) and abs(value) > MAX_TIME_LIMIT:
         raise SolverError(f"the {name} of {shown(value)} seconds is more than a week")
     seconds = float(value)
@@ -99,7 +99,7 @@ def check_node_limit(value: object, name: str = "node limit") -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SolverError(f"the {name} must be a whole number of nodes, not {shown(value)}")
+        raise ArgumentTypeError(f"the {name} must be a whole number of nodes, not {shown(value)}")
     if not 1 <= value <= MAX_NODE_LIMIT:
         raise SolverError(
             f"the {name} must be between 1 and {MAX_NODE_LIMIT:.0e}, not {shown(value)}"

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 
 from banditsolve.core.limits import LimitReached, Limits
 from banditsolve.core.text import plural, shown
-from banditsolve.errors import SolverError
+from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels.bandida.components import GOALS
 from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import CardLike
@@ -237,7 +237,9 @@ def _solve(
     goal: str | None = None,
     options: Mapping[str, object] | None = None,
 ) -> Closure:
-    if not isinstance(backend, str) or backend not in BACKENDS:
+    if not isinstance(backend, str):
+        raise ArgumentTypeError(f"the closure backend must be a name, not {shown(backend)}")
+    if backend not in BACKENDS:
         raise SolverError(
             f"unknown closure backend {shown(backend)} (one of {', '.join(BACKENDS)})"
         )
@@ -281,7 +283,9 @@ def map_readings(position: object, options: object) -> Readings:
     ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
     keeps its own options (:class:`SolverError`)."""
     if not isinstance(options, Mapping):
-        raise SolverError(f"options must be a mapping of map readings, not {shown(options)}")
+        raise ArgumentTypeError(
+            f"options must be a mapping of map readings, not {shown(options)}"
+        )
     if hasattr(position, "options"):
         raise SolverError(
             "a game state's closure question reads the map by the state's own options: give"

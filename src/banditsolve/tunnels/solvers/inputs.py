@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from banditsolve.core.limits import Limits, check_node_limit, check_time_limit
 from banditsolve.core.text import plural, shown
-from banditsolve.errors import BanditsolveError, SolverError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, SolverError
 from banditsolve.tunnels.cards import CardLike, Deck, as_code, hand_code, load_deck
 from banditsolve.tunnels.geometry import Cell
 from banditsolve.tunnels.state import GameState
@@ -45,7 +45,7 @@ def table_of(position: object) -> Table:
     table = getattr(position, "table", None)
     if isinstance(table, Table):
         return table
-    raise SolverError(
+    raise ArgumentTypeError(
         "a closure question needs a Table, a Position or a game state, not"
         f" {type(position).__name__}"
     )
@@ -140,11 +140,13 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
             raise SolverError("give the cards to close with (a table alone has no remaining cards)")
         cards = remaining() if callable(remaining) else remaining
     if isinstance(cards, str | bytes):
-        raise SolverError(f"cards must be a list of card names, not the string {shown(cards)}")
+        raise ArgumentTypeError(
+            f"cards must be a list of card names, not the string {shown(cards)}"
+        )
     try:
         items = list(cards)
     except TypeError:
-        raise SolverError(
+        raise ArgumentTypeError(
             f"cards must be a list of card names, not {type(cards).__name__}"
         ) from None
     return tuple(sorted(as_code(c) for c in items))
@@ -169,7 +171,7 @@ def check_cards(position: object, table: Table, codes: Iterable[int], hypothetic
     be cards of the deck, with no more copies of a card than it has, and no super card among
     them (:meth:`Deck.check_counts`)."""
     if not isinstance(hypothetical, bool):
-        raise SolverError(f"hypothetical must be True or False, not {shown(hypothetical)}")
+        raise ArgumentTypeError(f"hypothetical must be True or False, not {shown(hypothetical)}")
     if hypothetical or getattr(position, "hypothetical", False) is True:
         return
     laid = table.cards()[1:]
@@ -186,10 +188,13 @@ def check_limits(
     workers: object = None,
 ) -> Limits:
     """The time and node limits, checked (with ``max_cards`` and ``workers``)."""
-    if max_cards is not None and not _count(max_cards, 0):
-        raise SolverError(f"max_cards must be a non-negative integer, not {shown(max_cards)}")
-    if workers is not None and not _count(workers, 1):
-        raise SolverError(f"workers must be a positive integer, not {shown(workers)}")
+    for name, value, low in (("max_cards", max_cards, 0), ("workers", workers, 1)):
+        if value is None or _count(value, low):
+            continue
+        what = "a non-negative integer" if low == 0 else "a positive integer"
+        typed = not isinstance(value, bool) and isinstance(value, int)
+        error = SolverError if typed else ArgumentTypeError
+        raise error(f"{name} must be {what}, not {shown(value)}")
     return Limits(
         check_time_limit(time_limit, "time_limit"), check_node_limit(node_limit, "node_limit")
     )
