@@ -432,4 +432,6 @@ def test_random_play_under_random_option_sets_reaches_only_accepted_states(name:
                      mix=played % 2 == 1)
         for visit in trace.visits:
             game.validate(visit.state)
+        assert game.current_player(trace.last) == TERMINAL  # (the game ended)
+        assert game.outcome(trace.last) is not None
         played += 1

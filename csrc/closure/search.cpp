@@ -196,6 +196,31 @@ class Search {
   bool options_at(int t, std::vector<Option>* out, int* pair_sides) const;
   int count_at(int t, int* pair_sides);
   int count_options(int t, int* pair_sides) const;
+  // Call f(type, shape index, shape) for every way a card left can cover front cell t now: its
+  // shape fits t's rim, and its other cell is free, inside and fits its own rim. Only the
+  // types with a shape fitting t's rim are visited (with at most 64 types: fit_types_).
+  template <typename F>
+  void each_fit(int t, F f) const {
+    const int rim_t = rim_[static_cast<size_t>(t)];
+    auto visit = [&](size_t k) {
+      const auto& shapes = shapes_[k];
+      for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
+        const int i = __builtin_ctz(bits);
+        const Shape& s = shapes[static_cast<size_t>(i)];
+        const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
+        if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
+        f(k, i, s);
+      }
+    };
+    if (few_types_) {
+      const uint64_t fitting = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_;
+      for (uint64_t ks = fitting; ks; ks &= ks - 1) visit(static_cast<size_t>(__builtin_ctzll(ks)));
+    } else {
+      for (size_t k = 0; k < shapes_.size(); ++k) {
+        if (left_[k]) visit(k);
+      }
+    }
+  }
   int cover_bound(const std::vector<int>& pair_sides);
   int tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best);
   bool opens_in_zone(int t, const Shape& s) const;
@@ -464,27 +489,10 @@ bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const 
   out->clear();
   int sides = 0;
   if (blocked_[static_cast<size_t>(t)]) return false;
-  const int rim_t = rim_[static_cast<size_t>(t)];
-  auto visit = [&](size_t k) {
-    const auto& shapes = shapes_[k];
-    for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
-      const int i = __builtin_ctz(bits);
-      const Shape& s = shapes[static_cast<size_t>(i)];
-      const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
-      if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
-      out->push_back({static_cast<int>(k), i});
-      sides |= 1 << s.side;
-    }
-  };
-  if (few_types_) {
-    for (uint64_t ks = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_; ks; ks &= ks - 1) {
-      visit(static_cast<size_t>(__builtin_ctzll(ks)));
-    }
-  } else {
-    for (size_t k = 0; k < shapes_.size(); ++k) {
-      if (left_[k]) visit(k);
-    }
-  }
+  each_fit(t, [&](size_t k, int i, const Shape& s) {
+    out->push_back({static_cast<int>(k), i});
+    sides |= 1 << s.side;
+  });
   if (pair_sides != nullptr) *pair_sides = sides;
   return !out->empty();
 }
@@ -519,26 +527,10 @@ int Search::count_at(int t, int* pair_sides) {
 int Search::count_options(int t, int* pair_sides) const {
   int count = 0;
   int sides = 0;
-  const int rim_t = rim_[static_cast<size_t>(t)];
-  auto visit = [&](size_t k) {
-    const auto& shapes = shapes_[k];
-    for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
-      const Shape& s = shapes[static_cast<size_t>(__builtin_ctz(bits))];
-      const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
-      if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
-      ++count;
-      sides |= 1 << s.side;
-    }
-  };
-  if (few_types_) {
-    for (uint64_t ks = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_; ks; ks &= ks - 1) {
-      visit(static_cast<size_t>(__builtin_ctzll(ks)));
-    }
-  } else {
-    for (size_t k = 0; k < shapes_.size(); ++k) {
-      if (left_[k]) visit(k);
-    }
-  }
+  each_fit(t, [&](size_t, int, const Shape& s) {
+    ++count;
+    sides |= 1 << s.side;
+  });
   *pair_sides = sides;
   return count;
 }

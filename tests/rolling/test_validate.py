@@ -199,7 +199,8 @@ def test_more_face_down_trunks_than_tiles_are_refused() -> None:
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0][1:]
     held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
     two = _car(START, 3, trunk=0).replace(trunks=(held, ()))
-    validate(two)  # one revolver tile is left, for either car
+    # one revolver tile is left, for either car: accepted, and read back the same
+    assert GAME.from_notation(GAME.to_notation(two)) == two
     # every tile of every symbol but that revolver held: two face-down trunks, one tile
     box = GAME.edition.trunks
     rest = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in box)
