@@ -46,7 +46,7 @@ import pytest
 import banditsolve
 from banditsolve.core.play import sample_chance, simulate
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
-from banditsolve.errors import IllegalActionError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, RuleOptionError
 from tests.strategies.games import Trace, play, player_counts
 
 #: How many actions from elsewhere each illegal-action check tries per state.
@@ -480,21 +480,17 @@ def check_player_counts(game: Any) -> None:
     for players in player_counts(game):
         state = game.new_game(players, seed=1)
         assert game.players(state) == players, f"new_game({players}) has {game.players(state)}"
-    for bad in (
-        game.min_players - 1,
-        game.max_players + 1,
-        0,
-        -1,
-        10**100,
-        10**5000,
-        float(game.min_players),
-        str(game.min_players),
-        True,
-        [game.min_players],
-    ):
+    # A count the game is not played by is a RuleOptionError; a value that is no count at all
+    # is an ArgumentTypeError (also a TypeError).
+    for bad in (game.min_players - 1, game.max_players + 1, 0, -1, 10**100, 10**5000):
         with pytest.raises(RuleOptionError) as caught:
             game.new_game(bad, seed=1)
+        assert not isinstance(caught.value, TypeError)
         assert_clear_message(caught.value)
+    for wrong in (float(game.min_players), str(game.min_players), True, [game.min_players]):
+        with pytest.raises(ArgumentTypeError) as refused:
+            game.new_game(wrong, seed=1)
+        assert_clear_message(refused.value)
 
 
 def option_values(game: Any) -> list[tuple[str, str]]:

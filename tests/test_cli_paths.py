@@ -61,3 +61,22 @@ def test_workers_must_be_at_least_one(workers: str) -> None:
         result = assert_cli_refuses("rolling", "safe", state, "1", "--workers", workers,
                                     "--backend", backend)
         assert "--workers must be from 1" in result.err, result.err
+
+
+def test_a_study_folder_is_checked_before_any_work(tmp_path: Path) -> None:
+    """A study's ``--out`` and ``--report`` are made with their missing parents, but an empty
+    name, a file, or a file among the parents is refused before a task runs."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x", encoding="utf-8")
+    for flag in ("--out", "--report"):
+        for target, words in (
+            ("", "folder name is empty"),
+            (str(a_file), "is a file"),
+            (str(a_file / "below"), "is a file"),
+        ):
+            result = assert_cli_refuses(
+                "study", "rolling", "--games", "2", "--executor", "inline", flag, target
+            )
+            assert flag in result.err, result.err
+            assert words in result.err, result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]

@@ -8,6 +8,7 @@ own test, so a failure names the game and the check.
 from __future__ import annotations
 
 import functools
+import json
 import random
 from typing import Any
 
@@ -435,3 +436,22 @@ def test_random_play_under_random_option_sets_reaches_only_accepted_states(name:
         assert game.current_player(trace.last) == TERMINAL  # (the game ended)
         assert game.outcome(trace.last) is not None
         played += 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_reads_text_and_refuses_other_types_as_type_errors(name: str) -> None:
+    """The readers take text (or bytes, or a parsed JSON document): anything else is a
+    TypeError in one line; text that does not read is a value error, not a TypeError."""
+    game = contract.load(name)
+    state = game.new_game(seed=1)
+    for bad in (None, 42, 2.5, ["x"], object()):
+        for reader in (game.from_json, game.read_state, game.from_notation):
+            with pytest.raises(ArgumentTypeError) as caught:
+                reader(bad)
+            assert "\n" not in str(caught.value)
+    for text in ("[1, 2]", "{", '"x"'):
+        with pytest.raises(BanditsolveError) as refused:
+            game.from_json(text)
+        assert not isinstance(refused.value, TypeError), (text, str(refused.value))
+    assert game.from_json(game.to_json(state)) == state
+    assert game.from_json(json.dumps(game.to_json(state)).encode("utf-8")) == state

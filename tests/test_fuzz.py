@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from banditsolve.core.protocol import CHANCE, TERMINAL
 from banditsolve.errors import (
+    ArgumentTypeError,
     BanditsolveError,
     IllegalActionError,
     NotationError,
@@ -442,7 +443,7 @@ def test_apply_refuses_things_that_are_not_actions(name: str) -> None:
         for thing in (None, 0, -1, "x", "", [], {}, object(), 10**5000, float("nan")):
             try:
                 game.apply(state, thing)
-            except IllegalActionError as exc:
+            except ArgumentTypeError as exc:  # no action object at all: a TypeError too
                 contract.assert_clear_message(exc)
             except Exception as exc:
                 raise AssertionError(
@@ -479,7 +480,9 @@ def test_parse_action_with_text_of_other_states(name: str) -> None:
 def test_new_game_refuses_options_of_the_wrong_shape(name: str) -> None:
     game = contract.load(name)
     for options in ("proof=bag", ["proof"], [("proof", "bag")], {1: 2}, {None: "x"}, 5):
-        with pytest.raises(RuleOptionError) as caught:
+        # Not a mapping: a wrong type; a mapping whose names are not text: a wrong option.
+        error = RuleOptionError if isinstance(options, dict) else ArgumentTypeError
+        with pytest.raises(error) as caught:
             game.new_game(None, options, seed=0)
         contract.assert_clear_message(caught.value)
 

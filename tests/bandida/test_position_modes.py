@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from banditsolve.errors import NotationError, RuleOptionError, SolverError
+from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError, SolverError
 from banditsolve.tunnels import can_close, min_cards_to_close, parse_position, read_position
 from banditsolve.tunnels.bandida.components import MODES
 from banditsolve.tunnels.bandida.state import OPTION_SET
@@ -89,7 +89,9 @@ def test_a_mode_is_refused_as_option_mode_refuses_it() -> None:
             spec.parse(bad)
         with pytest.raises(RuleOptionError):
             BANDIDA.read_position(BARE, mode=bad)  # type: ignore[arg-type]
-        with pytest.raises(RuleOptionError):
+        # The package's function checks the argument's type first (its hint: int | None).
+        wrong_type = not isinstance(bad, int) or isinstance(bad, bool)
+        with pytest.raises(ArgumentTypeError if wrong_type else RuleOptionError):
             parse_position(BARE, mode=bad)  # type: ignore[arg-type]
     for good in (1, 2, 3):
         assert BANDIDA.read_position(BARE, mode=good).mode == spec.parse(good)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from banditsolve.banditos import claim_verdict
 from banditsolve.banditos.claim import Backend, ClaimVerdict
 from banditsolve.banditos.dice import ALL_DICE, Colour, Die, colour_counts, parse_dice
+from banditsolve.core.limits import CLAIM_TIME_LIMIT
 from banditsolve.errors import BanditsolveError
 from tests.banditos.reference import brute_force_safe, physical, reference_key
 from tests.banditos.strategies import availability, dice_lists
@@ -58,7 +59,8 @@ def test_the_full_check_is_really_another_path() -> None:
     assert defaults is not None
     assert defaults["backend"] == FRESH_EXACT
     assert FRESH_EXACT is not defaults["backend"]
-    assert defaults["time_limit"] is None
+    assert defaults["time_limit"] == CLAIM_TIME_LIMIT
+    assert CLAIM_TIME_LIMIT != 3600.0  # timed_check's limit is not the default's
 
 
 def letters(counts: Sequence[int]) -> dict[str, int]:
@@ -135,6 +137,7 @@ def ask_every_form(
     seen = set()
     for m, t, a in forms[turn:] + forms[:turn]:
         first = default(m, t, a)
+        assert first.safe is not None  # the closed form always decides
         seen.add(first.safe)
         check_against_reference(first, mine, theirs, avail, safe)
         again = default(m, t, a)  # asked again: from the memo

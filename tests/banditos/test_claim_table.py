@@ -100,18 +100,21 @@ def test_hot_path_verdicts_are_ordinary_frozen_verdicts(
 
 
 def test_the_hot_path_refuses_what_the_full_check_refuses() -> None:
-    from banditsolve.errors import NotationError
+    from banditsolve.errors import ArgumentTypeError, NotationError
 
     m, t = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
-    for avail in [(True, 0, 0, 0), (1.0, 0, 0, 0), (7, 0, 0, 0), (-1, 0, 0, 0), (0, 5, 0, 0)]:
+    for avail in [(True, 0, 0, 0), (1.0, 0, 0, 0)]:  # not counts: a wrong type
+        with pytest.raises(ArgumentTypeError):
+            claim_verdict(m, t, avail)
+    for avail in [(7, 0, 0, 0), (-1, 0, 0, 0), (0, 5, 0, 0)]:  # counts the game cannot have
         with pytest.raises(NotationError):
             claim_verdict(m, t, avail)
     with pytest.raises(NotationError):
         claim_verdict(m + m[:1], t, (0, 0, 0, 0))
     with pytest.raises(NotationError):
         claim_verdict(m, t + t[:1], (0, 0, 0, 0))
-    with pytest.raises(NotationError):
-        claim_verdict(m, ("g5",), (0, 0, 0, 0))
+    with pytest.raises(ArgumentTypeError):
+        claim_verdict(m, ("g5",), (0, 0, 0, 0))  # text inside a tuple of dice
 
 
 def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None:
@@ -120,7 +123,7 @@ def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None
     full check."""
     import numpy as np
 
-    from banditsolve.errors import NotationError
+    from banditsolve.errors import ArgumentTypeError
 
     m, t = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
     for avail in [(1, 0, 0, 0), (1, 1, 1, 1), (0, 0, 0, 0)]:
@@ -130,7 +133,7 @@ def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None
                 bad = (*avail[:i], odd, *avail[i + 1:])
                 assert bad == avail
                 assert hash(bad) == hash(avail)
-                with pytest.raises(NotationError):
+                with pytest.raises(ArgumentTypeError):
                     claim_verdict(m, t, bad)
 
     @dataclasses.dataclass(frozen=True)
@@ -140,12 +143,12 @@ def test_a_memoised_verdict_never_answers_input_the_full_check_refuses() -> None
         code: int
 
     fake = LookAlike(int(m[0].colour), m[0].value, m[0].code)
-    with pytest.raises(NotationError):
+    with pytest.raises(ArgumentTypeError):
         claim_verdict((fake, m[1], m[2]), t, (1, 0, 0, 0))
     fake = LookAlike(int(t[0].colour), t[0].value, t[0].code)
-    with pytest.raises(NotationError):
+    with pytest.raises(ArgumentTypeError):
         claim_verdict(m, (fake, t[1]), (1, 0, 0, 0))
-    with pytest.raises(NotationError):
+    with pytest.raises(ArgumentTypeError):  # die codes are not dice
         claim_verdict(m, (t[0].code, t[1].code), (1, 0, 0, 0))
 
 

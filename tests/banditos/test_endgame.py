@@ -11,6 +11,7 @@ from banditsolve.banditos.notation import parse_position
 from banditsolve.banditos.rules import Claim, Place, Roll, apply
 from banditsolve.banditos.solvers.endgame import best_turn
 from banditsolve.banditos.state import State
+from banditsolve.core.limits import BANDITOS_BEST_TIME_LIMIT
 from banditsolve.errors import SolverError
 from tests.banditos.test_puzzles import plain_expectimax
 from tests.rules import rules
@@ -100,7 +101,7 @@ def test_exact_method_stopped_by_the_node_limit_is_unknown_not_an_estimate() -> 
     assert (answer.status, answer.answer, answer.certificate) == ("unknown", "unknown", None)
     assert answer.exit_code == 3
     assert answer.reason == result.note
-    assert answer.limits == {"time_limit": None, "node_limit": 200}
+    assert answer.limits == {"time_limit": BANDITOS_BEST_TIME_LIMIT, "node_limit": 200}
     doc = result.to_json()
     assert doc["probability"] is None
     assert doc["actions"] == []

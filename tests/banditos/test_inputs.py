@@ -28,10 +28,10 @@ from banditsolve.core.text import shown
 from banditsolve.errors import (
     ArgumentTypeError,
     BanditsolveError,
-    IllegalActionError,
     NotationError,
     RuleOptionError,
 )
+from tests.cli_runner import run
 from tests.rules import rules
 
 POSITION = "3:k4r5b6:g5g6/2:k1k1:g1g2g3/1:r6r6r6:g4/1:b2b2k3: 123 21:3 0a"
@@ -73,33 +73,41 @@ def test_solvers_refuse_wrong_types_and_huge_values(value: object) -> None:
     mine, theirs = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
     endgame = parse_position(ENDGAME)
     limits_ok = value is None or value in (7, 2.5)
-    calls: list[tuple[Callable[[], object], bool]] = [
-        (lambda: claim_verdict(value, theirs, {"g": 1}), False),
-        (lambda: claim_verdict(mine, value, {"g": 1}), value == []),
-        (lambda: claim_verdict(mine, theirs, value), value == {"r": 1}),
-        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), backend=value), False),  # type: ignore[arg-type]
-        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), time_limit=value), limits_ok),  # type: ignore[arg-type]
-        (lambda: claim_verdict_at(value, 1), False),
-        (lambda: claim_verdict_at(state, value), False),
-        (lambda: claim_verdict_at(state, 1, player=value), value is None),
-        (lambda: claim_verdict_at(state, 1, proof=value), value is None),
-        (lambda: completion_odds(value, theirs, (1, 1, 1, 1)), value == 7),  # type: ignore[arg-type]
-        (lambda: completion_odds(mine, theirs, value), False),  # type: ignore[arg-type]
-        (lambda: completion_odds_at(state, value), False),
-        (lambda: completion_odds_at(value, 1), False),
-        (lambda: best_turn(value), False),
-        (lambda: best_turn(endgame, time_limit=value), limits_ok),  # type: ignore[arg-type]
-        (lambda: best_turn(endgame, samples=value), value == 7),  # type: ignore[arg-type]
-        (lambda: best_turn(endgame, method=value), False),  # type: ignore[arg-type]
-        (lambda: best_turn(endgame, seed=value), value in (7, HUGE, -HUGE)),  # type: ignore[arg-type]
-        (lambda: legal_actions(value), False),  # type: ignore[arg-type]
-        (lambda: apply(value, parse_action("roll")), False),  # type: ignore[arg-type]
-        (lambda: apply(state, value), False),  # type: ignore[arg-type]
-        (lambda: apply_all(state, value), value == []),  # type: ignore[arg-type]
-        (lambda: GAME.new_game(players=value), value is None),  # type: ignore[arg-type]
-        (lambda: GAME.new_game(options=value), value is None),  # type: ignore[arg-type]
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    text = isinstance(value, str)
+    limit_value = whole and value not in (7,)  # a whole number of seconds, out of range
+    roll = parse_action("roll")
+    # Each call: the call, whether ``value`` is valid there, whether it is of the right type
+    # (then a wrong value is refused as a ValueError that is not a TypeError; any other value
+    # as an ArgumentTypeError, a TypeError).
+    calls: list[tuple[Callable[[], object], bool, bool]] = [
+        (lambda: claim_verdict(value, theirs, {"g": 1}), False, text or value == []),
+        (lambda: claim_verdict(mine, value, {"g": 1}), value == [], text),
+        (lambda: claim_verdict(mine, theirs, value), value == {"r": 1}, value in ([], ["r5"])),
+        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), backend=value), False, text),  # type: ignore[arg-type]
+        (lambda: claim_verdict(mine, theirs, (0, 1, 0, 0), time_limit=value),  # type: ignore[arg-type]
+         limits_ok, limit_value),
+        (lambda: claim_verdict_at(value, 1), False, False),
+        (lambda: claim_verdict_at(state, value), False, whole),
+        (lambda: claim_verdict_at(state, 1, player=value), value is None, whole),
+        (lambda: claim_verdict_at(state, 1, proof=value), value is None, text),
+        (lambda: completion_odds(value, theirs, (1, 1, 1, 1)), False, whole or text or value == []),  # type: ignore[arg-type]
+        (lambda: completion_odds(mine, theirs, value), False, value == []),  # type: ignore[arg-type]
+        (lambda: completion_odds_at(state, value), False, whole),
+        (lambda: completion_odds_at(value, 1), False, False),
+        (lambda: best_turn(value), False, False),
+        (lambda: best_turn(endgame, time_limit=value), limits_ok, limit_value),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, samples=value), value == 7, whole),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, method=value), False, text),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, seed=value), whole, False),  # type: ignore[arg-type]
+        (lambda: legal_actions(value), False, False),  # type: ignore[arg-type]
+        (lambda: apply(value, roll), False, False),  # type: ignore[arg-type]
+        (lambda: apply(state, value), False, False),  # type: ignore[arg-type]
+        (lambda: apply_all(state, value), value == [], value == ["r5"]),  # type: ignore[arg-type]
+        (lambda: GAME.new_game(players=value), value is None, whole),  # type: ignore[arg-type]
+        (lambda: GAME.new_game(options=value), value is None, value == {"r": 1}),  # type: ignore[arg-type]
     ]
-    for number, (call, valid) in enumerate(calls):
+    for number, (call, valid, right_type) in enumerate(calls):
         if valid:
             call()  # a valid call is accepted: a refusal fails the test
             continue
@@ -107,6 +115,10 @@ def test_solvers_refuse_wrong_types_and_huge_values(value: object) -> None:
             call()
         assert "\n" not in str(info.value), (number, str(info.value))
         assert len(str(info.value)) < 400, (number, str(info.value))
+        # A wrong type is a TypeError (ArgumentTypeError); a wrong value of the right type is not.
+        assert isinstance(info.value, ArgumentTypeError) is not right_type, (
+            number, type(info.value).__name__, str(info.value)
+        )
 
 
 @rules("LB-OPT-1")
@@ -243,5 +255,56 @@ def test_the_game_object_refuses_what_is_not_a_state(value: object) -> None:
         _refused(lambda m=method: m(value), ArgumentTypeError)  # type: ignore[misc]
     state = parse_position(POSITION)
     assert "5001-digit" in _refused(
-        lambda: GAME.action_text(state, HUGE), IllegalActionError  # type: ignore[arg-type]
+        lambda: GAME.action_text(state, HUGE), ArgumentTypeError  # type: ignore[arg-type]
     )
+
+
+@rules("LB-CLAIM-2")
+def test_a_solver_backend_cut_short_answers_unknown_not_a_verdict() -> None:
+    """CP-SAT given no time to search says unknown (exit 3), naming its limit; it never
+    guesses safe or unsafe. From Python and on the command line alike."""
+    mine, theirs = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
+    verdict = claim_verdict(mine, theirs, (1, 1, 1, 1), backend="cpsat", time_limit=1e-9)
+    assert verdict.is_unknown
+    assert verdict.safe is None
+    assert verdict.witness is None
+    answer = verdict.to_answer()
+    assert (answer.status, answer.answer, answer.exit_code) == ("unknown", "unknown", 3)
+    assert "time limit of 1e-09 s" in answer.reason
+    # With time to search, the same backend decides: unsafe, as the closed form says.
+    decided = claim_verdict(mine, theirs, (1, 1, 1, 1), backend="cpsat")
+    assert decided.safe is False
+    assert decided.witness is not None
+    shown = run("banditos", "claim", POSITION, "1", "--backend", "cpsat", "--time-limit", "1e-9")
+    assert shown.code == 3, shown
+    assert shown.out.startswith("slot 1 (strict proof, cpsat): unknown: CP-SAT stopped")
+    assert run("banditos", "claim", POSITION, "1", "--backend", "cpsat").code == 1
+
+
+def test_wrong_types_anywhere_in_the_readers_are_type_errors() -> None:
+    """The readers' arguments: a wrong type is an ArgumentTypeError (a TypeError); a value of
+    the right type that does not read is a NotationError (not a TypeError)."""
+    for call in (
+        lambda: parse_dice(5),  # type: ignore[arg-type]
+        lambda: parse_position(b"1::/2::/3::/1:: 112233 -:- 0a"),  # type: ignore[arg-type]
+        lambda: banditos.from_json(5),
+        lambda: banditos.read_position(5),
+        lambda: parse_action(["roll"]),  # type: ignore[arg-type]
+        lambda: banditos.describe("pair"),  # type: ignore[arg-type]
+        lambda: banditos.rank(["k4", "r5", "b6"]),  # type: ignore[list-item]
+        lambda: banditos.format_dice(5),
+        lambda: banditos.expect_dice({"k": 4}),
+    ):
+        _refused(call, ArgumentTypeError)
+    for call in (
+        lambda: parse_dice("k7"),
+        lambda: banditos.from_json("[1, 2]"),
+        lambda: banditos.read_position(b"nonsense"),
+        lambda: banditos.describe(7),  # type: ignore[arg-type]  # no three dice rank 7
+        lambda: banditos.rank("k4 r5"),
+    ):
+        with pytest.raises(NotationError) as info:
+            call()
+        assert not isinstance(info.value, TypeError), str(info.value)
+    assert banditos.describe(banditos.rank("k4 r5 b6")) == "straight 4-5-6"
+    assert banditos.rank(list(parse_dice("k4 r5 b6"))) == banditos.rank("b6 r5 k4")

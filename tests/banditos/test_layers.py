@@ -21,6 +21,7 @@ from banditsolve.banditos.rules import Claim, legal_actions, sample_chance
 from banditsolve.banditos.solvers.endgame import playout
 from banditsolve.core import play
 from banditsolve.core.answer import Answer
+from banditsolve.core.limits import BANDITOS_BEST_NODE_LIMIT, BANDITOS_BEST_TIME_LIMIT
 from tests.banditos.strategies import played_states
 from tests.rules import rules
 
@@ -59,7 +60,10 @@ def test_best_turn_answers_yes_when_exact_and_unknown_when_estimated() -> None:
     exact = result.to_answer()
     assert (exact.question, exact.status, exact.answer) == ("best", "yes", "best turn")
     assert exact.certificate == ["give 1", "place k2 2", "place g4 2", "end"]
-    assert exact.limits == {"time_limit": None, "node_limit": 50_000}
+    # The documented defaults, the same as the command line's (test_cli_limits).
+    assert exact.limits == {
+        "time_limit": BANDITOS_BEST_TIME_LIMIT, "node_limit": BANDITOS_BEST_NODE_LIMIT
+    }
     assert exact.stats["nodes"] == result.nodes > 0
     estimate = best_turn(parse_position(ENDGAME), method="monte-carlo", samples=20).to_answer()
     assert (estimate.status, estimate.answer, estimate.certificate) == ("unknown", "estimate", None)

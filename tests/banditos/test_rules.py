@@ -27,7 +27,12 @@ from banditsolve.banditos.rules import (
 )
 from banditsolve.banditos.solvers.claims import claim_verdict_at
 from banditsolve.banditos.state import Options, initial_state
-from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from banditsolve.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    NotationError,
+    RuleOptionError,
+)
 from tests.banditos.strategies import played_states
 from tests.rules import rules
 
@@ -351,7 +356,7 @@ def test_rule_options_are_listed_with_their_default_first_and_validated() -> Non
     for bad in ({"unplaceable": "pass"}, {"proof": 3}, {"colour": "red"}, {"proof": None}):
         with pytest.raises(RuleOptionError):
             GAME.new_game(options=bad)
-    with pytest.raises(RuleOptionError):
+    with pytest.raises(ArgumentTypeError):  # not a mapping: a wrong type
         GAME.new_game(options=["proof"])  # type: ignore[arg-type]
     with pytest.raises(NotationError, match="given twice"):
         parse_position("1::/2::/3::/1:: 112233 -:- 0a proof=bag proof=bag")

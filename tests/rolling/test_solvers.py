@@ -402,22 +402,6 @@ def test_odds_stop_at_their_limit_and_say_so() -> None:
     assert "cut short" in answer.reason
 
 
-def test_every_rolling_search_has_the_command_lines_default_time_limit() -> None:
-    """From Python and on the command line the same default limit (core/limits)."""
-    import inspect
-
-    from banditsolve.core.limits import BEST_TURN_TIME_LIMIT, ODDS_TIME_LIMIT, SAFE_TIME_LIMIT
-    from tests.cli_runner import run
-
-    for search, default in ((odds, ODDS_TIME_LIMIT), (best_turn, BEST_TURN_TIME_LIMIT),
-                            (is_safe, SAFE_TIME_LIMIT)):
-        assert inspect.signature(search).parameters["time_limit"].default == default
-    for verb, default in (("odds", ODDS_TIME_LIMIT), ("best", BEST_TURN_TIME_LIMIT),
-                          ("safe", SAFE_TIME_LIMIT)):
-        shown = run("rolling", verb, "--help")
-        assert f"default {default:g} s" in " ".join(shown.out.split()), shown.out
-
-
 @rules("RB-SAFE-1", "RB-ODDS-1", "RB-BEST-1")
 def test_the_solvers_refuse_arguments_of_the_wrong_type() -> None:
     """A wrong type is the library's error and a TypeError, in one line; never an

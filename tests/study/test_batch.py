@@ -408,3 +408,55 @@ def test_stored_values_come_back_as_the_column_rules_say(
     back = read_records(out)
     for name, column in zip(names, columns, strict=True):
         assert [back[r].row[name] for r in range(4)] == _expected_column(column), name
+
+
+def test_the_study_api_refuses_wrong_arguments_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """Each argument of ``run_study``, the catalogue's ``tasks``, ``open_executor`` and the
+    readers: a wrong type is an ArgumentTypeError (a TypeError), a wrong value of the right
+    type a StudyError (not a TypeError); nothing is made in the study folder first."""
+    from banditsolve.errors import ArgumentTypeError
+    from banditsolve.study.catalog import STUDIES
+    from banditsolve.study.store import StudyError
+
+    out = tmp_path / "study"
+    inline = InlineExecutor()
+    study = tasks(2)
+    wrong_types: list[dict[str, object]] = [
+        {"tasks": 5}, {"tasks": [1, 2]}, {"tasks": "ab"}, {"out_dir": 5}, {"out_dir": b"x"},
+        {"executor": "inline"}, {"chunk_size": 1.5}, {"chunk_size": True}, {"progress": "yes"},
+        {"runner": 5}, {"params": [("games", 2)]}, {"params": {"games": [2]}},
+        {"retry_failed": 1}, {"grow": "games"}, {"target_seconds": "1"}, {"flush_rows": 2.0},
+        {"flush_seconds": None},
+    ]
+    wrong_values: list[dict[str, object]] = [
+        {"out_dir": " "}, {"chunk_size": 0}, {"target_seconds": -1}, {"flush_rows": 0},
+        {"flush_seconds": float("inf")},
+    ]
+    for wrong, error in [(w, ArgumentTypeError) for w in wrong_types] + [
+        (w, StudyError) for w in wrong_values
+    ]:
+        given: dict[str, object] = {"tasks": study, "out_dir": out, "executor": inline,
+                                    "progress": False, **wrong}
+        with pytest.raises(error) as info:
+            run_study(**given)  # type: ignore[arg-type]
+        assert isinstance(info.value, TypeError) is (error is ArgumentTypeError), wrong
+        assert "\n" not in str(info.value)
+        assert not out.exists(), wrong
+    spec = STUDIES["rolling"]
+    with pytest.raises(ArgumentTypeError):
+        spec.tasks("10", 0)  # type: ignore[arg-type]  # refused at the call, not when iterated
+    with pytest.raises(StudyError):
+        spec.tasks(-1, 0)
+    with pytest.raises(ArgumentTypeError):
+        open_executor(5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        open_executor("inline", workers=1.5)  # type: ignore[arg-type]
+    for reader in (load_rows, load_failures, study_stats):
+        with pytest.raises(ArgumentTypeError):
+            reader(5)  # type: ignore[arg-type]
+        with pytest.raises(StudyError):
+            reader(tmp_path / "none")
+    summary = run_study(study, out, executor=inline, progress=False, runner=digest_runner)
+    assert summary.ok == 2

@@ -88,7 +88,7 @@ def test_an_out_folder_that_is_a_file_is_named_as_such(tmp_path: Path) -> None:
     assert result.code == 2
     assert len(result.err.splitlines()) == 1
     assert result.err.startswith("banditsolve: error: ")
-    assert "is a file, not a study folder" in result.err
+    assert "is a file, not a folder" in result.err
     assert taken.read_text(encoding="utf-8") == "mine\n"
 
 

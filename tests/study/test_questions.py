@@ -212,8 +212,8 @@ def _reference_claims(task: Task) -> tuple[int, int, int]:
             if key in seen:
                 continue
             seen.add(key)
-            a = claim_verdict_at(state, slot, proof="strict").safe
-            b = claim_verdict_at(state, slot, proof="bag").safe
+            a = claim_verdict_at(state, slot, proof="strict").safe is True
+            b = claim_verdict_at(state, slot, proof="bag").safe is True
             strict_only += a and not b
             bag_only += b and not a
     return len(seen), strict_only, bag_only

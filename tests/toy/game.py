@@ -8,11 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from banditsolve.core import io
+from banditsolve.core.args import expect_players
 from banditsolve.core.options import OptionSet
 from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.core.text import shown
-from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.errors import NotationError
 from tests.toy import notation, render, rules
 from tests.toy.players import greedy
 from tests.toy.state import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Action, Options, Roll, State, Take
@@ -43,8 +44,7 @@ class DieNim:
         seed: int | None = None,
     ) -> State:
         count = MIN_PLAYERS if players is None else players
-        if type(count) is not int or not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            raise RuleOptionError(f"Nim is played by 2 or 3 players, not {shown(count)}")
+        expect_players(count, "Nim", MIN_PLAYERS, MAX_PLAYERS)
         read = OPTIONS.read(options)
         chosen = Options(int(read["pile"]), str(read["last"]))
         return State(chosen.pile, count, options=chosen)

@@ -470,7 +470,7 @@ def test_limits_of_the_wrong_type_are_refused(kwargs: dict[str, object]) -> None
 
 
 def test_cards_must_be_a_list_not_a_string() -> None:
-    with pytest.raises(ArgumentTypeError, match="list of card names") as caught:
+    with pytest.raises(ArgumentTypeError, match="cards must be a list of") as caught:
         can_close(Table.start(), "L+TL")
     assert isinstance(caught.value, TypeError)
 

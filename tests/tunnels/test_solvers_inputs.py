@@ -126,19 +126,22 @@ def test_game_solver_limits_are_checked(kwargs: dict[str, object]) -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "wrong_type"),
     [
-        {"samples": 0},
-        {"samples": 2.5},
-        {"samples": True},
-        {"samples": 10**50},
-        {"seed": "x"},
-        {"time_limit": 0},
+        ({"samples": 0}, False),
+        ({"samples": 2.5}, True),
+        ({"samples": True}, True),
+        ({"samples": 10**50}, False),
+        ({"seed": "x"}, True),
+        ({"time_limit": 0}, False),
     ],
 )
-def test_win_share_arguments_are_checked(kwargs: dict[str, object]) -> None:
-    with pytest.raises(SolverError):
+def test_win_share_arguments_are_checked(kwargs: dict[str, object], wrong_type: bool) -> None:
+    from banditsolve.errors import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError if wrong_type else SolverError) as caught:
         win_share(GAME, **kwargs)  # type: ignore[arg-type]
+    assert isinstance(caught.value, TypeError) is wrong_type
 
 
 def test_game_solvers_need_a_game_state() -> None:
@@ -167,6 +170,6 @@ def test_legal_placements_need_a_table() -> None:
     from banditsolve.errors import ArgumentTypeError
 
     for bad in (None, 42, "bandido L+TL+TR+R+BR+BL@0,0,0"):
-        with pytest.raises(ArgumentTypeError, match="asked of a Table") as caught:
+        with pytest.raises(ArgumentTypeError, match="table must be Table") as caught:
             legal_placements(bad, "L")  # type: ignore[arg-type]
         assert isinstance(caught.value, TypeError)

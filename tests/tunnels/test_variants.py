@@ -17,7 +17,13 @@ from typing import Any
 import pytest
 
 from banditsolve.core.protocol import CHANCE, TERMINAL
-from banditsolve.errors import BanditsolveError, IllegalActionError, NotationError, RuleOptionError
+from banditsolve.errors import (
+    ArgumentTypeError,
+    BanditsolveError,
+    IllegalActionError,
+    NotationError,
+    RuleOptionError,
+)
 from banditsolve.tunnels import (
     CHANGE,
     PASS,
@@ -407,10 +413,11 @@ def test_python_level_wrong_types_raise_library_errors() -> None:
             assert "\n" not in str(info.value)
             assert len(str(info.value)) < 300
     for value in WRONG_TYPES[1:]:
-        with pytest.raises(RuleOptionError):
+        # 70 players is a count the game is not played by; the rest are no counts at all.
+        with pytest.raises(RuleOptionError if value == 70 else ArgumentTypeError):
             GAME.new_game(value)  # type: ignore[arg-type]
         if value != 70:
-            with pytest.raises(RuleOptionError):
+            with pytest.raises(ArgumentTypeError):
                 GAME.new_game(1, seed=value)  # type: ignore[arg-type]
 
 
@@ -468,10 +475,11 @@ def test_apply_refuses_what_is_not_an_action() -> None:
     state = GAME.new_game(1, seed=0)
     drawn = GAME.new_game(1)
     code = state.hands[0][0]
+    for thing in (None, "change", 7):  # no action object at all
+        for where in (state, drawn):
+            with pytest.raises(ArgumentTypeError):
+                GAME.apply(where, thing)  # type: ignore[arg-type]
     for action in (
-        None,
-        "change",
-        7,
         Placement("L", 0, 0, 0),  # type: ignore[arg-type]
         Placement(code, 10**5000, 0, 0),
         Placement(code, 0, 0, 45),
@@ -482,5 +490,5 @@ def test_apply_refuses_what_is_not_an_action() -> None:
     ):
         for where in (state, drawn):
             with pytest.raises(IllegalActionError) as caught:
-                GAME.apply(where, action)  # type: ignore[arg-type]
+                GAME.apply(where, action)
             assert len(str(caught.value)) < 200

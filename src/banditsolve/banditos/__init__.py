@@ -30,9 +30,9 @@ from banditsolve.banditos.actions import (
     Roll,
     parse_action,
 )
-from banditsolve.banditos.claim import ClaimVerdict, best_completion
+from banditsolve.banditos.claim import ClaimVerdict
 from banditsolve.banditos.combos import Category, Rank, describe, rank
-from banditsolve.banditos.dice import ALL_DICE, Colour, Die, format_dice, parse_dice
+from banditsolve.banditos.dice import ALL_DICE, Colour, Die, expect_dice, format_dice, parse_dice
 from banditsolve.banditos.notation import (
     format_position,
     from_json,
@@ -113,7 +113,6 @@ __all__ = [
     "State",
     "apply",
     "apply_all",
-    "best_completion",
     "best_turn",
     "chance_outcomes",
     "claim_verdict",
@@ -121,6 +120,7 @@ __all__ = [
     "completion_odds",
     "completion_odds_at",
     "describe",
+    "expect_dice",
     "format_dice",
     "format_position",
     "from_json",

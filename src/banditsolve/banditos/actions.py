@@ -15,7 +15,7 @@ from banditsolve.banditos.dice import Die, parse_dice
 from banditsolve.banditos.state import TILE_VALUES
 from banditsolve.core.io import json_type
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import IllegalActionError, NotationError
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, NotationError
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +92,10 @@ ACTION_TYPES = (Claim, GiveUp, Roll, Place, EndTurn, Drawn, Reveal)
 
 def check_action(action: object) -> Action:
     """``action`` if it is a Los Banditos action with fields of the right kind (so that it can
-    be named in a message); an :class:`IllegalActionError` otherwise."""
+    be named in a message); an :class:`ArgumentTypeError` for anything else, an
+    :class:`IllegalActionError` for an action whose fields are out of range."""
     if not isinstance(action, ACTION_TYPES):
-        raise IllegalActionError(f"not a Los Banditos action: {shown(action)}")
+        raise ArgumentTypeError(f"not a Los Banditos action: {shown(action)}")
     if isinstance(action, Claim | GiveUp | Place):
         slot = action.slot
         if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= 4:
@@ -122,7 +123,7 @@ def parse_action(text: str) -> Action:
     """Read an action as written by ``str(action)``: ``claim 2``, ``give 3``, ``roll``,
     ``place r5 2``, ``end``, ``drawn r5 g3``, ``reveal 2``."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is text such as 'place r5 2', not {json_type(text)}")
+        raise ArgumentTypeError(f"an action is text such as 'place r5 2', not {json_type(text)}")
     words = text.split()
     if not words:
         raise NotationError("empty action")

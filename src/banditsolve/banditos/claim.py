@@ -27,13 +27,13 @@ from banditsolve.banditos.dice import (
     Colour,
     Die,
     colour_counts,
+    expect_dice,
     format_dice,
-    parse_dice,
 )
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
 from banditsolve.core.text import shown
-from banditsolve.errors import NotationError
+from banditsolve.errors import ArgumentTypeError, NotationError
 
 Backend = Literal["exact", "cpsat", "z3"]
 BACKENDS: tuple[Backend, ...] = ("exact", "cpsat", "z3")
@@ -45,14 +45,22 @@ class ClaimVerdict:
     """The answer to "is this claim safe?".
 
     ``witness`` is ``None`` when the claim is safe; otherwise it is the dice the opponent adds to
-    their side to beat the claim (``opponent_side`` is their whole completed side).
+    their side to beat the claim (``opponent_side`` is their whole completed side). ``safe`` is
+    ``None`` (unknown) only when a solver backend's time limit ran out first; ``note`` then
+    says so.
     """
 
-    safe: bool
+    safe: bool | None
     mine: tuple[Die, ...]
     theirs: tuple[Die, ...]
     witness: tuple[Die, ...] | None
     backend: Backend = "exact"
+    note: str = ""
+
+    @property
+    def is_unknown(self) -> bool:
+        """Whether a limit stopped the backend before it decided."""
+        return self.safe is None
 
     @property
     def claim_rank(self) -> Rank:
@@ -64,6 +72,8 @@ class ClaimVerdict:
 
     def explain(self) -> str:
         claim = f"{format_dice(self.mine)} ({describe(self.claim_rank)})"
+        if self.safe is None:
+            return f"unknown: {self.note}, so the claim {claim} is not decided"
         if self.safe:
             return f"safe: no completion of [{format_dice(self.theirs)}] beats {claim}"
         side = self.opponent_side
@@ -85,6 +95,7 @@ class ClaimVerdict:
             "opponent_side": None if side is None else [str(d) for d in side],
             "opponent_combination": None if side is None else describe(rank(side)),
             "backend": self.backend,
+            "note": self.note,
         }
 
     def to_answer(self) -> Answer:
@@ -93,33 +104,12 @@ class ClaimVerdict:
         return Answer(
             game="banditos",
             question="claim",
-            status="yes" if self.safe else "no",
-            answer="safe" if self.safe else "unsafe",
+            status="unknown" if self.safe is None else "yes" if self.safe else "no",
+            answer="unknown" if self.safe is None else "safe" if self.safe else "unsafe",
             reason=self.explain(),
             certificate=None if self.witness is None else [str(d) for d in self.witness],
             details=self.to_json(),
         )
-
-
-def claim_dice(dice: object, what: str) -> tuple[Die, ...]:
-    """``dice`` (a sequence of :class:`Die`, or their text such as ``"k4 r5 b6"``) as a tuple;
-    anything else is refused with a :class:`NotationError` naming ``what``."""
-    if type(dice) is tuple:  # the hot path: a tuple of dice
-        for die in dice:
-            if type(die) is not Die:
-                break
-        else:
-            return dice
-    if isinstance(dice, str):
-        return parse_dice(dice)
-    if isinstance(dice, Mapping) or not isinstance(dice, Sequence):
-        raise NotationError(f"{what} must be dice (a list of Die, or text like 'r5 g3'), "
-                            f"not {json_type(dice)}")
-    out = tuple(dice)
-    for die in out:
-        if not isinstance(die, Die):
-            raise NotationError(f"{what}: {shown(die)} is not a die")
-    return out
 
 
 _COLOUR_INDEX = {letter: i for i, letter in enumerate("kgrb")}
@@ -145,25 +135,26 @@ def normalise_availability(available: object) -> Availability:
             elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 4:
                 colour = Colour(key)
             else:
-                raise NotationError(
+                raise ArgumentTypeError(
                     f"availability: {shown(key)} is not a colour (k g r b, or 0-3)"
                 )
             counts[colour] = value
-    elif isinstance(available, Sequence) and not isinstance(available, str):
+    elif isinstance(available, Sequence) and not isinstance(available, str | bytes | bytearray):
         if len(available) != 4:
             raise NotationError(
                 f"availability needs four counts (black, green, red, blue), got {len(available)}"
             )
         counts = list(available)
     else:
-        raise NotationError(
+        raise ArgumentTypeError(
             "availability must be four counts (k g r b) or a mapping colour -> count, "
             f"not {json_type(available)}"
         )
     out: list[int] = []
     for colour, value in zip(COLOURS, counts, strict=True):
         if type(value) is not int or not 0 <= value <= DICE_PER_COLOUR:
-            raise NotationError(
+            error = NotationError if type(value) is int else ArgumentTypeError
+            raise error(
                 f"availability of {colour.name.lower()} must be a count from 0 to "
                 f"{DICE_PER_COLOUR}, not {shown(value)}"
             )
@@ -181,8 +172,8 @@ def check_claim(
         fast = _check_tuples(mine, theirs, available)
         if fast:
             return mine, theirs, available
-    mine_t = claim_dice(mine, "your dice")
-    theirs_t = claim_dice(theirs, "the opponent's dice")
+    mine_t = expect_dice(mine, "your dice")
+    theirs_t = expect_dice(theirs, "the opponent's dice")
     if len(mine_t) != 3:
         raise NotationError(f"a claim needs exactly three dice of your own, got {len(mine_t)}")
     if len(theirs_t) > 2:
@@ -441,6 +432,7 @@ def _verdict(mine_rank: int, key: int, mine: tuple[Die, ...], theirs: tuple[Die,
     verdict.mine = mine
     verdict.theirs = theirs
     verdict.backend = "exact"
+    verdict.note = ""
     if BEST_RANK[key] <= mine_rank:
         verdict.safe = True
         verdict.witness = None
@@ -459,12 +451,13 @@ class _UnfrozenVerdict:
     built this way."""
 
     # The order of ClaimVerdict's fields: the layouts must match for the class swap.
-    __slots__ = ("safe", "mine", "theirs", "witness", "backend")  # noqa: RUF023
+    __slots__ = ("safe", "mine", "theirs", "witness", "backend", "note")  # noqa: RUF023
     safe: bool
     mine: tuple[Die, ...]
     theirs: tuple[Die, ...]
     witness: tuple[Die, ...] | None
     backend: Backend
+    note: str
 
 
 assert _UnfrozenVerdict.__slots__ == ClaimVerdict.__slots__
@@ -529,6 +522,7 @@ def table_verdict(
     verdict.mine = mine
     verdict.theirs = theirs
     verdict.backend = "exact"
+    verdict.note = ""
     if BEST_RANK[key] <= RANK3[c0 * 576 + c1 * 24 + c2]:
         verdict.safe = True
         verdict.witness = None

@@ -23,6 +23,11 @@ from banditsolve.core.flags import (
     emit_answer,
     write_svg,
 )
+from banditsolve.core.limits import (
+    BANDITOS_BEST_NODE_LIMIT,
+    BANDITOS_BEST_TIME_LIMIT,
+    CLAIM_TIME_LIMIT,
+)
 
 #: The README's position: slot 1's straight 4-5-6 looks strong but falls to a green 4 under the
 #: strict proof; it is safe under the bag proof (every green die is on a tile).
@@ -48,6 +53,14 @@ def register(commands: Commands) -> None:
         help="exact closed form (default), an OR-Tools CP-SAT model or a Z3 model",
     )
     claim.add_argument("--player", type=int, choices=(0, 1), help="claimant (default: to move)")
+    add_limits(
+        claim,
+        time_limit=CLAIM_TIME_LIMIT,
+        node_limit=None,
+        time_help=f"wall-clock limit of the cpsat and z3 backends (default {CLAIM_TIME_LIMIT:g} "
+        "s); past it the answer is unknown (exit 3)",
+        nodes_too=False,
+    )
     claim.set_defaults(handler=cmd_claim)
 
     odds = add_query(
@@ -66,10 +79,10 @@ def register(commands: Commands) -> None:
     )
     add_limits(
         best,
-        time_limit=30.0,
-        node_limit=50_000,
-        time_help="wall-clock limit (default 30 s); with --method auto the exact search gets "
-        "half of it and the Monte Carlo estimate the rest",
+        time_limit=BANDITOS_BEST_TIME_LIMIT,
+        node_limit=BANDITOS_BEST_NODE_LIMIT,
+        time_help=f"wall-clock limit (default {BANDITOS_BEST_TIME_LIMIT:g} s); with --method auto "
+        "the exact search gets half of it and the Monte Carlo estimate the rest",
     )
     best.add_argument(
         "--samples",
@@ -110,7 +123,12 @@ def cmd_claim(args: argparse.Namespace) -> int:
 
     state = _read(args)
     verdict = claim_verdict_at(
-        state, args.tile, player=args.player, proof=args.proof, backend=args.backend
+        state,
+        args.tile,
+        player=args.player,
+        proof=args.proof,
+        backend=args.backend,
+        time_limit=args.time_limit,
     )
     text = claim_text(state, args.tile, args.proof, verdict)
     return emit_answer(args, verdict.to_answer(), text)
@@ -182,7 +200,9 @@ def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
 
     puzzle = puzzle_by_id("best-give-up-to-win")
     state = puzzle.state()
-    result = solve_best(state, time_limit=30.0, node_limit=50_000)
+    result = solve_best(
+        state, time_limit=BANDITOS_BEST_TIME_LIMIT, node_limit=BANDITOS_BEST_NODE_LIMIT
+    )
     yield DemoItem(
         "an endgame solved exactly (banditos best POSITION)",
         f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{result.explain()}",

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import NewType
 
-from banditsolve.banditos.dice import Die
-from banditsolve.errors import NotationError
+from banditsolve.banditos.dice import Die, expect_dice
+from banditsolve.core.io import json_type
+from banditsolve.core.text import shown
+from banditsolve.errors import ArgumentTypeError, NotationError
 
 
 class Category(IntEnum):
@@ -78,15 +80,38 @@ def rank_codes(d1: int, d2: int, d3: int) -> Rank:
     return Rank(v1 << 6 | v2 << 3 | v3)
 
 
-def rank(dice: Sequence[Die]) -> Rank:
-    """The rank of exactly three dice."""
+def rank(dice: Sequence[Die] | str) -> Rank:
+    """The rank of exactly three dice (a sequence of :class:`Die`, or their text)."""
+    if type(dice) is not tuple:
+        dice = expect_dice(dice, "a combination")
     if len(dice) != 3:
         raise NotationError(f"a combination needs exactly three dice, got {len(dice)}")
-    return rank_codes(dice[0].code, dice[1].code, dice[2].code)
+    try:
+        return rank_codes(dice[0].code, dice[1].code, dice[2].code)
+    except AttributeError:  # a tuple of something else than dice: say what
+        expect_dice(dice, "a combination")
+        raise  # pragma: no cover - expect_dice refuses it
+
+
+_RANKS: set[int] = set()
+
+
+def expect_rank(value: object) -> Rank:
+    """``value`` if it is the rank of some three dice; refused otherwise (a wrong type as an
+    :class:`ArgumentTypeError`, an int that no three dice rank as a :class:`NotationError`)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"a combination rank is a whole number, not {json_type(value)}")
+    if not _RANKS:
+        _RANKS.update(rank_codes(a, b, c) for a in range(24) for b in range(a, 24)
+                      for c in range(b, 24))
+    if value not in _RANKS:
+        raise NotationError(f"{shown(value)} is not the rank of any three dice")
+    return Rank(value)
 
 
 def describe(r: Rank) -> str:
     """A short English description, e.g. ``'colour pair of 5s, kicker 3'``."""
+    r = expect_rank(r)
     category = rank_category(r)
     a, b, c = rank_values(r)
     if category in (Category.COLOUR_THREE_OF_A_KIND, Category.THREE_OF_A_KIND):

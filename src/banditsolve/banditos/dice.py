@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 from banditsolve.core.io import json_type
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import NotationError
+from banditsolve.errors import ArgumentTypeError, NotationError
 
 DICE_PER_COLOUR = 6
 VALUES = range(1, 7)
@@ -75,7 +76,7 @@ class Die:
     def parse(cls, text: str) -> Die:
         """Read a die such as ``"r5"`` (red five)."""
         if not isinstance(text, str):
-            raise NotationError(f"a die is text such as 'r5', not {json_type(text)}")
+            raise ArgumentTypeError(f"a die is text such as 'r5', not {json_type(text)}")
         token = text.strip()
         if not token:
             raise NotationError("empty die: expected a colour letter (k g r b) and a value 1-6")
@@ -104,7 +105,7 @@ def parse_dice(text: str) -> tuple[Die, ...]:
     the game has (six) are refused.
     """
     if not isinstance(text, str):
-        raise NotationError(f"dice are text such as 'r5 g3', not {json_type(text)}")
+        raise ArgumentTypeError(f"dice are text such as 'r5 g3', not {json_type(text)}")
     if len(text) > 4 * DICE_PER_COLOUR * 4:
         raise NotationError(
             f"{len(text)} characters are more than the game's 24 dice need: {excerpt(text)}"
@@ -126,9 +127,33 @@ def parse_dice(text: str) -> tuple[Die, ...]:
     return tuple(dice)
 
 
-def format_dice(dice: tuple[Die, ...] | list[Die], sep: str = " ") -> str:
-    """Write dice in the notation ``parse_dice`` reads."""
-    return sep.join(str(d) for d in dice)
+def expect_dice(dice: object, what: str = "dice") -> tuple[Die, ...]:
+    """``dice`` (a sequence of :class:`Die`, or their text such as ``"k4 r5 b6"``) as a tuple;
+    anything else is an :class:`ArgumentTypeError` naming ``what``."""
+    if type(dice) is tuple:  # the hot path: a tuple of dice
+        for die in dice:
+            if type(die) is not Die:
+                break
+        else:
+            return dice
+    if isinstance(dice, str):
+        return parse_dice(dice)
+    if isinstance(dice, Mapping | bytes | bytearray) or not isinstance(dice, Sequence):
+        raise ArgumentTypeError(
+            f"{what} must be dice (a list of Die, or text like 'r5 g3'), not {json_type(dice)}"
+        )
+    out = tuple(dice)
+    for die in out:
+        if not isinstance(die, Die):
+            raise ArgumentTypeError(f"{what}: {shown(die)} is not a die")
+    return out
+
+
+def format_dice(dice: object, sep: str = " ") -> str:
+    """Write dice (as :func:`expect_dice` takes them) in the notation ``parse_dice`` reads."""
+    if not isinstance(sep, str):
+        raise ArgumentTypeError(f"the separator must be text, not {json_type(sep)}")
+    return sep.join(str(d) for d in expect_dice(dice))
 
 
 def colour_counts(dice: tuple[Die, ...] | list[Die]) -> tuple[int, int, int, int]:

@@ -20,11 +20,10 @@ from banditsolve.banditos import notation, render, rules
 from banditsolve.banditos.actions import Action
 from banditsolve.banditos.players import PLAYERS
 from banditsolve.banditos.state import OPTION_SET, Options, State, expect_state, initial_state
+from banditsolve.core.args import expect_players
 from banditsolve.core.io import read_state
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
-from banditsolve.core.text import shown
-from banditsolve.errors import RuleOptionError
 
 
 class LosBanditos:
@@ -50,10 +49,8 @@ class LosBanditos:
         *,
         seed: int | None = None,
     ) -> State:
-        if players is not None and (type(players) is not int or players != 2):
-            raise RuleOptionError(
-                f"Los Banditos is played by 2 players, not {shown(players)}"
-            )
+        if players is not None:
+            expect_players(players, "Los Banditos", 2, 2)
         return initial_state(Options.from_mapping(options))
 
     def players(self, state: State) -> int:

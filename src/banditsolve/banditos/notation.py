@@ -50,13 +50,12 @@ from banditsolve.core.io import (
     check_keys,
     expect_object,
     json_type,
-    load_json,
+    read_document,
     read_state,
-    read_text,
 )
 from banditsolve.core.limits import MAX_JSON_DICE, MAX_JSON_STACK, MAX_NOTATION
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError
 
 _PHASES = {"a": (False, False), "r": (False, True), "h": (True, False)}
 _JSON_PHASES = {"start": (False, False), "roll_pending": (False, True), "rolled": (True, False)}
@@ -179,7 +178,7 @@ def _turn(turn_text: str) -> tuple[bool, bool, tuple[Die, ...]]:
 def parse_position(text: str) -> State:
     """Read the one-line notation. Raises :class:`NotationError` saying what is wrong where."""
     if not isinstance(text, str):
-        raise NotationError(f"a position must be given as text, not {json_type(text)}")
+        raise ArgumentTypeError(f"a position must be given as text, not {json_type(text)}")
     if len(text) > MAX_NOTATION:
         raise NotationError(
             f"a position in the notation has at most {MAX_NOTATION} characters, not {len(text)}: "
@@ -326,12 +325,8 @@ def from_json(doc: Any) -> State:
 
     Unknown fields are refused; the fields that follow from the others (``notation``, ``bag``,
     ``scores``, ``winner``) may be left out, but must agree with them when given."""
-    if isinstance(doc, bytes | bytearray):
-        doc, _ = read_text(bytes(doc), "JSON position")
-    if isinstance(doc, str):
-        doc = load_json(doc, "JSON position")
     where = "JSON position"
-    doc = expect_object(doc, where)
+    doc = read_document(doc, "position")
     if doc.get("game", "banditos") != "banditos":
         raise NotationError(
             f'{where}: "game" must be "banditos", not {shown(doc["game"])}'

@@ -58,9 +58,10 @@ from banditsolve.banditos.state import (
     State,
     expect_state,
 )
+from banditsolve.core.args import expect_whole
 from banditsolve.core.io import json_type
 from banditsolve.core.text import plural, shown
-from banditsolve.errors import IllegalActionError, NotationError
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, NotationError
 
 # -- claims --------------------------------------------------------------------------------------
 
@@ -70,15 +71,11 @@ def full_side(
 ) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
     """``player``'s full side of the tile in ``slot`` (default: the player to move) and the
     opponent's side; raises if the side does not hold three dice (``purpose`` names the use)."""
-    tile = _tile(state, slot)
     if player is None:
         who = state.to_move
-    elif isinstance(player, int) and not isinstance(player, bool) and player in (0, 1):
-        who = player
     else:
-        raise IllegalActionError(
-            f"player {shown(player)} does not exist: players are 0 and 1"
-        )
+        who = expect_whole(player, "the player", 0, 1, IllegalActionError)
+    tile = _tile(state, slot)
     mine = tile.side(who)
     if len(mine) != MAX_SIDE:
         raise IllegalActionError(
@@ -93,7 +90,9 @@ def _dice(n: int) -> str:
 
 
 def _tile(state: State, slot: object) -> Slot:
-    if isinstance(slot, bool) or not isinstance(slot, int) or slot not in (1, 2, 3, 4):
+    if isinstance(slot, bool) or not isinstance(slot, int):
+        raise ArgumentTypeError(f"a slot is a number from 1 to 4, not {json_type(slot)}")
+    if slot not in (1, 2, 3, 4):
         raise IllegalActionError(
             f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
         )
@@ -178,7 +177,7 @@ def sample_chance(state: State, rng: random.Random) -> ChanceAction:
     if not state.is_chance:
         raise IllegalActionError("this position is not a chance node")
     if not isinstance(rng, random.Random):
-        raise NotationError(f"sample_chance needs a random.Random, not {json_type(rng)}")
+        raise ArgumentTypeError(f"sample_chance needs a random.Random, not {json_type(rng)}")
     num, den = rng.random().as_integer_ratio()
     if state.reveal_pending:
         values = [v for v, n in zip(TILE_VALUES, state.stack, strict=True) if n]
@@ -389,7 +388,7 @@ def _apply_chance(state: State, action: Action) -> State:
 def apply_all(state: State, actions: Sequence[Action | str]) -> State:
     """Apply a sequence of actions (objects or their text) in turn."""
     if isinstance(actions, str) or not isinstance(actions, Sequence):
-        raise NotationError(
+        raise ArgumentTypeError(
             f"apply_all takes a list of actions (or their texts), not {json_type(actions)}"
         )
     for action in actions:

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
+from banditsolve.core.args import expect_whole
 from banditsolve.core.io import json_type
 from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.errors import ArgumentTypeError, InternalError
+from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]
 PROOF_OPTIONS: tuple[ProofOption, ...] = ("strict", "bag")
@@ -258,6 +259,11 @@ def initial_state(options: Options = DEFAULT_OPTIONS, first_player: int = 0) -> 
 
     It is a chance node: the four tiles of the row are turned up one by one (LB-SETUP-2).
     """
+    if not isinstance(options, Options):
+        raise ArgumentTypeError(
+            f"options must be Options (Options.from_mapping reads a dict), not {json_type(options)}"
+        )
+    expect_whole(first_player, "the first player", 0, 1, RuleOptionError)
     return State(
         row=(None, None, None, None),
         stack=TILE_COUNTS,

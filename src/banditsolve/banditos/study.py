@@ -90,8 +90,8 @@ class _Tally:
             if key in self.seen:  # the same question again later in the turn
                 continue
             self.seen.add(key)
-            a = exact_verdict(mine, other, strict).safe
-            b = exact_verdict(mine, other, bag).safe
+            a = exact_verdict(mine, other, strict).safe is True  # the closed form decides all
+            b = exact_verdict(mine, other, bag).safe is True
             self.checked += 1
             self.strict_safe += a
             self.bag_safe += b

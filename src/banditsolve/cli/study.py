@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from banditsolve.core.answer import ExitStatus
-from banditsolve.core.flags import Commands, add_json, count, emit, fail, seed_number
+from banditsolve.core.flags import (
+    Commands,
+    add_json,
+    count,
+    emit,
+    fail,
+    folder_to_make,
+    seed_number,
+)
+from banditsolve.core.limits import MAX_STUDY_WORKERS
 
 #: The tasks a study runs when ``--games`` is not given and the study names no default.
 DEFAULT_GAMES = 1000
@@ -67,16 +76,22 @@ def register(commands: Commands) -> None:
     )
     study.add_argument(
         "--workers",
-        type=count(1, 4096, "the number of workers"),
+        type=count(1, MAX_STUDY_WORKERS, "the number of workers"),
         default=None,
         metavar="K",
         help="worker processes (default: one per core; a Dask scheduler: its workers)",
     )
     study.add_argument(
-        "--out", metavar="DIR", help="the study folder: results and report (default: studies/NAME)"
+        "--out",
+        type=folder_to_make,
+        metavar="DIR",
+        help="the study folder: results and report (default: studies/NAME)",
     )
     study.add_argument(
-        "--report", metavar="DIR", help="write the report to DIR (default: the --out folder)"
+        "--report",
+        type=folder_to_make,
+        metavar="DIR",
+        help="write the report to DIR (default: the --out folder)",
     )
     study.add_argument(
         "--chunk-size",

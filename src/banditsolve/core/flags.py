@@ -156,6 +156,24 @@ def folder_to_write(text: str) -> str:
     return text
 
 
+def folder_to_make(text: str) -> str:
+    """An argument type: a folder this command makes, with its missing parents, and writes
+    into (a study's ``--out`` and ``--report``), checked before any work starts: a name, not a
+    file, whose nearest existing folder may be written to."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder name is empty")
+    target = Path(text)
+    if target.exists() and not target.is_dir():
+        raise argparse.ArgumentTypeError(f"{_tail(text)} is a file, not a folder")
+    nearest = target
+    while not nearest.exists() and nearest != nearest.parent:
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise argparse.ArgumentTypeError(f"{_tail(str(nearest))} is a file, not a folder")
+    _writable_folder(nearest, text)
+    return text
+
+
 def _writable_folder(folder: Path, text: str) -> None:
     where = folder if str(folder) else Path(".")
     if not where.is_dir():
@@ -243,8 +261,10 @@ def add_limits(
     time_limit: float | None,
     node_limit: int | None,
     time_help: str = "",
+    nodes_too: bool = True,
 ) -> None:
-    """``--time-limit SECONDS`` and ``--node-limit N`` with the solver's defaults."""
+    """``--time-limit SECONDS`` and (unless ``nodes_too`` is false: a solver that counts no
+    nodes) ``--node-limit N``, with the solver's defaults."""
     default = "none" if time_limit is None else f"{time_limit:g} s"
     parser.add_argument(
         "--time-limit",
@@ -253,6 +273,8 @@ def add_limits(
         metavar="SECONDS",
         help=time_help or f"wall-clock limit (default {default}); past it the answer is unknown",
     )
+    if not nodes_too:
+        return
     shown = "none" if node_limit is None else f"{node_limit}"
     parser.add_argument(
         "--node-limit",

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from banditsolve.core.limits import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import BanditsolveError, NotationError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError
 
 #: The source that means standard input.
 STDIN = "-"
@@ -82,7 +82,9 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
             raise NotationError(f"{what} is {len(source)} characters, more than {MAX_INPUT_BYTES}")
         text = source
     else:
-        raise NotationError(f"a {what} must be text, bytes or a path, not {type(source).__name__}")
+        raise ArgumentTypeError(
+            f"a {what} must be text, bytes or a path, not {type(source).__name__}"
+        )
     if not text.strip():
         raise NotationError(f"{where} is empty" if where != what else f"empty {what}")
     return text, where
@@ -115,7 +117,7 @@ def read_state(
     text, where = read_text(source, what)
     try:
         if text.lstrip()[:1] in ("{", "["):
-            return json_document(load_json(text, f"JSON {what}"))
+            return json_document(expect_object(load_json(text, f"JSON {what}"), f"JSON {what}"))
         return notation(text)
     except BanditsolveError as exc:
         if where == what:
@@ -208,7 +210,7 @@ def load_json(text: object, where: str = "JSON") -> Any:
     if isinstance(text, bytes | bytearray):
         text = decode(bytes(text), where)
     if not isinstance(text, str):
-        raise NotationError(f"{where}: JSON must be given as text, not {json_type(text)}")
+        raise ArgumentTypeError(f"{where}: JSON must be given as text, not {json_type(text)}")
     if _depth(text) > MAX_JSON_DEPTH:
         raise NotationError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
     try:
@@ -224,6 +226,23 @@ def load_json(text: object, where: str = "JSON") -> Any:
         ) from None
     except RecursionError:  # pragma: no cover - guarded by _depth
         raise NotationError(f"{where}: JSON nested too deeply") from None
+
+
+def read_document(document: object, what: str) -> dict[str, Any]:
+    """A JSON document given as text, UTF-8 bytes or already parsed, as a JSON object: text
+    that holds something else is a :class:`NotationError`, a Python value that is not a dict
+    an :class:`ArgumentTypeError`. ``what`` names the document (``"position"``)."""
+    if isinstance(document, bytes | bytearray):
+        document = decode(bytes(document), f"JSON {what}")
+    if isinstance(document, str):
+        if not document.strip():
+            raise NotationError(f"empty JSON {what}")
+        return expect_object(load_json(document, f"JSON {what}"), f"JSON {what}")
+    if not isinstance(document, dict):
+        raise ArgumentTypeError(
+            f"a JSON {what} must be text, bytes or a dict, not {json_type(document)}"
+        )
+    return document
 
 
 def expect_object(doc: object, where: str) -> dict[str, Any]:

@@ -57,6 +57,8 @@ MAX_VALUE_LENGTH = 40
 MAX_EDITION_PATH = 300
 #: The most digits of a number on the command line (a seed or a count fits in 20).
 MAX_DIGITS = 20
+#: The most worker processes a study may ask for (a large Dask cluster; more is a typo).
+MAX_STUDY_WORKERS = 4096
 #: The most cards a deck may hold in all: the real decks have 69 and 71; the compiled closure
 #: core takes at most this many cards.
 MAX_DECK_CARDS = 4096
@@ -71,6 +73,19 @@ ODDS_TIME_LIMIT = 30.0
 SAFE_TIME_LIMIT = 30.0
 #: Rolling Bandits: the best play of a turn (``rolling best``).
 BEST_TURN_TIME_LIMIT = 60.0
+#: Los Banditos: the best play of a turn (``banditos best``); its exact search also stops at
+#: :data:`BANDITOS_BEST_NODE_LIMIT` positions (about 2 s), then the estimate gets the rest.
+BANDITOS_BEST_TIME_LIMIT = 30.0
+BANDITOS_BEST_NODE_LIMIT = 50_000
+#: Bandido and Bandida: can the tunnel close (``bandido close``, ``can_close``,
+#: ``min_cards_to_close``, ``closing_sequence``).
+CLOSURE_TIME_LIMIT = 10.0
+#: Bandido and Bandida: a game solved with its pile known (``bandido solve``, ``solve_game``),
+#: or the share of shuffles of the unseen cards won (``win_share``, the limit of all samples).
+TUNNEL_SOLVE_TIME_LIMIT = 10.0
+#: Los Banditos: a claim decided by a solver backend (``banditos claim --backend cpsat|z3``;
+#: each decides in milliseconds, the closed form ``exact`` needs no limit).
+CLAIM_TIME_LIMIT = 30.0
 
 #: The largest node limit accepted (beyond it a limit means nothing on this hardware).
 MAX_NODE_LIMIT = 10**12

@@ -33,7 +33,7 @@ from typing import Literal
 
 from banditsolve.core.limits import MAX_VALUE_LENGTH
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import RuleOptionError
+from banditsolve.errors import ArgumentTypeError, RuleOptionError
 
 #: What an option's value is in Python: text, or a whole number written in digits.
 Kind = Literal["text", "int"]
@@ -215,7 +215,7 @@ class OptionSet:
         if values is None:
             return out
         if not isinstance(values, Mapping):
-            raise RuleOptionError(
+            raise ArgumentTypeError(
                 f"{self.game} rule options are a mapping of name to value, not {shown(values)}"
             )
         given: set[str] = set()

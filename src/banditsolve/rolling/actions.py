@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from banditsolve.core.text import excerpt
-from banditsolve.errors import NotationError
+from banditsolve.errors import ArgumentTypeError, NotationError
 from banditsolve.rolling.edition import CONTENT_LETTERS, JOKER, LETTERS
 
 #: No dice: the face counts (R M H B S J) of an empty roll.
@@ -197,7 +197,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Action]], ...]
 def parse_action(text: object) -> Action:
     """An action from its text (the inverse of ``str(action)``)."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is text, not {type(text).__name__}")
+        raise ArgumentTypeError(f"an action is text, not {type(text).__name__}")
     raw = " ".join(text.strip().split())
     if len(raw) > 60:
         raise NotationError(f"unknown action {excerpt(text)}")

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from banditsolve.core.args import expect_players
 from banditsolve.core.io import read_state
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
-from banditsolve.errors import RuleOptionError
 from banditsolve.rolling import notation, render, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
@@ -66,8 +66,7 @@ class RollingBandits:
         opts = Options.from_mapping(options)
         if players is None:
             players = 2
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise RuleOptionError(f"the number of players must be a whole number, not {players!r}")
+        expect_players(players, "Rolling Bandits", 2, 4)
         state = rules.new_state(players, opts, self.edition)
         if seed is not None:
             state = rules.deal_setup(state, random.Random(f"rolling-setup-{seed}"))

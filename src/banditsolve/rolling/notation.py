@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_int, expect_object, load_json
+from banditsolve.core.io import check_keys, expect_int, expect_object, read_document
 from banditsolve.core.text import excerpt
-from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError, RuleOptionError
 from banditsolve.rolling.edition import (
     CONTENT_LETTERS,
     CONTENTS,
@@ -249,7 +249,7 @@ def parse_state(text: str) -> State:
     """A state from its one-line notation: :class:`NotationError` names the field; a state no
     game reaches is refused by :func:`.rules.validate`, naming the rule."""
     if not isinstance(text, str):
-        raise NotationError(f"a position is text, not {type(text).__name__}")
+        raise ArgumentTypeError(f"a position is text, not {type(text).__name__}")
     text = text.strip()
     if "\n" in text:
         raise NotationError("a Rolling Bandits position is one line")
@@ -623,10 +623,7 @@ def from_json(document: Any) -> State:
     """A state from :func:`to_json`'s document (or its text); a state no game reaches is
     refused by :func:`.rules.validate`, naming the rule. The document's ``notation``, if any,
     must be the same position (in any spelling the notation reader reads)."""
-    if isinstance(document, str | bytes):
-        text = document.decode("utf-8", "replace") if isinstance(document, bytes) else document
-        document = load_json(text, _JSON)
-    doc = _Doc(document)
+    doc = _Doc(read_document(document, "position"))
     state = doc.state()
     validate(state)
     if "notation" in doc.doc:

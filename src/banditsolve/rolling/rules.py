@@ -25,11 +25,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
+from banditsolve.core.args import expect_players
 from banditsolve.core.play import draw_outcome
 from banditsolve.core.text import shown
-from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, NotationError, RuleOptionError
 from banditsolve.rolling import reachable
 from banditsolve.rolling.actions import (
     NO_FACES,
@@ -132,9 +133,7 @@ def new_state(
 ) -> State:
     """The game before set-up: only the locomotive; the wagons are dealt by chance (RB-SETUP-1)."""
     ed = edition or default_edition()
-    if not 2 <= players <= 4:
-        shown = players if abs(players) < 1000 else "that many"
-        raise RuleOptionError(f"Rolling Bandits is played by 2 to 4 players, not {shown}")
+    expect_players(players, "Rolling Bandits", 2, 4)
     if options.mercenaries == "on" and players != 2:
         raise RuleOptionError("the mercenary variant is for two players (RB-MERC-1)")
     loco = Car(0, ed.locomotive.need, ed.locomotive.points, True, None, (None,) * players)
@@ -584,7 +583,10 @@ def _action_text(action: object) -> str:
 
 
 def apply(state: State, action: Action) -> State:
-    """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
+    """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal,
+    :class:`ArgumentTypeError` if it is no action of this game at all."""
+    if not isinstance(action, get_args(Action)):
+        raise ArgumentTypeError(f"not an action of Rolling Bandits: {shown(action)}")
     if not is_legal(state, action):
         what = _action_text(action)
         if state.phase == "over":

@@ -49,7 +49,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from banditsolve.core.args import expect_flag, expect_path, expect_seconds, expect_whole
 from banditsolve.core.hooks import Row, Scalar, Task
+from banditsolve.core.text import shown
+from banditsolve.errors import ArgumentTypeError
 from banditsolve.study.executors import InlineExecutor, Pool, open_executor, workers_of
 from banditsolve.study.progress import Progress, make_progress
 from banditsolve.study.store import (
@@ -484,9 +487,11 @@ def run_study(
     they are the same tasks). ``retry_failed``: run again the tasks whose stored result is an
     error.
     """
-    task_list = list(tasks)
-    if chunk_size is not None and chunk_size < 1:
-        raise StudyError(f"the chunk size must be at least 1, not {chunk_size}")
+    task_list = _check_tasks(tasks)
+    _check_arguments(
+        out_dir, executor, chunk_size, progress, runner, params, retry_failed, grow,
+        target_seconds, flush_rows, flush_seconds,
+    )
     digests = _digests(task_list)
     study = _study_name(task_list, params)
     manifest = new_manifest(study, params or {}, len(task_list))
@@ -538,6 +543,68 @@ def run_study(
         workers=engine.pool.workers,
         chunk_size=len(todo) / engine.chunks if engine.chunks else 0.0,
     )
+
+
+def _check_tasks(tasks: object) -> list[Task]:
+    """``tasks`` as a list, if it is an iterable of tasks."""
+    if isinstance(tasks, str | bytes | Mapping) or not isinstance(tasks, Iterable):
+        raise ArgumentTypeError(f"tasks must be an iterable of Task, not {shown(tasks)}")
+    task_list = list(tasks)
+    for task in task_list:
+        if not isinstance(task, Task):
+            raise ArgumentTypeError(f"tasks must be Task values, not {shown(task)}")
+    return task_list
+
+
+def _check_arguments(
+    out_dir: object,
+    executor: object,
+    chunk_size: object,
+    progress: object,
+    runner: object,
+    params: object,
+    retry_failed: object,
+    grow: object,
+    target_seconds: object,
+    flush_rows: object,
+    flush_seconds: object,
+) -> None:
+    """Refuse a :func:`run_study` argument of the wrong type (:class:`ArgumentTypeError`) or
+    value (:class:`StudyError`) before anything is opened or written."""
+    expect_path(out_dir, "the study folder", StudyError)
+    if executor is not None and not isinstance(executor, Executor | Pool):
+        raise ArgumentTypeError(
+            f"executor must be an Executor or a Pool (open_executor), not {shown(executor)}"
+        )
+    if chunk_size is not None:
+        expect_whole(chunk_size, "the chunk size", 1, None, StudyError)
+    if progress is not None and not isinstance(progress, bool | Progress):
+        raise ArgumentTypeError(
+            f"progress must be True, False, None or a Progress, not {shown(progress)}"
+        )
+    if runner is not None and not callable(runner):
+        raise ArgumentTypeError(f"runner must be a function of a task, not {shown(runner)}")
+    if params is not None:
+        _check_params(params)
+    expect_flag(retry_failed, "retry_failed")
+    if not isinstance(grow, tuple) or not all(isinstance(name, str) for name in grow):
+        raise ArgumentTypeError(f"grow must be a tuple of parameter names, not {shown(grow)}")
+    if target_seconds is not None:
+        expect_seconds(target_seconds, "target_seconds", StudyError)
+    expect_whole(flush_rows, "flush_rows", 1, None, StudyError)
+    expect_seconds(flush_seconds, "flush_seconds", StudyError)
+
+
+def _check_params(params: object) -> None:
+    if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+        raise ArgumentTypeError(
+            f"params must be a mapping of names to values, not {shown(params)}"
+        )
+    for name, value in params.items():
+        if value is not None and not isinstance(value, str | int | float | bool):
+            raise ArgumentTypeError(
+                f"the parameter {shown(name)} must be a number or text, not {shown(value)}"
+            )
 
 
 def _digests(task_list: Sequence[Task]) -> dict[int, str]:
@@ -639,7 +706,7 @@ def load_failures(out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def _existing(out_dir: str | os.PathLike[str]) -> Path:
-    root = Path(out_dir)
+    root = Path(expect_path(out_dir, "the study folder", StudyError))
     if read_manifest(root) is None:
         raise StudyError(f"{str(root)[:60]} is not a study folder (no manifest.json)")
     return root

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from banditsolve.core.args import expect_whole
 from banditsolve.core.hooks import Row, Scalar, Task
+from banditsolve.study.store import StudyError
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +58,13 @@ class StudySpec:
         return _cycle(self.name)
 
     def tasks(self, games: int, seed: int) -> Iterator[Task]:
-        """The first ``games`` tasks of the study (index 0..games-1, in order)."""
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise ValueError(f"games must be a whole number >= 0, not {games!r}")
+        """The first ``games`` tasks of the study (index 0..games-1, in order); the arguments
+        are checked at once, the tasks made as they are taken."""
+        expect_whole(games, "the number of games", 0, None, StudyError)
+        expect_whole(seed, "the seed", error=StudyError)
+        return self._tasks(games, seed)
+
+    def _tasks(self, games: int, seed: int) -> Iterator[Task]:
         cycle = self.cycle()
         counts: dict[str, int] = {}
         for index in range(games):

@@ -25,7 +25,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
-from banditsolve.errors import BanditsolveError
+from banditsolve.core.args import expect_choice, expect_whole
+from banditsolve.core.limits import MAX_STUDY_WORKERS
+from banditsolve.core.text import shown
+from banditsolve.errors import ArgumentTypeError, BanditsolveError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -106,8 +109,11 @@ def open_executor(
 ) -> Pool:
     """Open an executor of ``kind`` (see :data:`KINDS`); ``workers`` defaults to one per core
     (for a Dask or Ray cluster given by ``address``: the cluster's own size)."""
-    if workers is not None and workers < 1:
-        raise ExecutorError(f"the number of workers must be at least 1, not {workers}")
+    expect_choice(kind, KINDS, "executor", ExecutorError)
+    if address is not None and not isinstance(address, str):
+        raise ArgumentTypeError(f"the address must be text, not {shown(address)}")
+    if workers is not None:
+        expect_whole(workers, "the number of workers", 1, MAX_STUDY_WORKERS, ExecutorError)
     if kind == "local":
         if address is not None:
             raise ExecutorError("the local executor takes no address (did you mean dask?)")

@@ -15,7 +15,10 @@ plus a kind index for Bandida's special cards. Names such as ``"L+TL+BR"`` (or i
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import TYPE_CHECKING, Any
+
+from banditsolve.core.args import checked
 
 # render is imported for its registration of the pictures (str(table), _repr_svg_).
 from banditsolve.tunnels import render as render
@@ -163,6 +166,10 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'banditsolve.tunnels' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    if callable(value) and not inspect.isclass(value):
+        # The public boundary: arguments of the wrong type are refused by their type hints
+        # (an ArgumentTypeError naming the argument), before the function runs.
+        value = checked(value)
     globals()[name] = value
     return value
 

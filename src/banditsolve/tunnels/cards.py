@@ -22,7 +22,7 @@ from pathlib import Path
 from banditsolve.core.io import load_json, read_text
 from banditsolve.core.limits import MAX_CARD_COPIES, MAX_DECK_CARDS
 from banditsolve.core.text import excerpt
-from banditsolve.errors import DataError, NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, DataError, NotationError, RuleOptionError
 
 #: Port names in bit order.
 PORTS: tuple[str, ...] = ("L", "TL", "TR", "R", "BR", "BL")
@@ -169,7 +169,7 @@ def parse_ports(text: str) -> int:
     Use this (not :func:`parse_card`) for a placement given with either name of its card.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a card name must be text, not {type(text).__name__}")
+        raise ArgumentTypeError(f"a card name must be text, not {type(text).__name__}")
     raw = text.strip()
     if not raw:
         raise NotationError("empty card name")

@@ -40,6 +40,7 @@ from banditsolve.core.flags import (
     emit_answer,
     write_svg,
 )
+from banditsolve.core.limits import CLOSURE_TIME_LIMIT, TUNNEL_SOLVE_TIME_LIMIT
 
 if TYPE_CHECKING:
     from banditsolve.tunnels.bandida.components import Mode
@@ -180,7 +181,7 @@ def register(commands: Commands) -> None:
         " Python reference), sat (CaDiCaL), cpsat (OR-Tools), z3 or plain (the unpruned"
         " baseline)",
     )
-    add_limits(close, time_limit=10.0, node_limit=None)
+    add_limits(close, time_limit=CLOSURE_TIME_LIMIT, node_limit=None)
     close.add_argument(
         "--bounds",
         metavar="X0,Y0,X1,Y1",
@@ -237,9 +238,10 @@ def register(commands: Commands) -> None:
     )
     add_limits(
         solve,
-        time_limit=10.0,
+        time_limit=TUNNEL_SOLVE_TIME_LIMIT,
         node_limit=None,
-        time_help="seconds in all, shared among the samples when cards are unseen (default 10)",
+        time_help="seconds in all, shared among the samples when cards are unseen (default "
+        f"{TUNNEL_SOLVE_TIME_LIMIT:g} s)",
     )
     solve.add_argument(
         "--samples", type=count(1, 100_000, "--samples"), default=50,
@@ -531,7 +533,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
     )
 
     position = game.read_position(DEMO_CLOSABLE)
-    result = min_cards_to_close(position, time_limit=10.0)
+    result = min_cards_to_close(position, time_limit=CLOSURE_TIME_LIMIT)
     laid = position.table.place_all(result.placements)
     yield DemoItem(
         "a tunnel closed with the fewest cards (bandido close POSITION --minimum)",
@@ -541,7 +543,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
     )
 
     position = game.read_position(DEMO_HOLE)
-    result = can_close(position, time_limit=10.0)
+    result = can_close(position, time_limit=CLOSURE_TIME_LIMIT)
     from banditsolve.tunnels import ascii_art
 
     yield DemoItem(
@@ -560,7 +562,7 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
     if puzzle is not None:
         assert puzzle.document is not None
         state = game_state(dict(puzzle.document))
-        solution = solve_game(state, time_limit=10.0)
+        solution = solve_game(state, time_limit=TUNNEL_SOLVE_TIME_LIMIT)
         lines = [f"{solution.status}: {solution.reason}"] + [f"  {m}" for m in solution.line]
         yield DemoItem(
             f"an endgame solved with every card known: {puzzle.id} (bandido solve POSITION)",
@@ -612,7 +614,7 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
             write_svg(out_dir / f"mode{mode}.svg", game.svg(state)),
         )
     position = game.read_position(DEMO_LADDER, mode=2)
-    result = min_cards_to_close(position, goal="ladder", time_limit=10.0)
+    result = min_cards_to_close(position, goal="ladder", time_limit=CLOSURE_TIME_LIMIT)
     laid = position.table.place_all(result.placements)
     yield DemoItem(
         f"mode 2: the ladder laid and every other exit closed ({game.name} close POSITION"
@@ -622,7 +624,7 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
         write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
     )
     position = game.read_position(DEMO_MAP)
-    result = can_close(position, time_limit=10.0)
+    result = can_close(position, time_limit=CLOSURE_TIME_LIMIT)
     yield DemoItem(
         f"mode 1: a closure only the map's removal allows ({game.name} close POSITION)",
         f"{DEMO_MAP}\n{closure_text(position.table, result)}",

@@ -43,6 +43,7 @@ from functools import cached_property
 from typing import Any
 
 from banditsolve.core import io
+from banditsolve.core.args import expect_players, expect_whole
 from banditsolve.core.options import OptionSet
 from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
@@ -249,17 +250,9 @@ class TunnelGame:
         the same game as ``play_game(players, seed)``); without, the deal is a sequence of
         chance nodes."""
         count = self.spec.default_players if players is None else players
-        if (
-            isinstance(count, bool)
-            or not isinstance(count, int)
-            or not self.min_players <= count <= self.max_players
-        ):
-            raise RuleOptionError(
-                f"{self.title} is played by {self.min_players} to {self.max_players} players,"
-                f" not {shown(count)}"
-            )
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RuleOptionError(f"the seed must be a whole number, not {shown(seed)}")
+        expect_players(count, self.title, self.min_players, self.max_players)
+        if seed is not None:
+            expect_whole(seed, "the seed", error=RuleOptionError)
         chosen = self.options(options)
         rng = None if seed is None else random.Random(seed)
         return self.spec.deal(count, chosen, self.deck, rng)
@@ -323,11 +316,9 @@ class TunnelGame:
         """A game state from its JSON document (text or parsed), or a puzzle's game document
         (a position with hands and pile: see :func:`~banditsolve.tunnels.notation.
         game_state`)."""
-        if isinstance(document, str):
-            if not document.strip():
-                raise NotationError("empty JSON game state")
-            document = io.load_json(document, "JSON game state")
-        return read_json_state(document, self.spec.form, self.deck)
+        return read_json_state(
+            io.read_document(document, "game state"), self.spec.form, self.deck
+        )
 
     def read_state(self, source: Source) -> GameState:
         """A game state from text (its notation or JSON), UTF-8 bytes, a file or ``-``."""

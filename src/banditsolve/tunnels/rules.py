@@ -28,9 +28,16 @@ from fractions import Fraction
 from functools import cache
 from typing import TypeVar, cast
 
+from banditsolve.core.args import expect_players
 from banditsolve.core.limits import MAX_COORD, MAX_TURN
 from banditsolve.core.text import plural, shown
-from banditsolve.errors import DataError, IllegalActionError, NotationError, RuleOptionError
+from banditsolve.errors import (
+    ArgumentTypeError,
+    DataError,
+    IllegalActionError,
+    NotationError,
+    RuleOptionError,
+)
 from banditsolve.tunnels.cards import PORT_MASK, Deck, as_code, card_name, hand_code, load_deck
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
 from banditsolve.tunnels.state import (
@@ -93,15 +100,7 @@ def box_cards(deck: Deck) -> tuple[int, ...]:
 def check_players(players: object, title: str = "Bandido") -> int:
     """``players`` if it is a player count of the game (1 to 4, BD-SETUP-1), else
     :class:`RuleOptionError`."""
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise RuleOptionError(
-            f"{title} is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {shown(players)}"
-        )
-    return players
+    return expect_players(players, title, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def new_game(
@@ -350,9 +349,9 @@ def drawn_from(state: GameState, action: Action) -> tuple[int, ...]:
 
 def apply(state: S, action: Action) -> S:
     """The state after ``action``; :class:`IllegalActionError` (state unchanged) if illegal."""
+    check_action(action)
     if state.outcome is not None:
         raise IllegalActionError(f"the game is over ({state.outcome}: {state.reason})")
-    check_action(action)
     if state.variant is not None:
         return cast(S, state.variant.apply(state, action))
     if state.is_chance:
@@ -488,8 +487,9 @@ def table_loss(state: S) -> S | None:
 
 
 def check_action(action: object) -> None:
-    """Refuse what is not an action of the tunnel game at all (:class:`IllegalActionError`):
-    a placement of wrong types, a rotation that is not a quarter turn, a coordinate beyond
+    """Refuse what is not an action of the tunnel game at all (an :class:`ArgumentTypeError`
+    when it is no action object; :class:`IllegalActionError` for one out of range): a
+    placement of wrong types, a rotation that is not a quarter turn, a coordinate beyond
     ±10,000, a draw of something that is no card, anything else."""
     if isinstance(action, Placement):
         _check_placement(action)
@@ -503,7 +503,7 @@ def check_action(action: object) -> None:
                 raise IllegalActionError(f"not a placement: {shown(p)}")
             _check_placement(p)
     elif not isinstance(action, Change | Pass):
-        raise IllegalActionError(f"not an action of the tunnel game: {shown(action)}")
+        raise ArgumentTypeError(f"not an action of the tunnel game: {shown(action)}")
 
 
 def _check_placement(action: Placement) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 from banditsolve.core.limits import MAX_TABLE_SIDE
 from banditsolve.core.options import OptionSet, OptionSpec
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import InternalError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
 
@@ -209,7 +209,7 @@ class Options:
         text (``"4"`` for ``hand_size``), as from the command line. Unknown names and values
         raise :class:`RuleOptionError` (one line, from :data:`OPTION_SET`)."""
         if not isinstance(values, Mapping):
-            raise RuleOptionError(f"rule options must be a mapping, not {shown(values)}")
+            raise ArgumentTypeError(f"rule options must be a mapping, not {shown(values)}")
         cls.refuse(values)
         read = cls.OPTION_SET.read(values, None if base is None else base.to_dict())
         return cls(**read)  # type: ignore[arg-type]

@@ -27,9 +27,9 @@ from banditsolve.banditos.claim import (
 from banditsolve.banditos.dice import COLOUR_LETTERS, COLOURS, Colour, Die
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import PROOF_OPTIONS, ProofOption, expect_state
-from banditsolve.core.limits import check_time_limit
-from banditsolve.core.text import shown
-from banditsolve.errors import RuleOptionError, SolverError
+from banditsolve.core.args import expect_choice
+from banditsolve.core.limits import CLAIM_TIME_LIMIT, check_time_limit
+from banditsolve.errors import RuleOptionError
 
 _EXACT: Backend = "exact"
 
@@ -123,12 +123,8 @@ def key_counts(available: tuple[object, ...]) -> Availability | None:
 
 
 def check_backend(backend: object) -> Backend:
-    """``backend`` if it names a claim backend; a :class:`SolverError` otherwise."""
-    if type(backend) is str and backend in BACKENDS:
-        return backend
-    raise SolverError(
-        f"unknown backend {shown(backend)}: expected one of {', '.join(BACKENDS)}"
-    )
+    """``backend`` if it names a claim backend; refused otherwise."""
+    return expect_choice(backend, BACKENDS, "backend")
 
 
 def claim_verdict(
@@ -137,7 +133,7 @@ def claim_verdict(
     available: object,
     *,
     backend: Backend = "exact",
-    time_limit: float | None = None,
+    time_limit: float | None = CLAIM_TIME_LIMIT,
 ) -> ClaimVerdict:
     """Is a claim with ``mine`` (three dice) safe against ``theirs`` (zero to two dice)?
 
@@ -145,10 +141,10 @@ def claim_verdict(
     side: four counts (black, green, red, blue) or a mapping such as ``{"g": 1}``. Values are
     free: any die may show any value. Dice may be given as :class:`~banditsolve.banditos.Die`
     values or as text (``"k4 r5 b6"``). ``backend`` picks the method; ``time_limit`` (seconds,
-    ``None``: none) bounds the solver backends, which raise :class:`SolverError` rather than
-    guess when it runs out.
+    default :data:`~banditsolve.core.limits.CLAIM_TIME_LIMIT`, ``None``: none) bounds the solver
+    backends, which answer unknown (``safe is None``) rather than guess when it runs out.
     """
-    if backend is _EXACT and time_limit is None:  # the default, or any same "exact"
+    if backend is _EXACT and (time_limit is CLAIM_TIME_LIMIT or time_limit is None):
         # The hot path. The memo of verdicts is keyed by the exact contents of the arguments
         # (every die code in its place, the four counts or the dict's items: :func:`memo_key`),
         # and only arguments that passed every check enter it, so a hit is itself the
@@ -186,15 +182,10 @@ def claim_verdict(
 
 
 def check_proof(proof: object) -> ProofOption | None:
-    """``proof`` if it is ``None`` or a proof option; a :class:`RuleOptionError` otherwise."""
+    """``proof`` if it is ``None`` or a proof option; refused otherwise."""
     if proof is None:
         return None
-    for name in PROOF_OPTIONS:
-        if proof == name and isinstance(proof, str):
-            return name
-    raise RuleOptionError(
-        f"unknown proof option {shown(proof)}: expected one of {', '.join(PROOF_OPTIONS)}"
-    )
+    return expect_choice(proof, PROOF_OPTIONS, "proof option", RuleOptionError)
 
 
 def claim_verdict_at(
@@ -204,7 +195,7 @@ def claim_verdict_at(
     player: object = None,
     proof: object = None,
     backend: Backend = "exact",
-    time_limit: float | None = None,
+    time_limit: float | None = CLAIM_TIME_LIMIT,
 ) -> ClaimVerdict:
     """The claim verdict for ``player`` (default: the player to move) on the tile in ``slot``.
 
@@ -213,6 +204,7 @@ def claim_verdict_at(
     position = expect_state(state)
     chosen_proof = check_proof(proof)
     chosen = check_backend(backend)
+    check_time_limit(time_limit)
     mine, theirs = full_side(position, slot, player, "claim")
     assert isinstance(slot, int)
     avail = position.availability(slot, chosen_proof)

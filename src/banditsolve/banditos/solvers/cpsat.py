@@ -32,7 +32,6 @@ from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import rank
 from banditsolve.banditos.dice import Colour, Die
 from banditsolve.core.limits import check_time_limit
-from banditsolve.errors import SolverError
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,10 +206,8 @@ def solve_claim(
         return ClaimVerdict(False, mine, theirs, witness, "cpsat"), stats
     if status == cp_model.INFEASIBLE:
         return ClaimVerdict(True, mine, theirs, None, "cpsat"), stats
-    raise SolverError(
-        f"CP-SAT could not decide the claim within {time_limit} s (status {stats.status}): "
-        "no verdict"
-    )
+    note = f"CP-SAT stopped at its time limit of {time_limit} s ({stats.status})"
+    return ClaimVerdict(None, mine, theirs, None, "cpsat", note), stats
 
 
 def claim_verdict_cpsat(

@@ -64,7 +64,10 @@ from banditsolve.banditos.solvers.compact import compact
 from banditsolve.banditos.solvers.expectimax import CompactSearch
 from banditsolve.banditos.state import DEFAULT_OPTIONS, Options, State, expect_state
 from banditsolve.core.answer import Answer
+from banditsolve.core.args import expect_choice, expect_whole
 from banditsolve.core.limits import (
+    BANDITOS_BEST_NODE_LIMIT,
+    BANDITOS_BEST_TIME_LIMIT,
     Budget,
     LimitReached,
     Limits,
@@ -72,12 +75,11 @@ from banditsolve.core.limits import (
     check_time_limit,
 )
 from banditsolve.core.stats import wilson
-from banditsolve.core.text import plural, shown
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 
 Method = Literal["exact", "monte-carlo"]
 METHODS = ("auto", "exact", "monte-carlo")
-DEFAULT_NODE_LIMIT = 50_000
 DEFAULT_SAMPLES = 100
 #: The most playouts per candidate accepted (beyond it an answer takes days).
 MAX_SAMPLES = 10_000_000
@@ -500,8 +502,8 @@ def _monte_carlo(
 def best_turn(
     state: object,
     *,
-    time_limit: float | None = None,
-    node_limit: int | None = DEFAULT_NODE_LIMIT,
+    time_limit: float | None = BANDITOS_BEST_TIME_LIMIT,
+    node_limit: int | None = BANDITOS_BEST_NODE_LIMIT,
     samples: int = DEFAULT_SAMPLES,
     method: Literal["auto", "exact", "monte-carlo"] = "auto",
     seed: int = 0,
@@ -509,8 +511,10 @@ def best_turn(
     """The best play for this turn of ``state`` and the mover's chance of winning.
 
     ``method="auto"`` tries the exact search within ``node_limit`` positions and half of
-    ``time_limit`` (seconds), then falls back to Monte Carlo with ``samples`` playouts per
-    candidate action in the time left (labelled an estimate, with the reason the exact search
+    ``time_limit`` (seconds; by default :data:`~banditsolve.core.limits.BANDITOS_BEST_NODE_LIMIT`
+    and :data:`~banditsolve.core.limits.BANDITOS_BEST_TIME_LIMIT`, as on the command line;
+    ``None``: no limit), then falls back to Monte Carlo with ``samples`` playouts per candidate
+    action in the time left (labelled an estimate, with the reason the exact search
     stopped in ``note``). ``"exact"`` is exact or unknown, never an estimate: the search gets
     the whole ``time_limit`` and ``node_limit``, and if a limit stops it the result is unknown
     (:attr:`BestTurn.is_unknown`: ``complete=False``, no actions, no probability) with the
@@ -520,17 +524,9 @@ def best_turn(
     limits = Limits(
         time_limit=check_time_limit(time_limit), node_limit=check_node_limit(node_limit)
     )
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise SolverError(
-            f"the number of samples must be a whole number from 1 to {MAX_SAMPLES}, "
-            f"not {shown(samples)}"
-        )
-    if method not in METHODS or not isinstance(method, str):
-        raise SolverError(
-            f"unknown method {shown(method)}: expected one of {', '.join(METHODS)}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SolverError(f"the seed must be a whole number, not {shown(seed)}")
+    expect_whole(samples, "the number of samples", 1, MAX_SAMPLES)
+    expect_choice(method, METHODS, "method")
+    expect_whole(seed, "the seed")
     if position.is_terminal:
         raise SolverError(f"the game is over: player {position.winner} has won")
     if position.is_chance:

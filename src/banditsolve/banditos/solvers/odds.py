@@ -11,22 +11,28 @@ dice drawn meanwhile for other tiles and the dice that come back to the bag when
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
-from banditsolve.banditos.claim import claim_dice
-from banditsolve.banditos.combos import Rank, describe, rank, rank_codes
-from banditsolve.banditos.dice import COLOURS, DICE_PER_COLOUR, Die, colour_counts, format_dice
+from banditsolve.banditos.combos import Rank, describe, expect_rank, rank, rank_codes
+from banditsolve.banditos.dice import (
+    COLOURS,
+    DICE_PER_COLOUR,
+    Die,
+    colour_counts,
+    expect_dice,
+    format_dice,
+)
 from banditsolve.banditos.rules import full_side
 from banditsolve.banditos.state import MAX_SIDE, expect_state
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
 from banditsolve.core.text import shown
-from banditsolve.errors import NotationError, SolverError
+from banditsolve.errors import ArgumentTypeError, NotationError, SolverError
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,27 +159,25 @@ def completion_odds(
     :data:`~banditsolve.banditos.combos.Rank`). Dice may be given as text (``"k4 r5 b6"``)."""
     mine: tuple[Die, ...] = ()
     if isinstance(mine_or_rank, int) and not isinstance(mine_or_rank, bool):
-        claim = Rank(mine_or_rank)
-        if not 0 <= claim < 7 << 9:
-            raise NotationError(f"{shown(mine_or_rank)} is not a combination rank")
+        claim = expect_rank(mine_or_rank)
     else:
-        mine = claim_dice(mine_or_rank, "the combination's dice")
+        mine = expect_dice(mine_or_rank, "the combination's dice")
         claim = rank(mine)
-    theirs_t = tuple(sorted(claim_dice(theirs, "the opponent's dice")))
+    theirs_t = tuple(sorted(expect_dice(theirs, "the opponent's dice")))
     if len(theirs_t) > MAX_SIDE:
         raise NotationError(f"a side holds at most three dice, got {len(theirs_t)}")
     if (
-        isinstance(bag, str | bytes)
+        isinstance(bag, str | bytes | bytearray | Mapping)
         or not isinstance(bag, Sequence)
-        or len(bag) != 4
-        or any(
-            isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= DICE_PER_COLOUR
-            for n in bag
-        )
+        or any(isinstance(n, bool) or not isinstance(n, int) for n in bag)
     ):
+        raise ArgumentTypeError(
+            f"the bag is four counts (black, green, red, blue), not {json_type(bag)}"
+        )
+    if len(bag) != 4 or any(not 0 <= n <= DICE_PER_COLOUR for n in bag):
         raise NotationError(
             f"the bag is four counts from 0 to {DICE_PER_COLOUR} (black, green, red, blue), "
-            f"not {shown(bag) if isinstance(bag, Sequence) else json_type(bag)}"
+            f"not {shown(bag)}"
         )
     bag_t = (bag[0], bag[1], bag[2], bag[3])
     on_tile = colour_counts(mine + theirs_t)

@@ -23,7 +23,6 @@ from banditsolve.banditos.claim import Availability, ClaimVerdict
 from banditsolve.banditos.combos import Rank, rank, rank_category, rank_values
 from banditsolve.banditos.dice import Colour, Die
 from banditsolve.core.limits import check_time_limit
-from banditsolve.errors import SolverError
 from banditsolve.z3typed import (
     BoolExpr,
     IntExpr,
@@ -142,10 +141,8 @@ def solve_claim(
         return ClaimVerdict(False, mine, theirs, witness, "z3")
     if result == "unsat":
         return ClaimVerdict(True, mine, theirs, None, "z3")
-    raise SolverError(
-        f"Z3 could not decide the claim within {time_limit} s ({solver.reason_unknown()}): "
-        "no verdict"
-    )
+    note = f"Z3 stopped at its time limit of {time_limit} s ({solver.reason_unknown()})"
+    return ClaimVerdict(None, mine, theirs, None, "z3", note)
 
 
 def claim_verdict_z3(

@@ -41,11 +41,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_object, json_type, load_json, read_state
+from banditsolve.core.io import (
+    check_keys,
+    expect_object,
+    json_type,
+    read_document,
+    read_state,
+)
 from banditsolve.core.io import expect_int as io_expect_int
 from banditsolve.core.limits import MAX_CARD_COPIES, MAX_COORD
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import BanditsolveError, NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError, RuleOptionError
 from banditsolve.tunnels.cards import (
     FIRST_MODE,
     MAX_MODES,
@@ -291,14 +297,6 @@ def json_items(raw: object) -> list[Item]:
     return items
 
 
-def read_document(document: object, what: str) -> dict[str, Any]:
-    if isinstance(document, str):
-        if not document.strip():
-            raise NotationError(f"empty JSON {what}")
-        document = load_json(document, f"JSON {what}")
-    return expect_object(document, f"a {what} document")
-
-
 # -- positions ----------------------------------------------------------------------------------
 
 
@@ -485,7 +483,7 @@ def split_notation(text: object, what: str) -> Notation:
     ``hypothetical`` and ``mode=M`` (each at most once, in either order), the placements, and
     the words after the bar."""
     if not isinstance(text, str):
-        raise NotationError(f"a {what} notation must be text, not {json_type(text)}")
+        raise ArgumentTypeError(f"a {what} notation must be text, not {json_type(text)}")
     tokens = text.split()
     if not tokens:
         raise NotationError(f"empty {what} notation")
@@ -559,7 +557,7 @@ def parse_position(
     """Read a position from either form (JSON when it starts with ``{``; ``hypothetical``,
     ``game``, ``mode``: as :func:`from_json`)."""
     if not isinstance(text, str):
-        raise NotationError(f"a position must be given as text, not {json_type(text)}")
+        raise ArgumentTypeError(f"a position must be given as text, not {json_type(text)}")
     if text.lstrip()[:1] in ("{", "["):
         return from_json(text, deck, hypothetical=hypothetical, game=game, mode=mode)
     return from_notation(text, deck, hypothetical=hypothetical, game=game, mode=mode)

@@ -32,11 +32,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_object, json_type
+from banditsolve.core.io import check_keys, expect_object, json_type, read_document
 from banditsolve.core.limits import MAX_TURN
 from banditsolve.core.options import OptionSet
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import NotationError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError
 from banditsolve.tunnels import rules
 from banditsolve.tunnels.cards import Deck, card_name, parse_card
 from banditsolve.tunnels.geometry import Placement
@@ -56,7 +56,6 @@ from banditsolve.tunnels.notation.positions import (
     parse_placement_token,
     placement_json,
     placement_of,
-    read_document,
     run_list,
     runs,
     split_notation,
@@ -445,7 +444,7 @@ def read_json_state(
 def position_of(state: object) -> Position:
     """The position of a game state: its table and every card not on it."""
     if not isinstance(state, GameState):
-        raise NotationError(f"position_of needs a GameState, not {json_type(state)}")
+        raise ArgumentTypeError(f"position_of needs a GameState, not {json_type(state)}")
     game = "bandido" if state.variant is None else state.variant.name
     mode = getattr(state.options, "mode", None)  # a variant's with modes (Bandida's)
     return Position(state.table, state.remaining(), game, mode=mode)
@@ -459,7 +458,7 @@ def parse_action(text: object) -> Action:
     ``draw NAME`` (Bandida: ``draw NAME top=alarm|plain``), ``discard NAME`` and
     ``remove NAME@x,y,r ...``."""
     if not isinstance(text, str):
-        raise NotationError(f"an action must be given as text, not {shown(text)}")
+        raise ArgumentTypeError(f"an action must be given as text, not {shown(text)}")
     words = text.split()
     if words in (["change"], ["pass"]):
         return CHANGE if words == ["change"] else PASS

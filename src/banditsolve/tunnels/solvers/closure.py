@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
-from banditsolve.core.limits import LimitReached, Limits
+from banditsolve.core.limits import CLOSURE_TIME_LIMIT, LimitReached, Limits
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels.bandida.components import GOALS
@@ -48,7 +48,6 @@ from banditsolve.tunnels.solvers.goals import (
     restore,
 )
 from banditsolve.tunnels.solvers.inputs import (
-    DEFAULT_TIME_LIMIT,
     Bounds,
     cards_of,
     check_bounds,
@@ -107,7 +106,7 @@ def can_close(
     max_cards: int | None = None,
     backend: str = "auto",
     bounds: Bounds | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = CLOSURE_TIME_LIMIT,
     node_limit: int | None = None,
     workers: int | None = None,
     hypothetical: bool = False,
@@ -168,7 +167,7 @@ def min_cards_to_close(
     max_cards: int | None = None,
     backend: str = "auto",
     bounds: Bounds | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = CLOSURE_TIME_LIMIT,
     node_limit: int | None = None,
     workers: int | None = None,
     hypothetical: bool = False,
@@ -199,7 +198,7 @@ def plain_search(
     cards: Iterable[CardLike] | None = None,
     *,
     max_cards: int | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = CLOSURE_TIME_LIMIT,
     node_limit: int | None = None,
     hypothetical: bool = False,
     goal: str | None = None,

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Literal
 
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.core.limits import TUNNEL_SOLVE_TIME_LIMIT, Budget, LimitReached, Limits
 from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
@@ -176,7 +176,7 @@ def check_state(state: object, hypothetical: object) -> GameState:
 def solve_game(
     state: GameState,
     *,
-    time_limit: float | None = 10.0,
+    time_limit: float | None = TUNNEL_SOLVE_TIME_LIMIT,
     node_limit: int | None = None,
     hypothetical: bool = False,
 ) -> GameSolution:
@@ -449,7 +449,7 @@ def win_share(
     *,
     samples: int = 100,
     seed: int = 0,
-    time_limit: float | None = 10.0,
+    time_limit: float | None = TUNNEL_SOLVE_TIME_LIMIT,
     hypothetical: bool = False,
 ) -> WinShare:
     """The share of shuffles of ``state``'s unseen cards that perfect play still wins.

@@ -28,7 +28,6 @@ from banditsolve.tunnels.table import Table
 Bounds = tuple[int, int, int, int]
 
 #: Default limit of one closure solve, in seconds.
-DEFAULT_TIME_LIMIT = 10.0
 
 
 def inside(cell: Cell, bounds: Bounds | None) -> bool:

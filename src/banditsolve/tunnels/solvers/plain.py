@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from banditsolve.core.limits import Budget, LimitReached, Limits
+from banditsolve.core.limits import CLOSURE_TIME_LIMIT, Budget, LimitReached, Limits
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.inputs import (
-    DEFAULT_TIME_LIMIT,
     cards_of,
     check_cards,
     check_limits,
@@ -26,7 +25,7 @@ def plain_search(
     cards: Iterable[CardLike] | None = None,
     *,
     max_cards: int | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = CLOSURE_TIME_LIMIT,
     node_limit: int | None = None,
     hypothetical: bool = False,
 ) -> Closure:
