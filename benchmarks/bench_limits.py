@@ -8,7 +8,15 @@ finish within it; the wall time around the call is compared with the limit. Sear
   ``python``: the reference, ``auto``: the core raced with the SAT finder) on the first 12
   positions of the regression set (``tests/tunnels/data/hard_closure.json``), the unknown
   answers only;
-- Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game.
+- Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game,
+  and ``is_safe`` on a slow question found in random four-player games (wagon 2 of
+  :data:`SAFE_POSITION`, player 2);
+- Los Banditos' ``best_turn`` on an opening turn (``method="exact"`` with no node limit, and
+  ``"auto"``, whose estimate gets the half the exact search leaves);
+- Bandido's ``solve_game`` and ``win_share`` on a new game (seed 3), ``claim_verdict`` with the
+  ``cpsat`` backend (it decides in milliseconds, so it is never cut short: listed to show so).
+
+The first call of each search is made once before timing (imports, tables built on first use).
 
 Each limit is asked at 0.2 s and 1 s. The physical reference is the limit itself: the column
 ``past`` is (wall time / limit - 1), worst and median over the calls. Run
@@ -28,9 +36,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from banditsolve.banditos import best_turn as banditos_best
+from banditsolve.banditos import claim_verdict, parse_dice, read_position
+from banditsolve.core.registry import load_game
 from banditsolve.rolling.game import GAME as ROLLING
+from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn, odds
 from banditsolve.tunnels.solvers.closure import can_close
+from banditsolve.tunnels.solvers.endgame import solve_game, win_share
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -43,6 +56,16 @@ TEN_WAGONS = (
     "2:4/4:S:-|-,3:2/2:M:-|-,4:2/2:H:-|-,5:1/1:H:-|-,6:3/3:B:-|-,7:4/4:S:-|-,8:3/3:R:-|-,"
     "9:1/1:M:-|-,10:2/2:R:-|- won=-|- trunks=-|-"
 )
+#: A slow ``is_safe`` question met in random four-player games (seed 26, move 231): is wagon 2
+#: provably player 2's? Undecided after 2 s.
+SAFE_POSITION = (
+    "rb ed=default n=4 phase=roll turn=3 wagons=16 train=0:5/5L:-:-|-|-|-,1:4/4:M:-|-|-|-,"
+    "2:1/1:S:-|-|R2|-,3:2/2:H:-|-|S1|-,4:2/2:B:-|-|H2~1|-,6:4/4:M:-|-|M1|-,7:4/4:B:-|-|-|-,"
+    "12:4/4:-:R3~2|-|-|- won=-|10:3/3|16:3/3,9:1/1,8:3/3|15:3/3,13:2/2,14:2/2,11:1/1,5:1/1 "
+    "trunks=-|-|H1r*|M1n air=7/0 usable=1"
+)
+#: A Los Banditos opening turn: the exact search of the whole game takes minutes.
+OPENING = "3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2"
 TARGET = 5.0
 
 
@@ -70,6 +93,26 @@ def searches() -> dict[str, list[Callable[[float], bool]]]:
     out["rolling best_turn"] = [
         lambda lim: best_turn(start, time_limit=lim).value is None
     ]
+    safe = ROLLING.from_notation(SAFE_POSITION)
+    out["rolling is_safe"] = [lambda lim: is_safe(safe, 2, 2, time_limit=lim).safe is None]
+    opening = read_position(OPENING)
+    out["banditos best_turn, exact"] = [
+        lambda lim: banditos_best(opening, method="exact", node_limit=None, time_limit=lim)
+        .is_unknown
+    ]
+    out["banditos best_turn, auto"] = [
+        lambda lim: banditos_best(opening, node_limit=None, time_limit=lim).is_estimate
+    ]
+    mine, theirs = parse_dice("k4 r5 b6"), parse_dice("g5 g6")
+    out["banditos claim_verdict, cpsat"] = [
+        lambda lim: claim_verdict(mine, theirs, (1, 1, 1, 1), backend="cpsat", time_limit=lim)
+        .is_unknown
+    ]
+    game = load_game("bandido").new_game(seed=3)
+    out["bandido solve_game"] = [lambda lim: solve_game(game, time_limit=lim).status == "unknown"]
+    out["bandido win_share"] = [
+        lambda lim: win_share(game, samples=50, time_limit=lim).unknown > 0
+    ]
     return out
 
 
@@ -79,6 +122,8 @@ def run(quick: bool = False) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
     rows = []
     for name, calls in searches().items():
+        for call in calls:
+            call(0.05)  # the first call's one-off costs (imports, tables), not timed
         for limit in limits:
             found = [p for p in (past(call, limit) for call in calls) if p is not None]
             rows.append({

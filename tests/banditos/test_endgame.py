@@ -114,7 +114,9 @@ def test_exact_method_stopped_by_the_time_limit_names_the_whole_limit() -> None:
     assert result.is_unknown
     assert result.probability is None
     assert "the time limit ran out (0.3 s) before an answer was proven" in result.note
-    assert result.elapsed >= 0.3
+    # The whole limit, not the half "auto" keeps for its estimate (the search stops a little
+    # short of it, to return within it: core.limits.TEARDOWN_SHARE).
+    assert result.elapsed > 0.25
 
 
 def test_exact_method_that_finishes_is_exact() -> None:

@@ -177,9 +177,10 @@ def _accepts_generic(value: object, origin: Any, params: tuple[Any, ...]) -> boo
 def _hints(function: Callable[..., Any]) -> dict[str, object]:
     """Each parameter's type hint that resolves (a name imported only for type checkers does
     not, and is not checked)."""
-    namespace = dict(getattr(function, "__globals__", {}))
+    inner = inspect.unwrap(function)  # a decorated function's hints name its own module's types
+    namespace = dict(getattr(inner, "__globals__", {}))
     out: dict[str, object] = {}
-    for name, text in inspect.get_annotations(function).items():
+    for name, text in inspect.get_annotations(inner).items():
         if name == "return":
             continue
         try:

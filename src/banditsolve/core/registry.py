@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal, cast, overload
 
 from banditsolve.core.hooks import CliHooks, StudyHooks
 from banditsolve.core.protocol import Game
-from banditsolve.errors import InternalError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 
 if TYPE_CHECKING:
     from banditsolve.banditos.actions import Action as BanditosAction
@@ -117,7 +117,7 @@ def unregister(name: str) -> None:
 def entry(name: str) -> GameEntry:
     """The entry for ``name`` or one of its aliases (case-insensitive)."""
     if not isinstance(name, str):
-        raise RuleOptionError(f"a game name is text, not {type(name).__name__}")
+        raise ArgumentTypeError(f"a game name is text, not {type(name).__name__}")
     key = name.strip().lower()
     for e in _ENTRIES:
         if key == e.name or key in e.aliases:

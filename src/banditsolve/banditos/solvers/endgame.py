@@ -73,6 +73,7 @@ from banditsolve.core.limits import (
     Limits,
     check_node_limit,
     check_time_limit,
+    steady,
 )
 from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural
@@ -321,7 +322,7 @@ class ExactSolver(_Planner):
     def __init__(self, limits: Limits | None = None) -> None:
         self.memo: dict[State, Fraction] = {}
         self.best: dict[State, Action] = {}
-        self.budget = Budget(limits or Limits(), check_every=128)
+        self.budget = Budget(limits or Limits(), check_every=16)
 
     @property
     def nodes(self) -> int:
@@ -373,7 +374,7 @@ class CompactSolver(_Planner):
         self, limits: Limits | None = None, options: Options = DEFAULT_OPTIONS,
         *, probe: bool = True,
     ) -> None:
-        self.budget = Budget(limits or Limits(), check_every=128)
+        self.budget = Budget(limits or Limits(), check_every=16)
         self.search = CompactSearch(options, self.budget, probe=probe)
 
     @property
@@ -499,6 +500,7 @@ def _monte_carlo(
     )
 
 
+@steady
 def best_turn(
     state: object,
     *,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits
+from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits, steady
 from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
 from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
@@ -232,6 +232,7 @@ def _safe_reason(car: int, p: int, nodes: int) -> str:
     )
 
 
+@steady
 def is_safe(
     state: State,
     car: int,
@@ -266,7 +267,7 @@ def is_safe(
         return _auto(state, car, p, limits, workers, seed)
     if backend in ("cpsat", "z3"):
         return model_safe(state, car, p, backend, limits, workers=workers, seed=seed)
-    budget = Budget(limits)
+    budget = Budget(limits, check_every=16)
     line: list[str] = []
     if backend == "plain":
         search = _Search(p, car, budget, False)

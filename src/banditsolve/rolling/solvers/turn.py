@@ -25,6 +25,7 @@ from banditsolve.core.limits import (
     Budget,
     LimitReached,
     Limits,
+    steady,
 )
 from banditsolve.errors import SolverError
 from banditsolve.rolling.edition import JOKER, LETTERS
@@ -406,6 +407,7 @@ class Odds:
         )
 
 
+@steady
 def odds(
     state: State,
     *,
@@ -511,6 +513,7 @@ class BestTurn:
         )
 
 
+@steady
 def best_turn(
     state: State,
     *,
@@ -529,7 +532,7 @@ def best_turn(
     def leaf(s: State) -> Fraction:
         return steal_points(s, p)
 
-    search = _Search(p, leaf, None, True, Budget(limits), not plain, True)
+    search = _Search(p, leaf, None, True, Budget(limits, check_every=16), not plain, True)
     try:
         values = tuple(
             (str(a), search.value(apply_unchecked(state, a))) for a in legal_actions(state)

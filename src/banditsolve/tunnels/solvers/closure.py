@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
-from banditsolve.core.limits import CLOSURE_TIME_LIMIT, LimitReached, Limits
+from banditsolve.core.limits import CLOSURE_TIME_LIMIT, LimitReached, Limits, steady
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels.bandida.components import GOALS
@@ -99,6 +99,7 @@ JUMP_NODES = 500
 JUMP_GAP = 2
 
 
+@steady
 def can_close(
     position: object,
     cards: Iterable[CardLike] | None = None,
@@ -160,6 +161,7 @@ def can_close(
     )
 
 
+@steady
 def min_cards_to_close(
     position: object,
     cards: Iterable[CardLike] | None = None,
@@ -193,6 +195,7 @@ def min_cards_to_close(
     )
 
 
+@steady
 def plain_search(
     position: object,
     cards: Iterable[CardLike] | None = None,

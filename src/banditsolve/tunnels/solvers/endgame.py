@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Literal
 
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import TUNNEL_SOLVE_TIME_LIMIT, Budget, LimitReached, Limits
+from banditsolve.core.limits import TUNNEL_SOLVE_TIME_LIMIT, Budget, LimitReached, Limits, steady
 from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import SolverError
@@ -173,6 +173,7 @@ def check_state(state: object, hypothetical: object) -> GameState:
     return state
 
 
+@steady
 def solve_game(
     state: GameState,
     *,
@@ -200,7 +201,7 @@ def _solve_known(state: GameState, limits: Limits) -> GameSolution:
 
 
 def _solve_bandido(state: GameState, limits: Limits) -> GameSolution:
-    budget = Budget(limits, check_every=64)
+    budget = Budget(limits, check_every=1)  # a node costs about 1 ms: check at each
     seen: set[object] = set()
     line: list[Move] = []
 
@@ -444,6 +445,7 @@ class WinShare:
         }
 
 
+@steady
 def win_share(
     state: GameState,
     *,
@@ -475,14 +477,14 @@ def win_share(
     for i in range(samples):
         order = list(state.unseen)
         rng.shuffle(order)
-        known = _with_pile(state, tuple(order) + state.pile)
+        known = settle(_with_pile(state, tuple(order) + state.pile))
         part = None
-        if deadline is not None:
+        if deadline is not None:  # (after the sample's set-up, which takes its time too)
             part = (deadline - time.perf_counter()) / (samples - i)
         if part is not None and part <= 0:
             unknown += samples - i  # the time is up: every sample left is undecided
             break
-        result = _solve_known(settle(known), Limits(part))
+        result = _solve_known(known, Limits(part))
         if result.status == "win":
             won += 1
         elif result.status == "lose":
