@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint typecheck pytest demo bench sanitize wheel clean
+.PHONY: all venv test lint typecheck pytest demo bench fuzz sanitize wheel clean
 
 all: test
 
@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard csrc/closure/*)
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks fuzz
 	PYTHONPATH=src $(BIN)/lint-imports
 	$(BIN)/vulture src --min-confidence 80
 
@@ -38,6 +38,13 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Coverage-guided fuzzing of every reader (fuzz/targets.py, atheris), FUZZ_SECONDS per target;
+# a finding is left in fuzz/findings/ and fails the run. Not part of test (nor CI).
+FUZZ_SECONDS ?= 60
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 # The compiled core's comparison tests against a build of it instrumented with AddressSanitizer
 # and UBSan: a copy of src/ with that build in place of the optimised one, loaded by the same

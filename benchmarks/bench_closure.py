@@ -66,7 +66,10 @@ SIZES: tuple[int | str, ...] = (5, 10, 15, 20, "pile")
 SIDES = ("super6", "super5")
 #: The compiled core and the Python reference, as ``can_close`` names them.
 BACKENDS = ("exact", "python")
-NAMES = {"exact": "compiled", "python": "Python"}
+NAMES = {"exact": "compiled", "python": "Python", "auto": "auto"}
+#: The regression set is also asked of the default backend, ``auto`` (the compiled core raced
+#: with the SAT finder): what a user's question gets.
+HARD_BACKENDS = ("exact", "python", "auto")
 #: The longest limit of the verdict and minimum questions (the shares' last column).
 LONG = 10.0
 SHARES = (0.1, 1.0, 10.0)
@@ -473,7 +476,7 @@ def pair(
 ) -> dict[str, Any]:
     """One group asked of both backends (each in its own process), and the comparison."""
     groups: dict[str, Any] = {}
-    for backend in BACKENDS:
+    for backend in HARD_BACKENDS if kind == "hard" else BACKENDS:
         if kind == "hard":
             first, rerun = s.hard_limit, 0
             if backend == "python" and not s.hard_python:
@@ -492,7 +495,7 @@ def pair(
             f"{time.perf_counter() - start:.1f} s, load {os.getloadavg()[0]:.2f}")
     out: dict[str, Any] = {"kind": kind, "size": size, "groups": groups}
     out["rows"] = {b: backend_row(g, g["first"]) for b, g in groups.items()}
-    if len(groups) == 2:
+    if "exact" in groups and "python" in groups:
         out["compare"] = compare(
             groups["exact"]["records"], groups["python"]["records"], kind == "minimum"
         )
@@ -604,15 +607,23 @@ def _hard_target(result: dict[str, Any]) -> list[dict[str, str]]:
     p = _part(result, "hard")
     if not p:
         return []
-    records = p["groups"]["exact"]["records"]
-    limit = p["groups"]["exact"]["first"]
-    done = sum(decided(r) for r in records)
-    n = len(records)
-    verdict = "met" if done == n else f"missed by {n - done} positions"
-    if limit < 60 and done < n:
-        verdict += f" (at this run's {limit:g} s limit; 60 s not run)"
-    return [{"what": "the regression positions", "target": "all decided, within 60 s each",
-             "measured": f"{done} of {n} within {limit:g} s", "verdict": verdict}]
+    out = []
+    for backend in ("auto", "exact"):  # the default backend first
+        if backend not in p["groups"]:
+            continue
+        records = p["groups"][backend]["records"]
+        limit = p["groups"][backend]["first"]
+        done = sum(decided(r) for r in records)
+        n = len(records)
+        verdict = "met" if done == n else f"missed by {n - done} positions"
+        if limit < 60 and done < n:
+            verdict += f" (at this run's {limit:g} s limit; 60 s not run)"
+        out.append({
+            "what": f"the regression positions ({NAMES[backend]})",
+            "target": "all decided, within 60 s each",
+            "measured": f"{done} of {n} within {limit:g} s", "verdict": verdict,
+        })
+    return out
 
 
 def _bandida_target(result: dict[str, Any]) -> list[dict[str, str]]:
@@ -771,11 +782,17 @@ def _hard_table(result: dict[str, Any]) -> list[str]:
            " take up to 41 x the limit): its column is the file's `before` field, the answers"
            " of the search of that time within 1 s and 10 s, not this run's."),
         "",
-        f"| # | position | cards | table | compiled | seconds | nodes | {ref_head} |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        f"| # | position | cards | table | compiled | seconds | nodes | auto (solver, seconds) |"
+        f" {ref_head} |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     items = hard_items()
+    auto = p["groups"].get("auto")
     for i, r in enumerate(mine["records"]):
+        raced = "-"
+        if auto is not None:
+            a = auto["records"][i]
+            raced = f"{a['status']} ({a['used']}, {a['seconds']:.2f})"
         if ref:
             theirs = ref["records"][i]
             other = f"{theirs['status']} ({theirs['seconds']:.2f} s)"
@@ -784,10 +801,16 @@ def _hard_table(result: dict[str, Any]) -> list[str]:
             other = f"{before['at_1s']} / {before['at_10s']} (before)"
         lines.append(
             f"| {i + 1} | {r['id']} | {r['n_cards']} | {r['table_cards']} | {r['status']} |"
-            f" {r['seconds']:.2f} | {r['nodes']} | {other} |"
+            f" {r['seconds']:.2f} | {r['nodes']} | {raced} | {other} |"
         )
     done = sum(decided(r) for r in mine["records"])
     lines += ["", f"Compiled core: {done} of {len(mine['records'])} decided within {limit:g} s."]
+    if auto is not None:
+        raced_done = sum(decided(r) for r in auto["records"])
+        lines.append(
+            f"The default backend, `auto` (the core raced with the SAT finder): {raced_done} of"
+            f" {len(auto['records'])} within {limit:g} s."
+        )
     if ref:
         ref_done = sum(decided(r) for r in ref["records"])
         lines.append(f"Python reference: {ref_done} of {len(ref['records'])} within {limit:g} s.")
@@ -904,5 +927,9 @@ if __name__ == "__main__":
         print("\n".join(smoke()))
     elif "--group" in sys.argv:
         print(json.dumps(solve_group(json.loads(sys.argv[sys.argv.index("--group") + 1]))))
+    elif "--kinds" in sys.argv:  # some groups only, written under their own name
+        chosen = tuple(sys.argv[sys.argv.index("--kinds") + 1].split(","))
+        print(json.dumps(run(quick="--quick" in sys.argv, kinds=chosen,
+                             name="closure_" + "_".join(chosen)), indent=1))
     else:
         print(json.dumps(run(quick="--quick" in sys.argv), indent=1))

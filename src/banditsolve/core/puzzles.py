@@ -34,12 +34,14 @@ def parse_puzzle_list(doc: Any, make: Callable[[dict[str, Any], str], P], source
         if pid in seen:
             raise DataError(f"{where}: id {pid!r} appears twice")
         seen.add(pid)
+        named = f"{source}: puzzle {pid}"
         try:
-            out.append(make(entry, f"{source}: puzzle {pid}"))
+            out.append(make(entry, named))
         except DataError:
             raise
-        except BanditsolveError as exc:
-            raise DataError(f"{source}: puzzle {pid}: {exc}") from None
+        except BanditsolveError as exc:  # one line, naming the puzzle once
+            text = str(exc)
+            raise DataError(text if text.startswith(named) else f"{named}: {text}") from None
     return out
 
 

@@ -19,12 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from banditsolve.core.io import check_keys, expect_int, json_type
 from banditsolve.core.puzzles import load_packaged_puzzles
 from banditsolve.errors import DataError
 from banditsolve.rolling.notation import parse_state
 from banditsolve.rolling.state import State
 
 QUESTIONS = ("lay", "safe", "trunk", "ambush", "steal")
+_REQUIRED = ("id", "position", "question", "description", "answer")
+_OPTIONAL = ("symbol", "k", "car", "player")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +46,28 @@ class Puzzle:
         return parse_state(self.position)
 
 
+def _text(entry: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+    if key not in entry and default is None:
+        raise DataError(f"{where}: missing field {key!r}")
+    value = entry.get(key, default)
+    if not isinstance(value, str):
+        raise DataError(f"{where}: {key} must be text, not {json_type(value)}")
+    return value
+
+
 def _make(entry: dict[str, Any], where: str) -> Puzzle:
-    try:
-        puzzle = Puzzle(
-            id=str(entry["id"]),
-            position=str(entry["position"]),
-            question=str(entry["question"]),
-            description=str(entry["description"]),
-            answer=str(entry["answer"]),
-            symbol=str(entry.get("symbol", "")),
-            k=int(entry.get("k", 0)),
-            car=int(entry.get("car", 0)),
-            player=int(entry.get("player", 0)),
-        )
-    except KeyError as exc:
-        raise DataError(f"{where}: missing field {exc}") from None
+    check_keys(entry, where, required=_REQUIRED, optional=_OPTIONAL)
+    puzzle = Puzzle(
+        id=_text(entry, "id", where),
+        position=_text(entry, "position", where),
+        question=_text(entry, "question", where),
+        description=_text(entry, "description", where),
+        answer=_text(entry, "answer", where),
+        symbol=_text(entry, "symbol", where, ""),
+        k=expect_int(entry.get("k", 0), f"{where}: k", 0, 99),
+        car=expect_int(entry.get("car", 0), f"{where}: car", 0, 99),
+        player=expect_int(entry.get("player", 0), f"{where}: player", 0, 3),
+    )
     if puzzle.question not in QUESTIONS:
         raise DataError(f"{where}: unknown question {puzzle.question!r}")
     puzzle.state()

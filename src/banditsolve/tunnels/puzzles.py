@@ -64,7 +64,8 @@ def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:
     description = entry["description"]
     if not isinstance(description, str):
         raise DataError(f"{where}: description must be text, not {json_type(description)}")
-    position = from_json(entry["position"])
+    raw = expect_object(entry["position"], f"{where}: position")  # an object, not its text
+    position = from_json(raw)
     bounds = entry.get("bounds")
     area = None
     if bounds is not None:
@@ -74,7 +75,7 @@ def _puzzle(entry: dict[str, Any], where: str) -> Puzzle:
         area = (a, b, c, d)
     document = None
     if question == "solve":
-        document = dict(entry["position"]) | {k: entry[k] for k in GAME_FIELDS if k in entry}
+        document = dict(raw) | {k: entry[k] for k in GAME_FIELDS if k in entry}
         game_state(document)
     elif any(k in entry for k in GAME_FIELDS):
         raise DataError(f"{where}: only a solve puzzle gives hands, pile, player or options")
