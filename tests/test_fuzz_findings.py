@@ -55,3 +55,15 @@ def test_a_tunnel_puzzle_whose_position_is_json_text_is_refused() -> None:
     entry["position"] = json.dumps(entry["position"])
     with pytest.raises(DataError, match="position must be a JSON object, not a string"):
         parse_puzzle_list([entry], tunnel_puzzles._puzzle, "puzzles.json")
+
+
+@pytest.mark.parametrize("text", ["drawn k3k3 k3", "drawn r5g3b1", "drawn k1 k2 k3"])
+def test_a_los_banditos_draw_of_three_dice_is_not_read(text: str) -> None:
+    """``drawn k3k3 k3`` (two words, three dice) was read as a draw that no action text
+    writes: the action reader gave what the game's own check then refused."""
+    from banditsolve.banditos.rules import parse_action
+    from banditsolve.errors import NotationError
+
+    with pytest.raises(NotationError, match="a draw is one or two dice, not 3"):
+        parse_action(text)
+    assert str(parse_action("drawn r5g3")) == "drawn g3 r5"  # two dice run together still read

@@ -146,8 +146,13 @@ def parse_action(text: str) -> Action:
         return EndTurn()
     if verb == "place" and len(rest) == 2:
         return Place(Die.parse(rest[0]), slot_number(rest[1]))
-    if verb == "drawn" and 1 <= len(rest) <= 2:
-        return Drawn(tuple(sorted(parse_dice(" ".join(rest)))))
+    if verb == "drawn" and rest:
+        dice = parse_dice(" ".join(rest))  # (a word may hold two dice run together: "r5g3")
+        if not 1 <= len(dice) <= 2:
+            raise NotationError(
+                f"bad action {excerpt(text)}: a draw is one or two dice, not {len(dice)}"
+            )
+        return Drawn(tuple(sorted(dice)))
     if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
         return Reveal(int(rest[0]))
     raise NotationError(
