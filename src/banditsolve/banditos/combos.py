@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from functools import cache
 from typing import NewType
 
 from banditsolve.banditos.dice import Die, expect_dice
@@ -82,18 +83,18 @@ def rank_codes(d1: int, d2: int, d3: int) -> Rank:
 
 def rank(dice: Sequence[Die] | str) -> Rank:
     """The rank of exactly three dice (a sequence of :class:`Die`, or their text)."""
-    if type(dice) is not tuple:
-        dice = expect_dice(dice, "a combination")
+    dice = expect_dice(dice, "a combination")
     if len(dice) != 3:
         raise NotationError(f"a combination needs exactly three dice, got {len(dice)}")
-    try:
-        return rank_codes(dice[0].code, dice[1].code, dice[2].code)
-    except AttributeError:  # a tuple of something else than dice: say what
-        expect_dice(dice, "a combination")
-        raise  # pragma: no cover - expect_dice refuses it
+    return rank_codes(dice[0].code, dice[1].code, dice[2].code)
 
 
-_RANKS: set[int] = set()
+@cache
+def _ranks() -> frozenset[int]:
+    """The rank of every three dice (built on first use)."""
+    return frozenset(
+        rank_codes(a, b, c) for a in range(24) for b in range(a, 24) for c in range(b, 24)
+    )
 
 
 def expect_rank(value: object) -> Rank:
@@ -101,10 +102,7 @@ def expect_rank(value: object) -> Rank:
     :class:`ArgumentTypeError`, an int that no three dice rank as a :class:`NotationError`)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ArgumentTypeError(f"a combination rank is a whole number, not {json_type(value)}")
-    if not _RANKS:
-        _RANKS.update(rank_codes(a, b, c) for a in range(24) for b in range(a, 24)
-                      for c in range(b, 24))
-    if value not in _RANKS:
+    if value not in _ranks():
         raise NotationError(f"{shown(value)} is not the rank of any three dice")
     return Rank(value)
 

@@ -159,7 +159,7 @@ def _accepts_generic(value: object, origin: Any, params: tuple[Any, ...]) -> boo
     except TypeError:  # a generic alias isinstance cannot test
         return True
     if isinstance(value, str | bytes | bytearray) and not (params and params[0] is str):
-        return isinstance(value, origin) and not params  # text is no list of cards or numbers
+        return not params  # text is no list of cards or numbers
     if isinstance(value, collections.abc.Mapping) and not issubclass(
         origin, collections.abc.Mapping
     ):
@@ -213,7 +213,6 @@ def checked(function: F) -> F:
                 )
         return function(*args, **kwargs)
 
-    boundary.__wrapped__ = function
     return boundary  # type: ignore[return-value]
 
 

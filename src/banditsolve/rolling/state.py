@@ -372,11 +372,3 @@ def expect_state(state: object) -> State:
             f" not {type(state).__name__}"
         )
     return state
-
-
-def expect_whole(value: object, what: str) -> int:
-    """``value`` if it is a whole number (not a bool); an
-    :class:`~banditsolve.errors.ArgumentTypeError` naming ``what`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentTypeError(f"{what} must be a whole number, not {type(value).__name__}")
-    return value

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from banditsolve.core.args import expect_whole
 from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits, steady
 from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
@@ -36,7 +37,7 @@ from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_a
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.solvers.models import covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
-from banditsolve.rolling.state import State, expect_state, expect_whole
+from banditsolve.rolling.state import State, expect_state
 
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 

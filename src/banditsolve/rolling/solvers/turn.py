@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from banditsolve.core.answer import Answer
+from banditsolve.core.args import expect_whole
 from banditsolve.core.limits import (
     BEST_TURN_TIME_LIMIT,
     ODDS_TIME_LIMIT,
@@ -43,7 +44,7 @@ from banditsolve.rolling.rules import (
     roll_outcomes,
 )
 from banditsolve.rolling.solvers.keys import roll_orbits
-from banditsolve.rolling.state import State, expect_state, expect_whole
+from banditsolve.rolling.state import State, expect_state
 
 Leaf = Callable[[State], Fraction]
 Stop = Callable[[State], bool]
