@@ -190,27 +190,63 @@ def _hints(function: Callable[..., Any]) -> dict[str, object]:
     return out
 
 
+Test = Callable[[object], bool]
+
+
+def _test(hint: object) -> Test:
+    """``hint`` as a predicate, made once: a class, or a union of classes (``None`` among
+    them), is one ``isinstance`` call (a ``bool`` refused where only ``int`` or ``float``
+    is meant); anything else goes through :func:`accepts`."""
+    arms = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+    classes = tuple(type(None) if arm is None else arm for arm in arms)
+    if not all(isinstance(c, type) and not get_args(c) for c in classes) or object in classes:
+        return lambda value: accepts(value, hint)
+    if float in classes:
+        classes = (*classes, int)
+    if bool in classes or not any(c in (int, float) for c in classes):
+        return lambda value: isinstance(value, classes)
+    return lambda value: isinstance(value, classes) and not isinstance(value, bool)
+
+
 def checked(function: F) -> F:
     """``function`` with its arguments checked against its type hints first: an argument of
     the wrong type is refused with an :class:`ArgumentTypeError` naming it and the function.
     Wraps a public function once, at the package boundary; the library's own calls go to the
-    function itself."""
+    function itself. Each hint becomes a predicate once (:func:`_test`); a call binds its
+    arguments by position and name (the signature's full binding only to word an error)."""
     signature = inspect.signature(function)
     hints = _hints(function)
+    tests = {parameter: _test(hint) for parameter, hint in hints.items()}
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = signature.parameters.values()
+    positional = tuple(p.name for p in params if p.kind in kinds)
+    in_order = tuple((p, tests.get(p)) for p in positional)
+    required = tuple(
+        (i, p.name) for i, p in enumerate(params)
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    )
     name = function.__name__
+
+    def refuse(parameter: str, value: object) -> ArgumentTypeError:
+        shown_hint = _shown_hint(hints[parameter])
+        return ArgumentTypeError(f"{name}(): {parameter} must be {shown_hint}, not {shown(value)}")
 
     @functools.wraps(function)
     def boundary(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise ArgumentTypeError(f"{name}(): {exc}") from None
-        for parameter, value in bound.arguments.items():
-            hint = hints.get(parameter)
-            if hint is not None and not accepts(value, hint):
-                raise ArgumentTypeError(
-                    f"{name}(): {parameter} must be {_shown_hint(hint)}, not {shown(value)}"
-                )
+        if len(args) > len(positional) or any(
+            i >= len(args) and p not in kwargs for i, p in required
+        ) or not all(key in tests or key in signature.parameters for key in kwargs):
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise ArgumentTypeError(f"{name}(): {exc}") from None
+        for value, (parameter, test) in zip(args, in_order, strict=False):
+            if test is not None and not test(value):
+                raise refuse(parameter, value)
+        for parameter, value in kwargs.items():
+            test = tests.get(parameter)
+            if test is not None and not test(value):
+                raise refuse(parameter, value)
         return function(*args, **kwargs)
 
     return boundary  # type: ignore[return-value]
