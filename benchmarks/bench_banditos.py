@@ -1092,9 +1092,10 @@ def _at_commit() -> str:
 
 
 if __name__ == "__main__":
+    from flags import read_flags  # the script's own folder
+
+    on, _ = read_flags(__doc__, ("--quick", "--by-tiles", "--claims"))
     outcome = run(
-        quick="--quick" in sys.argv[1:],
-        by_tiles_only="--by-tiles" in sys.argv[1:],
-        claims_only="--claims" in sys.argv[1:],
+        quick="--quick" in on, by_tiles_only="--by-tiles" in on, claims_only="--claims" in on
     )
     print((RESULTS / "banditos.md").read_text(encoding="utf-8"))

@@ -25,7 +25,6 @@ import os
 import platform
 import re
 import statistics
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -176,5 +175,7 @@ def _write(result: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    written = run(quick="--quick" in sys.argv)["written"]
+    from flags import read_flags  # the script's own folder
+
+    written = run(quick="--quick" in read_flags(__doc__)[0])["written"]
     print("\n".join(map(str, written)) if isinstance(written, list) else written)

@@ -17,7 +17,6 @@ for this part alone; it writes ``benchmarks/results/closure_minimum.md`` and ``.
 from __future__ import annotations
 
 import json
-import sys
 
 import bench_closure  # the script's own folder
 
@@ -31,4 +30,6 @@ def run(quick: bool = False) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
+    from flags import read_flags  # the script's own folder
+
+    print(json.dumps(run(quick="--quick" in read_flags(__doc__)[0]), indent=1))

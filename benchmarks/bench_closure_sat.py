@@ -22,7 +22,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -206,6 +205,8 @@ def write(result: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    out = run(quick="--quick" in args, exact="--no-exact" not in args)
+    from flags import read_flags  # the script's own folder
+
+    on, _ = read_flags(__doc__, ("--quick", "--no-exact"))
+    out = run(quick="--quick" in on, exact="--no-exact" not in on)
     print(json.dumps(out["summary"], indent=1))

@@ -179,4 +179,6 @@ def write(result: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
+    from flags import read_flags  # the script's own folder
+
+    print(json.dumps(run(quick="--quick" in read_flags(__doc__)[0]), indent=1))

@@ -393,6 +393,7 @@ def _notes() -> str:
 
 
 if __name__ == "__main__":
-    argv = sys.argv[1:]
-    tree = next((a.split("=", 1)[1] for a in argv if a.startswith("--before=")), None)
-    print(json.dumps(run(quick="--quick" in argv, before=tree), indent=2))
+    from flags import read_flags  # the script's own folder
+
+    on, given = read_flags(__doc__, ("--quick",), ("--before",))
+    print(json.dumps(run(quick="--quick" in on, before=given.get("--before")), indent=2))
