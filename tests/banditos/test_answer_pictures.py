@@ -27,7 +27,7 @@ from banditsolve.banditos import (
     parse_dice,
     parse_position,
 )
-from banditsolve.banditos.dice import colour_counts
+from banditsolve.banditos.dice import colour_counts, format_dice
 from banditsolve.banditos.players import greedy_player, random_player
 from banditsolve.banditos.puzzles import load_puzzles
 from tests.banditos.reference import odds_by_colour_sequences, reference_key
@@ -167,8 +167,8 @@ def test_a_safe_claim_says_why_with_the_opponents_best_completion_that_does_not_
         )
         assert len(tile.side(1 - me)) + len(best) == 3
         assert owner_after(state, slot, 1 - me, best) == me
-        assert "best completion" in words
-        assert "best completion" in text
+        assert f"their best completion, {format_dice(sorted(tile.side(1 - me) + best))}" in words
+        assert f"their best completion, {format_dice(sorted(tile.side(1 - me) + best))}" in text
         checked += 1
     assert checked > 20
 

@@ -63,11 +63,11 @@ def safe_reason(verdict: ClaimVerdict, available: Availability | None) -> str:
     side = tuple(sorted(verdict.theirs + tuple(ALL_DICE[c] for c in extra)))
     best = rank(side)
     how = (
-        "ties the claim, and a tie goes to the claim (completed first)"
+        "only ties the claim, and a tie goes to the claim (full first)"
         if best == verdict.claim_rank
         else "ranks below the claim"
     )
-    return f"the opponent's best completion, {format_dice(side)} ({describe(best)}), {how}"
+    return f"their best completion, {format_dice(side)} ({describe(best)}), {how}"
 
 
 def _best_extra(verdict: ClaimVerdict, available: Availability | None) -> tuple[Die, ...]:
@@ -149,7 +149,7 @@ def claim_svg(verdict: ClaimVerdict, heading: str = "", available: Availability 
         caption = "the opponent's side" + (", best completion faded" if extra else "")
         _label(doc, 316, 54, caption, 12, parent=side, fill=_GREY)
         x = _dice_row(doc, verdict.theirs, 316, 64, "opponent", side)
-        faded = doc.group({"opacity": 0.45}, parent=side)
+        faded = doc.group({"opacity": 0.55}, parent=side)
         _dice_row(doc, extra, x, 64, "best-completion", faded,
                   empty=MAX_SIDE - len(verdict.theirs) - len(extra))
         why = verdict.note if verdict.safe is None else safe_reason(verdict, available)
