@@ -95,10 +95,9 @@ def claim_ascii(verdict: ClaimVerdict, heading: str = "", available: Availabilit
         side = verdict.opponent_side
         assert side is not None
         assert verdict.witness is not None
-        added = " ".join(f"[{d}]" for d in verdict.witness)
+        dice = [str(d) for d in verdict.theirs] + [f"[{d}]" for d in verdict.witness]
         lines.append(
-            f"counterexample  {' '.join(str(d) for d in verdict.theirs)} {added}".rstrip()
-            + f"   {describe(rank(side))}: beats the claim"
+            f"counterexample  {' '.join(dice)}   {describe(rank(side))}: beats the claim"
         )
     return "\n".join(line.rstrip() for line in lines)
 
