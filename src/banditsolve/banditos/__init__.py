@@ -17,7 +17,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-# render is imported for its registration of the pictures (print(state), _repr_svg_).
+# render and answers are imported for their registration of the pictures (print(state), a
+# state's and a claim verdict's _repr_svg_).
+from banditsolve.banditos import answers as answers
 from banditsolve.banditos import render as render
 from banditsolve.banditos.actions import (
     Action,

@@ -15,7 +15,7 @@ searches. The solver backends (CP-SAT, Z3) and the dispatch between them live in
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,7 +33,7 @@ from banditsolve.banditos.dice import (
 from banditsolve.core.answer import Answer
 from banditsolve.core.io import json_type
 from banditsolve.core.text import shown
-from banditsolve.errors import ArgumentTypeError, NotationError
+from banditsolve.errors import ArgumentTypeError, InternalError, NotationError
 
 Backend = Literal["exact", "cpsat", "z3"]
 BACKENDS: tuple[Backend, ...] = ("exact", "cpsat", "z3")
@@ -98,6 +98,20 @@ class ClaimVerdict:
             "note": self.note,
         }
 
+    def ascii(self, *, heading: str = "", available: Availability | None = None) -> str:
+        """The claim drawn in text: the claimant's dice and combination, the opponent's side
+        and, for an unsafe claim, the counterexample completion beside it (a safe claim says
+        why: with ``available``, the opponent's best completion; an unknown one the reason).
+        ``heading`` comes first (the command line names the slot and the proof there)."""
+        return _picture("ascii")(self, heading, available)
+
+    def svg(self, *, heading: str = "", available: Availability | None = None) -> str:
+        """The same picture as SVG (see :meth:`ascii`)."""
+        return _picture("svg")(self, heading, available)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
     def to_answer(self) -> Answer:
         """The shared answer shape: yes/``"safe"`` (no certificate), or no/``"unsafe"`` with the
         opponent's beating dice as the certificate (a counterexample)."""
@@ -110,6 +124,28 @@ class ClaimVerdict:
             certificate=None if self.witness is None else [str(d) for d in self.witness],
             details=self.to_json(),
         )
+
+
+#: A verdict's picture: the verdict, a heading and (if known) the opponent's availability.
+VerdictPicture = Callable[[ClaimVerdict, str, Availability | None], str]
+#: The pictures of a verdict by name, as registered (this module imports no picture code:
+#: :mod:`banditsolve.banditos.answers` registers them when it loads, and the package imports it).
+_PICTURES: dict[str, VerdictPicture] = {}
+
+
+def register_verdict_pictures(ascii: VerdictPicture, svg: VerdictPicture) -> None:
+    """Make ``verdict.ascii()`` and ``verdict.svg()`` / ``_repr_svg_`` draw with these."""
+    _PICTURES["ascii"] = ascii
+    _PICTURES["svg"] = svg
+
+
+def _picture(name: str) -> VerdictPicture:
+    picture = _PICTURES.get(name)
+    if picture is None:  # pragma: no cover - the package imports the pictures
+        raise InternalError(
+            f"no {name} picture of a claim verdict is registered: import banditsolve.banditos"
+        )
+    return picture
 
 
 _COLOUR_INDEX = {letter: i for i, letter in enumerate("kgrb")}

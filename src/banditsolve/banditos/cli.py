@@ -19,6 +19,7 @@ from banditsolve.core.flags import (
     add_limits,
     add_query,
     add_seed,
+    add_svg,
     count,
     emit_answer,
     write_svg,
@@ -53,6 +54,8 @@ def register(commands: Commands) -> None:
         help="exact closed form (default), an OR-Tools CP-SAT model or a Z3 model",
     )
     claim.add_argument("--player", type=int, choices=(0, 1), help="claimant (default: to move)")
+    add_svg(claim, "also write a picture of the answer to OUT: the claim, and beside it the "
+            "opponent's beating dice (unsafe), why it holds (safe) or the reason (unknown)")
     add_limits(
         claim,
         time_limit=CLAIM_TIME_LIMIT,
@@ -70,6 +73,7 @@ def register(commands: Commands) -> None:
     odds.add_argument(
         "--player", type=int, choices=(0, 1), help="whose full side (default: to move)"
     )
+    add_svg(odds, "also write a picture of the answer to OUT: a bar chart of the three outcomes")
     odds.set_defaults(handler=cmd_odds)
 
     best = add_query(
@@ -99,6 +103,8 @@ def register(commands: Commands) -> None:
         "with the reason if a limit stops it; monte-carlo: the estimate only (exit 3)",
     )
     add_seed(best, "seed of the Monte Carlo playouts (default 0)")
+    add_svg(best, "also write a picture of the answer to OUT: the turn's value and its line as "
+            "numbered steps, a board after each")
     best.set_defaults(handler=cmd_best)
 
 
@@ -113,9 +119,22 @@ def solve_best(state: Any, *, time_limit: float | None, node_limit: int | None,
 # -- handlers -------------------------------------------------------------------------------
 
 
-def claim_text(state: Any, tile: int, proof: str | None, verdict: Any) -> str:
+def claim_heading(state: Any, tile: int, proof: str | None, verdict: Any) -> str:
+    """Where the claim is and how it was proven: ``slot 1 (strict proof, exact)``."""
     used = proof or state.options.proof
-    return f"slot {tile} ({used} proof, {verdict.backend}): {verdict.explain()}"
+    return f"slot {tile} ({used} proof, {verdict.backend})"
+
+
+def claim_text(state: Any, tile: int, proof: str | None, verdict: Any) -> str:
+    return f"{claim_heading(state, tile, proof, verdict)}: {verdict.explain()}"
+
+
+def claim_pictures(state: Any, tile: int, proof: str | None, verdict: Any) -> tuple[str, str]:
+    """The answer's text (its line, then the claim drawn in ASCII) and its SVG picture."""
+    available = state.availability(tile, proof)
+    text = f"{claim_text(state, tile, proof, verdict)}\n{verdict.ascii(available=available)}"
+    heading = claim_heading(state, tile, proof, verdict)
+    return text, verdict.svg(heading=heading, available=available)
 
 
 def cmd_claim(args: argparse.Namespace) -> int:
@@ -130,7 +149,9 @@ def cmd_claim(args: argparse.Namespace) -> int:
         backend=args.backend,
         time_limit=args.time_limit,
     )
-    text = claim_text(state, args.tile, args.proof, verdict)
+    text, picture = claim_pictures(state, args.tile, args.proof, verdict)
+    if args.svg is not None:
+        write_svg(args.svg, picture)
     return emit_answer(args, verdict.to_answer(), text)
 
 
@@ -139,7 +160,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
     state = _read(args)
     odds = completion_odds_at(state, args.tile, args.player)
-    return emit_answer(args, odds.to_answer(), odds.explain())
+    if args.svg is not None:
+        write_svg(args.svg, odds.svg())
+    return emit_answer(args, odds.to_answer(), odds.ascii())
 
 
 def cmd_best(args: argparse.Namespace) -> int:
@@ -152,7 +175,18 @@ def cmd_best(args: argparse.Namespace) -> int:
         method=args.method,
         seed=args.seed,
     )
-    return emit_answer(args, result.to_answer(), result.explain())
+    if args.svg is not None:
+        write_svg(args.svg, result.svg())
+    return emit_answer(args, result.to_answer(), best_text(result))
+
+
+def best_text(result: Any) -> str:
+    """The best turn's explanation, then (unless unknown) its line as numbered steps and the
+    position at its end."""
+    if result.is_unknown:
+        return str(result.explain())
+    steps = result.ascii().split("\n", 1)[1]  # the value is in the explanation already
+    return f"{result.explain()}\n{steps}"
 
 
 # -- demo -----------------------------------------------------------------------------------
@@ -169,23 +203,25 @@ def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
 
     state = game.from_notation(DEMO_POSITION)
     verdict = claim_verdict_at(state, 1, proof="strict")
+    text, picture = claim_pictures(state, 1, "strict", verdict)
     yield DemoItem(
         "a strong-looking claim that is unsafe (banditos claim POSITION 1)",
-        f"{DEMO_POSITION}\n{game.ascii(state)}\n{claim_text(state, 1, 'strict', verdict)}",
+        f"{DEMO_POSITION}\n{game.ascii(state)}\n{text}",
         verdict.to_answer(),
-        write_svg(out_dir / "claim-unsafe.svg", game.svg(state)),
+        write_svg(out_dir / "claim-unsafe.svg", picture),
     )
 
     puzzle = puzzle_by_id("claim-sixes-need-bag")
     state = puzzle.state()
     strict = claim_verdict_at(state, 1, proof="strict")
     bag = claim_verdict_at(state, 1, proof="bag")
+    text, picture = claim_pictures(state, 1, "bag", bag)
     yield DemoItem(
         "a claim safe only when the opponent is limited to the bag (--proof bag)",
         f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n"
-        f"{claim_text(state, 1, 'strict', strict)}\n{claim_text(state, 1, 'bag', bag)}",
+        f"{claim_text(state, 1, 'strict', strict)}\n{text}",
         bag.to_answer(),
-        write_svg(out_dir / "claim-bag.svg", game.svg(state)),
+        write_svg(out_dir / "claim-bag.svg", picture),
     )
 
     puzzle = puzzle_by_id("odds-third-one")
@@ -193,9 +229,9 @@ def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
     odds = completion_odds_at(state, 1)
     yield DemoItem(
         "exact odds from the bag (banditos odds POSITION 1)",
-        f"{puzzle.position}\n{puzzle.description}\n{odds.explain()}",
+        f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{odds.ascii()}",
         odds.to_answer(),
-        write_svg(out_dir / "odds.svg", game.svg(state)),
+        write_svg(out_dir / "odds.svg", odds.svg()),
     )
 
     puzzle = puzzle_by_id("best-give-up-to-win")
@@ -205,9 +241,9 @@ def demo(out_dir: Path, game_name: str = "") -> Iterator[DemoItem]:
     )
     yield DemoItem(
         "an endgame solved exactly (banditos best POSITION)",
-        f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{result.explain()}",
+        f"{puzzle.position}\n{puzzle.description}\n{game.ascii(state)}\n{best_text(result)}",
         result.to_answer(),
-        write_svg(out_dir / "best.svg", game.svg(state)),
+        write_svg(out_dir / "best.svg", result.svg()),
     )
 
 

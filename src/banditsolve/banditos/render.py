@@ -7,10 +7,12 @@ and a notebook shows the SVG (``_repr_svg_``). The package imports it."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 from banditsolve.banditos.combos import describe, rank
 from banditsolve.banditos.dice import COLOUR_LETTERS, COLOURS, Die
 from banditsolve.banditos.state import MAX_SIDE, State, register_pictures
-from banditsolve.core.svg import Svg
+from banditsolve.core.svg import Attrs, Svg
 from banditsolve.core.text import plural
 
 
@@ -69,20 +71,24 @@ def _options_text(state: State) -> str:
 
 
 _FILL = {"k": "#222222", "g": "#2e8b3d", "r": "#c0392b", "b": "#2c5fb3"}
-_FONT = "sans-serif"
+FONT = "sans-serif"
 _GREY = "#555555"
 _DIE = 30
 
 
-def _die_svg(doc: Svg, die: Die | None, x: float, y: float, size: float = _DIE) -> None:
+def draw_die(doc: Svg, die: Die | None, x: float, y: float, size: float = _DIE, *,
+             parent: ET.Element | None = None, attrs: Attrs | None = None) -> None:
+    """A die at ``(x, y)`` in a ``<g>`` (with ``attrs``) titled by its text, under ``parent``;
+    ``None`` draws an empty place (a dashed square)."""
     if die is None:
         doc.add(
             "rect",
             {"x": x, "y": y, "width": size, "height": size, "rx": 5, "fill": "none",
              "stroke": "#bbbbbb", "stroke_dasharray": "3 3"},
+            parent=parent,
         )
         return
-    group = doc.group(title=str(die))
+    group = doc.group(attrs, title=str(die), parent=parent)
     doc.add(
         "rect",
         {"x": x, "y": y, "width": size, "height": size, "rx": 5,
@@ -92,7 +98,7 @@ def _die_svg(doc: Svg, die: Die | None, x: float, y: float, size: float = _DIE) 
     doc.add(
         "text",
         {"x": x + size / 2, "y": y + size * 0.7, "font_size": round(size * 0.6),
-         "text_anchor": "middle", "fill": "#ffffff", "font_family": _FONT,
+         "text_anchor": "middle", "fill": "#ffffff", "font_family": FONT,
          "font_weight": "bold"},
         text=str(die.value),
         parent=group,
@@ -100,7 +106,7 @@ def _die_svg(doc: Svg, die: Die | None, x: float, y: float, size: float = _DIE) 
 
 
 def _text(doc: Svg, x: float, y: float, text: str, size: int = 13, **attrs: str) -> None:
-    doc.add("text", {"x": x, "y": y, "font_family": _FONT, "font_size": size, **attrs}, text=text)
+    doc.add("text", {"x": x, "y": y, "font_family": FONT, "font_size": size, **attrs}, text=text)
 
 
 def svg_picture(state: State) -> str:
@@ -126,7 +132,7 @@ def svg_picture(state: State) -> str:
         bx = 46 + k * 52
         doc.add("rect", {"x": bx, "y": 50, "width": 18, "height": 18, "rx": 3,
                          "fill": _FILL[letter], "stroke": "#000000"}, parent=bag)
-        doc.add("text", {"x": bx + 23, "y": 64, "font_family": _FONT, "font_size": 13},
+        doc.add("text", {"x": bx + 23, "y": 64, "font_family": FONT, "font_size": 13},
                 text=f"×{n}", parent=bag)
     cx = width / 2
     for label, x in (("player 1", cx - 84), ("player 0", cx + 84)):
@@ -141,7 +147,7 @@ def svg_picture(state: State) -> str:
         group = doc.group(title=f"tile worth {tile.value}")
         doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
                          "fill": "#d4a017", "stroke": "#7a5c00"}, parent=group)
-        doc.add("text", {"x": cx, "y": y + 30, "font_family": _FONT, "font_size": 22,
+        doc.add("text", {"x": cx, "y": y + 30, "font_family": FONT, "font_size": 22,
                          "text_anchor": "middle", "font_weight": "bold"},
                 text=str(tile.value), parent=group)
         for player, direction in ((1, -1), (0, 1)):
@@ -154,19 +160,19 @@ def svg_picture(state: State) -> str:
                                  "height": _DIE + 8, "rx": 6, "fill": "none",
                                  "stroke": "#7a5c00", "stroke_width": 2}, parent=frame)
                 doc.add("text", {"x": near + (MAX_SIDE * 36 - 6) / 2, "y": y + 56,
-                                 "font_family": _FONT, "font_size": 11,
+                                 "font_family": FONT, "font_size": 11,
                                  "text_anchor": "middle", "fill": "#333333"},
                         text=f"full: {name}", parent=frame)
             for k in range(MAX_SIDE):
                 die = side[k] if k < len(side) else None
                 offset = 32 + k * 36
                 x = cx + offset if direction > 0 else cx - offset - _DIE
-                _die_svg(doc, die, x, y + 7)
+                draw_die(doc, die, x, y + 7)
     if state.hand:
         y = top + 4 * row_h + 10
         _text(doc, 10, y + 20, f"player {state.to_move} to place:")
         for k, die in enumerate(state.hand):
-            _die_svg(doc, die, 150 + k * 36, y)
+            draw_die(doc, die, 150 + k * 36, y)
     return doc.to_string()
 
 

@@ -250,6 +250,20 @@ class State:
     def __str__(self) -> str:
         return self.ascii()
 
+    def __repr__(self) -> str:
+        """One line that evaluates back to this state with ``parse_position`` (a name of
+        :mod:`banditsolve.banditos`): ``parse_position('... 0a')``. A state the notation cannot
+        write (one no game reaches, built by hand) gets a short summary instead."""
+        try:
+            return f"parse_position({self.notation()!r})"
+        except (ValueError, KeyError, IndexError, TypeError, AssertionError):
+            s0, s1 = self.scores
+            tiles = len(self.tiles_in_play())
+            return (
+                f"<Los Banditos State: player {self.to_move} to move, score {s0}:{s1}, "
+                f"{tiles} tiles in the row, stack {self.stack_size}>"
+            )
+
     def replace(self, **changes: object) -> State:
         return replace(self, **changes)  # type: ignore[arg-type]
 

@@ -17,6 +17,7 @@ The command line exits with the :class:`ExitStatus` of the answer: 0 yes, 1 no, 
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Literal
@@ -85,6 +86,28 @@ class Answer:
             "stats": self.stats,
             **({"details": self.details} if self.details else {}),
         }
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: a small table of the game, the question, the status, the answer
+        and the reason (every value escaped).
+
+        >>> table = Answer("banditos", "claim", "no", "unsafe", "a <b> & c")._repr_html_()
+        >>> "<td>a &lt;b&gt; &amp; c</td>" in table
+        True
+        """
+        rows = (
+            ("game", self.game),
+            ("question", self.question),
+            ("status", self.status),
+            ("answer", self.answer),
+            ("reason", self.reason),
+        )
+        body = "".join(
+            f"<tr><th style=\"text-align:left\">{html.escape(name)}</th>"
+            f"<td>{html.escape(str(value))}</td></tr>"
+            for name, value in rows
+        )
+        return f'<table class="banditsolve-answer">{body}</table>'
 
 
 @dataclass(frozen=True, slots=True)

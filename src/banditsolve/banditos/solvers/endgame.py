@@ -53,6 +53,7 @@ from fractions import Fraction
 from typing import Literal
 
 from banditsolve.banditos.actions import Action, ChanceAction, EndTurn
+from banditsolve.banditos.answers import best_ascii, best_svg
 from banditsolve.banditos.players import greedy_player
 from banditsolve.banditos.rules import (
     apply,
@@ -153,6 +154,9 @@ class BestTurn:
     candidates: tuple[tuple[str, float, int], ...] = field(default=())
     note: str = ""
     limits: Limits = field(default=Limits())
+    #: The position the turn starts from (``best_turn`` fills it in; the pictures draw the
+    #: line from it, a numbered list without it).
+    start: State | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_estimate(self) -> bool:
@@ -196,6 +200,19 @@ class BestTurn:
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)
+
+    def ascii(self) -> str:
+        """The turn drawn in text: its value and numbered steps, then the position at the end
+        of the line (see :func:`~banditsolve.banditos.answers.best_ascii`)."""
+        return best_ascii(self)
+
+    def svg(self) -> str:
+        """The turn as SVG: a strip of numbered boards, or a numbered list without the start
+        (see :func:`~banditsolve.banditos.answers.best_svg`)."""
+        return best_svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -564,6 +581,7 @@ def best_turn(
                 nodes=solver.nodes,
                 elapsed=time.perf_counter() - start,
                 limits=limits,
+                start=position,
             )
         except LimitReached as exc:
             reason = exc.reason
@@ -595,6 +613,7 @@ def best_turn(
                 elapsed=time.perf_counter() - start,
                 note=stopped,
                 limits=limits,
+                start=position,
             )
         note = f"{stopped}; this is a Monte Carlo estimate"
     rng = random.Random(seed)
@@ -612,4 +631,5 @@ def best_turn(
         candidates=result.candidates,
         note="\n".join(n for n in (note, result.note) if n),
         limits=limits,
+        start=position,
     )

@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
+from banditsolve.banditos.answers import odds_ascii, odds_svg
 from banditsolve.banditos.combos import Rank, describe, expect_rank, rank, rank_codes
 from banditsolve.banditos.dice import (
     COLOURS,
@@ -64,6 +65,18 @@ class CompletionOdds:
             f"  equal {self.equal} ({pct(self.equal)})\n"
             f"  below {self.below} ({pct(self.below)})"
         )
+
+    def ascii(self) -> str:
+        """The odds drawn in text: one bar per outcome (see
+        :func:`~banditsolve.banditos.answers.odds_ascii`)."""
+        return odds_ascii(self)
+
+    def svg(self) -> str:
+        """The odds as an SVG bar chart (see :func:`~banditsolve.banditos.answers.odds_svg`)."""
+        return odds_svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def to_json(self) -> dict[str, object]:
         return {
