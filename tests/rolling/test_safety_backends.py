@@ -159,10 +159,10 @@ def test_models_cover_mid_turn_positions_and_several_opponents() -> None:
 
 @rules("RB-SAFE-3")
 def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_arguments() -> None:
-    # mercenary variant, player 1 to move with a group of three (a colour's worth) on car 1
-    # (tied by player 0's three: no steal)
+    # mercenary variant, player 1 to move with a group of three (a colour's worth) on wagon 1
+    # (held by player 0's four)
     merc = cases.TINYX.from_notation(
-        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R3|M2+1,"
+        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R2+2|M2+1,"
         "2:1/1:-:-|-,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|0 opt=mercenaries:on"
     )
     assert covers(merc, 1, 0) is not None
@@ -199,7 +199,7 @@ def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_argum
     with pytest.raises(SolverError, match="unknown safety backend"):
         is_safe(state, 1, 0, backend="magic")
     with pytest.raises(SolverError, match="workers"):
-        is_safe(state, 2, 0, backend="cpsat", workers=0)
+        is_safe(state, 1, 0, backend="cpsat", workers=0)
     auto = is_safe(state, 1, 0, backend="auto")
     assert auto.safe == is_safe(state, 1, 0, backend="plain").safe
 

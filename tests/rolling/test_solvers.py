@@ -217,7 +217,12 @@ def test_safety_against_the_closed_form() -> None:
         tiny_state = TINY.from_notation(state.notation().replace("ed=default", "ed=tiny")
                                         .replace("0:5/5L", "0:3/3L"))
         distance = len(tiny_state.train) - 1 - tiny_state.index(target)
-        expected = reference.safe_from_empty_opponent(3, distance, mine, cars[target - 1][0])
+        need = cars[target - 1][0]
+        if mine < need:  # not held: the question is refused (RB-SAFE-1)
+            with pytest.raises(SolverError, match=f"does not hold wagon {target}"):
+                is_safe(tiny_state, target, 0)
+            continue
+        expected = reference.safe_from_empty_opponent(3, distance, mine, need)
         got = is_safe(tiny_state, target, 0)
         assert got.safe is expected, tiny_state.notation()
         checked += 1

@@ -31,13 +31,14 @@ from typing import Any
 
 from banditsolve.core.args import expect_whole
 from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits, steady
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
 from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.solvers.models import covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
-from banditsolve.rolling.state import State, expect_state
+from banditsolve.rolling.state import Car, State, expect_state
 
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 
@@ -57,9 +58,27 @@ def _check(state: State, player: int | None, car: int) -> int:
         raise SolverError(f"there is no player {player}")
     if state.to_move == player:
         raise SolverError(f"player {player} is still playing their turn: ask once it is over")
-    if state.car(car) is None:
-        raise SolverError(f"car {car} is not on the train")
+    wagon = state.car(car)
+    if wagon is None:
+        raise SolverError(f"wagon {car} is not on the train")
+    if state.stealer(wagon) != player:
+        raise SolverError(_not_held(state, wagon, player))
     return player
+
+
+def _not_held(state: State, wagon: Car, player: int) -> str:
+    """Why ``player`` does not hold ``wagon``: the question "is it provably mine?" is asked of a
+    wagon the player would steal if their turn began now (RB-SAFE-1, RB-STEAL-1)."""
+    mine = wagon.count(player)
+    most = max((wagon.count(q) for q in range(state.players) if q != player), default=0)
+    if mine < wagon.need:
+        why = f"it needs {plural(wagon.need, 'die', 'dice')} and they have {mine} there"
+    else:
+        why = f"they have {plural(mine, 'die', 'dice')} there and another player has {most}"
+    return (
+        f"player {player} does not hold wagon {wagon.id} ({why}): only a wagon the player "
+        "would steal now can be provably theirs"
+    )
 
 
 class _Search:
