@@ -48,6 +48,7 @@ def test_the_command_line_refuses_in_one_line_with_exit_2() -> None:
     assert result.out == ""
     lines = result.err.strip().splitlines()
     assert len(lines) == 1, result.err
-    assert "wagon 2" in lines[0] and "player 0" in lines[0]
+    assert "wagon 2" in lines[0]
+    assert "player 0" in lines[0]
     assert "Traceback" not in result.err
     assert "can be lost" not in result.err
