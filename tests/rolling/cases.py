@@ -15,7 +15,7 @@ from tests.rolling import reference
 
 TINY = GAME.with_edition(reference.TINY)
 TINYX = GAME.with_edition(reference.TINY_TRUNKS)
-Case = tuple[State, int, int]  # position, car, player
+Case = tuple[State, int, int]  # position, wagon, player
 
 
 def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
@@ -141,9 +141,9 @@ def game_cases(
 def far(
     rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL, merc: bool = False
 ) -> Case | None:
-    """A question on a longer tinyx train where the player's car is near the front and the
+    """A question on a longer tinyx train where the player's wagon is near the front and the
     opponents' gangs lie behind it at random distances: safe and unsafe answers both occur
-    (three dice per colour, so every car between costs an opponent one of few dice). With
+    (three dice per colour, so every wagon between costs an opponent one of few dice). With
     ``merc`` (two players), the mercenary variant with a reserve of 0 to 3 for each."""
     n = rng.randint(5, 8)
     p = rng.randrange(players)
