@@ -173,9 +173,13 @@ def test_the_best_turn_is_numbered_steps_under_its_value() -> None:
         caption = _texts(g)[-1]  # the frame's caption, under its train
         assert caption.startswith(f"{g.get('data-step')}. P0: {action}")
         s = apply(s, parse_action(action))
-        # each frame draws the train after its step: a wagon per wagon of that position
+        # each frame draws the train after its step: a wagon per wagon of that position, and
+        # the wagon the step laid on framed
         wagons = {w.get("data-wagon") for w in _groups(g, "wagon")}
         assert wagons == {str(c.id) for c in s.train}
+        acted = {r.get("data-wagon") for r in g.iter(f"{SVG}rect") if r.get("class") == "acted"}
+        laid = parse_action(action)
+        assert acted == ({str(laid.car)} if isinstance(laid, Lay | Joker) else set())
     art = result.ascii()
     for n, action in enumerate(result.plan, 1):
         assert f"{n}. P0: {action}:" in art
@@ -262,3 +266,27 @@ def test_answers_never_say_car() -> None:
     for text in texts:
         assert text
         assert not CAR.search(text), text
+
+
+#: The committed pictures of docs/pictures/ and the answers they draw.
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "pictures"
+BEST_POSITION = (
+    "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
+    "2:3/3:H:B1|S1,3:2/2:S:-|- won=-|- trunks=-|- roll=MMSJJ"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "draw"),
+    [
+        ("rolling-safe-counterexample.svg",
+         lambda: is_safe(GAME.from_notation(README_POSITION), 2).svg()),
+        ("rolling-odds.svg", lambda: odds(GAME.from_notation(DEMO_UNSAFE)).svg()),
+        ("rolling-best.svg", lambda: best_turn(GAME.from_notation(BEST_POSITION)).svg()),
+    ],
+)
+def test_the_pictures_in_docs_are_what_the_library_draws(name: str, draw: object) -> None:
+    assert callable(draw)
+    assert (DOCS / name).read_text(encoding="utf-8") == draw(), (
+        f"regenerate docs/pictures/{name} (see the test's answers)"
+    )

@@ -324,7 +324,7 @@ def best_svg(result: BestTurn) -> str:
     state = parse_state(result.position)
     steps = replay(state, result.plan)
     frames = [(f"0. now: player {state.to_move} to move", svg_picture(state))]
-    frames += [(s.caption, svg_picture(s.after)) for s in steps]
+    frames += [(s.caption, _framed(s.after, s.wagons)) for s in steps]
     if steps and steps[-1].after.is_chance:
         last = frames[-1]
         frames[-1] = (f"{last[0]} (then chance)", last[1])
@@ -337,6 +337,22 @@ def best_svg(result: BestTurn) -> str:
         return f'<g class="{cls}" data-step="{n}">'
 
     return _FRAME.sub(mark, text)
+
+
+def _framed(state: State, wagons: tuple[int, ...]) -> str:
+    """The train picture of ``state`` with the wagons a step acted on framed in red."""
+    root = ET.fromstring(svg_picture(state))
+    ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+    height = DICE_Y + 4 + state.players * BAND
+    for wagon in wagons:
+        x = _wagon_x(state, wagon)
+        if x is not None:
+            ET.SubElement(root, f"{ns}rect", {
+                "class": "acted", "data-wagon": str(wagon), "x": f"{x - 3:g}",
+                "y": f"{TRAIN_TOP - 3:g}", "width": f"{CAR_WIDTH + 6:g}",
+                "height": f"{height + 6:g}", "rx": "7", "fill": "none", "stroke": "#c62828",
+                "stroke-width": "3"})
+    return ET.tostring(root, encoding="unicode")
 
 
 def best_ascii(result: BestTurn) -> str:
