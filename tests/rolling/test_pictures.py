@@ -222,6 +222,10 @@ def test_str_is_the_ascii_picture_and_repr_reads_back() -> None:
         assert "\n" not in text
         assert re.fullmatch(r"parse_state\('rb [^']*'\)", text)
         assert eval(text, {"parse_state": parse_state}) == state
+    # a value the notation cannot write (no options: a broken value) still has a one-line repr
+    broken = states[0].replace(options=None)
+    assert "\n" not in repr(broken)
+    assert repr(broken).startswith("<Rolling Bandits State")
 
 
 def test_cli_svg_on_every_query_writes_the_answer_drawn(tmp_path: Path) -> None:

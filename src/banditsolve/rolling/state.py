@@ -329,8 +329,12 @@ class State:
 
     def __repr__(self) -> str:
         """One line that reads back: ``parse_state('rb ...')`` (``parse_state`` is exported by
-        :mod:`banditsolve.rolling`), so ``eval(repr(state)) == state`` where it is in scope."""
-        return f"parse_state({self.notation()!r})"
+        :mod:`banditsolve.rolling`), so ``eval(repr(state)) == state`` where it is in scope. A
+        value the notation cannot write (only a broken one) shows its phase and mover instead."""
+        try:
+            return f"parse_state({self.notation()!r})"
+        except Exception:  # a repr must not raise, whatever the value holds
+            return f"<Rolling Bandits State phase={self.phase!r} to_move={self.to_move!r}>"
 
     def _repr_svg_(self) -> str:
         """Jupyter's rich display: the SVG picture of the train."""
