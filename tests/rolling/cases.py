@@ -15,7 +15,7 @@ from tests.rolling import reference
 
 TINY = GAME.with_edition(reference.TINY)
 TINYX = GAME.with_edition(reference.TINY_TRUNKS)
-Case = tuple[State, int, int]  # position, car, player
+Case = tuple[State, int, int]  # position, wagon, player
 
 
 def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
@@ -91,13 +91,11 @@ def built(
         return None
     others = [r for r in range(players) if r != q]
     p = rng.choice(others)
+    # only a wagon p holds (would steal now) is asked about: any other is refused (RB-SAFE-1)
     mine = [c.id for c in state.train if state.stealer(c) == p]
-    if mine and rng.random() < 0.85:
-        return state, rng.choice(mine), p
-    held_cars = [c.id for c in state.train if c.groups[p] is not None]
-    if not held_cars:
+    if not mine:
         return None
-    return state, rng.choice(held_cars), p
+    return state, rng.choice(mine), p
 
 
 def built_cases(count: int, seed: int, **kw: object) -> list[Case]:
@@ -117,7 +115,8 @@ def game_cases(
     players: int = 2,
     options: dict[str, str] | None = None,
 ) -> list[Case]:
-    """Positions of random games (any phase but set-up) with a car the previous player holds."""
+    """Positions of random games (any phase but set-up) with a wagon the previous player holds
+    (would steal if their turn began now)."""
     rng = random.Random(seed)
     out: list[Case] = []
     while len(out) < count:
@@ -127,7 +126,7 @@ def game_cases(
                 break
             prev = (state.to_move - 1) % state.players
             if rng.random() < 0.2 and state.phase not in ("deal-wagon", "deal-trunk"):
-                mine = [c.id for c in state.train if c.groups[prev] is not None]
+                mine = [c.id for c in state.train if state.stealer(c) == prev]
                 if mine:
                     out.append((state, rng.choice(mine), prev))
             if state.is_chance:
@@ -142,9 +141,9 @@ def game_cases(
 def far(
     rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL, merc: bool = False
 ) -> Case | None:
-    """A question on a longer tinyx train where the player's car is near the front and the
+    """A question on a longer tinyx train where the player's wagon is near the front and the
     opponents' gangs lie behind it at random distances: safe and unsafe answers both occur
-    (three dice per colour, so every car between costs an opponent one of few dice). With
+    (three dice per colour, so every wagon between costs an opponent one of few dice). With
     ``merc`` (two players), the mercenary variant with a reserve of 0 to 3 for each."""
     n = rng.randint(5, 8)
     p = rng.randrange(players)
@@ -195,7 +194,8 @@ def far(
         state = GAME.from_notation(text)
     except BanditsolveError:
         return None
-    if state.car(w) is None or state.car(w).groups[p] is None:  # type: ignore[union-attr]
+    wagon = state.car(w)
+    if wagon is None or state.stealer(wagon) != p:  # only a wagon p holds (RB-SAFE-1)
         return None
     return state, w, p
 
@@ -288,10 +288,16 @@ def merc(rng: random.Random) -> Case | None:
             return None
     if state.car(mine[0]) is None and not mine[1:]:
         return None
-    alive = [c for c in mine if state.car(c) is not None]
+    alive = [c for c in mine if _holds(state, c, p)]
     if not alive:
         return None
     return state, rng.choice(alive), p
+
+
+def _holds(state: State, wagon: int, player: int) -> bool:
+    """Whether ``player`` holds ``wagon`` (would steal it now): what ``is_safe`` asks about."""
+    w = state.car(wagon)
+    return w is not None and state.stealer(w) == player
 
 
 def merc_cases(count: int, seed: int) -> list[Case]:

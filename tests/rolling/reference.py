@@ -65,7 +65,7 @@ def most_laid_by_search(state: object, symbol: int) -> int:
     """After a roll (phase attack): the most dice of ``symbol`` (its rolled dice and jokers) the
     player to move can surely lay this turn, by walking every order of the rules engine's
     ``lay`` and ``joker`` actions (rerolls left out) and adding up what each one lays: a ``lay``
-    of the symbol lays every rolled die of it, a joker on the car of the player's group of the
+    of the symbol lays every rolled die of it, a joker on the wagon of the player's group of the
     symbol is one more. A trunk opened on the way counts at its worst tile."""
     from banditsolve.rolling.rules import (
         Joker,
@@ -135,10 +135,10 @@ def lay_chances_by_sequences(state: object, symbol: int) -> list[Fraction]:
 
 def safe_from_empty_opponent(dice: int, distance: int, mine: int, need: int) -> bool:
     """Two players; no trunks; the opponent has nothing on the train and rolls all ``dice``.
-    Their first group goes on the rearmost car and each new symbol one car forward, so to put
-    dice on a car ``distance`` cars in front of the rear they need ``distance`` other symbols
+    Their first group goes on the rearmost wagon and each new symbol one wagon forward, so to put
+    dice on a wagon ``distance`` wagons in front of the rear they need ``distance`` other symbols
     first (one die each): at most ``dice - distance`` dice reach it, and only if
-    ``distance <= 4`` (five symbols). The car stays mine if I meet its number and they cannot
+    ``distance <= 4`` (five symbols). The wagon stays mine if I meet its number and they cannot
     reach my count."""
     if mine < need:
         return False
@@ -169,7 +169,7 @@ TINY_TRUNKS = parse_edition(
 
 
 def max_on_car_after_turn(state: object, car: int) -> int:
-    """The most dice the player to move can have on car ``car`` when their turn is over, by
+    """The most dice the player to move can have on wagon ``car`` when their turn is over, by
     walking every position the rules engine's actions reach (each once; no bound)."""
     from banditsolve.rolling.rules import apply_unchecked, legal_actions
     from banditsolve.rolling.state import State
@@ -231,8 +231,8 @@ def bomb_share(edition: object, symbol: int, seen: list[tuple[int, int, int]]) -
 def ambush_trunks(
     groups: dict[int, tuple[str, int]], trunks: dict[int, str]
 ) -> dict[tuple[int, int], int]:
-    """For every pair of the player's cars, how many trunks swapping their groups carries off:
-    the cars whose trunk symbol matches the group that lands there, three dice or more."""
+    """For every pair of the player's wagons, how many trunks swapping their groups carries off:
+    the wagons whose trunk symbol matches the group that lands there, three dice or more."""
     out: dict[tuple[int, int], int] = {}
     cars = sorted(groups)
     for i, a in enumerate(cars):
@@ -247,10 +247,10 @@ def ambush_trunks(
 def trunk_layings(
     gang: list[tuple[int, str, int]], roll: str, trunks: dict[int, str], cars: list[int]
 ) -> set[int]:
-    """The cars whose trunk some laying of ``roll`` carries off, by listing every laying by hand:
-    ``gang`` is the player's (car, symbol, size) front to back on the train ``cars`` (ids front
-    to back); a rolled symbol of the gang joins its car or is kept; the new symbols, in any order
-    and any subset, fill the cars in front of the gang one by one; jokers join any group."""
+    """The wagons whose trunk some laying of ``roll`` carries off, by listing every laying by hand:
+    ``gang`` is the player's (wagon, symbol, size) front to back on the train ``cars`` (ids front
+    to back); a rolled symbol of the gang joins its wagon or is kept; the new symbols, in any order
+    and any subset, fill the wagons in front of the gang one by one; jokers join any group."""
     symbols = {s for _, s, _ in gang}
     counts = {f: roll.count(f) for f in FACES}
     new = [s for s in "RMHBS" if counts[s] and s not in symbols]

@@ -52,8 +52,8 @@ def _safe_reference(state: State, puzzle: Puzzle) -> bool:
     held = [h for h in state.trunks[q][: state.usable] if not h.used]
     if puzzle.id == "safe-ambush":
         # without the ambush the opponent reaches their group here plus the dice in hand (taking
-        # back the rear group leaves the car behind the gang; a restart from the rear costs one
-        # die per car on the way); the ambush swaps their biggest group onto it
+        # back the rear group leaves the wagon behind the gang; a restart from the rear costs one
+        # die per wagon on the way); the ambush swaps their biggest group onto it
         assert any(CONTENTS[h.content] == "ambush" for h in held)
         theirs = [c.groups[q] for c in state.train if c.groups[q] is not None]
         hand = 7 - sum(g.size for g in theirs if g is not None)
@@ -115,7 +115,7 @@ def test_ambush_puzzles(puzzle: Puzzle) -> None:
 @rules("RB-TRUNK-3", "RB-ODDS-2")
 @pytest.mark.parametrize("puzzle", _of("steal"), ids=lambda p: p.id)
 def test_steal_puzzles(puzzle: Puzzle) -> None:
-    # the bomb puzzle: the car becomes mine exactly when its trunk is a bomb
+    # the bomb puzzle: the wagon becomes mine exactly when its trunk is a bomb
     state = puzzle.state()
     car = state.car(puzzle.car)
     assert car is not None

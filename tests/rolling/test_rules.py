@@ -162,7 +162,7 @@ def test_first_groups_go_back_to_front() -> None:
 def test_known_symbols_join_their_car() -> None:
     state = position([(1, None, ["R1", None]), (2, None, ["M1", None]), (3, None, [None, None])],
                      loco=[None, None], roll="RMH")
-    # R joins car 1, M joins car 2, a new H goes in front of the gang (the locomotive).
+    # R joins wagon 1, M joins wagon 2, a new H goes in front of the gang (the locomotive).
     assert texts(state) == ["lay R@1", "lay M@2", "lay H@0", "end"]
     state = apply(state, Lay(H, 0))
     assert state.car(0).groups[0].size == 1  # type: ignore[union-attr]
@@ -197,13 +197,13 @@ def test_steal_at_start_of_turn() -> None:
         [(2, "R", ["M2", "H1"]), (1, "M", ["H1", "M1"]), (2, "B", [None, "B2"])],
         loco=[None, None], to_move=1, phase="attack", roll="-",
     )
-    after = apply(state, End())  # player 0's turn begins: steals car 1 (2 > 1, needs 2)
+    after = apply(state, End())  # player 0's turn begins: steals wagon 1 (2 > 1, needs 2)
     assert [w.id for w in after.won[0]] == [1]
     assert [c.id for c in after.train] == [0, 2, 3]
     assert after.car(2).groups == (after.car(2).groups[0], after.car(2).groups[1])  # type: ignore[union-attr]
     assert after.phase == "start"
     assert after.to_move == 0
-    # car 2: a tie 1-1 is no steal; car 3: player 0 has none.
+    # wagon 2: a tie 1-1 is no steal; wagon 3: player 0 has none.
     assert after.car(2) is not None
     assert after.car(3) is not None
 
@@ -334,7 +334,7 @@ def test_mercenaries() -> None:
     state = apply(state, Rolled((1, 1, 0, 0, 0, 0)))
     rear = state.train[-1].id
     state = apply(state, Lay(R, rear))
-    if state.phase == "reveal":  # the rear car had a revolver trunk
+    if state.phase == "reveal":  # the rear wagon had a revolver trunk
         state = apply(state, Open(R, 2, 0))
     # seven hoard dice: outright theft; the mercenary on it leaves the game
     assert state.car(rear) is None
@@ -363,7 +363,7 @@ def test_end_and_ties() -> None:
     assert GAME.outcome(over) is not None
     assert over.scores == (9, 0)
     assert winners(over) == (0,)
-    # tie on points: more cars wins; then more trunks; then shared
+    # tie on points: more wagons wins; then more trunks; then shared
     tie = over.replace(won=(over.won[0][:1], over.won[0][1:]), trunks=((), ()))
     assert tie.scores == (5, 4) or winners(tie)
 

@@ -20,8 +20,8 @@ from tests.rules import rules
 
 
 def _replays(state: State, verdict: Safety) -> None:
-    """The counterexample is a legal line after which the player does not steal the car: the
-    car left the train, or the player's turn begins (or the game ends) without it."""
+    """The counterexample is a legal line after which the player does not steal the wagon: the
+    wagon left the train, or the player's turn begins (or the game ends) without it."""
     s = state
     for text in verdict.counterexample:
         s = apply(s, parse_action(text))
@@ -147,7 +147,7 @@ def test_models_cover_mid_turn_positions_and_several_opponents() -> None:
     )
     verdicts = [is_safe(state, 1, 0, backend=b) for b in ("exact", "cpsat", "z3")]
     assert {v.safe for v in verdicts} == {True}
-    # the same with player 2's gang two cars closer: a new group of theirs ties car 1
+    # the same with player 2's gang two wagons closer: a new group of theirs ties wagon 1
     closer = cases.TINYX.from_notation(
         state.notation().replace("2:2/2:-:-|-|-", "2:2/2:-:-|-|S1").replace("|H1|B1", "|H1|-")
     )
@@ -159,18 +159,18 @@ def test_models_cover_mid_turn_positions_and_several_opponents() -> None:
 
 @rules("RB-SAFE-3")
 def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_arguments() -> None:
-    # mercenary variant, player 1 to move with a group of three (a colour's worth) on car 1
-    # (tied by player 0's three: no steal)
+    # mercenary variant, player 1 to move with a group of three (a colour's worth) on wagon 1
+    # (held by player 0's four)
     merc = cases.TINYX.from_notation(
-        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R3|M2+1,"
+        "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R2+2|M2+1,"
         "2:1/1:-:-|-,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|0 opt=mercenaries:on"
     )
     assert covers(merc, 1, 0) is not None
     verdict = is_safe(merc, 1, 0, backend="cpsat")
     assert verdict.safe is None
     assert "mercenary variant" in verdict.reason
-    # player 1 can lose car 1 for player 0 only on lines with an outright theft (three
-    # mercenaries stacked on one car): the stacking model's line, confirmed by the engine
+    # player 1 can lose wagon 1 for player 0 only on lines with an outright theft (three
+    # mercenaries stacked on one wagon): the stacking model's line, confirmed by the engine
     stack = cases.TINYX.from_notation(
         "rb ed=tinyx n=2 phase=start turn=1 wagons=3 train=0:3/3L:-:-|-,1:2/2:-:R3|-,"
         "2:1/1:-:-|-,3:1/1:-:-|- won=-|- trunks=-|- reserve=0|3 opt=mercenaries:on"
@@ -181,7 +181,7 @@ def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_argum
         verdict = is_safe(stack, 1, 0, backend=backend)
         assert verdict.safe is False
         _replays(stack, verdict)
-    # safe, but with a hat trunk on car 1 a line with an outright theft elsewhere is not
+    # safe, but with a hat trunk on wagon 1 a line with an outright theft elsewhere is not
     # settled by the bound: unknown, saying so
     hat = GAME.from_notation(
         "rb ed=default n=2 phase=start turn=1 wagons=4 train=0:5/5L:-:-|-,1:2/2:H:R5|-,"
@@ -199,14 +199,14 @@ def test_backends_answer_unknown_for_what_they_do_not_model_and_refuse_bad_argum
     with pytest.raises(SolverError, match="unknown safety backend"):
         is_safe(state, 1, 0, backend="magic")
     with pytest.raises(SolverError, match="workers"):
-        is_safe(state, 2, 0, backend="cpsat", workers=0)
+        is_safe(state, 1, 0, backend="cpsat", workers=0)
     auto = is_safe(state, 1, 0, backend="auto")
     assert auto.safe == is_safe(state, 1, 0, backend="plain").safe
 
 
 @rules("RB-SAFE-2")
 def test_the_bound_answers_at_once_with_its_reason() -> None:
-    # my six dice on car 5; the opponent needs two other cars to reach it: at most five dice
+    # my six dice on wagon 5; the opponent needs two other wagons to reach it: at most five dice
     state = GAME.from_notation(
         "rb ed=default n=2 phase=start turn=1 wagons=7 train=0:5/5L:-:-|-,1:2/2:-:-|-,"
         "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|-,5:2/2:-:R6|-,6:3/3:-:-|-,7:4/4:-:-|- "
@@ -226,7 +226,7 @@ def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play(
         "2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-"
     )
     assert is_safe(two, 1, 0, backend="auto").method == "exact"
-    # three opponents and seven of my dice on car 1: the search needs more than 50,000
+    # three opponents and seven of my dice on wagon 1: the search needs more than 50,000
     # positions; auto answers with the CP-SAT model, and Z3 agrees
     four = GAME.from_notation(
         "rb ed=default n=4 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-|-|-,1:2/2:-:R7|-|-|-,"

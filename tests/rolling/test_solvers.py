@@ -38,23 +38,23 @@ def test_roll_distribution(n: int) -> None:
 
 @rules("RB-ODDS-1")
 def test_chance_to_lay_and_steal() -> None:
-    # Player 1 has H2 on car 1 and rolls 3 dice.
+    # Player 1 has H2 on wagon 1 and rolls 3 dice.
     s = position([(2, "R", ["M3", "H2"]), (3, "H", ["B1", "S2"])], loco=[None, None],
                  phase="start", to_move=1)
     for sym, has in (("H", True), ("S", True), ("R", False)):
         got = chance_to_lay(s, "RMHBS".index(sym), 3)
-        # a new symbol goes in front of the gang: car 0 (the locomotive) is free
+        # a new symbol goes in front of the gang: wagon 0 (the locomotive) is free
         assert got == reference.chance_to_lay(3, sym, 3, has, True), sym
-    # car 2 needs 3: one more S or joker; car 1: three more H/J to beat M3 ... or 2 + tie-free
+    # wagon 2 needs 3: one more S or joker; wagon 1: three more H/J to beat M3 ... or 2 + tie-free
     assert chance_stealable(s, 2) == 1 - Fraction(4, 6) ** 3
     with pytest.raises(SolverError):
         chance_stealable(s, 9)
 
 
 #: Small positions for the brute-force odds: the README's (one die; laying R opens a trunk), a
-#: gang in the middle with a trunk in front, a gang at the locomotive (no car in front: new
+#: gang in the middle with a trunk in front, a gang at the locomotive (no wagon in front: new
 #: symbols cannot be laid, option front=keep) and the same with front=behind, and a tiny-edition
-#: player with nothing on the train (three dice, the rearmost car; an outright theft is possible).
+#: player with nothing on the train (three dice, the rearmost wagon; an outright theft is possible).
 LAY_CASES = [
     "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
     "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-",
@@ -108,8 +108,8 @@ def test_lay_odds_refuse_impossible_questions() -> None:
 
 
 def _random_positions(game: object, count: int, seed: int) -> list[tuple[State, int]]:
-    """Start-of-turn positions of random tiny games with a car the previous player would
-    steal: (state, car)."""
+    """Start-of-turn positions of random tiny games with a wagon the previous player would
+    steal: (state, wagon)."""
     rng = random.Random(seed)
     out: list[tuple[State, int]] = []
     while len(out) < count:
@@ -132,7 +132,7 @@ def _random_positions(game: object, count: int, seed: int) -> list[tuple[State, 
 
 
 def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
-    """A random gang: neighbouring cars (1..cars), distinct symbols, at most ``dice`` dice."""
+    """A random gang: neighbouring wagons (1..wagons), distinct symbols, at most ``dice`` dice."""
     length = rng.randrange(0, min(cars, dice) + 1)
     if not length:
         return {}
@@ -149,7 +149,7 @@ def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
 
 def _built_positions(count: int, seed: int) -> list[tuple[State, int]]:
     """Positions of the tiny edition built at random: player 1 about to start their turn, and a
-    car player 0 would steal."""
+    wagon player 0 would steal."""
     rng = random.Random(seed)
     out: list[tuple[State, int]] = []
     while len(out) < count:
@@ -188,7 +188,7 @@ def test_safety_exact_agrees_with_plain_and_counterexamples_replay() -> None:
         decided += 1
         assert exact.safe == plain.safe, state.notation()
         if exact.safe is False:
-            # replay the counterexample: it is legal and the car is not stolen
+            # replay the counterexample: it is legal and the wagon is not stolen
             s = state
             for text in exact.counterexample:
                 s = apply(s, GAME.parse_action(s, text))
@@ -204,7 +204,7 @@ def test_safety_against_the_closed_form() -> None:
     for _ in range(scaled(40, 400)):
         wagons = 3
         cars: list[tuple[int, str | None, list[str | None]]] = []
-        # player 0's gang: one group on a chosen car, maybe another in front
+        # player 0's gang: one group on a chosen wagon, maybe another in front
         target = rng.randrange(1, wagons + 1)
         mine = rng.randrange(1, 4)
         for i in range(1, wagons + 1):
@@ -217,7 +217,12 @@ def test_safety_against_the_closed_form() -> None:
         tiny_state = TINY.from_notation(state.notation().replace("ed=default", "ed=tiny")
                                         .replace("0:5/5L", "0:3/3L"))
         distance = len(tiny_state.train) - 1 - tiny_state.index(target)
-        expected = reference.safe_from_empty_opponent(3, distance, mine, cars[target - 1][0])
+        need = cars[target - 1][0]
+        if mine < need:  # not held: the question is refused (RB-SAFE-1)
+            with pytest.raises(SolverError, match=f"does not hold wagon {target}"):
+                is_safe(tiny_state, target, 0)
+            continue
+        expected = reference.safe_from_empty_opponent(3, distance, mine, need)
         got = is_safe(tiny_state, target, 0)
         assert got.safe is expected, tiny_state.notation()
         checked += 1
@@ -252,7 +257,7 @@ def test_best_turn_shared_equals_plain() -> None:
     assert shared.value == plain.value
     assert shared.plan == plain.plan
     assert shared.to_answer().status == "yes"
-    # laying M and the joker on car 1 makes it 3-2 (stealable, 2 points), the S on car 2 ties
+    # laying M and the joker on wagon 1 makes it 3-2 (stealable, 2 points), the S on wagon 2 ties
     assert (shared.value == 2 and shared.plan[:2] == ("lay M@1", "lay S@2")) or shared.value == 2
     tiny = TINY.new_game(2, seed=3)
     after_roll = apply_unchecked(tiny, Roll())

@@ -1,4 +1,4 @@
-"""The steal begins every turn: a position still at the start of a turn holds no car the player
+"""The steal begins every turn: a position still at the start of a turn holds no wagon the player
 to move would steal, and the readers refuse one that does (RB-STEAL-1, RB-NOTE-2)."""
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from tests.rolling.helpers import position
 from tests.rules import rules
 
 #: The README's example before this check: player 1 to move at the start of their turn with
-#: M4 on car 1 (2 needed) and nobody else there; the steal that began the turn never happened.
+#: M4 on wagon 1 (2 needed) and nobody else there; the steal that began the turn never happened.
 OLD_README = (
     "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|-,1:2/2:-:-|M4,"
     "2:2/2:R:H4|R2,3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|- trunks=-|-"
 )
-#: The README's example now: the four masks wait on the locomotive (5 needed), car 1 is theirs.
+#: The README's example now: the four masks wait on the locomotive (5 needed), wagon 1 is theirs.
 NEW_README = (
     "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
     "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-"
@@ -46,7 +46,7 @@ def _refusal(text: str) -> str:
 @rules("RB-NOTE-2", "RB-STEAL-1")
 def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> None:
     message = _refusal(OLD_README)
-    assert "car 1 " in message
+    assert "wagon 1 " in message
     assert "player 1" in message
     assert "steal" in message
     assert "turn begins with the steal" in message
@@ -56,7 +56,7 @@ def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> N
         assert answer.code == 2, verb
         assert answer.out == "", verb
         assert answer.err.count("\n") == 1, verb
-        assert "car 1 " in answer.err, verb
+        assert "wagon 1 " in answer.err, verb
     # the JSON reader says the same: the JSON of the new position with the masks moved back
     doc = GAME.to_json(GAME.from_notation(NEW_README))
     del doc["notation"]
@@ -65,9 +65,9 @@ def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> N
     doc["train"].insert(1, {"id": 1, "need": 2, "points": 2, "locomotive": False,
                             "trunk": None, "groups": [None, masks]})
     doc["won"] = [[], []]
-    with pytest.raises(NotationError, match=r"car 1 is player 1's to steal"):
+    with pytest.raises(NotationError, match=r"wagon 1 is player 1's to steal"):
         GAME.from_json(doc)
-    assert "car 1 is player 1's to steal" in _refusal(json.dumps(doc))
+    assert "wagon 1 is player 1's to steal" in _refusal(json.dumps(doc))
     # the roll that follows the steal (nothing laid yet) is judged the same way
     assert "phase roll" in _refusal(OLD_README.replace("phase=start", "phase=roll") + " air=1/0")
 
@@ -79,9 +79,9 @@ def test_the_new_readme_position_makes_the_same_point() -> None:
     answer = run("rolling", "safe", NEW_README, "2")
     assert answer.code == 1
     assert answer.out.strip() == (
-        "car 2 can be lost before player 0's next turn: roll; rolled R; lay R@2; open R2b; end"
+        "wagon 2 can be lost before player 0's next turn: roll; rolled R; lay R@2; open R2b; end"
     )
-    # after a laying the mover may well lead a car: they steal it as their next turn begins
+    # after a laying the mover may well lead a wagon: they steal it as their next turn begins
     laid = apply_all(state, ["roll", "rolled M", "lay M@0"])
     assert laid.phase == "attack"
     assert state.stealer(state.train[0]) is None
@@ -112,7 +112,7 @@ def _stealable(state: State) -> State | None:
                 train=(*state.train[:i], car.with_group(p, bigger), *state.train[i + 1 :])
             )
             if trunk_qualifies(grown, grown.train[i], p):
-                continue  # (that group would have carried the car's trunk off: another rule)
+                continue  # (that group would have carried the wagon's trunk off: another rule)
             return grown
     return None
 
@@ -144,7 +144,7 @@ def _check_game(seed: int, players: int, options: dict[str, str]) -> int:
             continue
         car = next(c for c in bad.train if bad.stealer(c) == bad.to_move)
         message = _refusal(GAME.to_notation(bad))
-        assert f"car {car.id} is player {bad.to_move}'s to steal" in message
+        assert f"wagon {car.id} is player {bad.to_move}'s to steal" in message
         with pytest.raises(NotationError, match="a turn begins with the steal"):
             GAME.from_json(GAME.to_json(bad))
         flipped += 1
@@ -168,8 +168,8 @@ def test_random_games_give_positions_to_flip() -> None:
 
 
 def _rear_back_cut() -> tuple[State, State]:
-    """Player 0 ends their turn; player 1 steals car 2 from the middle of player 0's gang, so
-    under cut=rear_back player 0's H3 on car 3 goes home and leaves player 1's S2 alone there."""
+    """Player 0 ends their turn; player 1 steals wagon 2 from the middle of player 0's gang, so
+    under cut=rear_back player 0's H3 on wagon 3 goes home and leaves player 1's S2 alone there."""
     cars: list[tuple[int, str | None, list[str | None]]] = [
         (2, None, ["R1", None]),
         (2, None, ["M1", "B3"]),
@@ -195,16 +195,16 @@ def test_under_rear_back_the_steal_itself_can_leave_a_car_to_the_mover() -> None
     # reached by play, so read back
     assert GAME.from_notation(GAME.to_notation(cut)) == cut
     assert GAME.from_json(GAME.to_json(cut)) == cut
-    # the same train under cut=join cannot happen: the steal would have taken car 3 as well
+    # the same train under cut=join cannot happen: the steal would have taken wagon 3 as well
     message = _refusal(GAME.to_notation(cut.replace(options=Options())))
-    assert "car 3 is player 1's to steal" in message
-    # nor under rear_back when nothing the mover took explains it: no car won in front of car 3
+    assert "wagon 3 is player 1's to steal" in message
+    # nor under rear_back when nothing the mover took explains it: no wagon won in front of wagon 3
     # (and player 0 back on the rear of it)
     unexplained = cut.replace(won=((), ()), wagons=cut.wagons - 1,
                               train=tuple(_renumber(c) for c in cut.train))
-    assert "car 2 is player 1's to steal" in _refusal(GAME.to_notation(unexplained))
+    assert "wagon 2 is player 1's to steal" in _refusal(GAME.to_notation(unexplained))
 
 
 def _renumber(car: Car) -> Car:
-    """The cars behind the stolen car 2 moved up one place (a train that never had car 2)."""
+    """The wagons behind the stolen wagon 2 moved up one place (a train that never had wagon 2)."""
     return car if car.id < 2 else replace(car, id=car.id - 1)

@@ -21,13 +21,13 @@ from banditsolve.rolling.rules import DealWagon, apply, chance_outcomes, parse_f
 from banditsolve.rolling.state import Car, Group, Held, Options, State, Won
 from tests.rules import rules
 
-#: Player 1 to move at the start of their turn: the locomotive (M4 of player 1), car 1 taken by
-#: player 1, car 2 (revolver trunk) with H4 of player 0 and R2 of player 1, cars 3 to 6 empty.
+#: Player 1 to move at the start of their turn: the locomotive (M4 of player 1), wagon 1 taken by
+#: player 1, wagon 2 (revolver trunk) with H4 of player 0 and R2 of player 1, wagons 3 to 6 empty.
 START = GAME.from_notation(
     "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
     "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-"
 )
-#: Player 0 attacking with a revolver and a joker rolled, one roll-again trunk held (car 3's:
+#: Player 0 attacking with a revolver and a joker rolled, one roll-again trunk held (wagon 3's:
 #: one trunk was dealt to each of the three wagons).
 ATTACK = GAME.from_notation(
     "rb ed=default n=2 phase=attack turn=0 wagons=3 train=0:5/5L:-:-|-,1:2/2:R:M1|H2,"
@@ -38,7 +38,7 @@ SETUP = apply(apply(GAME.new_game(3), DealWagon(1, 1)), DealWagon(2, 2))
 
 
 def _car(state: State, car_id: int, **changes: object) -> State:
-    """``state`` with car ``car_id`` changed."""
+    """``state`` with wagon ``car_id`` changed."""
     train = tuple(replace(c, **changes) if c.id == car_id else c for c in state.train)  # type: ignore[arg-type]
     return state.replace(train=train)
 
@@ -58,20 +58,20 @@ def _complete_setup() -> State:
 
 
 def _all_taken(state: State) -> State:
-    """Every car taken by player 1, the turn still going on."""
+    """Every wagon taken by player 1, the turn still going on."""
     train = tuple(Won(c.id, c.need, c.points, c.loco) for c in state.train)
     return state.replace(train=(), won=((), (*train, *state.won[1])))
 
 
 def _all_revolvers_held() -> State:
-    """Player 0 holds every revolver tile, while car 2 still shows a revolver trunk."""
+    """Player 0 holds every revolver tile, while wagon 2 still shows a revolver trunk."""
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0]
     held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
     return START.replace(trunks=(held, ()))
 
 
 def _more_trunks_than_wagons() -> State:
-    """Six wagons dealt, car 2's trunk still down, and six more opened in player 0's hands."""
+    """Six wagons dealt, wagon 2's trunk still down, and six more opened in player 0's hands."""
     tiles = [t for t in GAME.edition.trunks if t.symbol != 0][:6]
     held = tuple(Held(t.symbol, t.value, t.content, t.content in (BOMB,)) for t in tiles)
     return START.replace(trunks=(held, ()))
@@ -114,7 +114,7 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_dice_in_the_air", "RB-ROLL-2", "in the air", lambda: ATTACK.replace(airborne=(1, 0))),
     ("check_mercenary_roll", "RB-MERC-2", "mercenary roll", lambda: ATTACK.replace(phase="mroll")),
     ("check_pending", "RB-TRUNK-2", "pending", lambda: ATTACK.replace(phase="reveal")),
-    ("check_pending_cars", "RB-TRUNK-1", "pending trunk on car 3",
+    ("check_pending_cars", "RB-TRUNK-1", "pending trunk on wagon 3",
      lambda: ATTACK.replace(phase="reveal", pending=((3, False),))),
     ("check_joker_car", "RB-OPT-1", "jc", lambda: START.replace(joker_car=2)),
     ("check_wagon_deal", "RB-SETUP-1", "complete",
@@ -128,9 +128,9 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_locomotive", "RB-COMP-3", "locomotive differs", lambda: _car(START, 0, need=6)),
     ("check_trunk_tiles", "RB-COMP-5", "trunks that the edition does not have",
      lambda: START.replace(trunks=((Held(0, 2, 1, True),) * 2, ()))),
-    ("check_face_down_trunks", "RB-TRUNK-2", "no revolver trunk is left for car 2",
+    ("check_face_down_trunks", "RB-TRUNK-2", "no revolver trunk is left for wagon 2",
      _all_revolvers_held),
-    ("check_steal_step", "RB-STEAL-1", "car 0 is player 1's to steal",
+    ("check_steal_step", "RB-STEAL-1", "wagon 0 is player 1's to steal",
      lambda: _group(START, 0, 1, Group(1, 5, 0, 5))),
     ("check_groups", "RB-JOKER-1", "all jokers", lambda: _group(START, 2, 0, Group(2, 4, 0, 0))),
     ("check_pending_cars", "RB-TRUNK-1", "does not carry it off",
@@ -195,11 +195,11 @@ def test_every_check_has_a_case_and_the_bases_are_reachable() -> None:
 
 @rules("RB-NOTE-2", "RB-TRUNK-2")
 def test_more_face_down_trunks_than_tiles_are_refused() -> None:
-    # car 2's revolver trunk and car 3's: all the revolver tiles but one are held
+    # wagon 2's revolver trunk and wagon 3's: all the revolver tiles but one are held
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0][1:]
     held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
     two = _car(START, 3, trunk=0).replace(trunks=(held, ()))
-    # one revolver tile is left, for either car: accepted, and read back the same
+    # one revolver tile is left, for either wagon: accepted, and read back the same
     assert GAME.from_notation(GAME.to_notation(two)) == two
     # every tile of every symbol but that revolver held: two face-down trunks, one tile
     box = GAME.edition.trunks

@@ -100,7 +100,7 @@ class Reroll:
 
 @dataclass(frozen=True, slots=True)
 class Lay:
-    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on car ``car``."""
+    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on wagon ``car``."""
 
     symbol: int
     car: int
@@ -111,7 +111,7 @@ class Lay:
 
 @dataclass(frozen=True, slots=True)
 class Joker:
-    """Lay one rolled joker (a mercenary one if ``merc``) on car ``car``, showing the symbol of
+    """Lay one rolled joker (a mercenary one if ``merc``) on wagon ``car``, showing the symbol of
     the player's group there."""
 
     car: int
@@ -123,7 +123,7 @@ class Joker:
 
 @dataclass(frozen=True, slots=True)
 class Ambush:
-    """Use an ambush trunk: swap the player's groups on cars ``a`` and ``b``."""
+    """Use an ambush trunk: swap the player's groups on wagons ``a`` and ``b``."""
 
     a: int
     b: int

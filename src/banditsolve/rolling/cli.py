@@ -2,8 +2,13 @@
 
 - ``odds POSITION [--symbol R] [--at-least K]``: exact odds of the coming roll (exit 0).
 - ``best POSITION``: the best play of this turn, exact (exit 0, or 3 past a limit).
-- ``safe POSITION CAR [--player P]``: is car CAR provably P's at the start of their next turn?
-  (0 safe, 1 unsafe with a counterexample, 3 unknown within the limits).
+- ``safe POSITION WAGON [--player P]``: is wagon WAGON provably P's at the start of their next
+  turn? (0 safe, 1 unsafe with a counterexample, 3 unknown within the limits; a wagon P does not
+  hold is refused, exit 2).
+
+Each draws its answer: ``--svg OUT`` writes the picture (the odds as bars, the best turn as
+numbered steps, the safety verdict on the train with a counterexample's steps numbered) and
+``--draw`` prints the same picture in text after the answer.
 
 Nothing heavy is imported at module level (the handlers import the solvers).
 """
@@ -13,7 +18,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from banditsolve.core.answer import DemoItem
 from banditsolve.core.flags import (
@@ -28,6 +33,7 @@ from banditsolve.core.flags import (
 from banditsolve.core.limits import BEST_TURN_TIME_LIMIT, ODDS_TIME_LIMIT, SAFE_TIME_LIMIT
 
 if TYPE_CHECKING:
+    from banditsolve.core.answer import Answer
     from banditsolve.rolling.state import State
 
 
@@ -47,18 +53,25 @@ def register(commands: Commands) -> None:
         help="dice of a symbol to lay, 0 to 30 (default 3; 0 is certain)",
     )
     add_limits(odds, time_limit=ODDS_TIME_LIMIT, node_limit=None)
-    _add_svg(odds)
+    _add_drawing(odds, "the odds as a bar chart")
     odds.set_defaults(handler=cmd_odds)
 
     best = add_query(commands, "best", "the best play of this turn (exact expected points)")
     add_limits(best, time_limit=BEST_TURN_TIME_LIMIT, node_limit=None)
     best.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
-    _add_svg(best)
+    _add_drawing(best, "the best turn as numbered steps, a train after each")
     best.set_defaults(handler=cmd_best)
 
-    safe = add_query(commands, "safe", "is this car provably mine at my next turn? (0 yes, 1 no)")
-    safe.add_argument("car", metavar="CAR", type=int, help="the car's number (0: the locomotive)")
-    safe.add_argument("--player", type=int, help="whose car (default: who moved last)")
+    safe = add_query(commands, "safe", "is this wagon provably mine at my next turn? (0 yes, 1 no)")
+    safe.add_argument(
+        "wagon", metavar="WAGON", type=int, help="the wagon's number (0: the locomotive)"
+    )
+    safe.add_argument(
+        "--player",
+        type=int,
+        help="who holds the wagon (default: who moved last); a wagon they do not hold (would "
+        "not steal now) is refused",
+    )
     add_limits(safe, time_limit=SAFE_TIME_LIMIT, node_limit=None)
     safe.add_argument(
         "--plain", action="store_true", help="plain enumeration (the baseline; = --backend plain)"
@@ -72,20 +85,40 @@ def register(commands: Commands) -> None:
     safe.add_argument(
         "--workers", type=count(1, 64, "--workers"), default=1, help="CP-SAT workers (default 1)"
     )
-    _add_svg(safe, "; with an unsafe answer also OUT's stem + '-broken.svg': the end of the line")
+    _add_drawing(
+        safe,
+        "the verdict on the train; when the wagon can be lost, the steps of the line that "
+        "breaks it numbered on the wagons they touch, and the train after it",
+    )
     safe.set_defaults(handler=cmd_safe)
 
 
-def _add_svg(parser: argparse.ArgumentParser, more: str = "") -> None:
-    add_svg(parser, f"also write an SVG picture of the position to OUT{more}")
+def _add_drawing(parser: argparse.ArgumentParser, what: str) -> None:
+    add_svg(parser, f"also write the answer drawn as SVG to OUT: {what}")
+    parser.add_argument(
+        "--draw", action="store_true", help="also print the answer drawn in text (ASCII)"
+    )
 
 
-def _picture(args: argparse.Namespace, state: State, broken: State | None = None) -> None:
+class _Drawn(Protocol):
+    def explain(self) -> str: ...
+
+    def svg(self) -> str: ...
+
+    def ascii(self) -> str: ...
+
+    def to_answer(self) -> Answer: ...
+
+
+def _answer(args: argparse.Namespace, result: _Drawn) -> int:
+    """Write the answer's picture (``--svg``), then print the answer (and with ``--draw`` its
+    picture in text) and return its exit status."""
     if getattr(args, "svg", None) is not None:
-        write_svg(args.svg, state.svg())
-        if broken is not None:
-            out = Path(args.svg)
-            write_svg(out.with_name(out.stem + "-broken.svg"), broken.svg())
+        write_svg(args.svg, result.svg())
+    text = result.explain()
+    if getattr(args, "draw", False):
+        text += "\n\n" + result.ascii()
+    return emit_answer(args, result.to_answer(), text=text)
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -103,8 +136,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
     )
-    _picture(args, state)
-    return emit_answer(args, result.to_answer(), text=result.explain())
+    return _answer(args, result)
 
 
 def cmd_best(args: argparse.Namespace) -> int:
@@ -114,8 +146,7 @@ def cmd_best(args: argparse.Namespace) -> int:
     result = best_turn(
         state, time_limit=args.time_limit, node_limit=args.node_limit, plain=args.plain
     )
-    _picture(args, state)
-    return emit_answer(args, result.to_answer(), text=result.explain())
+    return _answer(args, result)
 
 
 def cmd_safe(args: argparse.Namespace) -> int:
@@ -130,7 +161,7 @@ def cmd_safe(args: argparse.Namespace) -> int:
     state = _read(args)
     result = is_safe(
         state,
-        args.car,
+        args.wagon,
         args.player,
         time_limit=args.time_limit,
         node_limit=args.node_limit,
@@ -139,13 +170,7 @@ def cmd_safe(args: argparse.Namespace) -> int:
         workers=args.workers,
         seed=getattr(args, "seed", None) or 0,
     )
-    broken = None
-    if result.safe is False and getattr(args, "svg", None) is not None:
-        from banditsolve.rolling.rules import apply_all
-
-        broken = apply_all(state, result.counterexample)
-    _picture(args, state, broken)
-    return emit_answer(args, result.to_answer(), text=result.explain())
+    return _answer(args, result)
 
 
 def demo(out_dir: Path, game: str = "rolling") -> Iterator[DemoItem]:
@@ -157,14 +182,14 @@ def demo(out_dir: Path, game: str = "rolling") -> Iterator[DemoItem]:
     state = GAME.from_notation(DEMO_UNSAFE)
     answer = is_safe(state, 1, 0, time_limit=20)
     yield DemoItem(
-        "a car that looks safe but is not",
-        GAME.ascii(state) + "\n" + answer.explain(),
+        "a wagon that looks safe but is not",
+        answer.ascii(),
         answer=answer.to_answer(),
-        svg=write_svg(out_dir / "rolling-unsafe.svg", GAME.svg(state)),
+        svg=write_svg(out_dir / "rolling-unsafe.svg", answer.svg()),
     )
 
 
-#: Player 0 leads car 1 by 3 to 2, but player 1 can take everything back and roll seven dice.
+#: Player 0 leads wagon 1 by 3 to 2, but player 1 can take everything back and roll seven dice.
 DEMO_UNSAFE = (
     "rb ed=default n=2 phase=start turn=1 wagons=2 train=0:5/5L:-:-|-,1:2/2:R:M3|H2,2:3/3:H:B1|S2"
     " won=-|- trunks=-|-"

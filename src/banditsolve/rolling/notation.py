@@ -6,11 +6,11 @@ The notation is a line of ``key=value`` fields after the word ``rb``::
 
 - ``ed``: the edition's name (``default``, or one made known by ``with_edition``) or the path of
   an edition JSON file (``ed=./mine.json``; see :func:`.edition.lookup`), written back as given.
-- ``train``: the cars front to back, ``,``-separated: ``id:need/points[L]:trunk:groups`` where
+- ``train``: the wagons front to back, ``,``-separated: ``id:need/points[L]:trunk:groups`` where
   ``L`` marks the locomotive, ``trunk`` is the symbol on the trunk still there (or ``-``) and
   ``groups`` gives each player's group, ``|``-separated: ``-`` or symbol and hoard dice, then
   ``+m`` mercenaries, then ``~k`` when only ``k`` of the dice rolled the symbol (``M2+1~2``).
-- ``won``: each player's cars (``id:need/points[L]``), ``trunks``: each player's trunks
+- ``won``: each player's wagons (``id:need/points[L]``), ``trunks``: each player's trunks
   (``R2b``: symbol, value, content letter; ``*`` once used); players ``|``-separated, ``-`` for
   none.
 - Fields left at their defaults are left out: ``opt`` (changed rule options, ``name:value``,
@@ -163,7 +163,7 @@ def _parse_group(text: str, where: str) -> Group | None:
 def _parse_car(text: str, players: int, where: str) -> Car:
     fields = text.split(":")
     if len(fields) != 4:
-        raise NotationError(f"{where}: a car is id:need/points:trunk:groups, not {excerpt(text)}")
+        raise NotationError(f"{where}: a wagon is id:need/points:trunk:groups, not {excerpt(text)}")
     car_id = _int(fields[0], where)
     np = fields[1]
     loco = np.endswith("L")
@@ -183,7 +183,7 @@ def _parse_car(text: str, players: int, where: str) -> Car:
 def _parse_won(text: str, where: str) -> Won:
     fields = text.split(":")
     if len(fields) != 2:
-        raise NotationError(f"{where}: a won car is id:need/points, not {excerpt(text)}")
+        raise NotationError(f"{where}: a won wagon is id:need/points, not {excerpt(text)}")
     np = fields[1]
     loco = np.endswith("L")
     np = np[:-1] if loco else np
@@ -572,8 +572,8 @@ class _Doc:
         for item in _j_list(self.doc.get("pending", []), f"{_JSON}: pending"):
             pair = _j_list(item, f"{_JSON}: pending entry")
             if len(pair) != 2:
-                raise NotationError(f"{_JSON}: a pending entry is [car, theft]")
-            car = expect_int(pair[0], f"{_JSON}: pending car", 0, 99)
+                raise NotationError(f"{_JSON}: a pending entry is [wagon, theft]")
+            car = expect_int(pair[0], f"{_JSON}: pending wagon", 0, 99)
             pending.append((car, _j_bool(pair[1], "theft")))
         return tuple(pending)
 
@@ -587,11 +587,11 @@ class _Doc:
             options=self.options(),
             phase=self.phase("phase", ""),
             to_move=self.number("to_move", 0, players - 1),
-            train=tuple(_j_car(c, f"{_JSON}: car {i + 1}", players) for i, c in enumerate(train)),
+            train=tuple(_j_car(c, f"{_JSON}: wagon {i + 1}", players) for i, c in enumerate(train)),
             wagons=self.number("wagons", 1, 30),
             won=tuple(
                 tuple(
-                    _j_won(w, f"{_JSON}: a car won by player {q}")
+                    _j_won(w, f"{_JSON}: a wagon won by player {q}")
                     for w in _j_list(ws, f"{_JSON}: won {q}")
                 )
                 for q, ws in enumerate(self.per_player("won"))

@@ -2,7 +2,7 @@
 
 - ``random``: any legal action, uniformly.
 - ``greedy``: takes back its rearmost group when it has fewer than 3 dice to roll and would not
-  steal that car; rolls every mercenary it has; picks the action whose resulting
+  steal that wagon; rolls every mercenary it has; picks the action whose resulting
   position is worth most by :func:`heuristic` (points taken, points it would steal now, trunks,
   dice on the train), the first in the legal order on ties.
 """
@@ -35,7 +35,7 @@ def random_player(state: State, rng: random.Random) -> Action:
 
 
 def heuristic(state: State, player: int) -> float:
-    """A rough worth of ``state`` for ``player``: points, plus the points of cars they would
+    """A rough worth of ``state`` for ``player``: points, plus the points of wagons they would
     steal now, plus a little per die on the train and per die they lead by."""
     value = float(state.score(player))
     for car in state.train:

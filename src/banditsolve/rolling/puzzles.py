@@ -4,8 +4,8 @@ Each puzzle has an ``id``, a ``position`` (notation), a ``question``, a ``descri
 ``answer``. Questions:
 
 - ``"lay"``: the chance to lay ``k`` dice of ``symbol`` with the coming roll (a fraction);
-- ``"safe"``: is ``car`` provably ``player``'s at their next turn (``"safe"``/``"unsafe"``);
-- ``"trunk"``: the roll known, the only car whose trunk some laying carries off (its number);
+- ``"safe"``: is wagon ``car`` provably ``player``'s at their next turn (``"safe"``/``"unsafe"``);
+- ``"trunk"``: the roll known, the only wagon whose trunk some laying carries off (its number);
 - ``"ambush"``: in the ambush step, the swap that carries off the most trunks (its text), ``k``
   being how many;
 - ``"steal"``: the chance, with the best play of the rest of the turn, that ``car`` is the

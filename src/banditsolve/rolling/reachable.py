@@ -3,7 +3,7 @@
 :func:`banditsolve.rolling.rules.validate` runs :data:`CHECKS` in order; each check refuses a
 state that breaks its one rule with a :class:`~banditsolve.errors.NotationError` of one line
 that ends with the rule's ID. A check may rely on the checks before it (the shape of the state
-first, then the cars, the dice, the phase, the edition's components, and last the steal that
+first, then the wagons, the dice, the phase, the edition's components, and last the steal that
 begins every turn). The readers of the notation and the JSON parse, build the state and call
 ``rules.validate``: they hold no rule of their own.
 """
@@ -93,19 +93,19 @@ def check_groups(state: State, edition: Edition) -> None:
     for car, q, g in _groups(state):
         if g.size <= 0 or min(g.bandits, g.mercs, g.natural) < 0 or g.natural > g.size:
             refuse(
-                f"player {q}'s group on car {car.id} must hold a die, and no more natural dice "
+                f"player {q}'s group on wagon {car.id} must hold a die, and no more natural dice "
                 "than dice",
                 "RB-ATTACK-2",
             )
         if not g.natural:
             refuse(
-                f"player {q}'s group on car {car.id} is all jokers: a joker joins a group of"
+                f"player {q}'s group on wagon {car.id} is all jokers: a joker joins a group of"
                 " dice that rolled its symbol",
                 "RB-JOKER-1",
             )
 
 
-# -- the cars -----------------------------------------------------------------------------------
+# -- the wagons ---------------------------------------------------------------------------------
 
 
 def _all_ids(state: State) -> list[int]:
@@ -113,24 +113,24 @@ def _all_ids(state: State) -> list[int]:
 
 
 def check_cars_once(state: State, edition: Edition) -> None:
-    """Each car is in the train or in one player's takings, once (RB-SETUP-1)."""
+    """Each wagon is in the train or in one player's takings, once (RB-SETUP-1)."""
     ids = _all_ids(state)
     if len(set(ids)) != len(ids):
-        refuse("a car appears twice", "RB-SETUP-1")
+        refuse("a wagon appears twice", "RB-SETUP-1")
 
 
 def check_locomotive_first(state: State, edition: Edition) -> None:
-    """The locomotive leads the train: car 0 and only car 0 (RB-SETUP-1)."""
+    """The locomotive leads the train: wagon 0 and only wagon 0 (RB-SETUP-1)."""
     if any(c.loco != (c.id == 0) for c in state.train) or any(
         w.loco != (w.id == 0) for ws in state.won for w in ws
     ):
-        refuse("car 0 and only car 0 is the locomotive", "RB-SETUP-1")
+        refuse("wagon 0 and only wagon 0 is the locomotive", "RB-SETUP-1")
 
 
 def check_car_numbers(state: State, edition: Edition) -> None:
-    """Cars are numbered from the locomotive back, up to the train's length (RB-SETUP-1)."""
+    """Wagons are numbered from the locomotive back, up to the train's length (RB-SETUP-1)."""
     if any(c.id > state.wagons for c in state.train):
-        refuse("a car number is larger than the train", "RB-SETUP-1")
+        refuse("a wagon number is larger than the train", "RB-SETUP-1")
 
 
 def check_wagon_count(state: State, edition: Edition) -> None:
@@ -140,17 +140,17 @@ def check_wagon_count(state: State, edition: Edition) -> None:
 
 
 def check_cars_accounted(state: State, edition: Edition) -> None:
-    """Once the train is built, every car is on it or taken (RB-STEAL-2)."""
+    """Once the train is built, every wagon is on it or taken (RB-STEAL-2)."""
     ids = _all_ids(state)
     if not _setup(state) and len(ids) != state.wagons + 1:
-        refuse(f"{len(ids)} cars in play and taken, not {state.wagons + 1}", "RB-STEAL-2")
+        refuse(f"{len(ids)} wagons in play and taken, not {state.wagons + 1}", "RB-STEAL-2")
 
 
 def check_train_order(state: State, edition: Edition) -> None:
     """The train keeps its order when it closes up (RB-STEAL-3)."""
     ordered = [c.id for c in state.train]
     if ordered != sorted(ordered):
-        refuse("the cars must be in train order", "RB-STEAL-3")
+        refuse("the wagons must be in train order", "RB-STEAL-3")
 
 
 def check_end(state: State, edition: Edition) -> None:
@@ -188,11 +188,11 @@ def check_mercenary_count(state: State, edition: Edition) -> None:
 
 
 def check_gang(state: State, edition: Edition) -> None:
-    """A player's groups fill neighbouring cars (RB-ATTACK-6)."""
+    """A player's groups fill neighbouring wagons (RB-ATTACK-6)."""
     for q in range(state.players):
         gang = state.gang(q)
         if gang and gang[-1] - gang[0] + 1 != len(gang):
-            refuse(f"player {q}'s gang is not on neighbouring cars", "RB-ATTACK-6")
+            refuse(f"player {q}'s gang is not on neighbouring wagons", "RB-ATTACK-6")
 
 
 def check_one_group_per_symbol(state: State, edition: Edition) -> None:
@@ -256,23 +256,23 @@ def check_pending(state: State, edition: Edition) -> None:
 
 
 def check_pending_cars(state: State, edition: Edition) -> None:
-    """A trunk to open is on a car where the player to move has three dice of its symbol
+    """A trunk to open is on a wagon where the player to move has three dice of its symbol
     (RB-TRUNK-1)."""
     for car_id, _ in state.pending:
         car = state.car(car_id)
         if car is None or car.trunk is None or car.groups[state.to_move] is None:
-            refuse(f"pending trunk on car {car_id} is not there", "RB-TRUNK-1")
+            refuse(f"pending trunk on wagon {car_id} is not there", "RB-TRUNK-1")
         if not trunk_qualifies(state, car, state.to_move):
             refuse(
-                f"the trunk of car {car_id} is being opened, but player {state.to_move}'s group"
+                f"the trunk of wagon {car_id} is being opened, but player {state.to_move}'s group"
                 " there does not carry it off",
                 "RB-TRUNK-1",
             )
 
 
 def check_trunks_left_on_the_train(state: State, edition: Edition) -> None:
-    """A trunk stays on its car only while no group there carries it off (RB-TRUNK-1): one that
-    does is opened at once (the cars being opened aside; a game that ended on a theft in the
+    """A trunk stays on its wagon only while no group there carries it off (RB-TRUNK-1): one that
+    does is opened at once (the wagons being opened aside; a game that ended on a theft in the
     same move leaves its trunks)."""
     if state.phase == "over" or _setup(state):
         return
@@ -281,7 +281,7 @@ def check_trunks_left_on_the_train(state: State, edition: Edition) -> None:
         for q in range(state.players):
             if trunk_qualifies(state, car, q) and not (q == state.to_move and car.id in opening):
                 refuse(
-                    f"player {q}'s group on car {car.id} would have carried its trunk off",
+                    f"player {q}'s group on wagon {car.id} would have carried its trunk off",
                     "RB-TRUNK-1",
                 )
 
@@ -321,7 +321,7 @@ def check_ambush_step(state: State, edition: Edition) -> None:
 
 
 def check_joker_car(state: State, edition: Edition) -> None:
-    """The car of this turn's jokers (option jokers=together) exists only during an attack
+    """The wagon of this turn's jokers (option jokers=together) exists only during an attack
     (RB-OPT-1)."""
     if state.joker_car is not None and state.phase not in ("attack", "reveal", "over"):
         refuse("jc only during an attack", "RB-OPT-1")
@@ -427,7 +427,7 @@ def check_face_down_trunks(state: State, edition: Edition) -> None:
     left.subtract(h.symbol for h in opened)
     for c in state.train:
         if c.trunk is not None and left[c.trunk] <= 0:
-            refuse(f"no {SYMBOLS[c.trunk]} trunk is left for car {c.id}", "RB-TRUNK-2")
+            refuse(f"no {SYMBOLS[c.trunk]} trunk is left for wagon {c.id}", "RB-TRUNK-2")
     if sum(1 for c in state.train if c.trunk is not None) > len(edition.trunks) - len(opened):
         refuse("more face-down trunks than tiles left", "RB-TRUNK-2")
 
@@ -436,19 +436,19 @@ def check_face_down_trunks(state: State, edition: Edition) -> None:
 
 #: The phases in which the train is still as the turn's steal step left it: the take backs
 #: (which only lower the mover's own counts) and the roll, before anything is laid (a roll-again
-#: trunk rerolls before laying too). After a laying the mover may lead a car: they steal it as
+#: trunk rerolls before laying too). After a laying the mover may lead a wagon: they steal it as
 #: their next turn begins. (An attack with laid=0 is no different, but the notation leaves
 #: ``laid`` out by default, so attack positions are not judged on it.)
 _AFTER_STEAL: frozenset[str] = frozenset({"start", "roll", "mroll"})
 
 
 def check_steal_step(state: State, edition: Edition) -> None:
-    """Refuse a car the player to move would steal while their turn is still at its start.
+    """Refuse a wagon the player to move would steal while their turn is still at its start.
 
     The steal is the first step of every turn (RB-TURN-1, RB-STEAL-1) and the engine takes it
-    as the turn begins, so at phase start (and in the roll that follows) no car is one the
+    as the turn begins, so at phase start (and in the roll that follows) no wagon is one the
     mover steals, with one exception: under cut=rear_back the steal itself can send another
-    player's rear groups home, leaving the mover ahead on a car the step did not judge theirs.
+    player's rear groups home, leaving the mover ahead on a wagon the step did not judge theirs.
     """
     if state.phase not in _AFTER_STEAL:
         return
@@ -457,7 +457,7 @@ def check_steal_step(state: State, edition: Edition) -> None:
         if state.stealer(car) != p or _left_by_rear_back(state, car):
             continue
         refuse(
-            f"car {car.id} is player {p}'s to steal ({car.count(p)} dice, {car.need} needed), "
+            f"wagon {car.id} is player {p}'s to steal ({car.count(p)} dice, {car.need} needed), "
             f"but a turn begins with the steal, so at phase {state.phase} it would already be "
             "taken",
             "RB-STEAL-1",
@@ -467,7 +467,7 @@ def check_steal_step(state: State, edition: Edition) -> None:
 def _left_by_rear_back(state: State, car: Car) -> bool:
     """Can this turn's steal have left the mover alone ahead on ``car`` (cut=rear_back)?
 
-    Only if some car ``s`` the mover won lies in front of ``car``, the mover has nothing left
+    Only if some wagon ``s`` the mover won lies in front of ``car``, the mover has nothing left
     in front of ``s`` (else their own groups behind ``s``, ``car``'s among them, went home too),
     and another player still has dice in front of ``s`` and none behind it (their group on
     ``car`` went home when ``s`` was stolen from the middle of their gang).

@@ -1,8 +1,8 @@
 """Pictures of a Rolling Bandits state: ASCII for the terminal, SVG of the train (RB-NOTE-3).
 
-The SVG draws the cars front (left) to back (right) with their numbers, points and trunks,
+The SVG draws the wagons front (left) to back (right) with their numbers, points and trunks,
 each player's dice in their colour with the symbol drawn on each die (a shape per symbol, its
-name as the die's title), and, under each car,
+name as the die's title), and, under each wagon,
 who would steal it at the start of their next turn.
 """
 
@@ -12,6 +12,7 @@ import math
 import xml.etree.ElementTree as ET
 
 from banditsolve.core.svg import Svg
+from banditsolve.core.text import plural
 from banditsolve.rolling.edition import COLOUR_FILLS, COLOURS, LETTERS, SYMBOLS
 from banditsolve.rolling.notation import held_text
 from banditsolve.rolling.rules import faces_text, winners
@@ -38,10 +39,16 @@ def _phase_line(state: State) -> str:
     return line
 
 
+def wagon_name(car: Car) -> str:
+    """A wagon's label, the same in every text and picture: ``wagon 2`` (the locomotive is
+    ``wagon 0``)."""
+    return f"wagon {car.id}"
+
+
 def _car_label(car: Car) -> str:
-    name = "LOCO" if car.loco else f"W{car.id}"
-    trunk = "" if car.trunk is None else f" trunk {LETTERS[car.trunk]}"
-    return f"{name} need {car.need} pts {car.points}{trunk}"
+    loco = " (locomotive)" if car.loco else ""
+    trunk = "" if car.trunk is None else f", trunk {LETTERS[car.trunk]}"
+    return f"{wagon_name(car)}{loco}: need {car.need}, {car.points} pts{trunk}"
 
 
 def symbol_shape(doc: Svg, parent: ET.Element, symbol: int, x: float, y: float) -> None:
@@ -86,21 +93,23 @@ def ascii_picture(state: State) -> str:
             groups.append(text)
         thief = state.stealer(car)
         steal = f"  <- P{thief} steals" if thief is not None else ""
-        lines.append(f"  {_car_label(car):<26} {' '.join(groups) or '.'}{steal}")
+        lines.append(f"  {_car_label(car):<38} {' '.join(groups) or '.'}{steal}")
     for q in range(state.players):
-        won = ",".join(("L" if w.loco else str(w.id)) for w in state.won[q]) or "-"
+        won = ",".join(str(w.id) for w in state.won[q]) or "-"
         trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
         extra = f" mercs {state.reserve[q]}" if state.options.mercenaries == "on" else ""
-        lines.append(f"{_who(state, q)}: {state.score(q)} pts; cars {won}; trunks {trunks}{extra}")
+        lines.append(
+            f"{_who(state, q)}: {state.score(q)} pts; wagons {won}; trunks {trunks}{extra}"
+        )
     return "\n".join(lines)
 
 
 #: A generous width of one character, in ems, for sans-serif text (wider than the average of
 #: any common sans-serif font): the layout keeps every label apart at this width.
 EM_PER_CHAR = 0.65
-#: The car's width, its inner margin and the distance from one car to the next.
+#: The wagon's width, its inner margin and the distance from one wagon to the next.
 CAR_WIDTH, CAR_PAD, CAR_STEP = 100, 6, 110
-#: The header rows of a car (name; need; points), the trunk box beside the last two, then the
+#: The header rows of a wagon (name; need; points), the trunk box beside the last two, then the
 #: dice rows (two rows of seven dice fit one player's 26-pixel band).
 NAME_Y, NEED_Y, POINTS_Y, DICE_Y, BAND = 16, 31, 46, 54, 26
 
@@ -111,7 +120,7 @@ def text_width(text: str, size: float) -> float:
 
 
 def svg_picture(state: State) -> str:
-    """The train as an SVG picture: each car a column whose labels sit on rows of their own
+    """The train as an SVG picture: each wagon a column whose labels sit on rows of their own
     (name; need; points, with the trunk beside them), so no two labels overlap, and a canvas
     wide enough for the longest line."""
     cars = max(1, len(state.train))
@@ -124,7 +133,8 @@ def svg_picture(state: State) -> str:
     for q in range(state.players):
         trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
         lines.append(
-            f"{_who(state, q)}: {state.score(q)} points, {len(state.won[q])} cars, trunks {trunks}"
+            f"{_who(state, q)}: {state.score(q)} points, {plural(len(state.won[q]), 'wagon')}, "
+            f"trunks {trunks}"
         )
     width = max(
         20 + cars * CAR_STEP,
@@ -136,7 +146,7 @@ def svg_picture(state: State) -> str:
     doc.add("text", {"x": 10, "y": 22, "font_size": 14, "font_family": "sans-serif"}, text=phase)
     for i, car in enumerate(state.train):
         x = 10 + i * CAR_STEP
-        g = doc.group({"class": "car"}, title=_car_label(car))
+        g = doc.group({"class": "wagon", "data-wagon": car.id}, title=_car_label(car))
         doc.add(
             "rect",
             {
@@ -150,9 +160,8 @@ def svg_picture(state: State) -> str:
             },
             parent=g,
         )
-        name = "Loco" if car.loco else f"Wagon {car.id}"
         for row_y, size, text in (
-            (NAME_Y, 12, name),
+            (NAME_Y, 12, wagon_name(car)),
             (NEED_Y, 11, f"need {car.need}"),
             (POINTS_Y, 11, f"{car.points} pts"),
         ):
@@ -166,6 +175,21 @@ def svg_picture(state: State) -> str:
                     "font_family": "sans-serif",
                 },
                 text=text,
+                parent=g,
+            )
+        if car.loco and car.trunk is None:
+            # the locomotive's badge, where a wagon shows its trunk
+            doc.add(
+                "text",
+                {
+                    "x": x + 78,
+                    "y": top + 34,
+                    "font_size": 9,
+                    "fill": "#fff",
+                    "text_anchor": "middle",
+                    "font_family": "sans-serif",
+                },
+                text="loco",
                 parent=g,
             )
         if car.trunk is not None:

@@ -10,9 +10,9 @@ The order of :func:`legal_actions` (documented in the spec, RB-ENGINE-2):
 - start of a turn: ``take back`` (the rearmost group), then ``roll``, then ``roll +1`` ... (with
   mercenaries);
 - a roll: every face count tuple, R M H B S J, in lexicographic order from all revolvers down;
-- attack: rerolls (roll-again trunk), then ``lay X@car`` by symbol then car front to back,
-  then jokers (hoard, then mercenary) by car front to back, then ``end``;
-- ambush: ``ambush a b`` by pairs of cars front to back, then ``end``;
+- attack: rerolls (roll-again trunk), then ``lay X@car`` by symbol then wagon front to back,
+  then jokers (hoard, then mercenary) by wagon front to back, then ``end``;
+- ambush: ``ambush a b`` by pairs of wagons front to back, then ``end``;
 - opening a trunk: the tiles it may be, in the edition's order.
 """
 
@@ -297,7 +297,7 @@ def _rerolls(state: State, out: list[Action]) -> None:
 
 
 def _layings(state: State, out: list[Action]) -> None:
-    """Each rolled symbol on its group's car, or a new group's places (RB-ATTACK-3/4)."""
+    """Each rolled symbol on its group's wagon, or a new group's places (RB-ATTACK-3/4)."""
     p = state.to_move
     for s in range(5):
         if state.roll[s] + state.mroll[s] == 0:
@@ -308,7 +308,7 @@ def _layings(state: State, out: list[Action]) -> None:
 
 
 def _jokers(state: State, out: list[Action]) -> None:
-    """Each rolled joker (hoard, then mercenary) on a car of the gang (RB-JOKER-1, option
+    """Each rolled joker (hoard, then mercenary) on a wagon of the gang (RB-JOKER-1, option
     jokers)."""
     if not state.roll[JOKER] and not state.mroll[JOKER]:
         return
@@ -376,7 +376,7 @@ def _set_car(train: tuple[Car, ...], index: int, car: Car) -> tuple[Car, ...]:
 
 
 def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
-    """``winner`` takes the cars at ``indices``: their trunks are discarded unopened, every
+    """``winner`` takes the wagons at ``indices``: their trunks are discarded unopened, every
     player's dice there come back (mercenaries leave the game), the train closes up (RB-STEAL-2,
     RB-STEAL-3; option cut)."""
     taken = sorted(set(indices))
@@ -485,7 +485,7 @@ def _lay(state: State, index: int, symbol: int, bandits: int, mercs: int, natura
 
 
 def _bomb(state: State, index: int) -> State:
-    """Every player on the car keeps one die there (a mercenary if they have one); the others
+    """Every player on the wagon keeps one die there (a mercenary if they have one); the others
     come back, mercenaries leaving the game (RB-TRUNK-3)."""
     car = state.train[index]
     groups: list[Group | None] = []
@@ -747,7 +747,7 @@ def validate(state: State) -> None:
 
 
 def ranking_key(state: State, player: int) -> tuple[int, int, int]:
-    """Points, then cars taken, then trunks carried off (RB-END-2)."""
+    """Points, then wagons taken, then trunks carried off (RB-END-2)."""
     return (state.score(player), len(state.won[player]), len(state.trunks[player]))
 
 

@@ -1,9 +1,9 @@
 """The Rolling Bandits game state: one immutable value (RB-SETUP-*, RB-TURN-*).
 
 The train is a tuple of :class:`Car` from the front (the locomotive, while it is there) to the
-back. Each car keeps the number it had when the train was built (``id``: 0 the locomotive, 1 the
-wagon behind it, and so on), so a car keeps its name when the train closes up after a steal.
-On a car each player has at most one :class:`Group`: dice of one symbol (jokers laid there show
+back. Each wagon keeps the number it had when the train was built (``id``: 0 the locomotive, 1 the
+wagon behind it, and so on), so a wagon keeps its name when the train closes up after a steal.
+On a wagon each player has at most one :class:`Group`: dice of one symbol (jokers laid there show
 that symbol too).
 """
 
@@ -71,20 +71,20 @@ OPTION_SET = OptionSet(
               "three bandits read as three or more: a group of four surely finds the trunk too",
               ("RB-OPT-2", "RB-TRUNK-1")),
         _spec("trunk_jokers", ("count", "natural"),
-              "a laid joker is turned to show the symbol, so the car shows three of it",
+              "a laid joker is turned to show the symbol, so the wagon shows three of it",
               ("RB-OPT-3", "RB-TRUNK-1")),
         _spec("front", ("keep", "behind"),
-              "a group laid behind the gang would go further back than its last car, so a new "
-              "symbol with no car in front is kept",
+              "a group laid behind the gang would go further back than its last wagon, so a new "
+              "symbol with no wagon in front is kept",
               ("RB-OPT-4", "RB-ATTACK-4")),
         _spec("locomotive", ("wagon", "last"),
-              "the rules never set the locomotive apart: it is attacked like any car",
+              "the rules never set the locomotive apart: it is attacked like any wagon",
               ("RB-OPT-5",)),
         _spec("cut", ("join", "rear_back"),
               "the train closes up after a steal, so the two parts of a cut gang touch again",
               ("RB-OPT-6", "RB-STEAL-3")),
         _spec("restart", ("last", "any"),
-              "a player with no dice on the train starts on the rearmost car, as the rulebook "
+              "a player with no dice on the train starts on the rearmost wagon, as the rulebook "
               "says in general",
               ("RB-OPT-7", "RB-ATTACK-4")),
         _spec("theft_mercenaries", ("colour", "hoard", "any"),
@@ -152,7 +152,7 @@ DEFAULT_OPTIONS = Options()
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One player's dice on one car: ``symbol`` (0-4), ``bandits`` of the hoard colour,
+    """One player's dice on one wagon: ``symbol`` (0-4), ``bandits`` of the hoard colour,
     ``mercs`` mercenaries, and ``natural``: how many of them rolled the symbol (the others are
     jokers turned to it)."""
 
@@ -168,7 +168,7 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class Car:
-    """A car of the train: its ``id``, number ``need``, ``points``, whether it is the
+    """A wagon of the train: its ``id``, number ``need``, ``points``, whether it is the
     locomotive, the symbol of the trunk still on it (``None``: none) and each player's group."""
 
     id: int
@@ -200,7 +200,7 @@ class Held:
 
 @dataclass(frozen=True, slots=True)
 class Won:
-    """A car a player took: its id, number and points, and whether it is the locomotive."""
+    """A wagon a player took: its id, number and points, and whether it is the locomotive."""
 
     id: int
     need: int
@@ -214,18 +214,18 @@ class State:
 
     - ``players``: 2 to 4; ``edition``: the edition's name (the game object holds its data).
     - ``phase`` (see :data:`PHASES`) and ``to_move``: the active player.
-    - ``train``: the cars from the front to the back.
+    - ``train``: the wagons from the front to the back.
     - ``wagons``: how many wagons the finished train has (set-up deals until then).
-    - ``won``, ``trunks``: each player's taken cars and carried-off trunks, in order.
+    - ``won``, ``trunks``: each player's taken wagons and carried-off trunks, in order.
     - ``reserve``: each player's mercenaries not yet used (0 without the variant).
     - ``roll``, ``mroll``: face counts (R M H B S J) of the dice the active player rolled this
       turn and has not laid (hoard and mercenaries).
     - ``airborne``: (hoard, mercenary) dice being rolled at a roll chance node.
     - ``laid``: something was laid this turn (a roll-again trunk can no longer be used).
-    - ``joker_car``: the car the jokers of this turn went to (option jokers=together).
+    - ``joker_car``: the wagon the jokers of this turn went to (option jokers=together).
     - ``usable``: how many of the active player's trunks were held at the start of the turn
       (only those may be used this turn).
-    - ``pending``: trunks to open, as (car id, outright theft follows) pairs; ``resume``: the
+    - ``pending``: trunks to open, as (wagon id, outright theft follows) pairs; ``resume``: the
       phase to return to after them.
     - ``discarded``: trunks opened and thrown away (a bomb found after an outright theft).
     """
@@ -273,7 +273,7 @@ class State:
         return -1
 
     def gang(self, player: int) -> tuple[int, ...]:
-        """The train indices (front to back) of the cars holding ``player``'s groups."""
+        """The train indices (front to back) of the wagons holding ``player``'s groups."""
         return tuple(i for i, car in enumerate(self.train) if car.groups[player] is not None)
 
     def on_train(self, player: int) -> tuple[int, int]:
@@ -326,6 +326,19 @@ class State:
 
     def __str__(self) -> str:
         return self.ascii()
+
+    def __repr__(self) -> str:
+        """One line that reads back: ``parse_state('rb ...')`` (``parse_state`` is exported by
+        :mod:`banditsolve.rolling`), so ``eval(repr(state)) == state`` where it is in scope. A
+        value the notation cannot write (only a broken one) shows its phase and mover instead."""
+        try:
+            return f"parse_state({self.notation()!r})"
+        except Exception:  # a repr must not raise, whatever the value holds
+            return f"<Rolling Bandits State phase={self.phase!r} to_move={self.to_move!r}>"
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: the SVG picture of the train."""
+        return self.svg()
 
     def replace(self, **changes: object) -> State:
         """A copy with ``changes`` (a fast :func:`dataclasses.replace`: the engine's every step

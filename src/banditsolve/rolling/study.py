@@ -1,5 +1,5 @@
 """Rolling Bandits' part of the studies (:class:`~banditsolve.core.hooks.StudyHooks`): the
-cars taken, each seat's cars, and the trunks of each kind each seat took, added to a
+wagons taken, each seat's wagons, and the trunks of each kind each seat took, added to a
 ``simulate`` row. Rolling Bandits adds no policy and no question of its own.
 """
 
@@ -34,7 +34,7 @@ def columns() -> tuple[str, ...]:
 
 
 def final_columns(state: State, players: int) -> Row:
-    """The cars taken in all, the trunks of each kind each seat took, each seat's cars."""
+    """The wagons taken in all, the trunks of each kind each seat took, each seat's wagons."""
     row: Row = {"cars_taken": sum(len(w) for w in state.won)}
     for k, kind in enumerate(TRUNK_KINDS):
         counts = [sum(1 for t in state.trunks[p] if t.content == k) for p in range(players)]

@@ -1,1 +1,1 @@
-"""Rolling Bandits solvers: exact odds and best turn (turn), "is this car mine?" (safety)."""
+"""Rolling Bandits solvers: exact odds and best turn (turn), "is this wagon mine?" (safety)."""

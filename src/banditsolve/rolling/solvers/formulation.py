@@ -1,21 +1,22 @@
-"""The constraint model of "is car W provably mine?" (RB-SAFE-3), written once over the
+"""The constraint model of "is wagon W provably mine?" (RB-SAFE-3), written once over the
 operations of :mod:`.backends` (CP-SAT or Z3).
 
 Every opponent's turn before player ``p``'s next one is modelled, in seat order, from the
 position's phase (the first) or from the start of the turn (the others):
 
-- the steal at the start of each later opponent's turn (RB-STEAL-1..3): every car where they
+- the steal at the start of each later opponent's turn (RB-STEAL-1..3): every wagon where they
   have at least its number and more dice than anyone is taken, its dice go home, the train
-  closes up (cars keep their place in the model; taken cars are *gone*);
+  closes up (wagons keep their place in the model; taken wagons are *gone*);
 - take backs (a front part of the gang is kept, RB-TAKE-1), the roll's faces (free: rolls are
   the adversary's; a usable roll-again trunk frees the faces already rolled, RB-AGAIN-1);
 - the attack: each rolled symbol the opponent has on the train joins its group or is kept
-  (option keep), each new symbol starts a new car, the new cars a block of neighbouring cars in
-  front of the kept gang (behind it only under front=behind when the front is reached; with
-  nothing kept, a block ending at the rear, or anywhere under restart=any; the locomotive only
-  when reachable, option locomotive), one group per car, the gang one block (RB-ATTACK-3..6);
-  jokers per car, before or after the group's dice arrive (RB-JOKER-1, option jokers);
-- trunks (RB-TRUNK-1..4): on each car the moment the count first qualifies (options
+  (option keep), each new symbol starts a new wagon, the new wagons a block of neighbouring
+  wagons in front of the kept gang (behind it only under front=behind when the front is
+  reached; with nothing kept, a block ending at the rear, or anywhere under restart=any; the
+  locomotive only when reachable, option locomotive), one group per wagon, the gang one block
+  (RB-ATTACK-3..6); jokers per wagon, before or after the group's dice arrive (RB-JOKER-1,
+  option jokers);
+- trunks (RB-TRUNK-1..4): on each wagon the moment the count first qualifies (options
   trunk_count, trunk_jokers) is found from the order of arrivals (jokers before the group's
   dice, the dice, jokers after), the tile is the adversary's choice among the unseen ones (a
   bomb or not: the counts of unseen bombs and other tiles of each symbol bound the choices over
@@ -50,11 +51,11 @@ class TurnPlan:
     has: list[T] = field(default_factory=list)
     kept: list[T] = field(default_factory=list)
     faces: list[T] = field(default_factory=list)
-    join: dict[int, T] = field(default_factory=dict)  # car index -> lit: its symbol's dice join
-    new: dict[tuple[int, int], T] = field(default_factory=dict)  # (symbol, car) -> lit
-    pre: list[T] = field(default_factory=list)  # jokers before the dice arrive, by car
+    join: dict[int, T] = field(default_factory=dict)  # wagon index -> lit: its symbol's dice join
+    new: dict[tuple[int, int], T] = field(default_factory=dict)  # (symbol, wagon) -> lit
+    pre: list[T] = field(default_factory=list)  # jokers before the dice arrive, by wagon
     post: list[T] = field(default_factory=list)  # jokers after
-    bombs: dict[int, T] = field(default_factory=dict)  # car -> lit: the attack's tile is a bomb
+    bombs: dict[int, T] = field(default_factory=dict)  # wagon -> lit: the attack's tile is a bomb
     mercs: T = 0  # mercenaries added to the roll (RB-MERC-2)
     swaps: list[tuple[list[T], dict[int, T]]] = field(default_factory=list)  # sel, bombs
 
@@ -81,18 +82,18 @@ def build(
     the whole question).
 
     In the mercenary variant (two players: one opponent's turn) the model covers the lines
-    where no car that dice arrive on ends the attack with as many of the mover's dice as a
+    where no wagon that dice arrive on ends the attack with as many of the mover's dice as a
     colour has (counting the dice a bomb sent back): on those lines no outright theft can
     happen under any option theft_mercenaries, so hoard and mercenary dice behave alike. With
-    ``stack`` it asks instead whether some car can get that many (a relaxation of every line
+    ``stack`` it asks instead whether some wagon can get that many (a relaxation of every line
     with an outright theft: the claim and option keep=must_join are dropped; with ``claim`` the
     claim is kept, to look for a line that the engine may confirm)."""
     return _Model(ops, state, car, player, free, stack, claim).build()
 
 
 class _Model:
-    """The terms of the position as the turns change it: each player's dice on each car
-    (``size``; ``nat``, the natural ones, under trunk_jokers=natural), the cars still there
+    """The terms of the position as the turns change it: each player's dice on each wagon
+    (``size``; ``nat``, the natural ones, under trunk_jokers=natural), the wagons still there
     (``alive``) and the trunks still on them (``tp``), the tiles opened; and the constraints
     each family of rules adds, one method per family."""
 
@@ -105,7 +106,7 @@ class _Model:
         self.ops, self.state, self.o = ops, state, o
         self.player, self.free, self.stack, self.claim = player, free, stack, claim
         self.merc = o.mercenaries == "on"
-        self.over: dict[int, T] = {}  # merc: car -> it ends with a colour's worth of dice
+        self.over: dict[int, T] = {}  # merc: wagon -> it ends with a colour's worth of dice
         self.in_hand: T = 0  # merc: the dice of the (only) turn not laid
         self.stack_open = False  # merc: an ambush or cut=rear_back could move or send back dice
         self.dice = ed.dice_per_colour
@@ -156,7 +157,7 @@ class _Model:
     # -- small pieces ---------------------------------------------------------------------------
 
     def reach(self, i: int, al: list[T]) -> T:
-        """Car ``i`` can take dice (option locomotive=last: the locomotive only alone)."""
+        """Wagon ``i`` can take dice (option locomotive=last: the locomotive only alone)."""
         ops = self.ops
         if not (self.train[i].loco and self.loco_last):
             return al[i]
@@ -174,7 +175,7 @@ class _Model:
         return b
 
     def blast(self, i: int, m: int, fx: T) -> None:
-        """A bomb on car ``i`` (when ``fx``): every other player keeps one die there."""
+        """A bomb on wagon ``i`` (when ``fx``): every other player keeps one die there."""
         ops, size, nat = self.ops, self.size, self.nat
         for r in range(self.P):
             if r != m and not is_zero(size[r][i]):
@@ -183,7 +184,7 @@ class _Model:
                     nat[r][i] = ops.ite(fx, ops.min1(nat[r][i]), nat[r][i])
 
     def cut(self, i: int, taken: T, gone: list[T]) -> None:
-        """Option cut=rear_back: car ``i`` taken (``taken``; ``gone``: every car taken at the
+        """Option cut=rear_back: wagon ``i`` taken (``taken``; ``gone``: every wagon taken at the
         same time) cuts a gang holding it in two; the part behind comes back."""
         ops, size, nat, N = self.ops, self.size, self.nat, self.N
         for r in range(self.P):
@@ -305,7 +306,7 @@ class _Model:
     # -- the attack ------------------------------------------------------------------------------
 
     def attack(self, plan: TurnPlan, reachable: list[T], symv: list[list[T]]) -> None:
-        """Which symbols join, which start new cars, where the jokers go, and what the dice
+        """Which symbols join, which start new wagons, where the jokers go, and what the dice
         that arrive do (RB-ATTACK-*, RB-JOKER-1, RB-TRUNK-*, RB-THEFT-1)."""
         ops, m, kept = self.ops, plan.mover, plan.kept
         kept_sym: list[T] = [
@@ -345,7 +346,7 @@ class _Model:
         return block
 
     def new_cars(self, plan: TurnPlan, reachable: list[T]) -> list[T]:
-        """The cars a new group may start on: reachable, not holding a kept group."""
+        """The wagons a new group may start on: reachable, not holding a kept group."""
         ops = self.ops
         new_car: list[T] = []
         for i in range(self.N):
@@ -365,7 +366,7 @@ class _Model:
         block: list[T],
         symv: list[list[T]],
     ) -> None:
-        """Each new car gets one new symbol, each symbol at most one new car."""
+        """Each new wagon gets one new symbol, each symbol at most one new wagon."""
         ops, faces = self.ops, plan.faces
         for s in range(5):
             ys = []
@@ -386,7 +387,7 @@ class _Model:
             ops.require(ops.eq(ops.sum([ops.b2i(y) for y in ys]), ops.b2i(new_car[i])))
 
     def one_block(self, gang: list[T]) -> None:
-        """The gang is one block of cars on the train (RB-ATTACK-6)."""
+        """The gang is one block of wagons on the train (RB-ATTACK-6)."""
         ops = self.ops
         started: T = False
         gap: T = False
@@ -397,10 +398,10 @@ class _Model:
 
     def front_rule(self, kept: list[T], new_car: list[T], reachable: list[T]) -> None:
         """New groups go in front of the kept gang (behind it only under front=behind, once no
-        car is left in front; RB-ATTACK-4)."""
+        wagon is left in front; RB-ATTACK-4)."""
         ops = self.ops
-        before: T = False  # some kept group in front of car i
-        front_open: list[T] = []  # car i is a reachable car in front of every kept group
+        before: T = False  # some kept group in front of wagon i
+        front_open: list[T] = []  # wagon i is a reachable wagon in front of every kept group
         for i in range(self.N):
             front_open.append(ops.and_(reachable[i], ops.not_(before), ops.not_(kept[i])))
             behind = ops.and_(new_car[i], before)
@@ -412,7 +413,7 @@ class _Model:
             before = ops.or_(before, kept[i])
 
     def restart_rule(self, any_kept: T, any_new: T, new_car: list[T]) -> None:
-        """With nothing kept, the new groups end at the rearmost car (option restart=last)."""
+        """With nothing kept, the new groups end at the rearmost wagon (option restart=last)."""
         if self.o.restart != "last":
             return
         ops, alive = self.ops, self.alive
@@ -421,7 +422,7 @@ class _Model:
             ops.implies(ops.and_(ops.not_(any_kept), any_new, rear), new_car[i])
 
     def jokers(self, plan: TurnPlan, gang: list[T]) -> None:
-        """Jokers per car of the gang, before or after the group's dice (RB-JOKER-1; option
+        """Jokers per wagon of the gang, before or after the group's dice (RB-JOKER-1; option
         jokers)."""
         ops, st, o, faces, kept = self.ops, self.state, self.o, plan.faces, plan.kept
         pre: list[T] = []
@@ -451,10 +452,10 @@ class _Model:
             ops.require(ops.ge(1, ops.sum(used)))
         plan.pre, plan.post = pre, post
 
-    # -- what the dice arriving on a car do -------------------------------------------------------
+    # -- what the dice arriving on a wagon do ----------------------------------------------------
 
     def arrive(self, plan: TurnPlan, i: int, g: T, symv: list[list[T]]) -> None:
-        """Car ``i`` of the gang gets its jokers before, ``g`` dice of its group, then jokers
+        """Wagon ``i`` of the gang gets its jokers before, ``g`` dice of its group, then jokers
         after: the trunk they may carry off, its tile, a bomb, an outright theft."""
         ops, m = self.ops, plan.mover
         k, n0, a, b = self.size[m][i], self.nat[m][i], plan.pre[i], plan.post[i]
@@ -486,7 +487,7 @@ class _Model:
         counts: tuple[T, T, T],
         symv: list[list[T]],
     ) -> tuple[T, T, T]:
-        """(the trunk on car ``i`` is carried off, by the jokers laid first, how many dice
+        """(the trunk on wagon ``i`` is carried off, by the jokers laid first, how many dice
         arrive after the one that carries it off): the trigger is the arrival that first makes
         the count qualify (options trunk_count, trunk_jokers; RB-TRUNK-1). ``arrivals``: the
         mover's dice there before, the natural ones, the jokers before, the group's dice, the
@@ -535,7 +536,7 @@ class _Model:
     def settle(
         self, m: int, i: int, events: tuple[T, T, T], c3: T, post_n: T, natural: tuple[T, T]
     ) -> None:
-        """Car ``i``'s counts after the arrivals (``events``: a theft, a bomb that acts, the
+        """Wagon ``i``'s counts after the arrivals (``events``: a theft, a bomb that acts, the
         trunk carried off by the first jokers; ``c3`` the dice there after them all,
         ``post_n`` those after a bomb, ``natural``: the natural dice before and the group's
         dice): all dice home after a theft, one die each after a bomb (and the dice that
@@ -559,8 +560,8 @@ class _Model:
     # -- the ambush step ---------------------------------------------------------------------------
 
     def swap(self, plan: TurnPlan, symv: list[list[T]]) -> list[list[T]]:
-        """One usable ambush trunk: two of the mover's groups may trade cars, and each may
-        carry off its new car's trunk (RB-AMBUSH-1); the symbols on each car after it."""
+        """One usable ambush trunk: two of the mover's groups may trade wagons, and each may
+        carry off its new wagon's trunk (RB-AMBUSH-1); the symbols on each wagon after it."""
         ops, m, N, size, nat = self.ops, plan.mover, self.N, self.size, self.nat
         sel: list[T] = []
         for i in range(N):
@@ -593,7 +594,7 @@ class _Model:
         symv: list[list[T]],
         swap_bombs: dict[int, T],
     ) -> list[T]:
-        """Car ``i`` after the swap (``x``: its group is one of the two; ``totals``: the dice,
+        """Wagon ``i`` after the swap (``x``: its group is one of the two; ``totals``: the dice,
         the natural dice and each symbol's groups of the two): its counts, the trunk the group
         may carry off, the symbols there."""
         ops, size, nat = self.ops, self.size, self.nat
@@ -651,7 +652,7 @@ class _Model:
                 ops.require(ops.not_(x))
             ops.require(ops.not_(holds))
             return
-        # The first outright theft on car i ends a prefix of the line that the model does
+        # The first outright theft on wagon i ends a prefix of the line that the model does
         # express; after it only the dice still in hand can arrive (nothing more is rolled).
         # Without a trunk on W, an ambush or cut=rear_back, player's dice on W stay as they
         # are, so the claim can only break if W is taken or the mover can get as many there.

@@ -35,7 +35,7 @@ Key = tuple[object, ...]
 def _fixed_symbols(state: State, turn: bool = False) -> frozenset[int]:
     """The symbols of the trunks on the train; with ``turn``, only of those the active player
     can reach in the rest of their turn: a gang never holds more than five groups, so every
-    car they can lay on this turn lies at most five cars in front of their gang's front (or,
+    wagon they can lay on this turn lies at most five wagons in front of their gang's front (or,
     before rolling, of the rear, where a gang taken back starts again)."""
     if not turn or state.options.restart == "any":
         return frozenset(c.trunk for c in state.train if c.trunk is not None)
@@ -57,7 +57,7 @@ def _fixed_symbols(state: State, turn: bool = False) -> frozenset[int]:
 def _profiles(
     state: State, fixed: frozenset[int], turn: bool = False
 ) -> dict[int, tuple[object, ...]]:
-    """Each free symbol's profile: its groups (car index, player, sizes), the cars with a trunk
+    """Each free symbol's profile: its groups (wagon index, player, sizes), the wagons with a trunk
     of it (not with ``turn``: those trunks are out of reach), and the rolled counts."""
     where: dict[int, list[tuple[int, int, int, int, int]]] = {s: [] for s in range(5)}
     trunks: dict[int, list[int]] = {s: [] for s in range(5)}

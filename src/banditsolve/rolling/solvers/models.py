@@ -1,4 +1,4 @@
-"""CP-SAT and Z3 answers to "is car W provably mine?" (RB-SAFE-3).
+"""CP-SAT and Z3 answers to "is wagon W provably mine?" (RB-SAFE-3).
 
 One formulation (:mod:`.formulation`), two solvers (:mod:`.backends`): the solver looks for a
 line of play that breaks the claim. A model found is replayed through the rules engine (its
@@ -49,13 +49,13 @@ def covers(state: State, car: int, player: int) -> str | None:
     """``None`` when the models express the question, else why they do not (they then answer
     ``unknown`` with that reason)."""
     if state.car(car) is None:
-        return f"car {car} is not on the train"
+        return f"wagon {car} is not on the train"
     if state.options.mercenaries == "on":
         dice = edition_of(state).dice_per_colour
         m = state.to_move
         if any(c.count(m) >= dice for c in state.train):
             return (
-                f"a group of {dice} or more dice of player {m} on one car in the mercenary "
+                f"a group of {dice} or more dice of player {m} on one wagon in the mercenary "
                 "variant is not modelled"
             )
     return None
@@ -71,7 +71,7 @@ class _Replay:
         self.state = state
         self.value = value
         self.line: list[str] = []
-        self.want: dict[int, bool] = {}  # car id -> whether the tile to open is a bomb
+        self.want: dict[int, bool] = {}  # wagon id -> whether the tile to open is a bomb
         self.ids = [c.id for c in state.train]
 
     def do(self, action: Action) -> None:
@@ -93,7 +93,7 @@ class _Replay:
             (a for a in outcomes if isinstance(a, Open) and (a.content == BOMB) == bomb), None
         )
         if pick is None:
-            raise SolverError(f"the model opened a tile that is not left on car {car_id}")
+            raise SolverError(f"the model opened a tile that is not left on wagon {car_id}")
         self.line.append(str(pick))
         self.state = apply_unchecked(self.state, pick)
 
@@ -291,7 +291,7 @@ class _Question:
         return True, (), ""
 
     def stacked(self) -> Verdict:
-        """The mercenary variant's lines left out: a car getting a colour's worth of the
+        """The mercenary variant's lines left out: a wagon getting a colour's worth of the
         mover's dice."""
         stacked, _, _ = self.run(None, True)
         if stacked == "unknown":
@@ -299,7 +299,7 @@ class _Question:
         if stacked != "feasible":
             return True, (), ""
         # a stacking line the model reads as breaking the claim: kept only if the engine,
-        # playing it, confirms that the car is lost
+        # playing it, confirms that the wagon is lost
         found, built, value = self.run(None, True, True)
         if found == "feasible":
             try:
@@ -309,14 +309,14 @@ class _Question:
             if line and _lost(end, self.car, self.player):
                 return False, line, ""
         return None, (), (
-            "a line stacking a colour's worth of dice on one car (an outright theft in the "
+            "a line stacking a colour's worth of dice on one wagon (an outright theft in the "
             "mercenary variant) is not modelled"
         )
 
 
 def _lost(end: State, car: int, player: int) -> bool:
-    """After a replayed line: the player's turn has begun (or the game ended) without the car,
-    or the car has left the train."""
+    """After a replayed line: the player's turn has begun (or the game ended) without the wagon,
+    or the wagon has left the train."""
     if end.is_terminal or end.to_move == player:
         return not any(w.id == car for w in end.won[player])
     return end.car(car) is None
@@ -352,13 +352,13 @@ def model_safe(
     if safe is False:
         return Safety(
             position, player, car, False,
-            f"car {car} can be lost before player {player}'s next turn ({name} model)",
+            f"wagon {car} can be lost before player {player}'s next turn ({name} model)",
             line, budget.nodes, backend, lim,
         )
     movers = (player - state.to_move) % state.players
     return Safety(
         position, player, car, True,
         f"no play of the {movers} turn{'s' if movers != 1 else ''} before player {player}'s "
-        f"gives anyone as many dice on car {car} or takes it ({name} model, infeasible)",
+        f"gives anyone as many dice on wagon {car} or takes it ({name} model, infeasible)",
         (), budget.nodes, backend, lim,
     )

@@ -56,6 +56,22 @@ class WinChances:
             for e in self.estimates
         )
 
+    def svg(self) -> str:
+        """The estimated win shares as a bar chart, in SVG (:func:`.pictures.wins_svg`)."""
+        from banditsolve.rolling.solvers.pictures import wins_svg
+
+        return wins_svg(self)
+
+    def ascii(self) -> str:
+        """The same picture in text (:func:`.pictures.wins_ascii`)."""
+        from banditsolve.rolling.solvers.pictures import wins_ascii
+
+        return wins_ascii(self)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: :meth:`svg`."""
+        return self.svg()
+
     def to_answer(self) -> Answer:
         return Answer("rolling", "win-share", "unknown", "estimate",
                       "Monte Carlo estimate: " + self.explain(), None, {}, {}, self.to_json())

@@ -1,6 +1,6 @@
-""" "Is car W provably mine?" (RB-SAFE-1, RB-SAFE-2, RB-SAFE-3).
+""" "Is wagon W provably mine?" (RB-SAFE-1, RB-SAFE-2, RB-SAFE-3).
 
-At a position where player ``p`` is not the one to move (their turn is over), car W is *safe*
+At a position where player ``p`` is not the one to move (their turn is over), wagon W is *safe*
 for ``p`` when, whatever the other players roll, whatever the trunks they open hold, and
 whatever they do, ``p`` steals W at the start of their next turn. Every roll and every trunk is
 the adversary's choice, so the question is one of reachability: is there a line of rolls and
@@ -13,8 +13,8 @@ Backends (``backend=``):
   cheap keys with the symmetry of free symbols (:mod:`.keys`), roll outcomes taken once per
   class of symmetric outcomes, the cheapest actions first, and a proven bound in the last
   opponent's turn: the opponent's group on W can never exceed the dice they can still play
-  less one die for each other car their gang must hold to touch W (:func:`reach_bound`); when
-  that is below ``p``'s count (and no trunk on W can be opened) the car is safe at once.
+  less one die for each other wagon their gang must hold to touch W (:func:`reach_bound`); when
+  that is below ``p``'s count (and no trunk on W can be opened) the wagon is safe at once.
 - ``cpsat`` and ``z3``: one constraint model of every opponent's turn before the player's
   (:mod:`.models`), solved by CP-SAT or Z3; a ``no`` is replayed through the rules engine; what
   the model does not settle (some mercenary-variant lines with an outright theft) is answered
@@ -31,20 +31,21 @@ from typing import Any
 
 from banditsolve.core.args import expect_whole
 from banditsolve.core.limits import SAFE_TIME_LIMIT, Budget, LimitReached, Limits, steady
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
 from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.solvers.models import covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
-from banditsolve.rolling.state import State, expect_state
+from banditsolve.rolling.state import Car, State, expect_state
 
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 
 
 def _check(state: State, player: int | None, car: int) -> int:
     state = expect_state(state)
-    expect_whole(car, "the car")
+    expect_whole(car, "the wagon")
     if player is not None:
         expect_whole(player, "the player")
     if state.is_terminal:
@@ -57,9 +58,27 @@ def _check(state: State, player: int | None, car: int) -> int:
         raise SolverError(f"there is no player {player}")
     if state.to_move == player:
         raise SolverError(f"player {player} is still playing their turn: ask once it is over")
-    if state.car(car) is None:
-        raise SolverError(f"car {car} is not on the train")
+    wagon = state.car(car)
+    if wagon is None:
+        raise SolverError(f"wagon {car} is not on the train")
+    if state.stealer(wagon) != player:
+        raise SolverError(_not_held(state, wagon, player))
     return player
+
+
+def _not_held(state: State, wagon: Car, player: int) -> str:
+    """Why ``player`` does not hold ``wagon``: the question "is it provably mine?" is asked of a
+    wagon the player would steal if their turn began now (RB-SAFE-1, RB-STEAL-1)."""
+    mine = wagon.count(player)
+    most = max((wagon.count(q) for q in range(state.players) if q != player), default=0)
+    if mine < wagon.need:
+        why = f"it needs {plural(wagon.need, 'die', 'dice')} and they have {mine} there"
+    else:
+        why = f"they have {plural(mine, 'die', 'dice')} there and another player has {most}"
+    return (
+        f"player {player} does not hold wagon {wagon.id} ({why}): only a wagon the player "
+        "would steal now can be provably theirs"
+    )
 
 
 class _Search:
@@ -105,15 +124,15 @@ def _bound_options(state: State) -> bool:
 
 
 def reach_bound(state: State, opponent: int, car: int) -> int | None:
-    """An upper bound on the dice ``opponent`` can have on car ``car`` at the end of the turn
+    """An upper bound on the dice ``opponent`` can have on wagon ``car`` at the end of the turn
     they are playing (``None``: options the bound does not cover).
 
     Proof sketch (RB-SAFE-2): the opponent can only play the dice on the train, in their roll
     and in the air (or, before rolling, all their dice). Dice reach W only through a group on W,
-    and the gang is one block of neighbouring cars (RB-ATTACK-6) each holding a die, so every
-    other car of the block costs a die. Before rolling they may take back groups from the rear:
+    and the gang is one block of neighbouring wagons (RB-ATTACK-6) each holding a die, so every
+    other wagon of the block costs a die. Before rolling they may take back groups from the rear:
     a group in front of W can only be taken back with W's, and with nothing left on the train
-    their first new group goes on the rearmost car. After the roll nothing is taken back and new
+    their first new group goes on the rearmost wagon. After the roll nothing is taken back and new
     groups go only in front of the gang (option front=keep). An ambush swaps two groups of one
     block, so the block and its cost stay; a bomb only lowers counts; an outright theft uses
     every die."""
@@ -223,12 +242,12 @@ def _result(
 
 
 def _unsafe_reason(car: int, p: int) -> str:
-    return f"car {car} can be lost before player {p}'s next turn"
+    return f"wagon {car} can be lost before player {p}'s next turn"
 
 
 def _safe_reason(car: int, p: int, nodes: int) -> str:
     return (
-        f"whatever the others roll and do, player {p} steals car {car} at the start of their "
+        f"whatever the others roll and do, player {p} steals wagon {car} at the start of their "
         f"next turn (all {nodes} positions checked)"
     )
 
@@ -282,7 +301,7 @@ def is_safe(
             return _result(
                 state, p, car, True,
                 f"player {q} plays the last turn before player {p}'s and can have at most "
-                f"{bound} dice on car {car}, fewer than player {p}'s {mine}: player {p} steals "
+                f"{bound} dice on wagon {car}, fewer than player {p}'s {mine}: player {p} steals "
                 f"it at the start of their next turn",
                 (), 0, "exact", limits,
             )

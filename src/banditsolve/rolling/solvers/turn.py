@@ -28,6 +28,7 @@ from banditsolve.core.limits import (
     Limits,
     steady,
 )
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.rolling.edition import JOKER, LETTERS
 from banditsolve.rolling.rules import (
@@ -58,7 +59,7 @@ def roll_distribution(n: int) -> dict[str, Fraction]:
 
 
 def steal_points(state: State, player: int) -> Fraction:
-    """The player's points so far plus the points of every car they would steal now."""
+    """The player's points so far plus the points of every wagon they would steal now."""
     total = state.score(player)
     total += sum(car.points for car in state.train if state.stealer(car) == player)
     return Fraction(total)
@@ -128,7 +129,7 @@ class _Search:
     def after(self, state: State, action: Action) -> Fraction:
         """The value after ``action``. With sharing, an ``end`` that ends the turn (no ambush
         step follows, option cut=join) is scored at once: the next player's steal only takes
-        cars where they lead, which changes neither this player's points nor the cars they
+        wagons where they lead, which changes neither this player's points nor the wagons they
         would steal, so the leaf is the same (and the engine's turn change is skipped)."""
         if (
             self.memo is not None
@@ -152,10 +153,10 @@ class _Search:
 
 
 def _defer_inert_jokers(state: State, actions: tuple[Action, ...]) -> tuple[Action, ...]:
-    """While a group can still be laid, a joker for a car where it can carry off no trunk
-    (no trunk there, or one of another symbol) waits: it only adds one die to that car, which
+    """While a group can still be laid, a joker for a wagon where it can carry off no trunk
+    (no trunk there, or one of another symbol) waits: it only adds one die to that wagon, which
     no other action of the attack reads (trunks, bombs and thefts elsewhere do not see it; a
-    theft needs every die on one car), so laying it after the groups reaches the same
+    theft needs every die on one wagon), so laying it after the groups reaches the same
     positions, with at least as much known (a roll-again trunk stays usable until then)."""
     if not any(isinstance(a, Lay) for a in actions):
         return actions
@@ -281,12 +282,12 @@ def _holds_roll_again(state: State) -> bool:
 def chance_of_trunk(
     state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
-    """The chance that the coming roll lets the active player carry off car ``car_id``'s trunk
+    """The chance that the coming roll lets the active player carry off wagon ``car_id``'s trunk
     this turn (best laying; with ``rerolls``, a usable roll-again trunk used at its best)."""
     at = _at_roll(state)
-    car = at.car(expect_whole(car_id, "the car"))
+    car = at.car(expect_whole(car_id, "the wagon"))
     if car is None or car.trunk is None:
-        raise SolverError(f"car {car_id} has no trunk on the train")
+        raise SolverError(f"wagon {car_id} has no trunk on the train")
 
     def stop(s: State) -> bool:
         return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
@@ -299,7 +300,7 @@ def chance_of_trunk(
 def chance_stealable(
     state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
-    """The chance that the coming roll lets the active player lay so that car ``car_id`` is
+    """The chance that the coming roll lets the active player lay so that wagon ``car_id`` is
     theirs to steal at the start of their next turn, if nobody else plays (with ``rerolls``, a
     usable roll-again trunk used at its best)."""
     return steal_chance(_at_roll(state), car_id, rerolls=rerolls, budget=budget)
@@ -309,15 +310,15 @@ def steal_chance(
     state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
     """From any point of the active player's turn: the chance, with the best play of the rest
-    of it (trunks opened included), that car ``car_id`` is theirs to steal at the start of their
+    of it (trunks opened included), that wagon ``car_id`` is theirs to steal at the start of their
     next turn if nobody else plays."""
     if expect_state(state).is_terminal or state.phase in ("deal-wagon", "deal-trunk"):
         raise SolverError("no turn is being played")
-    expect_whole(car_id, "the car")
+    expect_whole(car_id, "the wagon")
     at = state
     p = at.to_move
     if at.car(car_id) is None:
-        raise SolverError(f"car {car_id} is not on the train")
+        raise SolverError(f"wagon {car_id} is not on the train")
 
     def leaf(s: State) -> Fraction:
         car = s.car(car_id)
@@ -329,7 +330,7 @@ def steal_chance(
 
 
 def trunk_cars(state: State) -> tuple[int, ...]:
-    """The cars whose trunk the active player surely can carry off this turn from here (the
+    """The wagons whose trunk the active player surely can carry off this turn from here (the
     roll known: phase attack or ambush), by searching every laying."""
     if expect_state(state).phase not in ("attack", "ambush"):
         raise SolverError(f"trunks in reach are asked after the roll, not in phase {state.phase}")
@@ -389,13 +390,29 @@ class Odds:
 
     def explain(self) -> str:
         again = " (a roll-again trunk used at its best)" if self.roll_again else ""
-        lines = [f"rolling {self.roll_dice} dice{again}:"]
+        lines = [f"rolling {plural(self.roll_dice, 'die', 'dice')}{again}:"]
         lines += [f"  lay {k}: {v}" for k, v in self.lay.items()]
-        lines += [f"  take the trunk of car {k}: {v}" for k, v in self.trunks.items()]
-        lines += [f"  car {k} stealable next turn: {v}" for k, v in self.stealable.items()]
+        lines += [f"  take the trunk of wagon {k}: {v}" for k, v in self.trunks.items()]
+        lines += [f"  wagon {k} stealable next turn: {v}" for k, v in self.stealable.items()]
         if self.cut_short:
             lines.append(f"cut short: {self.cut_short}; the odds not worked out say unknown")
         return "\n".join(lines)
+
+    def svg(self) -> str:
+        """The odds as a bar chart as an SVG picture (:func:`.pictures.odds_svg`)."""
+        from banditsolve.rolling.solvers.pictures import odds_svg
+
+        return odds_svg(self)
+
+    def ascii(self) -> str:
+        """The same picture in text (:func:`.pictures.odds_ascii`)."""
+        from banditsolve.rolling.solvers.pictures import odds_ascii
+
+        return odds_ascii(self)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: :meth:`svg`."""
+        return self.svg()
 
     def to_answer(self) -> Answer:
         return Answer(
@@ -418,7 +435,7 @@ def odds(
     node_limit: int | None = None,
 ) -> Odds:
     """Every odds question at once: laying ``k`` of each symbol (or of ``symbol``), each trunk,
-    each car stealable. The limits hold for all of them together (positions searched count as
+    each wagon stealable. The limits hold for all of them together (positions searched count as
     nodes): once one runs out, the odds not yet worked out are ``unknown`` and
     :attr:`Odds.cut_short` says which limit stopped them."""
     _check_lay_question(symbol, k)
@@ -489,6 +506,22 @@ class BestTurn:
             f"{self.value} (= {float(self.value):.3f})"
         )
 
+    def svg(self) -> str:
+        """The best turn as numbered steps as an SVG picture (:func:`.pictures.best_svg`)."""
+        from banditsolve.rolling.solvers.pictures import best_svg
+
+        return best_svg(self)
+
+    def ascii(self) -> str:
+        """The same picture in text (:func:`.pictures.best_ascii`)."""
+        from banditsolve.rolling.solvers.pictures import best_ascii
+
+        return best_ascii(self)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: :meth:`svg`."""
+        return self.svg()
+
     def to_answer(self) -> Answer:
         if self.value is None:
             return Answer(
@@ -523,7 +556,7 @@ def best_turn(
     plain: bool = False,
 ) -> BestTurn:
     """The play that maximises the expected points the active player has or could steal at
-    the start of their next turn if nobody else played (cars they would steal plus points
+    the start of their next turn if nobody else played (wagons they would steal plus points
     taken), exactly: every roll, every laying, roll-again trunks and ambushes included."""
     limits = Limits(time_limit, node_limit)
     if expect_state(state).is_chance or state.is_terminal:

@@ -1,4 +1,4 @@
-"""The answer to "is car W provably mine?" (RB-SAFE-1), whichever method found it: the exact
+"""The answer to "is wagon W provably mine?" (RB-SAFE-1), whichever method found it: the exact
 search and the plain enumeration (:mod:`.safety`) or the CP-SAT and Z3 models (:mod:`.models`).
 """
 
@@ -40,6 +40,23 @@ class Safety:
         if self.safe is False:
             return f"{self.reason}: {'; '.join(self.counterexample)}"
         return self.reason
+
+    def svg(self) -> str:
+        """The verdict on the train, a counterexample's steps numbered, as an SVG picture
+        (:func:`.pictures.safety_svg`)."""
+        from banditsolve.rolling.solvers.pictures import safety_svg
+
+        return safety_svg(self)
+
+    def ascii(self) -> str:
+        """The same picture in text (:func:`.pictures.safety_ascii`)."""
+        from banditsolve.rolling.solvers.pictures import safety_ascii
+
+        return safety_ascii(self)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: :meth:`svg`."""
+        return self.svg()
 
     def to_answer(self) -> Answer:
         stats = {"nodes": self.nodes, "method": self.method}
