@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from banditsolve.core.args import checked
 
-# render is imported for its registration of the pictures (str(table), _repr_svg_).
+# render and the notation are imported for their registrations: the pictures (str(table),
+# str(state), _repr_svg_) and repr(state), which reads the state back through its notation.
+from banditsolve.tunnels import notation as notation
 from banditsolve.tunnels import render as render
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from banditsolve.core.limits import MAX_TABLE_SIDE
 from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.core.text import excerpt, shown
+from banditsolve.core.text import excerpt, plural, shown
 from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
@@ -360,7 +360,7 @@ class VariantRules(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameState:
     """A moment of a game (BD-NOTE-4). Build one with :func:`~banditsolve.tunnels.rules.
     new_game` (or a variant's).
@@ -428,18 +428,46 @@ class GameState:
     def _repr_svg_(self) -> str:
         return picture("svg", self)
 
+    def __str__(self) -> str:
+        """The ASCII picture (the game's, as ``game.ascii(state)`` draws it)."""
+        return picture("ascii", self)
+
+    def __repr__(self) -> str:
+        """One line: the expression that reads the state back from its notation
+        (``BANDIDO.from_notation('bandido ...')``), once the notation is loaded; else a short
+        summary."""
+        for cls in type(self).__mro__:
+            view = _PICTURES.get((cls, "repr"))
+            if view is not None:
+                return view(self)
+        end = f", {self.outcome}" if self.outcome is not None else ""
+        return (
+            f"<{type(self).__name__}: turn {self.turn}, {plural(len(self.table), 'card')} on the"
+            f" table, {plural(self.table.exit_count, 'exit')}, player {self.to_act} to act{end}>"
+        )
+
 
 # -- pictures: registered by the render modules (which import this one) --------------------------
 
 View = Callable[[GameState], str]
-#: The pictures of a state, by state class and kind (``"svg"``), as registered.
+#: The pictures of a state, by state class and kind (``"svg"``, ``"ascii"``, ``"repr"``), as
+#: registered.
 _PICTURES: dict[tuple[type, str], View] = {}
 
 
-def register_pictures(cls: type[GameState], svg: View) -> None:
-    """Make ``state._repr_svg_()`` of states of class ``cls`` draw ``svg(state)`` (the render
-    modules register their pictures when they load; the package imports them)."""
+def register_pictures(cls: type[GameState], svg: View, ascii: View | None = None) -> None:
+    """Make ``state._repr_svg_()`` of states of class ``cls`` draw ``svg(state)`` and
+    ``str(state)`` draw ``ascii(state)`` (the render modules register their pictures when they
+    load; the package imports them)."""
     _PICTURES[cls, "svg"] = svg
+    if ascii is not None:
+        _PICTURES[cls, "ascii"] = ascii
+
+
+def register_text(cls: type[GameState], text: View) -> None:
+    """Make ``repr(state)`` of states of class ``cls`` be ``text(state)`` (the notation
+    registers the expression that reads a state back)."""
+    _PICTURES[cls, "repr"] = text
 
 
 def picture(kind: str, state: GameState) -> str:
