@@ -20,9 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from banditsolve.core.args import checked
 
-# render and the notation are imported for their registrations: the pictures (str(table),
-# str(state), _repr_svg_) and repr(state), which reads the state back through its notation.
-from banditsolve.tunnels import notation as notation
+# render is imported for its registration of the pictures (str(table), str(state), _repr_svg_).
 from banditsolve.tunnels import render as render
 
 if TYPE_CHECKING:

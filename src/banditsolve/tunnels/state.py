@@ -433,25 +433,24 @@ class GameState:
         return picture("ascii", self)
 
     def __repr__(self) -> str:
-        """One line: the expression that reads the state back from its notation
-        (``BANDIDO.from_notation('bandido ...')``), once the notation is loaded; else a short
-        summary."""
-        for cls in type(self).__mro__:
-            view = _PICTURES.get((cls, "repr"))
-            if view is not None:
-                return view(self)
+        """One short line that sums the state up. (A game state's notation holds every card
+        of the deck, some 60 to 70 of them: ``GAME.to_notation(state)`` writes it in full,
+        and ``GAME.from_notation`` reads it back.)"""
+        game = "bandido" if self.variant is None else self.variant.name
         end = f", {self.outcome}" if self.outcome is not None else ""
+        hands = "/".join(str(len(h)) for h in self.hands)
         return (
-            f"<{type(self).__name__}: turn {self.turn}, {plural(len(self.table), 'card')} on the"
-            f" table, {plural(self.table.exit_count, 'exit')}, player {self.to_act} to act{end}>"
+            f"<{game.capitalize()} state: turn {self.turn}, {plural(len(self.table), 'card')}"
+            f" on the table, {plural(self.table.exit_count, 'exit')}, hands {hands}, pile"
+            f" {self.pile_size}, player {self.to_act} to act{end};"
+            f" {game.upper()}.to_notation(state) writes it in full>"
         )
 
 
 # -- pictures: registered by the render modules (which import this one) --------------------------
 
 View = Callable[[GameState], str]
-#: The pictures of a state, by state class and kind (``"svg"``, ``"ascii"``, ``"repr"``), as
-#: registered.
+#: The pictures of a state, by state class and kind (``"svg"``, ``"ascii"``), as registered.
 _PICTURES: dict[tuple[type, str], View] = {}
 
 
@@ -462,12 +461,6 @@ def register_pictures(cls: type[GameState], svg: View, ascii: View | None = None
     _PICTURES[cls, "svg"] = svg
     if ascii is not None:
         _PICTURES[cls, "ascii"] = ascii
-
-
-def register_text(cls: type[GameState], text: View) -> None:
-    """Make ``repr(state)`` of states of class ``cls`` be ``text(state)`` (the notation
-    registers the expression that reads a state back)."""
-    _PICTURES[cls, "repr"] = text
 
 
 def picture(kind: str, state: GameState) -> str:

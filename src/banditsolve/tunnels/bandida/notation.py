@@ -23,8 +23,8 @@ from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
 from banditsolve.tunnels.cards import Deck, card_kind, card_name, parse_ports
 from banditsolve.tunnels.notation import StateForm, StateParts, parse_cards
 from banditsolve.tunnels.notation.positions import expect_int, number, run_list, runs
-from banditsolve.tunnels.notation.states import numbers, state_repr
-from banditsolve.tunnels.state import MAX_PLAYERS, GameState, register_text
+from banditsolve.tunnels.notation.states import numbers
+from banditsolve.tunnels.state import MAX_PLAYERS, GameState
 
 #: Bandida's own fields of a game state (notation words and JSON keys alike).
 BANDIDA_FIELDS = (
@@ -171,6 +171,3 @@ FORM = StateForm(
     make=make,
     removed=removed,
 )
-
-
-register_text(BandidaState, lambda state: state_repr(state, FORM))

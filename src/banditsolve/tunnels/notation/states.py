@@ -35,7 +35,7 @@ from typing import Any
 from banditsolve.core.io import check_keys, expect_object, json_type, read_document
 from banditsolve.core.limits import MAX_TURN
 from banditsolve.core.options import OptionSet
-from banditsolve.core.text import excerpt, plural, shown
+from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError
 from banditsolve.tunnels import rules
 from banditsolve.tunnels.cards import Deck, card_name, parse_card
@@ -75,7 +75,6 @@ from banditsolve.tunnels.state import (
     Options,
     Remove,
     refuse_foreign,
-    register_text,
 )
 
 _STATE_REQUIRED = ("game", "placements", "hands", "player")
@@ -491,32 +490,3 @@ def action_text(action: object) -> str:
     if not isinstance(action, Placement | Draw | Discard | Remove) and action not in (CHANGE, PASS):
         raise NotationError(f"not a tunnel game action: {shown(action)}")
     return str(action)
-
-
-#: The longest notation ``repr(state)`` reads back; a longer one (a game's start, its whole
-#: pile written out) gives a summary instead.
-REPR_LIMIT = 300
-
-
-def state_repr(state: GameState, form: StateForm = BANDIDO_FORM) -> str:
-    """``repr(state)``: the expression that reads ``state`` back through its notation with the
-    names of :mod:`banditsolve.tunnels` (``BANDIDO.from_notation('bandido ...')``) when its
-    notation is at most :data:`REPR_LIMIT` characters; else (or for a state made by hand
-    that the notation cannot write) a one-line summary."""
-    game = form.game.upper()
-    try:
-        text = state_to_notation(state, form)
-    except (ValueError, KeyError, TypeError):  # a state made by hand, beyond the notation
-        text = ""
-    if text and len(text) <= REPR_LIMIT:
-        return f"{game}.from_notation({text!r})"
-    end = "" if state.outcome is None else f", {state.outcome}"
-    how = f"; {game}.to_notation(state) writes it in full" if text else ""
-    return (
-        f"<{form.game} state: turn {state.turn}, {plural(len(state.table), 'card')} on the"
-        f" table, {plural(state.table.exit_count, 'exit')}, pile {state.pile_size}, player"
-        f" {state.to_act} to act{end}{how}>"
-    )
-
-
-register_text(GameState, state_repr)
