@@ -224,7 +224,12 @@ def register(commands: Commands) -> None:
             help="a reading of the map for a position (map_removes, map_split, map_reopen,"
             " map_short: see the game's options); a game state uses its own",
         )
-    add_svg(close, "write a picture with the closing cards laid to OUT")
+    add_svg(
+        close,
+        "write the answer's picture to OUT: the closing cards numbered in play order on the"
+        " table with a legend (each card, its object, the exits it closes, a map's removals),"
+        " or the exits left open and the reason",
+    )
     close.set_defaults(handler=cmd_close)
 
     solve = add_query(
