@@ -429,3 +429,17 @@ def test_repr_of_a_table_is_one_short_line() -> None:
     assert line == (
         "<Table of 4 cards, 4 exits: L+TL+TR+R+BR+BL@0,0,0 L+BR@-1,-1,0 TL@-2,-1,90 ...>"
     )
+
+
+def test_solve_with_unseen_cards_draws_the_shuffles_won(tmp_path: Path) -> None:
+    from banditsolve.tunnels import BANDIDO
+
+    state = BANDIDO.to_notation(BANDIDO.new_game(2))  # (no seed: the pile unseen)
+    assert "unseen=" in state
+    out = tmp_path / "share.svg"
+    result = run(
+        "bandido", "solve", state, "--samples", "2", "--time-limit", "0.2", "--svg", str(out)
+    )
+    assert result.code == 0
+    bars = groups(parsed(out.read_text(encoding="utf-8")), "bar")
+    assert [texts(b)[0] for b in bars] == ["won", "lost", "undecided"]
