@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from banditsolve.core.args import checked
 
-# render is imported for its registration of the pictures (str(table), _repr_svg_).
+# render is imported for its registration of the pictures (str(table), str(state), _repr_svg_).
 from banditsolve.tunnels import render as render
 
 if TYPE_CHECKING:

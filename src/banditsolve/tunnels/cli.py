@@ -224,7 +224,12 @@ def register(commands: Commands) -> None:
             help="a reading of the map for a position (map_removes, map_split, map_reopen,"
             " map_short: see the game's options); a game state uses its own",
         )
-    add_svg(close, "write a picture with the closing cards laid to OUT")
+    add_svg(
+        close,
+        "write the answer's picture to OUT: the closing cards numbered in play order on the"
+        " table with a legend (each card, its object, the exits it closes, a map's removals),"
+        " or the exits left open and the reason",
+    )
     close.set_defaults(handler=cmd_close)
 
     solve = add_query(
@@ -249,6 +254,11 @@ def register(commands: Commands) -> None:
     )
     add_seed(solve, "seed of the sampled shuffles (default 0)")
     add_hypothetical(solve)
+    add_svg(
+        solve,
+        "write a picture to OUT: the winning line as numbered tables, one per move (or the"
+        " start and the reason; with unseen cards, the shuffles won as bars)",
+    )
     solve.set_defaults(handler=cmd_solve)
 
     placements = add_command(
@@ -256,6 +266,7 @@ def register(commands: Commands) -> None:
     )
     add_position(placements)
     placements.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
+    add_svg(placements, "write a picture to OUT: the placements numbered on the table")
     placements.set_defaults(handler=cmd_placements)
 
 
@@ -374,34 +385,20 @@ def closure_text(
     table: Table, result: Closure, *, legend: bool = True, source: str | None = None
 ) -> str:
     """The answer in words: the status and reason, then ``source`` (where the cards came from,
-    for a game state's question), the certificate's placements and the closed table."""
-    from banditsolve.tunnels import ascii_art
+    for a game state's question), the certificate's numbered steps (each card's object and the
+    exits it closes, each map's removal) and the closed table with each card's number; an
+    impossible or unknown answer: the table asked of (and the exits left open)."""
+    from banditsolve.tunnels.solvers.pictures import closure_ascii
 
-    lines = [f"{result.status}: {result.reason}"]
-    if source is not None:
-        lines.append(f"  with {source}")
-    from banditsolve.tunnels.solvers.result import Removal
-
-    n = 0
-    for step in result.steps():
-        if isinstance(step, Removal):
-            lines.append(f"     then the map's {step}")
-        else:
-            n += 1
-            lines.append(f"  {n}. {placement_text(step)}")
-    if result.placements:
-        lines.append(ascii_art(result.final(table), legend=legend))
-    return "\n".join(lines)
+    return closure_ascii(result, table, source=source, legend=legend)
 
 
 def answer_svg(table: Table, result: Closure) -> str:
-    """The closure's final table as SVG, the cards the certificate laid highlighted (after a
-    map's removals, the cards of ``table`` still there come first)."""
-    from banditsolve.tunnels import svg
+    """The closure drawn: its certificate numbered on the table with its legend, or the open
+    exits and the reason (:func:`~banditsolve.tunnels.solvers.pictures.closure_svg`)."""
+    from banditsolve.tunnels.solvers.pictures import closure_svg
 
-    final = result.final(table)
-    before = set(table.history)
-    return svg(final, highlight_from=sum(1 for p in final.history if p in before))
+    return closure_svg(result, table)
 
 
 def close_mode(args: argparse.Namespace, game: TunnelGame) -> int | None:
@@ -467,6 +464,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import solve_game, win_share
+    from banditsolve.tunnels.solvers.pictures import share_svg, solution_ascii, solution_svg
 
     state = read_game_state(args)
     if state.unseen:
@@ -476,34 +474,34 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise SolverError("--node-limit is for a solve without unseen cards; give --time-limit")
         share = win_share(state, samples=args.samples, time_limit=args.time_limit, seed=args.seed,
                           hypothetical=args.hypothetical)
+        if args.svg is not None:
+            write_svg(args.svg, share_svg(share))
         return emit_answer(args, share.to_answer(args.game), share_text(share))
     result = solve_game(state, time_limit=args.time_limit, node_limit=args.node_limit,
                         hypothetical=args.hypothetical)
-    lines = [f"{result.status}: {result.reason}"] + [f"  {m}" for m in result.line]
-    return emit_answer(args, result.to_answer(args.game), "\n".join(lines))
+    if args.svg is not None:
+        write_svg(args.svg, solution_svg(result, state))
+    return emit_answer(args, result.to_answer(args.game), solution_ascii(result, state))
 
 
 def cmd_placements(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
+    from banditsolve.tunnels.solvers.pictures import Spot, placements_ascii, placements_svg
 
     position = tunnel_of(args).read_position(args.position)
     code = parse_card(args.card)
-    rows = []
-    for p, delta in placements_with_delta(position.table, code):
-        rows.append(
-            {
-                "placement": placement_text(p),
-                "exits_after": position.table.exit_count + delta,
-                "hole": creates_hole(position.table, p),
-            }
-        )
-    text = [f"{len(rows)} legal placements of {card_name(code)}:"]
-    text += [
-        f"  {r['placement']}: {r['exits_after']} exits after"
-        + ("  [walls an exit into a hole]" if r["hole"] else "")
-        for r in rows
+    table = position.table
+    spots = [
+        Spot(p, table.exit_count + delta, creates_hole(table, p))
+        for p, delta in placements_with_delta(table, code)
     ]
-    emit(args, "\n".join(text), {"card": card_name(code), "placements": rows})
+    rows = [
+        {"placement": placement_text(s.placement), "exits_after": s.exits_after, "hole": s.hole}
+        for s in spots
+    ]
+    if args.svg is not None:
+        write_svg(args.svg, placements_svg(table, code, spots, position.remaining))
+    emit(args, placements_ascii(code, spots), {"card": card_name(code), "placements": rows})
     return 0
 
 
@@ -529,29 +527,25 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
         load_puzzles,
         min_cards_to_close,
         solve_game,
-        svg,
     )
+    from banditsolve.tunnels.solvers.pictures import solution_ascii, solution_svg
 
     position = game.read_position(DEMO_CLOSABLE)
     result = min_cards_to_close(position, time_limit=CLOSURE_TIME_LIMIT)
-    laid = position.table.place_all(result.placements)
     yield DemoItem(
         "a tunnel closed with the fewest cards (bandido close POSITION --minimum)",
         f"{DEMO_CLOSABLE}\n{closure_text(position.table, result)}",
         result.to_answer(),
-        write_svg(out_dir / "closable.svg", svg(laid, highlight_from=len(position.table.history))),
+        write_svg(out_dir / "closable.svg", answer_svg(position.table, result)),
     )
 
     position = game.read_position(DEMO_HOLE)
     result = can_close(position, time_limit=CLOSURE_TIME_LIMIT)
-    from banditsolve.tunnels import ascii_art
-
     yield DemoItem(
         "a tunnel that can never close (bandido close POSITION)",
-        f"{DEMO_HOLE}\n{ascii_art(position.table, position.remaining, legend=False)}\n"
-        f"{result.status}: {result.reason}",
+        f"{DEMO_HOLE}\n{closure_text(position.table, result, legend=False)}",
         result.to_answer(),
-        write_svg(out_dir / "impossible.svg", svg(position.table, position.remaining)),
+        write_svg(out_dir / "impossible.svg", answer_svg(position.table, result)),
     )
 
     puzzle = next(
@@ -563,12 +557,11 @@ def demo(out_dir: Path, game_name: str = "bandido") -> Iterator[DemoItem]:
         assert puzzle.document is not None
         state = game_state(dict(puzzle.document))
         solution = solve_game(state, time_limit=TUNNEL_SOLVE_TIME_LIMIT)
-        lines = [f"{solution.status}: {solution.reason}"] + [f"  {m}" for m in solution.line]
         yield DemoItem(
             f"an endgame solved with every card known: {puzzle.id} (bandido solve POSITION)",
-            f"{puzzle.description}\n" + "\n".join(lines),
+            f"{puzzle.description}\n{solution_ascii(solution, state)}",
             solution.to_answer(),
-            write_svg(out_dir / "solve.svg", svg(state.table)),
+            write_svg(out_dir / "solve.svg", solution_svg(solution, state)),
         )
 
 
@@ -589,7 +582,7 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
     removal."""
     import random
 
-    from banditsolve.tunnels import can_close, min_cards_to_close, sample_chance, svg
+    from banditsolve.tunnels import can_close, min_cards_to_close, sample_chance
     from banditsolve.tunnels.bandida.rules import expect
 
     greedy = game.policies()["greedy"]
@@ -615,13 +608,12 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
         )
     position = game.read_position(DEMO_LADDER, mode=2)
     result = min_cards_to_close(position, goal="ladder", time_limit=CLOSURE_TIME_LIMIT)
-    laid = position.table.place_all(result.placements)
     yield DemoItem(
         f"mode 2: the ladder laid and every other exit closed ({game.name} close POSITION"
         " --mode 2 --minimum)",
         f"{DEMO_LADDER}\n{closure_text(position.table, result)}",
         result.to_answer(game.name),
-        write_svg(out_dir / "ladder.svg", svg(laid, highlight_from=len(position.table.history))),
+        write_svg(out_dir / "ladder.svg", answer_svg(position.table, result)),
     )
     position = game.read_position(DEMO_MAP)
     result = can_close(position, time_limit=CLOSURE_TIME_LIMIT)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 from xml.etree.ElementTree import Element
 
-from banditsolve.core.svg import Svg
+from banditsolve.core.svg import BAR_COLOURS, Svg
 from banditsolve.core.text import plural
 from banditsolve.tunnels import state as states
 from banditsolve.tunnels import table as tables
@@ -110,9 +110,13 @@ def ascii_art(
     legend: bool = True,
     *,
     area: Area | None = None,
+    steps: Mapping[int, int] | None = None,
 ) -> str:
     """The table drawn in ASCII with coordinates; exits are marked, dead exits flagged (the
-    cell they face: ``X`` hole, ``!`` unfillable, ``#`` outside the play area ``area``)."""
+    cell they face: ``X`` hole, ``!`` unfillable, ``#`` outside the play area ``area``).
+    ``steps``: a number written on cards (the index of a card in the table's history to its
+    step, 1 for the first card of a certificate), in place of the ``o`` of one of its tunnel
+    squares (a number of two digits also takes the place of the tunnel mark west of it)."""
     if not table.history:
         return "(empty table)"
     min_x, min_y, max_x, max_y = table.bounds()
@@ -121,6 +125,7 @@ def ascii_art(
     width, height = 4 * len(xs) + 1, 2 * len(ys) + 1
     grid = [[" "] * width for _ in range(height)]
     marks = _marks(table, remaining, area)
+    labels = _labels(table, steps or {})
 
     occ = table.is_occupied
     for j, y in enumerate(ys):
@@ -129,6 +134,9 @@ def ascii_art(
             row, col = 2 * j + 1, 4 * i
             if occ(c):
                 _draw_square(grid[row], col, table, c)
+                if c in labels:
+                    text = labels[c]
+                    grid[row][col + 3 - len(text) : col + 3] = list(text)
             elif c in marks:
                 grid[row][col + 2] = marks[c]
             # West edge of c.
@@ -152,6 +160,18 @@ def ascii_art(
                 "  ".join(f"{KIND_MARKS[k]} {KIND_WORDS[k][0]}" for k in kinds)
             )
     return "\n".join(lines)
+
+
+def _labels(table: Table, steps: Mapping[int, int]) -> dict[Cell, str]:
+    """The cell that shows each numbered card's step: a square whose centre is a plain
+    ``o`` (not a flashlight, a special card's letter or the super card's ``@``), else its
+    first square."""
+    out: dict[Cell, str] = {}
+    for index, step in steps.items():
+        cells = table.history[index].cells
+        plain = [c for c in cells if _centre(table, c) == "o"]
+        out[(plain or list(cells))[0]] = str(step)[-2:]
+    return out
 
 
 def _centre(table: Table, c: Cell) -> str:
@@ -230,6 +250,27 @@ def wrap(text: str, width: float, font: float = CAPTION_FONT) -> list[str]:
     return lines
 
 
+class Ghost(NamedTuple):
+    """A card drawn as a dashed outline: a card a map took off the table (``role``
+    ``"removed"``: a ``<g class="card removed">``, its step's badge in a corner, None for a card
+    of the starting table), or a legal placement of a card (``"placement"``: a ``<g
+    class="placement">``, its number's badge near the centre of its first square, in the
+    corner ``corner`` 0 to 3 so that the placements sharing that square stay apart)."""
+
+    placement: Placement
+    step: int | None
+    role: str = "removed"
+    corner: int = 0
+
+
+class Note(NamedTuple):
+    """A line of an answer's legend under the table: the step it describes (``data-step``;
+    None for a note that is no step) and its text."""
+
+    step: int | None
+    text: str
+
+
 def svg(
     table: Table,
     remaining: Iterable[int] | None = None,
@@ -238,6 +279,11 @@ def svg(
     *,
     caption: str | None = None,
     area: Area | None = None,
+    steps: Mapping[int, int] | None = None,
+    ghosts: Sequence[Ghost] = (),
+    open_exits: bool = False,
+    legend: Sequence[Note] = (),
+    span: Area | None = None,
 ) -> str:
     """The table as an SVG document: cards, tunnels, dead ends, exits, coordinates.
 
@@ -249,24 +295,32 @@ def svg(
     picture's width. ``area``: the play area ``(min_x, min_y, max_x, max_y)``, drawn as a
     dashed frame. A special card (Bandida) shows its letter of :data:`KIND_MARKS` in a corner,
     its word in its tooltip and in a legend line under the table.
+
+    The pictures of an answer add: ``steps`` (the index of a card in the history to its step
+    number: every card is then a ``<g class="card">``, a numbered one with ``data-step`` and
+    its number in a badge), ``ghosts`` (cards a map took off, dashed, each a ``<g
+    class="card removed">`` with its ``data-step``), ``open_exits`` (each exit ringed in red,
+    ``class="open-exit"``: an impossible closure's) and ``legend`` (lines under the caption,
+    each a ``<g class="legend">``, with ``data-step`` for a step) and ``span`` (cells the
+    picture spans at least: the frames of a line drawn alike).
     """
     if not table.history:
         doc = Svg(80, 40, title="empty table", background="#f7f4ec")
         return doc.to_string()
-    min_x, min_y, max_x, max_y = table.bounds()
-    if area is not None:
-        min_x, min_y = max(min(min_x, area[0]), min_x - 2), max(min(min_y, area[1]), min_y - 2)
-        max_x, max_y = min(max(max_x, area[2]), max_x + 2), min(max(max_y, area[3]), max_y + 2)
+    min_x, min_y, max_x, max_y = _extent(table, area, ghosts, span)
     grid = _Grid(min_x - 1, min_y - 1, size, 24)
     cols, rows = max_x - min_x + 3, max_y - min_y + 3
-    kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
-    legend = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
-    text = "\n".join(t for t in (caption, legend) if t)
+    laid = (*table.history, *(g.placement for g in ghosts))
+    kinds = sorted({card_kind(p.card) for p in laid} - {"tunnel"})
+    key = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
+    text = "\n".join(t for t in (caption, key) if t)
     w = cols * size + grid.margin
-    if text:
-        w = max(w, CAPTION_MIN_WIDTH)
+    if text or legend:
+        w = max(w, LEGEND_MIN_WIDTH if legend else CAPTION_MIN_WIDTH)
     lines = wrap(text, w - 2 * grid.margin) if text else []
-    foot = len(lines) * CAPTION_LINE + 6 if lines else 0
+    notes = [(n.step, wrap(n.text, w - 2 * grid.margin)) for n in legend]
+    count = len(lines) + sum(len(chunk) for _, chunk in notes)
+    foot = count * CAPTION_LINE + 6 if count else 0
     doc = Svg(
         w,
         rows * size + grid.margin + foot,
@@ -280,19 +334,76 @@ def svg(
         _area(doc, grid, area)
     for index, p in enumerate(table.history):
         green = highlight_from is not None and index >= highlight_from
-        _card(doc, grid, table, index, p, green)
+        step = None if steps is None else steps.get(index)
+        green = green or step is not None
+        _card(doc, grid, table, index, p, green, step=step, classed=steps is not None)
+    for ghost in ghosts:  # (dashed outlines over the cards laid since)
+        colour = "#555" if ghost.role == "removed" else BAR_COLOURS[(ghost.step or 0) % 6]
+        _ghost(doc, grid, ghost, colour)
     pool = None if remaining is None else tuple(remaining)
     _exits(doc, grid, table, {d.exit: d.reason for d in dead_exits(table, pool, area)})
     _crosses(doc, grid, _marks(table, pool, area))
-    top = rows * size + grid.margin
-    for i, line in enumerate(lines):
+    if open_exits:
+        _open_exits(doc, grid, table)
+    _foot(doc, grid.margin, rows * size + grid.margin, lines, notes)
+    return doc.to_string()
+
+
+#: A step's badge: its radius and the distance of its centre from the corner of its square (a
+#: card of 40 pixels keeps it clear of a flashlight's disc).
+BADGE_RADIUS = 7.5
+BADGE_INSET = 8.5
+#: The narrowest picture that has a legend (an answer's steps).
+LEGEND_MIN_WIDTH = 520
+
+
+def _extent(
+    table: Table, area: Area | None, ghosts: Sequence[Ghost], span: Area | None = None
+) -> tuple[int, int, int, int]:
+    """The cells a picture spans: the table's, the ghosts', ``span``, and the play area's
+    within two cells of them."""
+    min_x, min_y, max_x, max_y = table.bounds()
+    if span is not None:
+        min_x, min_y = min(min_x, span[0]), min(min_y, span[1])
+        max_x, max_y = max(max_x, span[2]), max(max_y, span[3])
+    for ghost in ghosts:
+        for x, y in ghost.placement.cells:
+            min_x, min_y, max_x, max_y = min(min_x, x), min(min_y, y), max(max_x, x), max(max_y, y)
+    if area is not None:
+        min_x, min_y = max(min(min_x, area[0]), min_x - 2), max(min(min_y, area[1]), min_y - 2)
+        max_x, max_y = min(max(max_x, area[2]), max_x + 2), min(max(max_y, area[3]), max_y + 2)
+    return min_x, min_y, max_x, max_y
+
+
+def _foot(
+    doc: Svg,
+    x: float,
+    top: float,
+    lines: Sequence[str],
+    notes: Sequence[tuple[int | None, Sequence[str]]],
+) -> None:
+    """The caption's lines, then each legend entry's lines in its ``<g class="legend">``."""
+    y = top
+    for line in lines:
+        y += CAPTION_LINE
         doc.add(
             "text",
-            {"x": grid.margin, "y": top + (i + 1) * CAPTION_LINE, "font-size": CAPTION_FONT,
-             "fill": "#222"},
+            {"x": x, "y": y, "font-size": CAPTION_FONT, "fill": "#222"},
             text=line,
         )
-    return doc.to_string()
+    for step, chunk in notes:
+        attrs: dict[str, str | int] = {"class": "legend"}
+        if step is not None:
+            attrs["data-step"] = step
+        g = doc.group(attrs)
+        for line in chunk:
+            y += CAPTION_LINE
+            doc.add(
+                "text",
+                {"x": x, "y": y, "font-size": CAPTION_FONT, "fill": "#222"},
+                text=line,
+                parent=g,
+            )
 
 
 class _Grid(NamedTuple):
@@ -355,9 +466,20 @@ def _fill(p: Placement, green: bool) -> str:
     return "#e8b4a0" if (p.card & PORT_MASK).bit_count() >= 5 else "#d9c7a3"
 
 
-def _card(doc: Svg, grid: _Grid, table: Table, index: int, p: Placement, green: bool) -> None:
+def _card(
+    doc: Svg,
+    grid: _Grid,
+    table: Table,
+    index: int,
+    p: Placement,
+    green: bool,
+    *,
+    step: int | None = None,
+    classed: bool = False,
+) -> None:
     """One card: its outline, the tunnel between its squares, its openings, its flashlight and
-    a special card's letter in the corner of its first square."""
+    a special card's letter in the corner of its first square; ``classed``: in a ``<g
+    class="card">``, with ``data-step`` and a numbered badge when it has a ``step``."""
     size = grid.size
     half = size / 2
     tunnel = size * 0.28
@@ -366,7 +488,12 @@ def _card(doc: Svg, grid: _Grid, table: Table, index: int, p: Placement, green: 
     bx, by = grid.px(*b)
     kind = card_kind(p.card)
     word = "" if kind == "tunnel" else f" ({KIND_WORDS[kind][0]})"
-    g = doc.group(title=f"placement {index + 1}: {p}{word}")
+    attrs: dict[str, str | int] = {"class": "card"} if classed else {}
+    label = f"placement {index + 1}: {p}{word}"
+    if step is not None:
+        attrs["data-step"] = step
+        label = f"step {step}: {p}{word}"
+    g = doc.group(attrs, title=label)
     doc.add(
         "rect",
         {
@@ -411,6 +538,96 @@ def _card(doc: Svg, grid: _Grid, table: Table, index: int, p: Placement, green: 
             text=KIND_MARKS[kind],
             parent=g,
         )
+    if step is not None:
+        # The bottom-right corner of the second square: clear of the tunnels, which run from
+        # the squares' centres along the axes, and of a special card's letter.
+        _badge(doc, g, (bx + size - BADGE_INSET, by + size - BADGE_INSET), step)
+
+
+def _badge(doc: Svg, g: Element, centre: tuple[float, float], step: int) -> None:
+    """A step number in a white disc centred on ``centre``."""
+    x, y = centre
+    doc.add(
+        "circle",
+        {"cx": x, "cy": y, "r": BADGE_RADIUS, "fill": "#fff", "stroke": "#1d3557",
+         "stroke-width": 1.5},
+        parent=g,
+    )
+    doc.add(
+        "text",
+        {
+            "class": "step-label",
+            "x": x,
+            "y": y + 3.5,
+            "text-anchor": "middle",
+            "font-size": 9 if step < 10 else 7.5,
+            "font-weight": "bold",
+            "fill": "#1d3557",
+        },
+        text=str(step),
+        parent=g,
+    )
+
+
+def _ghost(doc: Svg, grid: _Grid, ghost: Ghost, colour: str = "#555") -> None:
+    """A card drawn as a dashed outline (:class:`Ghost`): a card a map took off the table, or
+    a legal placement, with its badge."""
+    size = grid.size
+    p = ghost.placement
+    (ax, ay), (bx, by) = (grid.px(*c) for c in p.cells)
+    removed = ghost.role == "removed"
+    attrs: dict[str, str | int] = {"class": "card removed" if removed else "placement"}
+    label = f"taken off by a map: {p}" if removed else f"placement {ghost.step}: {p}"
+    if ghost.step is not None:
+        attrs["data-step" if removed else "data-index"] = ghost.step
+        if removed:
+            label = f"step {ghost.step}, taken off by a map: {p}"
+    g = doc.group(attrs, title=label)
+    inset = 3 + 2 * ghost.corner
+    doc.add(
+        "rect",
+        {
+            "x": min(ax, bx) + inset,
+            "y": min(ay, by) + inset,
+            "width": abs(ax - bx) + size - 2 * inset,
+            "height": abs(ay - by) + size - 2 * inset,
+            "rx": 4,
+            "fill": "none",
+            "stroke": colour,
+            "stroke-width": 1.5,
+            "stroke-dasharray": "4 3",
+        },
+        parent=g,
+    )
+    if ghost.step is None:
+        return
+    if removed:
+        _badge(doc, g, (ax + size - BADGE_INSET, ay + size - BADGE_INSET), ghost.step)
+        return
+    dx, dy = ((-1, -1), (1, -1), (-1, 1), (1, 1))[ghost.corner % 4]
+    _badge(doc, g, (ax + size / 2 + dx * 9, ay + size / 2 + dy * 9), ghost.step)
+
+
+def _open_exits(doc: Svg, grid: _Grid, table: Table) -> None:
+    """A red ring round each exit (``class="open-exit"``): the exits an impossible closure
+    leaves open."""
+    half = grid.size / 2
+    for opening in sorted(table.exits):
+        cx, cy = grid.px(opening.x, opening.y)
+        dx, dy = STEP[opening.side]
+        ring = doc.add(
+            "circle",
+            {
+                "class": "open-exit",
+                "cx": cx + half + dx * half,
+                "cy": cy + half + dy * half,
+                "r": grid.size * 0.3,
+                "fill": "none",
+                "stroke": "#d62828",
+                "stroke-width": 2.5,
+            },
+        )
+        doc.add("title", text=f"open exit {opening}", parent=ring)
 
 
 def _square(
@@ -551,4 +768,4 @@ def state_svg(state: GameState, title: str = "Bandido", *, text: str | None = No
 
 
 tables.register_pictures(ascii_art, svg)
-states.register_pictures(GameState, state_svg)
+states.register_pictures(GameState, state_svg, state_ascii)

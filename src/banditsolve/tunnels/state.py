@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from banditsolve.core.limits import MAX_TABLE_SIDE
 from banditsolve.core.options import OptionSet, OptionSpec
-from banditsolve.core.text import excerpt, shown
+from banditsolve.core.text import excerpt, plural, shown
 from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
@@ -360,7 +360,7 @@ class VariantRules(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameState:
     """A moment of a game (BD-NOTE-4). Build one with :func:`~banditsolve.tunnels.rules.
     new_game` (or a variant's).
@@ -428,18 +428,39 @@ class GameState:
     def _repr_svg_(self) -> str:
         return picture("svg", self)
 
+    def __str__(self) -> str:
+        """The ASCII picture (the game's, as ``game.ascii(state)`` draws it)."""
+        return picture("ascii", self)
+
+    def __repr__(self) -> str:
+        """One short line that sums the state up. (A game state's notation holds every card
+        of the deck, some 60 to 70 of them: ``GAME.to_notation(state)`` writes it in full,
+        and ``GAME.from_notation`` reads it back.)"""
+        game = "bandido" if self.variant is None else self.variant.name
+        end = f", {self.outcome}" if self.outcome is not None else ""
+        hands = "/".join(str(len(h)) for h in self.hands)
+        return (
+            f"<{game.capitalize()} state: turn {self.turn}, {plural(len(self.table), 'card')}"
+            f" on the table, {plural(self.table.exit_count, 'exit')}, hands {hands}, pile"
+            f" {self.pile_size}, player {self.to_act} to act{end};"
+            f" {game.upper()}.to_notation(state) writes it in full>"
+        )
+
 
 # -- pictures: registered by the render modules (which import this one) --------------------------
 
 View = Callable[[GameState], str]
-#: The pictures of a state, by state class and kind (``"svg"``), as registered.
+#: The pictures of a state, by state class and kind (``"svg"``, ``"ascii"``), as registered.
 _PICTURES: dict[tuple[type, str], View] = {}
 
 
-def register_pictures(cls: type[GameState], svg: View) -> None:
-    """Make ``state._repr_svg_()`` of states of class ``cls`` draw ``svg(state)`` (the render
-    modules register their pictures when they load; the package imports them)."""
+def register_pictures(cls: type[GameState], svg: View, ascii: View | None = None) -> None:
+    """Make ``state._repr_svg_()`` of states of class ``cls`` draw ``svg(state)`` and
+    ``str(state)`` draw ``ascii(state)`` (the render modules register their pictures when they
+    load; the package imports them)."""
     _PICTURES[cls, "svg"] = svg
+    if ascii is not None:
+        _PICTURES[cls, "ascii"] = ascii
 
 
 def picture(kind: str, state: GameState) -> str:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from banditsolve.core.text import shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, IllegalActionError, InternalError
 from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, parse_ports
 from banditsolve.tunnels.geometry import (
@@ -258,6 +258,13 @@ class Table:
             return f"Table of {len(self.history)} cards, {self.exit_count} exits"
         return view(self)
 
+    def __repr__(self) -> str:
+        """One line: the number of cards and exits, and the first placements laid."""
+        shown_ = " ".join(map(str, self.history[:REPR_PLACEMENTS]))
+        more = " ..." if len(self.history) > REPR_PLACEMENTS else ""
+        cards = plural(len(self.history), "card")
+        return f"<Table of {cards}, {plural(self.exit_count, 'exit')}: {shown_}{more}>"
+
     # -- placing ------------------------------------------------------------------------------
 
     def placement_error(self, placement: Placement) -> str | None:
@@ -324,6 +331,9 @@ class Table:
             table = table.place(p)
         return table
 
+
+#: The placements ``repr(table)`` lists.
+REPR_PLACEMENTS = 3
 
 #: The pictures of a table (``"ascii"``, ``"svg"``), as :func:`register_pictures` registered.
 _PICTURES: dict[str, Callable[[Table], str]] = {}

@@ -71,4 +71,4 @@ def state_svg(state: GameState, title: str = "Bandida") -> str:
     return render.state_svg(state, title, text=text)
 
 
-states.register_pictures(BandidaState, state_svg)
+states.register_pictures(BandidaState, state_svg, state_ascii)

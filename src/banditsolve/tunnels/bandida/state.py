@@ -174,7 +174,7 @@ class BandidaOptions(Options):
         """Bandida reads every value of its options (``hole=loses_at_once`` too)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BandidaState(GameState):
     """A moment of a Bandida game: Bandido's state (its options :class:`BandidaOptions`, its
     ``variant`` Bandida's rules) and:

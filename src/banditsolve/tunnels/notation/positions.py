@@ -64,7 +64,7 @@ from banditsolve.tunnels.cards import (
     parse_ports,
 )
 from banditsolve.tunnels.geometry import ROTATIONS, Placement, normalise
-from banditsolve.tunnels.render import svg
+from banditsolve.tunnels.render import ascii_art, svg
 from banditsolve.tunnels.table import Table
 
 _POSITION_KEYS = ("game", "placements")
@@ -94,10 +94,23 @@ class Position:
     mode: int | None = None
 
     def _repr_svg_(self) -> str:
-        return svg(self.table, remaining=self.remaining)
+        """The table with its exits, dead exits marked against the cards to come, and the
+        cards to come written under it."""
+        return svg(self.table, remaining=self.remaining, caption=self.cards_line())
 
     def __str__(self) -> str:
-        return to_notation(self)
+        """The ASCII picture: the table, its exits and dead exits, then the cards to come."""
+        return f"{ascii_art(self.table, self.remaining)}\n{self.cards_line()}"
+
+    def __repr__(self) -> str:
+        """``parse_position('...')``: the expression that reads the position back through its
+        notation (``parse_position`` of :mod:`banditsolve.tunnels`)."""
+        return f"parse_position({to_notation(self)!r})"
+
+    def cards_line(self) -> str:
+        """The cards to come, in words: ``cards to come (7): L*2 TL*2 ...``."""
+        cards = runs(self.remaining).replace(",", " ") or "-"
+        return f"cards to come ({len(self.remaining)}): {cards}"
 
 
 # -- shared pieces ------------------------------------------------------------------------------

@@ -272,7 +272,9 @@ def _solve(
         result = solve_goal(
             table, codes, aim, max_cards, backend, area, limits, minimum, workers, readings
         )
-    return replace(result, limits=limits, max_cards=max_cards)
+    return replace(
+        result, limits=limits, max_cards=max_cards, table=table, pool=tuple(codes), area=area
+    )
 
 
 def answer_backend(backend: str) -> str:

@@ -108,6 +108,16 @@ class GameSolution:
     #: Bandida only, when a reshuffle (the alarm "discard five") leaves the result to chance:
     #: the exact chance of winning with the best play (then ``status`` is ``unknown``).
     win_chance: Fraction | None = None
+    #: The state solved, for the picture (``_repr_svg_``; set by :func:`solve_game`). Not
+    #: part of the answer's value.
+    start: GameState | None = field(default=None, compare=False, repr=False)
+
+    def _repr_svg_(self) -> str:
+        """The winning line as numbered steps, a strip of tables (or the start and the
+        reason): :func:`~banditsolve.tunnels.solvers.pictures.solution_svg`."""
+        from banditsolve.tunnels.solvers.pictures import solution_svg
+
+        return solution_svg(self)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -191,7 +201,7 @@ def solve_game(
         raise SolverError(
             "the pile order is not known (unseen cards): use win_share to sample shuffles"
         )
-    return _solve_known(state, limits)
+    return replace(_solve_known(state, limits), start=state)
 
 
 def _solve_known(state: GameState, limits: Limits) -> GameSolution:
@@ -403,6 +413,13 @@ class WinShare:
     seed: int = 0
     time_limit: float | None = None
     seconds: float = 0.0
+
+    def _repr_svg_(self) -> str:
+        """The samples won, lost and undecided as a bar chart, the share and its interval in
+        the title: :func:`~banditsolve.tunnels.solvers.pictures.share_svg`."""
+        from banditsolve.tunnels.solvers.pictures import share_svg
+
+        return share_svg(self)
 
     def to_answer(self, game: str = "bandido") -> Answer:
         """The shared answer shape: question ``"win-share"``, always ``yes``/``"estimate"``

@@ -88,6 +88,20 @@ class Closure:
     goal: str = "close"
     notes: tuple[str, ...] = ()
     removals: tuple[Removal, ...] = ()
+    #: What was asked, for the picture (``_repr_svg_``): the table, the cards to close it
+    #: with and the play area (set by :func:`~banditsolve.tunnels.solvers.closure.can_close`
+    #: and its kin; None for an answer made by hand). Not part of the answer's value.
+    table: Table | None = field(default=None, compare=False, repr=False)
+    pool: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    area: Bounds | None = field(default=None, compare=False, repr=False)
+
+    def _repr_svg_(self) -> str:
+        """The answer drawn (:func:`~banditsolve.tunnels.solvers.pictures.closure_svg`): the
+        certificate numbered on the table with its legend, or the open exits and the
+        reason."""
+        from banditsolve.tunnels.solvers.pictures import closure_svg
+
+        return closure_svg(self)
 
     @property
     def cards(self) -> int:
