@@ -230,7 +230,7 @@ def test_str_is_the_ascii_picture_and_repr_reads_back() -> None:
 
 def test_cli_svg_on_every_query_writes_the_answer_drawn(tmp_path: Path) -> None:
     safe = tmp_path / "safe.svg"
-    answer = run("rolling", "safe", README_POSITION, "2", "--svg", str(safe), "--draw")
+    answer = run("rolling", "safe", README_POSITION, "2", "--svg", str(safe))
     assert answer.code == 1
     assert _groups(_root(safe.read_text()), "step")
     assert "1. P1: roll" in answer.out  # the same line, drawn in text
@@ -238,7 +238,7 @@ def test_cli_svg_on_every_query_writes_the_answer_drawn(tmp_path: Path) -> None:
     assert run("rolling", "odds", DEMO_UNSAFE, "--svg", str(odds_out)).code == 0
     assert _groups(_root(odds_out.read_text()), "bar")
     best = tmp_path / "best.svg"
-    drawn = run("rolling", "best", ATTACK, "--svg", str(best), "--draw")
+    drawn = run("rolling", "best", ATTACK, "--svg", str(best))
     assert drawn.code == 0
     assert _groups(_root(best.read_text()), "step")
     assert "1. P0: " in drawn.out

@@ -7,8 +7,9 @@
   hold is refused, exit 2).
 
 Each draws its answer: ``--svg OUT`` writes the picture (the odds as bars, the best turn as
-numbered steps, the safety verdict on the train with a counterexample's steps numbered) and
-``--draw`` prints the same picture in text after the answer.
+numbered steps, the safety verdict on the train with a counterexample's steps numbered), and the
+text printed after the answer's line is the same picture in ASCII (as every game's query verbs
+print theirs).
 
 Nothing heavy is imported at module level (the handlers import the solvers).
 """
@@ -95,9 +96,6 @@ def register(commands: Commands) -> None:
 
 def _add_drawing(parser: argparse.ArgumentParser, what: str) -> None:
     add_svg(parser, f"also write the answer drawn as SVG to OUT: {what}")
-    parser.add_argument(
-        "--draw", action="store_true", help="also print the answer drawn in text (ASCII)"
-    )
 
 
 class _Drawn(Protocol):
@@ -111,13 +109,11 @@ class _Drawn(Protocol):
 
 
 def _answer(args: argparse.Namespace, result: _Drawn) -> int:
-    """Write the answer's picture (``--svg``), then print the answer (and with ``--draw`` its
-    picture in text) and return its exit status."""
+    """Write the answer's picture (``--svg``), then print the answer and its picture in text, and
+    return its exit status."""
     if getattr(args, "svg", None) is not None:
         write_svg(args.svg, result.svg())
-    text = result.explain()
-    if getattr(args, "draw", False):
-        text += "\n\n" + result.ascii()
+    text = result.explain() + "\n\n" + result.ascii()
     return emit_answer(args, result.to_answer(), text=text)
 
 
