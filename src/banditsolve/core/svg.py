@@ -90,6 +90,11 @@ class Svg:
         return ET.tostring(self.root, encoding="unicode")
 
 
+#: The font of the shared pictures' texts.
+FONT = "DejaVu Sans, Verdana, sans-serif"
+#: The attributes of the shared pictures' titles and body texts.
+_HEAD: dict[str, str | int | float] = {"font_size": 13, "font_weight": "bold", "font_family": FONT}
+_BODY: dict[str, str | int | float] = {"font_size": 12, "font_family": FONT}
 #: Bar colours of :func:`bar_chart`, taken in turn.
 BAR_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948")
 
@@ -113,12 +118,12 @@ def bar_chart(
     """
     row, label_w, value_w, top = 22, 120, 64, 28
     doc = Svg(width, top + row * len(bars) + 8, title=title)
-    doc.add("text", {"x": 8, "y": 18, "font_size": 13, "font_weight": "bold"}, text=title)
+    doc.add("text", {"x": 8, "y": 18, **_HEAD}, text=title)
     span = width - label_w - value_w - 16
     for i, (label, value) in enumerate(bars):
         y = top + i * row
         g = doc.group({"class": "bar"}, title=f"{label}: {_value_text(value, unit, scale)}")
-        doc.add("text", {"x": 8, "y": y + 14, "font_size": 12}, text=label, parent=g)
+        doc.add("text", {"x": 8, "y": y + 14, **_BODY}, text=label, parent=g)
         share = min(1.0, max(0.0, value / scale)) if scale else 0.0
         doc.add(
             "rect",
@@ -128,7 +133,7 @@ def bar_chart(
         )
         doc.add(
             "text",
-            {"x": label_w + span + 6, "y": y + 14, "font_size": 12},
+            {"x": label_w + span + 6, "y": y + 14, **_BODY},
             text=_value_text(value, unit, scale),
             parent=g,
         )
@@ -178,7 +183,7 @@ def strip(frames: Sequence[tuple[str, str]], *, title: str, columns: int = 4) ->
     rows = max(1, -(-len(frames) // cols))
     cell_w, cell_h, top = w + 16, h + 30, 26
     doc = Svg(cols * cell_w + 8, top + rows * cell_h, title=title)
-    doc.add("text", {"x": 8, "y": 18, "font_size": 13, "font_weight": "bold"}, text=title)
+    doc.add("text", {"x": 8, "y": 18, **_HEAD}, text=title)
     for i, ((caption, _), e) in enumerate(zip(frames, inner, strict=True)):
         x, y = 8 + (i % cols) * cell_w, top + (i // cols) * cell_h
         g = doc.group({"class": "frame"}, title=caption)
@@ -188,5 +193,5 @@ def strip(frames: Sequence[tuple[str, str]], *, title: str, columns: int = 4) ->
             if el.tag.startswith("{"):
                 el.tag = el.tag.split("}", 1)[1]
         g.append(e)
-        doc.add("text", {"x": x, "y": y + h + 18, "font_size": 12}, text=caption, parent=g)
+        doc.add("text", {"x": x, "y": y + h + 18, **_BODY}, text=caption, parent=g)
     return doc.to_string()
