@@ -20,6 +20,7 @@ from banditsolve.core.answer import ExitStatus
 from banditsolve.core.flags import (
     Commands,
     add_json,
+    add_quiet,
     count,
     emit,
     fail,
@@ -53,6 +54,7 @@ def register(commands: Commands) -> None:
         epilog=EXIT_HELP,
     )
     add_json(study)
+    add_quiet(study)
     study.add_argument("name", metavar="NAME", help="a study name, or `list`")
     study.add_argument(
         "--games",
@@ -192,7 +194,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                 out,
                 executor=pool,
                 chunk_size=args.chunk_size,
-                progress=False if args.json else None,
+                progress=False if args.json or args.quiet else None,
                 params=params,
                 retry_failed=args.retry_failed,
                 grow=("games",),
