@@ -60,7 +60,8 @@ def register(commands: Commands) -> None:
         epilog=EXIT_HELP,
     )
     add_json(study)
-    add_quiet(study)
+    add_quiet(study, "draw no progress bar (one is drawn on standard error when it is a "
+              "terminal, unless --json is given)")
     study.add_argument("name", metavar="NAME", help="a study name, or `list`")
     study.add_argument(
         "--games",
