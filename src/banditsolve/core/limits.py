@@ -219,6 +219,20 @@ class Budget:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The progress callback of the current context (one context-variable read).
+current_callback = progress.current
+
+
+def _paused(search: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """``search(*args, **kwargs)`` with the cyclic garbage collector paused."""
+    if not gc.isenabled():
+        return search(*args, **kwargs)
+    gc.disable()
+    try:
+        return search(*args, **kwargs)
+    finally:
+        gc.enable()
+
 
 def steady(search: F) -> F:
     """``search`` run with Python's cyclic garbage collector paused (then restored): a full
@@ -232,7 +246,7 @@ def steady(search: F) -> F:
     (:func:`banditsolve.core.progress.progress`), the outermost search is watched by a thread
     that calls it (named ``game.search``, with its ``time_limit`` argument and the nodes its
     budgets count). With none set this costs one context-variable read (measured with
-    ``timeit`` on a search that returns at once: 143 ns a call before, 154 ns after)."""
+    ``timeit`` on a search that returns at once: 150 ns a call before, 165 ns after)."""
     what = f"{_game_of(search.__module__)}{search.__name__}"
     parameter = inspect.signature(search).parameters.get("time_limit")
     default_limit = None if parameter is None else parameter.default
@@ -242,6 +256,7 @@ def steady(search: F) -> F:
         if current_callback() is not None:
             with progress.watch(what, kwargs.get("time_limit", default_limit)):
                 return _paused(search, args, kwargs)
+        # _paused inlined: the search without a callback pays no call more.
         if not gc.isenabled():
             return search(*args, **kwargs)
         gc.disable()
@@ -251,20 +266,6 @@ def steady(search: F) -> F:
             gc.enable()
 
     return run  # type: ignore[return-value]
-
-
-#: The progress callback of the current context (one context-variable read).
-current_callback = progress.current
-
-
-def _paused(search: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    if not gc.isenabled():
-        return search(*args, **kwargs)
-    gc.disable()
-    try:
-        return search(*args, **kwargs)
-    finally:
-        gc.enable()
 
 
 def _game_of(module: str) -> str:
