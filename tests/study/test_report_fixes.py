@@ -195,3 +195,23 @@ def test_quiet_turns_the_study_bar_off(tmp_path: Path) -> None:
     code, _, err = _study("bandido", "--games", "3", "--executor", "inline", "--out",
                           str(tmp_path / "b"), "--quiet", terminal=True)
     assert (code, err) == (0, "")
+
+
+def test_the_searches_inside_a_study_draw_no_line_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from banditsolve.core import progress
+
+    watched: list[str] = []
+    start = progress.Watch.__init__
+
+    def counted(self: progress.Watch, what: str, *args: object) -> None:
+        watched.append(what)
+        start(self, what, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(progress.Watch, "__init__", counted)
+    code, _, err = _study("bandido-perfect", "--games", "2", "--executor", "inline", "--out",
+                          str(tmp_path / "p"), terminal=True)
+    assert code == 0
+    assert "bandido-perfect" in err  # the study's bar
+    assert watched == []  # its solves (tunnels.solve_game) were not watched

@@ -121,7 +121,8 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="run again the tasks whose stored result is an error",
     )
-    study.set_defaults(handler=cmd_study)
+    # Its bar shows the tasks; the searches inside them draw no line of their own.
+    study.set_defaults(handler=cmd_study, search_line=False)
 
 
 def _catalog() -> dict[str, Any]:
