@@ -22,6 +22,7 @@ from banditsolve.errors import (
 )
 
 if TYPE_CHECKING:
+    from banditsolve.core.progress import progress
     from banditsolve.core.registry import games, load_game
 
     __version__: str
@@ -29,12 +30,18 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> object:
     """What is read on first use, so that ``import banditsolve`` stays light: ``games`` and
-    ``load_game`` (from :mod:`banditsolve.core.registry`), and ``__version__``, the version as
-    installed (``pyproject.toml`` is the one place that sets it)."""
+    ``load_game`` (from :mod:`banditsolve.core.registry`), ``progress`` (from
+    :mod:`banditsolve.core.progress`: ``with banditsolve.progress(callback): ...`` reports
+    every search that runs past a second), and ``__version__``, the version as installed
+    (``pyproject.toml`` is the one place that sets it)."""
     if name in ("games", "load_game"):
         from banditsolve.core import registry
 
         return getattr(registry, name)
+    if name == "progress":
+        from banditsolve.core.progress import progress
+
+        return progress
     if name != "__version__":
         raise AttributeError(f"module 'banditsolve' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
@@ -55,4 +62,5 @@ __all__ = [
     "__version__",
     "games",
     "load_game",
+    "progress",
 ]

@@ -82,7 +82,7 @@ def test_a_scheduler_address_is_used_and_worker_versions_checked(client: Any) ->
 
     with open_executor("dask", client.scheduler.address) as pool:
         assert pool.workers == sum(client.nthreads().values())
-        assert "dask scheduler" in pool.name
+        assert "Dask scheduler" in pool.name
     with pytest.raises(ExecutorError, match="same version"):
         check_versions({"tcp://10.0.0.2:1234": "0.0.1"})
 

@@ -75,15 +75,16 @@ def test_perfect_table_shows_wilson_intervals_and_keeps_unknown_apart(tmp_path: 
 def test_the_projection_follows_the_measured_cost(tmp_path: Path) -> None:
     rows = perfect_rows("a", 1, 1, 1, 0)
     # 3 tasks in 6 s: 2 s each; 2,000 solves of the one setting: 4,000 s of one core, so
-    # 2,000 s on one machine of two cores, 500 s on four machines.
+    # 2,000 s on two cores, 500 s on eight.
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path,
                         {"task_seconds": 6.0}).read_text()
     assert "2000.0 ms per task" in text
-    assert "| 1 | 33 min 20 s |" in text
-    assert "| 4 | 8 min 20 s |" in text
+    assert "| 1 | 1 h 06 min |" in text
+    assert "| 2 | 33 min 20 s |" in text
+    assert "| 8 | 8 min 20 s |" in text
 
 
-def test_on_a_shared_machine_the_projection_is_of_cpu_time(tmp_path: Path) -> None:
+def test_on_shared_cores_the_projection_is_of_cpu_time(tmp_path: Path) -> None:
     # The same 2 s tasks, which had their core a quarter of the time (runs recorded 8 s of
     # tasks' wall clock and 2 s of their CPU time): the projection is a quarter of the above.
     rows = perfect_rows("a", 1, 1, 1, 0)
@@ -92,33 +93,33 @@ def test_on_a_shared_machine_the_projection_is_of_cpu_time(tmp_path: Path) -> No
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, meta).read_text()
     assert "2000.0 ms per task" in text
     assert "core for 25 % of it" in text
-    assert "| 1 | 8 min 20 s |" in text
-    assert "| 4 | 2 min 05 s |" in text
+    assert "| 2 | 8 min 20 s |" in text
+    assert "| 8 | 2 min 05 s |" in text
 
 
 def test_the_projection_uses_the_cpu_time_the_workers_measured(tmp_path: Path) -> None:
     # The rows' wall clocks say 2 s a task, but the runs that measured their tasks' CPU time
     # ran 40 tasks in 20 s of CPU: 0.5 s a task. One setting, 2,000 solves: 1,000 s of one
-    # core, 500 s on one machine of two cores, 125 s on four.
+    # core, 500 s on two cores, 125 s on eight.
     rows = perfect_rows("a", 1, 1, 1, 0)
     meta: dict[str, Scalar] = {"task_seconds": 6.0, "cpu_timed_task_seconds": 80.0,
                                "cpu_timed_task_cpu_seconds": 20.0, "cpu_timed_tasks": 40}
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, meta).read_text()
     assert "500.0 ms per task, the CPU time the workers measured in the 40 tasks" in text
-    assert "| 1 | 8 min 20 s |" in text
-    assert "| 4 | 2 min 05 s |" in text
+    assert "| 2 | 8 min 20 s |" in text
+    assert "| 8 | 2 min 05 s |" in text
 
 
 def test_the_projection_weighs_each_settings_own_cost(tmp_path: Path) -> None:
     rows = perfect_rows("cheap", 1, 1, 0, 0) + perfect_rows("dear", 1, 0, 0, 0)
     for row, seconds in zip(rows, (1.0, 1.0, 4.0), strict=True):
         row["_seconds"] = seconds
-    # 2,000 solves of each setting: 2,000 * (1 + 4) = 10,000 s of one core, 5,000 s on one
-    # machine of two cores.
+    # 2,000 solves of each setting: 2,000 * (1 + 4) = 10,000 s of one core, 5,000 s on two
+    # cores.
     text = write_report(STUDIES["bandido-perfect"], rows, tmp_path, {}).read_text()
-    assert "| 1 | 1 h 23 min |" in text
-    assert "| perfect:cheap | 2 | 1000.0 |" in text
-    assert "| perfect:dear | 1 | 4000.0 |" in text
+    assert "| 2 | 1 h 23 min |" in text
+    assert "| perfect information: cheap | 2 | 1000.0 |" in text
+    assert "| perfect information: dear | 1 | 4000.0 |" in text
 
 
 def test_paired_difference_against_a_hand_computation() -> None:
@@ -165,7 +166,7 @@ def test_a_tiny_real_study_report_has_every_section_and_plot(tmp_path: Path) -> 
     # The seat table counts the games each seat won alone.
     two = [r for r in rows if r["setting"] == "seats:2p greedy"]
     wins0 = sum(1 for r in two if r["winner"] == 0)
-    assert f"| 2p greedy | {len(two)} | {shown(wins0, len(two))} |" in text
+    assert f"| 2 players greedy | {len(two)} | {shown(wins0, len(two))} |" in text
 
 
 def test_a_claims_and_tunnel_report(tmp_path: Path) -> None:

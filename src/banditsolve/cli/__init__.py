@@ -155,7 +155,16 @@ def _main(args_list: list[str]) -> int:
         parser = build_parser(name, all_games=False)
         args = parser.parse_args(args_list)
         handler: Handler = args.handler
-        return handler(args)
+        if not _shows_progress(args):
+            return handler(args)
+        from banditsolve.core.progress import TerminalProgress, progress
+
+        line = TerminalProgress()
+        try:
+            with progress(line):
+                return handler(args)
+        finally:
+            line.close()
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except KeyboardInterrupt:
@@ -179,6 +188,16 @@ def _main(args_list: list[str]) -> int:
             file=sys.stderr,
         )
         return ExitStatus.INTERNAL
+
+
+def _shows_progress(args: argparse.Namespace) -> bool:
+    """A searching command (one with ``--quiet``) draws a progress line on standard error
+    unless ``--quiet`` was given or standard error is not a terminal (``study`` draws its own
+    bar instead: ``search_line`` false)."""
+    if getattr(args, "quiet", True) or not getattr(args, "search_line", True):
+        return False
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty is not None and isatty())
 
 
 def _bad_input(exc: BaseException) -> str:

@@ -20,6 +20,7 @@ from banditsolve.core.answer import ExitStatus
 from banditsolve.core.flags import (
     Commands,
     add_json,
+    add_quiet,
     count,
     emit,
     fail,
@@ -30,6 +31,12 @@ from banditsolve.core.limits import MAX_STUDY_WORKERS
 
 #: The tasks a study runs when ``--games`` is not given and the study names no default.
 DEFAULT_GAMES = 1000
+#: The packages of the ``study`` extra a study needs, as imported: the stored results
+#: (pyarrow), the report's plots (matplotlib), the progress bar (tqdm); and for the Dask
+#: executors, dask and distributed.
+STUDY_PACKAGES = ("pyarrow", "matplotlib", "tqdm")
+DASK_PACKAGES = ("dask", "distributed")
+INSTALL_STUDY = "pip install 'banditsolve[study]'"
 
 EXIT_HELP = f"""\
 exit status:
@@ -53,6 +60,8 @@ def register(commands: Commands) -> None:
         epilog=EXIT_HELP,
     )
     add_json(study)
+    add_quiet(study, "draw no progress bar (one is drawn on standard error when it is a "
+              "terminal, unless --json is given)")
     study.add_argument("name", metavar="NAME", help="a study name, or `list`")
     study.add_argument(
         "--games",
@@ -112,7 +121,8 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="run again the tasks whose stored result is an error",
     )
-    study.set_defaults(handler=cmd_study)
+    # Its bar shows the tasks; the searches inside them draw no line of their own.
+    study.set_defaults(handler=cmd_study, search_line=False)
 
 
 def _catalog() -> dict[str, Any]:
@@ -123,6 +133,18 @@ def _catalog() -> dict[str, Any]:
             fail("no studies are shipped in this version")
         raise
     return dict(STUDIES)
+
+
+def _require(packages: tuple[str, ...]) -> None:
+    """Refuse in one line, before any work, when a package of the study extra is missing."""
+    import importlib
+
+    for package in packages:
+        try:
+            importlib.import_module(package)
+        except ImportError:
+            fail(f"the studies need the package {package}, of banditsolve's optional extra "
+                 f"'study', which is not installed: {INSTALL_STUDY}")
 
 
 def _executor(words: list[str]) -> tuple[str, str | None]:
@@ -174,13 +196,14 @@ def cmd_study(args: argparse.Namespace) -> int:
     spec = studies.get(args.name)
     if spec is None:
         fail(f"unknown study {args.name[:40]!r} (studies: {', '.join(sorted(studies)) or 'none'})")
+    kind, address = _executor(args.executor)
+    _require(STUDY_PACKAGES + (DASK_PACKAGES if kind in ("dask", "local-dask") else ()))
     from banditsolve.study.batch import run_study
     from banditsolve.study.executors import open_executor
 
     out = Path(args.out) if args.out else Path("studies") / spec.name
     if args.report_only:
         return _report_only(args, spec, out)
-    kind, address = _executor(args.executor)
     games = args.games or getattr(spec, "default_games", None) or DEFAULT_GAMES
     params = {"games": games, "seed": args.seed}
     tasks = spec.tasks(games, args.seed)
@@ -192,7 +215,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                 out,
                 executor=pool,
                 chunk_size=args.chunk_size,
-                progress=False if args.json else None,
+                progress=False if args.json or args.quiet else None,
                 params=params,
                 retry_failed=args.retry_failed,
                 grow=("games",),

@@ -1,5 +1,7 @@
 """The verbs every game shares, written once over the game contract
-(:class:`banditsolve.core.protocol.Game`): ``show``, ``moves``, ``apply``, ``play`` and ``demo``.
+(:class:`banditsolve.core.protocol.Game`): ``show``, ``moves``, ``apply``, ``play`` and ``demo``;
+and over the puzzle hooks (:class:`banditsolve.core.hooks.PuzzleHooks`): ``puzzles`` and
+``puzzle ID [--solve]``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from banditsolve.core.flags import (
     add_options,
     add_players,
     add_position,
+    add_quiet,
     add_seed,
     add_svg,
     emit,
@@ -32,6 +35,7 @@ from banditsolve.core.text import excerpt, plural
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from banditsolve.core.hooks import PuzzleHooks
     from banditsolve.core.play import Step
     from banditsolve.core.protocol import Game
 
@@ -89,6 +93,21 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
     demo = add_command(commands, "demo", "the game's strongest answers, each with a picture")
     add_out(demo)
     demo.set_defaults(handler=cmd_demo)
+
+    listing = add_command(commands, "puzzles", "list the shipped puzzles: id, title, question")
+    listing.set_defaults(handler=cmd_puzzles)
+    puzzle = add_command(
+        commands, "puzzle", "draw a shipped puzzle's position; --solve: its verified answer",
+        description="Draw a shipped puzzle's position (`puzzles` lists them). With --solve, "
+        "the solver answers the puzzle's question, the answer is checked against the one "
+        "stored with the puzzle, and the answer is drawn.",
+    )
+    puzzle.add_argument("puzzle_id", metavar="ID", help="the puzzle's id, as `puzzles` lists it")
+    puzzle.add_argument("--solve", action="store_true",
+                        help="solve it: the answer, checked against the stored one, drawn")
+    add_svg(puzzle, "also write an SVG picture to OUT (with --solve: of the answer)")
+    add_quiet(puzzle)
+    puzzle.set_defaults(handler=cmd_puzzle)
 
 
 def options_help(game: str) -> str:
@@ -358,3 +377,67 @@ def cmd_demo_all(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join(texts))
     return 0
+
+
+# -- puzzles ---------------------------------------------------------------------------------
+
+
+def puzzle_hooks(game: str) -> PuzzleHooks | None:
+    """The puzzle hooks of ``game``: its command-line hooks when they have them, else the
+    shipped game's in :mod:`banditsolve.cli.puzzles`; None for a game without puzzles."""
+    from banditsolve.cli.puzzles import SHIPPED
+    from banditsolve.core.hooks import PuzzleHooks
+    from banditsolve.core.registry import load_cli
+
+    hooks = load_cli(game)
+    if isinstance(hooks, PuzzleHooks):
+        return hooks
+    return SHIPPED.get(game)
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    hooks = puzzle_hooks(args.game)
+    cards = () if hooks is None else hooks.puzzle_list(args.game)
+    if not cards:
+        emit(args, f"{args.game} ships no puzzles", [])
+        return 0
+    width = max(len(c.id) for c in cards)
+    lines = [f"{plural(len(cards), 'puzzle')} (banditsolve {args.game} puzzle ID [--solve]):"]
+    for c in cards:
+        lines.append(f"{c.id:<{width}}  {c.title}")
+        lines.append(f"{'':<{width}}  question: {c.question}")
+    emit(args, "\n".join(lines), [c.to_json() for c in cards])
+    return 0
+
+
+def cmd_puzzle(args: argparse.Namespace) -> int:
+    """``puzzle ID``: the position (0); with ``--solve``, the answer checked against the stored
+    one: 0 verified, 3 unknown (a limit ran out); a disagreement is a bug (70)."""
+    from banditsolve.errors import DataError, InternalError
+
+    hooks = puzzle_hooks(args.game)
+    if hooks is None:
+        raise DataError(f"{args.game} ships no puzzles")
+    if not args.solve:
+        view = hooks.puzzle_view(args.game, args.puzzle_id)
+        if args.svg is not None:
+            write_svg(args.svg, view.svg)
+        text = (f"{view.card.id}: {view.card.title}\nquestion: {view.card.question}\n"
+                f"{view.notation}\n{view.ascii}")
+        emit(args, text, view.to_json())
+        return 0
+    solved = hooks.solve_puzzle(args.game, args.puzzle_id)
+    if not solved.unknown and not solved.verified:
+        raise InternalError(
+            f"puzzle {solved.view.card.id}: the solver answered {solved.found!r}, the stored "
+            f"answer is {solved.expected!r}"
+        )
+    if args.svg is not None:
+        write_svg(args.svg, solved.svg)
+    check = ("unknown: a limit ran out before the answer was found" if solved.unknown
+             else "verified: the solver's answer is the stored one")
+    view = solved.view
+    text = (f"{view.card.id}: {view.card.title}\nquestion: {view.card.question}\n"
+            f"{view.notation}\n{solved.ascii}\n{solved.answer}\n{check}")
+    emit(args, text, solved.to_json())
+    return 3 if solved.unknown else 0

@@ -6,9 +6,9 @@ The shared pieces
 - :class:`Parser`: argparse with usage errors as one line ``banditsolve: error: ...`` (exit 2).
 - One flag set, added by the ``add_*`` functions so that every game spells them the same way:
   ``POSITION`` (:func:`add_position`), ``--json`` (:func:`add_json`), ``--svg OUT``
-  (:func:`add_svg`), ``--seed N`` (:func:`add_seed`, default 0), ``--time-limit SECONDS`` and
-  ``--node-limit N`` (:func:`add_limits`), ``--option NAME=VALUE`` (:func:`add_options`),
-  ``--players K`` (:func:`add_players`, a count).
+  (:func:`add_svg`), ``--seed N`` (:func:`add_seed`, default 0), ``--time-limit SECONDS``,
+  ``--node-limit N`` and ``--quiet`` (:func:`add_limits`), ``--option NAME=VALUE``
+  (:func:`add_options`), ``--players K`` (:func:`add_players`, a count).
 - :func:`read_position` reads ``POSITION`` (the notation, JSON text, or a file holding either)
   with the game's ``read_state``; :func:`emit` prints text or JSON; :func:`emit_answer` prints a
   :class:`~banditsolve.core.answer.Answer` and returns its exit status.
@@ -264,7 +264,8 @@ def add_limits(
     nodes_too: bool = True,
 ) -> None:
     """``--time-limit SECONDS`` and (unless ``nodes_too`` is false: a solver that counts no
-    nodes) ``--node-limit N``, with the solver's defaults."""
+    nodes) ``--node-limit N``, with the solver's defaults; and ``--quiet`` (:func:`add_quiet`):
+    a command that takes a limit is one that searches."""
     default = "none" if time_limit is None else f"{time_limit:g} s"
     parser.add_argument(
         "--time-limit",
@@ -273,6 +274,7 @@ def add_limits(
         metavar="SECONDS",
         help=time_help or f"wall-clock limit (default {default}); past it the answer is unknown",
     )
+    add_quiet(parser)
     if not nodes_too:
         return
     shown = "none" if node_limit is None else f"{node_limit}"
@@ -283,6 +285,16 @@ def add_limits(
         metavar="N",
         help=f"search nodes the solver may visit (default {shown})",
     )
+
+
+def add_quiet(
+    parser: argparse.ArgumentParser,
+    help: str = "draw no progress line (one is drawn on standard error, when it is a terminal, "
+    "while a search runs past a second)",
+) -> None:
+    """``--quiet``: no progress line. Without it, a search that runs past a second draws one
+    line on standard error while it runs, when standard error is a terminal."""
+    parser.add_argument("--quiet", action="store_true", help=help)
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

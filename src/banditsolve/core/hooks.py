@@ -1,4 +1,5 @@
-"""The typed seams a game plugs into: its command line (:class:`CliHooks`) and its studies
+"""The typed seams a game plugs into: its command line (:class:`CliHooks`, and its shipped
+puzzles: :class:`PuzzleHooks`) and its studies
 (:class:`StudyHooks`, over the unit of a study: :class:`~banditsolve.core.study.Task`).
 
 The shared command line and the study runner are written once over these Protocols and the
@@ -42,6 +43,8 @@ from banditsolve.errors import RuleOptionError
 
 if TYPE_CHECKING:
     import argparse
+
+    from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
 
 #: A value of a row, a rule option or a question parameter.
 Scalar = int | float | str | bool | None
@@ -145,4 +148,26 @@ class StudyHooks(Protocol[S, A]):
     def questions(self) -> Mapping[str, tuple[Question, tuple[str, ...]]]:
         """The study questions only this game answers: each name with its function and the
         columns of its rows, in order."""
+        ...
+
+
+@runtime_checkable
+class PuzzleHooks(Protocol):
+    """A game's shipped puzzles on the command line (``banditsolve GAME puzzles`` and
+    ``banditsolve GAME puzzle ID [--solve]``): a game's ``cli`` module adds these three
+    functions to its :class:`CliHooks` (``game`` is the registered name, for hooks that serve
+    several games)."""
+
+    def puzzle_list(self, game: str) -> tuple[PuzzleCard, ...]:
+        """The collection, in its file's order."""
+        ...
+
+    def puzzle_view(self, game: str, puzzle_id: str) -> PuzzleView:
+        """One puzzle's position (an unknown id: a
+        :class:`~banditsolve.errors.DataError` naming it)."""
+        ...
+
+    def solve_puzzle(self, game: str, puzzle_id: str) -> SolvedPuzzle:
+        """The solver's answer to the puzzle's question, checked against the stored one and
+        drawn (``result._repr_svg_()`` where the answer draws itself)."""
         ...

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import functools
 import gc
+import inspect
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from banditsolve.core import progress
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, SolverError
 
@@ -190,6 +192,7 @@ class Budget:
         self._node_limit = limits.node_limit
         self._every = check_every
         self._next_check = check_every
+        progress.track(self)
 
     def tick(self, n: int = 1) -> None:
         """Count ``n`` nodes; raise :class:`LimitReached` when a limit is passed."""
@@ -216,6 +219,20 @@ class Budget:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The progress callback of the current context (one context-variable read).
+current_callback = progress.current
+
+
+def _paused(search: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """``search(*args, **kwargs)`` with the cyclic garbage collector paused."""
+    if not gc.isenabled():
+        return search(*args, **kwargs)
+    gc.disable()
+    try:
+        return search(*args, **kwargs)
+    finally:
+        gc.enable()
+
 
 def steady(search: F) -> F:
     """``search`` run with Python's cyclic garbage collector paused (then restored): a full
@@ -223,10 +240,23 @@ def steady(search: F) -> F:
     Rolling Bandits' ``best_turn``) at a moment no time check can choose, which alone took a
     search 3 % past its limit. Reference counting frees the searches' objects as ever; the
     few cycles they make (an exception's traceback) wait for the collector, which runs as
-    usual after (a 10 s map search peaked at 62 MB with it paused)."""
+    usual after (a 10 s map search peaked at 62 MB with it paused).
+
+    It is also where every public search reports its progress: while a callback is set
+    (:func:`banditsolve.core.progress.progress`), the outermost search is watched by a thread
+    that calls it (named ``game.search``, with its ``time_limit`` argument and the nodes its
+    budgets count). With none set this costs one context-variable read (measured with
+    ``timeit`` on a search that returns at once: 150 ns a call before, 165 ns after)."""
+    what = f"{_game_of(search.__module__)}{search.__name__}"
+    parameter = inspect.signature(search).parameters.get("time_limit")
+    default_limit = None if parameter is None else parameter.default
 
     @functools.wraps(search)
     def run(*args: Any, **kwargs: Any) -> Any:
+        if current_callback() is not None:
+            with progress.watch(what, kwargs.get("time_limit", default_limit)):
+                return _paused(search, args, kwargs)
+        # _paused inlined: the search without a callback pays no call more.
         if not gc.isenabled():
             return search(*args, **kwargs)
         gc.disable()
@@ -236,3 +266,9 @@ def steady(search: F) -> F:
             gc.enable()
 
     return run  # type: ignore[return-value]
+
+
+def _game_of(module: str) -> str:
+    """``"rolling."`` for ``banditsolve.rolling.solvers.turn``: the game part of a name."""
+    parts = module.split(".")
+    return f"{parts[1]}." if len(parts) > 2 and parts[0] == "banditsolve" else ""

@@ -1,16 +1,22 @@
-"""One loader for the puzzle files every game ships (``<game>/data/puzzles.json``).
+"""One loader for the puzzle files every game ships (``<game>/data/puzzles.json``), and what
+the command line shows of them (``banditsolve GAME puzzles``, ``banditsolve GAME puzzle ID``).
 
 A puzzle file is a JSON list of objects, each with a unique string ``"id"``; what else an entry
 holds is the game's business: it passes a function that turns one entry into its puzzle type.
+A game shows its collection through :class:`~banditsolve.core.hooks.PuzzleHooks`, in the
+shapes below: :class:`PuzzleCard` (a line of the list), :class:`PuzzleView` (a position) and
+:class:`SolvedPuzzle` (the solver's answer checked against the stored one, drawn).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
 from banditsolve.core.io import expect_object, load_json
+from banditsolve.core.text import excerpt
 from banditsolve.errors import BanditsolveError, DataError
 
 P = TypeVar("P")
@@ -52,3 +58,76 @@ def load_packaged_puzzles(
     source = f"{package}/data/{name}"
     text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
     return parse_puzzle_list(load_json(text, source), make, source)
+
+
+# -- the collection on the command line ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleCard:
+    """One shipped puzzle as a list shows it: its ``id``, its ``title`` (the one-line
+    description) and its ``question`` in words."""
+
+    id: str
+    title: str
+    question: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "title": self.title, "question": self.question}
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleView:
+    """A puzzle's position: its ``card``, the position's one-line ``notation``, its ASCII
+    picture and its SVG."""
+
+    card: PuzzleCard
+    notation: str
+    ascii: str
+    svg: str
+
+    def to_json(self) -> dict[str, str]:
+        return {**self.card.to_json(), "position": self.notation}
+
+
+@dataclass(frozen=True, slots=True)
+class SolvedPuzzle:
+    """A puzzle solved: the solver's ``answer`` in words and as JSON (``found``), the stored
+    answer (``expected``, as JSON), whether they agree (``verified``), and the answer drawn
+    (``ascii``, ``svg``). ``unknown``: a limit stopped the solver before an answer."""
+
+    view: PuzzleView
+    answer: str
+    found: Any
+    expected: Any
+    verified: bool
+    ascii: str
+    svg: str
+    unknown: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.view.to_json(), "answer": self.found, "expected": self.expected,
+                "verified": self.verified, "unknown": self.unknown}
+
+
+def find_card(cards: Sequence[PuzzleCard], puzzle_id: str, game: str) -> PuzzleCard:
+    """The card of ``puzzle_id`` among ``cards``; an unknown id is refused naming a few."""
+    for card in cards:
+        if card.id == puzzle_id:
+            return card
+    some = ", ".join(c.id for c in cards[:6]) + (", ..." if len(cards) > 6 else "")
+    raise DataError(
+        f"{game} has no puzzle {excerpt(puzzle_id)} (`banditsolve {game} puzzles` lists "
+        f"them: {some or 'none'})"
+    )
+
+
+def answer_picture(result: object, fallback: str) -> str:
+    """The picture of a solver's answer: ``result._repr_svg_()`` when the result draws
+    itself, else ``fallback`` (the position's picture)."""
+    draw = getattr(result, "_repr_svg_", None)
+    if callable(draw):
+        picture = draw()
+        if isinstance(picture, str) and picture:
+            return picture
+    return fallback

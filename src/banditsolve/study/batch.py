@@ -53,7 +53,13 @@ from banditsolve.core.args import expect_flag, expect_path, expect_seconds, expe
 from banditsolve.core.hooks import Row, Scalar, Task
 from banditsolve.core.text import shown
 from banditsolve.errors import ArgumentTypeError
-from banditsolve.study.executors import InlineExecutor, Pool, open_executor, workers_of
+from banditsolve.study.executors import (
+    InlineExecutor,
+    Pool,
+    check_main_guard,
+    open_executor,
+    workers_of,
+)
 from banditsolve.study.progress import Progress, make_progress
 from banditsolve.study.store import (
     Record,
@@ -486,12 +492,19 @@ def run_study(
     ``grow``, such as the number of games, may grow: the tasks already run are kept, as long as
     they are the same tasks). ``retry_failed``: run again the tasks whose stored result is an
     error.
+
+    Worker processes started fresh (the default process pool, a Dask LocalCluster) import the
+    main script again: a script must start the study under ``if __name__ == "__main__":``, or
+    it is refused (:class:`~banditsolve.study.executors.UnguardedMainError`) before anything
+    runs.
     """
     task_list = _check_tasks(tasks)
     _check_arguments(
         out_dir, executor, chunk_size, progress, runner, params, retry_failed, grow,
         target_seconds, flush_rows, flush_seconds,
     )
+    if executor is None or (isinstance(executor, Pool) and executor.spawns):
+        check_main_guard()
     digests = _digests(task_list)
     study = _study_name(task_list, params)
     manifest = new_manifest(study, params or {}, len(task_list))

@@ -17,9 +17,12 @@ Nothing heavy is imported until an executor is opened.
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import inspect
 import os
 import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -27,7 +30,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from banditsolve.core.args import expect_choice, expect_whole
 from banditsolve.core.limits import MAX_STUDY_WORKERS
-from banditsolve.core.text import shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, BanditsolveError
 
 P = ParamSpec("P")
@@ -85,6 +88,9 @@ class Pool:
     client: Any = None
     #: The seconds of work a chunk aims at: enough to make the cost of one call small.
     target_seconds: float = 0.1
+    #: Whether its worker processes are started fresh (spawn, forkserver) and so import the
+    #: main script again (:func:`check_main_guard`).
+    spawns: bool = False
 
     def close(self) -> None:
         for closer in reversed(self.closers):
@@ -98,6 +104,69 @@ class Pool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class UnguardedMainError(ExecutorError):
+    """A study on fresh worker processes was started from a script's top level, outside
+    ``if __name__ == "__main__":``."""
+
+
+def check_main_guard() -> None:
+    """Refuse a study started from the top-level code of the main script outside
+    ``if __name__ == "__main__":`` (directly, or through a function that code calls): worker
+    processes started fresh (spawn, forkserver: the study's process pool, a Dask
+    LocalCluster) import the main script again, and each would run the study again, in the
+    same folder, instead of working. A script run with ``-c``, a notebook or a console has no
+    script to import again, nor has ``python -m package`` (multiprocessing does not import a
+    package's ``__main__`` again): they pass."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    module = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if module == "__main__" or module.endswith(".__main__"):
+        return  # a package's __main__ (python -m banditsolve): never imported again
+    frame = inspect.currentframe()
+    while frame is not None and not (
+        main is not None and frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"
+    ):
+        frame = frame.f_back
+    if frame is None or not isinstance(path, str):
+        return
+    line = frame.f_lineno
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())  # noqa: SIM115 - read at once
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return
+    if any(_guards(node, line) for node in ast.walk(tree)):
+        return
+    name = os.path.basename(path)
+    raise UnguardedMainError(
+        f"the study was started at line {line} of {name}, outside `if __name__ == "
+        f"\"__main__\":`: the worker processes import {name} again and would each start "
+        "the study again; put the study under that guard (or run it with "
+        "executor=open_executor(\"inline\"))"
+    )
+
+
+def _guards(node: ast.AST, line: int) -> bool:
+    """Whether ``node`` is ``if __name__ == "__main__":`` and its body holds ``line``."""
+    if not isinstance(node, ast.If) or not node.body:
+        return False
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = {_word(test.left), _word(test.comparators[0])}
+    if sides != {"__name__", "'__main__'"}:
+        return False
+    return node.body[0].lineno <= line <= (node.body[-1].end_lineno or node.body[-1].lineno)
+
+
+def _word(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return repr(node.value)
+    return ""
 
 
 def default_workers() -> int:
@@ -118,7 +187,8 @@ def open_executor(
         if address is not None:
             raise ExecutorError("the local executor takes no address (did you mean dask?)")
         count = workers or default_workers()
-        pool = Pool(process_pool(count), count, f"process pool ({count} workers)")
+        pool = Pool(process_pool(count), count, f"process pool ({plural(count, 'worker')})",
+                    spawns=True)
 
         def restart() -> Executor:
             pool.executor.shutdown(wait=False, cancel_futures=True)
@@ -217,7 +287,7 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
         closers.append(cluster.close)
         slow_heartbeats(cluster.scheduler, HEARTBEAT_SECONDS)
         client = dist.Client(cluster)
-        name = f"dask LocalCluster ({count} worker processes)"
+        name = f"Dask LocalCluster ({plural(count, 'worker process', 'worker processes')})"
     else:
         try:
             with dask.config.set(QUIET):
@@ -227,7 +297,7 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
                 f"cannot reach the Dask scheduler at {address[:60]!r}: {exc}"
             ) from None
         count = sum(client.nthreads().values()) or 1
-        name = f"dask scheduler {address[:60]} ({count} worker threads)"
+        name = f"Dask scheduler {address[:60]} ({plural(count, 'worker thread')})"
         try:
             check_versions(client.run(library_version))
         except BaseException:
@@ -240,7 +310,7 @@ def _open_dask(address: str | None, workers: int | None) -> Pool:
     # at 1 s about 5 %. (A lost worker costs at most its chunk, run again; the last chunks
     # shrink to each worker's share of what is left.)
     return Pool(client.get_executor(pure=False), workers or count, name, None, closers, client,
-                target_seconds=2.0)
+                target_seconds=2.0, spawns=address is None)
 
 
 def library_version() -> str:
@@ -292,7 +362,7 @@ def _open_ray(address: str | None, workers: int | None) -> Pool:
     else:
         ray.init(address=address)
     count = workers or int(ray.cluster_resources().get("CPU", 1))
-    return Pool(RayExecutor(), count, f"ray ({count} CPUs)", None, [ray.shutdown])
+    return Pool(RayExecutor(), count, f"Ray ({plural(count, 'CPU')})", None, [ray.shutdown])
 
 
 def workers_of(executor: Executor) -> int:

@@ -2,20 +2,23 @@
 fit, Markdown tables and durations, and the plots (matplotlib, imported only when a report is
 drawn; backend Agg: no display needed).
 
-Every interval is 95 %: Wilson's for a share, the normal interval of the mean of the per-seed
-differences for a paired comparison.
+Every interval is 95 %: Wilson's for a share, Newcombe's for the difference of two shares
+measured on the same seeds (both within [0, 100] % and [-100, 100] points), the normal interval
+of the mean of the per-seed differences for a paired comparison of a length.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from banditsolve.core.stats import Z95, wilson
+from banditsolve.core.stats import Z95, paired_share_difference, wilson
+from banditsolve.core.text import plural
 
 # -- statistics ----------------------------------------------------------------------------------
 
@@ -48,6 +51,21 @@ def paired_difference(
     seeds = sorted(set(base) & set(other))
     diffs = [other[s] - base[s] for s in seeds]
     mean, low, high = mean_interval(diffs)
+    return (len(seeds), mean, low, high)
+
+
+def paired_shares(
+    base: dict[int, float], other: dict[int, float]
+) -> tuple[int, float, float, float]:
+    """``(pairs, mean, low, high)`` for outcomes that are 0 or 1: the difference of the shares
+    (``other - base``) over the seeds both have, with Newcombe's paired interval (always
+    within [-1, 1], unlike the normal interval of :func:`paired_difference` on few seeds)."""
+    seeds = sorted(set(base) & set(other))
+    both = sum(1 for s in seeds if base[s] and other[s])
+    base_only = sum(1 for s in seeds if base[s] and not other[s])
+    other_only = sum(1 for s in seeds if other[s] and not base[s])
+    neither = len(seeds) - both - base_only - other_only
+    mean, low, high = paired_share_difference(both, base_only, other_only, neither)
     return (len(seeds), mean, low, high)
 
 
@@ -102,6 +120,44 @@ def bradley_terry(
 
 
 # -- formatting ----------------------------------------------------------------------------------
+
+#: The readable name of each section prefix of a setting's label.
+SECTION_NAMES = {
+    "perfect": "perfect information",
+    "policy": "policies",
+    "h2h": "head to head",
+    "seats": "seats",
+    "option": "rule option",
+    "claims": "claims",
+}
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers inside ``text`` by value: ``hand_size=2`` before
+    ``hand_size=10``, ``12x8`` before ``20x20``.
+
+    >>> sorted(["size=10", "size=9", "size=12x8", "b"], key=natural_key)
+    ['b', 'size=9', 'size=10', 'size=12x8']
+    """
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", text) if part)
+
+
+def readable(label: str, *, section: bool = False) -> str:
+    """A setting's label for a reader: ``2p`` as ``2 players``, the section's prefix named in
+    words (with ``section``) or left out.
+
+    >>> readable("seats:1p greedy", section=True)
+    'seats: 1 player greedy'
+    >>> readable("policy:random 3p mode 2")
+    'random 3 players mode 2'
+    """
+    prefix, sep, rest = label.partition(":")
+    if not sep or prefix not in SECTION_NAMES:
+        prefix, rest = "", label
+    rest = re.sub(r"\b(\d+)p\b", lambda m: plural(int(m.group(1)), "player"), rest)
+    return f"{SECTION_NAMES[prefix]}: {rest}" if section and prefix else rest
+
 
 
 def table(header: Sequence[str], body: Iterable[Sequence[object]]) -> str:
@@ -183,6 +239,7 @@ class Plots:
         ax.set_yticks([i + height * (len(series) - 1) / 2 for i in range(len(labels))])
         ax.set_yticklabels(labels, fontsize=8)
         ax.invert_yaxis()
+        ax.set_xlim(0, 100)  # shares: the axis ends where they do
         ax.set_xlabel(xlabel)
         ax.set_title(title, fontsize=10)
         if len(series) > 1:

@@ -32,8 +32,11 @@ from banditsolve.study.figures import (
     bradley_terry,
     duration,
     mean_interval,
+    natural_key,
     paired_difference,
+    paired_shares,
     plus_minus,
+    readable,
     share,
     sign_test,
     table,
@@ -42,24 +45,25 @@ from banditsolve.study.figures import (
 if TYPE_CHECKING:
     from banditsolve.study.catalog import StudySpec
 
-#: The sizes the issue asks for: simulated games per game, solves per Bandido/Bandida setting.
+#: A study's full size: simulated games per game, solves per Bandido/Bandida setting.
 TARGET_GAMES = 100_000
 TARGET_SOLVES = 2_000
-#: The cluster sizes the projections are given for (machines of two cores like this one).
-CLUSTERS = (1, 4, 16, 64)
-CORES_PER_MACHINE = 2
+#: The numbers of cores the projections are given for (one worker per core).
+CORES = (1, 2, 8, 32, 128)
 
 
 # -- the sections --------------------------------------------------------------------------------
 
 
 def _groups(rows: Sequence[Row], prefix: str) -> dict[str, list[Row]]:
+    """The rows of each setting whose label starts with ``prefix``, by the rest of the label,
+    in natural order (numbers by value: ``2p`` before ``10p``)."""
     out: dict[str, list[Row]] = {}
     for row in rows:
         label = str(row.get("setting", ""))
         if label.startswith(prefix):
             out.setdefault(label[len(prefix):], []).append(row)
-    return out
+    return {label: out[label] for label in sorted(out, key=natural_key)}
 
 
 def _int(value: Scalar) -> int:
@@ -123,10 +127,10 @@ def perfect_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     counts = {label: _Deals.of(g) for label, g in groups.items()}
     for label, c in counts.items():
         n = c.n
-        body.append((label, n, share(c.win, n), share(c.lose, n), share(c.unknown, n),
+        body.append((readable(label), n, share(c.win, n), share(c.lose, n), share(c.unknown, n),
                      f"{100 * c.win / n:.1f}-{100 * (c.win + c.unknown) / n:.1f} %",
                      share(c.proven, n), share(c.greedy, n), share(c.random, n), c.beyond))
-    labels = list(counts)
+    labels = [readable(label) for label in counts]
 
     def percent(part: Callable[[_Deals], int]) -> list[float]:
         return [100 * part(c) / c.n for c in counts.values()]
@@ -178,7 +182,7 @@ def perfect_marginals(rows: Sequence[Row]) -> list[str]:
         for factor, value in _factors(r).items():
             cells[(factor, value)].append(r)
     body = []
-    for (factor, value), g in sorted(cells.items()):
+    for (factor, value), g in sorted(cells.items(), key=lambda t: natural_key(" ".join(t[0]))):
         n = len(g)
         w = sum(1 for r in g if r.get("status") == "win")
         u = sum(1 for r in g if r.get("status") == "unknown")
@@ -213,8 +217,8 @@ def policy_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         w = sum(1 for r in g if r.get("won"))
         exits = mean_interval([float(_int(r.get("exits_left"))) for r in g])
         turns = mean_interval([float(_int(r.get("decisions"))) for r in g])
-        body.append((label, n, share(w, n), f"{exits[0]:.1f}", f"{turns[0]:.1f}"))
-        labels.append(label)
+        body.append((readable(label), n, share(w, n), f"{exits[0]:.1f}", f"{turns[0]:.1f}"))
+        labels.append(readable(label))
         values.append((w, n))
     out.append(table(("setting", "games", "team won", "exits left", "decisions"), body))
     out.append("")
@@ -325,7 +329,7 @@ def seats_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         n = len(g)
         players = _int(g[0].get("players"))
         shared = sum(1 for r in g if _int(r.get("winners")) > 1)
-        cells: list[object] = [label, n]
+        cells: list[object] = [readable(label), n]
         for s in range(seats):
             if s < players:
                 k = sum(1 for r in g if r.get("winner") == s)
@@ -336,7 +340,7 @@ def seats_section(rows: Sequence[Row], plots: Plots) -> list[str]:
                 per_seat[s].append((0, 0))
         cells.append(shared)
         body.append(cells)
-        labels.append(label)
+        labels.append(readable(label))
     series = [(f"seat {s}", per_seat[s]) for s in range(seats)]
     out.append(table(("setting", "games", *(f"seat {s} wins" for s in range(seats)), "shared"),
                      body))
@@ -358,8 +362,8 @@ def trunks_section(rows: Sequence[Row], groups: dict[str, list[Row]], plots: Plo
         "each trunk kind: the win rate of the player-games that carried off at least one trunk "
         "of that kind against those that carried off none, and the difference in mean final "
         "points (the trunks' own points included). "
-        "This is a correlation, not a controlled experiment: a player who takes more cars also "
-        "meets more trunks.",
+        "This is a correlation, not a controlled experiment: a player who takes more wagons "
+        "also meets more trunks.",
         "",
     ]
     body, labels, with_s, without_s = [], [], [], []
@@ -413,7 +417,7 @@ def _reading_row(
     points (mean, low, high) and the sign test's p."""
     o = {_int(r.get("seed")): outcome(r) for r in g}
     ln = {_int(r.get("seed")): length(r) for r in g}
-    _pairs, mean, low, high = paired_difference(b_out, o)
+    _pairs, mean, low, high = paired_shares(b_out, o)
     _, lmean, llow, lhigh = paired_difference(b_len, ln)
     k = sum(1 for r in g if outcome(r))
     better = sum(1 for seed in o if seed in b_out and o[seed] > b_out[seed])
@@ -445,9 +449,10 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         f"Each rule option's other readings, one at a time, against the defaults, on the same "
         f"seeds (policies: {base[0].get('policies')}). *{measure_name}*: the share of games "
         f"{'won by the first player' if competitive else 'the team won'}; *difference*: the "
-        "mean over the seeds both settings played of (this reading - default), in percentage "
-        "points, with its 95 % interval (a paired comparison); *length*: the same for the "
-        "number of decisions in the game.",
+        "difference of the two shares over the seeds both settings played (this reading - "
+        "default), in percentage points, with its 95 % interval for paired shares (Newcombe's, "
+        "from the two Wilson intervals); *length*: the mean number of decisions in a game, "
+        "and its paired difference with the normal interval of the mean.",
         "",
     ]
     b_out = {_int(r.get("seed")): outcome(r) for r in base}
@@ -467,8 +472,9 @@ def options_section(rows: Sequence[Row], plots: Plots) -> list[str]:
     out.append(table(("option reading", "games", measure_name, "difference",
                       "seeds changed +/- (sign test)", "length", "length difference"), body))
     out.append("")
-    out.append("A difference of +0.00 with an interval of zero width means every seed had the "
-               "same outcome under both readings (the option did not change who won).")
+    out.append("A reading with 0/0 seeds changed had the same outcome as the default on every "
+               "seed (the option did not change who won); its interval is still that of two "
+               "shares measured on that many seeds.")
     out.append("")
     out.append("*seeds changed +/-*: on how many seeds the reading turned the outcome from "
                "no to yes and from yes to no; *p* is the exact two-sided sign test on those "
@@ -515,9 +521,9 @@ def claims_section(rows: Sequence[Row], plots: Plots) -> list[str]:
         strict_only = sum(_int(r.get("strict_only")) for r in g)
         bag_only = sum(_int(r.get("bag_only")) for r in g)
         games = sum(1 for r in g if _int(r.get("differ")) > 0)
-        body.append((label, n, checked, share(differ, checked), strict_only, bag_only,
+        body.append((readable(label), n, checked, share(differ, checked), strict_only, bag_only,
                      share(games, n)))
-        labels.append(label)
+        labels.append(readable(label))
         per_q.append((differ, checked))
         per_g.append((games, n))
     out.append(table(("setting", "games", "claim questions", "differ", "safe only if strict",
@@ -566,7 +572,7 @@ def _cpu_per_task(meta: dict[str, Scalar]) -> tuple[float, int] | None:
 
 
 def run_section(rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
-    """What the run took, and what the full size would take on N machines."""
+    """What the runs took, and what the study's full size would take on N cores."""
     task_seconds = meta.get("task_seconds")
     wall_seconds = meta.get("wall_seconds")
     failed = _int(meta.get("failed"))
@@ -587,10 +593,56 @@ def run_section(rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
     if total and rows:
         per = total / (len(timed) or len(rows))
         out.extend(_projection(rows, meta, per, per_setting))
-    shown = {k: v for k, v in meta.items() if v is not None}
-    if shown:
-        out.extend((table(("run detail", "value"), sorted(shown.items())), ""))
+    details = run_details(meta)
+    if details:
+        out.extend((table(("run detail", "value"), details), ""))
     return out
+
+
+#: The run details a report lists, in order, with their labels (seconds shown as durations).
+RUN_DETAILS = (
+    ("version", "banditsolve version"),
+    ("games", "tasks asked for (--games)"),
+    ("seed", "seed (--seed)"),
+    ("tasks", "tasks in the study"),
+    ("done", "tasks with a result"),
+    ("ok", "tasks answered"),
+    ("failed", "tasks that failed"),
+    ("runs", "runs"),
+    ("executor", "executor of the last run"),
+    ("workers", "workers of the last run"),
+    ("wall_seconds", "wall-clock time of the runs"),
+    ("task_seconds", "time inside the tasks"),
+    ("cpu_timed_tasks", "tasks whose CPU time was measured"),
+    ("cpu_timed_task_seconds", "their time inside the task"),
+    ("cpu_timed_task_cpu_seconds", "their CPU time"),
+)
+#: Meta fields a report names elsewhere (the title and the command at its top).
+NOT_DETAILS = frozenset({"study", "title"})
+
+
+def run_details(meta: dict[str, Scalar]) -> list[tuple[str, str]]:
+    """The run details of ``meta`` as (label, value) rows: the known ones in order with their
+    labels, any other after them with its name in words."""
+    known = dict(RUN_DETAILS)
+    keys = [k for k, _ in RUN_DETAILS if k in meta]
+    keys += sorted(k for k in meta if k not in known and k not in NOT_DETAILS)
+    rows = []
+    for key in keys:
+        value = meta[key]
+        if value is None:
+            continue
+        label = known.get(key, key.replace("_", " "))
+        if key == "executor" and value == "none":
+            text = "none (nothing was left to run)"
+        elif key.endswith("seconds") and isinstance(value, int | float):
+            text = duration(float(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            text = f"{value:,}"
+        else:
+            text = str(value)
+        rows.append((label, text))
+    return rows
 
 
 def _projection(
@@ -609,13 +661,12 @@ def _projection(
                if per_setting else per * target)
     basis, cpu = _cost_basis(meta, target, cpu)
     out = [
-        f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}. The issue's size, "
-        f"{what} ({target:,} tasks), would take {duration(cpu)} of one core; on N machines "
-        f"of {CORES_PER_MACHINE} cores each (a Dask cluster, one worker per core, the batch "
+        f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}. The study's full "
+        f"size, {what} ({target:,} tasks), would take {duration(cpu)} of one core; spread "
+        "over N cores (a process pool or a Dask cluster, one worker per core, the batch "
         "overhead neglected):",
         "",
-        table(("machines", "time"),
-              [(n, duration(cpu / (n * CORES_PER_MACHINE))) for n in CLUSTERS]),
+        table(("cores", "time"), [(n, duration(cpu / n)) for n in CORES]),
         "",
     ]
     if per_setting and len(per_setting) <= 30:
@@ -623,8 +674,8 @@ def _projection(
             "Cost by setting (mean time per task):",
             "",
             table(("setting", "tasks", "ms per task"),
-                  [(k, len(v), f"{1000 * statistics.fmean(v):.1f}")
-                   for k, v in sorted(per_setting.items())]),
+                  [(readable(k, section=True), len(v), f"{1000 * statistics.fmean(v):.1f}")
+                   for k, v in sorted(per_setting.items(), key=lambda t: natural_key(t[0]))]),
             "",
         ))
     return out
@@ -639,20 +690,21 @@ def _cost_basis(meta: dict[str, Scalar], target: int, cpu: float) -> tuple[str, 
         # includes the time its core ran other work). The settings take turns in the task
         # list, so those runs hold each setting's share.
         per_cpu, timed_tasks = timed_cpu
-        basis = (f"the wall-clock time inside the task on its worker (this machine, 2 cores, "
-                 f"often shared with other jobs); the projection below is of CPU time: "
+        basis = (f"the wall-clock time inside the task on its worker (which counts the time "
+                 f"its core gave other work, if it was shared); the projection below is of "
+                 f"CPU time: "
                  f"{per_cpu * 1000:.1f} ms per task, the CPU time the workers measured in "
                  f"the {timed_tasks:,} tasks of the runs that recorded it")
         return basis, per_cpu * target
     share = _cpu_share(meta)
     if share is None:
-        return ("the wall-clock time inside the task on its worker (this machine, 2 cores "
-                "shared with other jobs, so an upper estimate of the CPU time)"), cpu
+        return ("the wall-clock time inside the task on its worker (an upper estimate of "
+                "the CPU time when its core was shared with other work)"), cpu
     # On a shared machine a task's wall clock includes the time its core ran other work: the
     # CPU time the workers measured is the cost a dedicated core would pay.
     basis = (f"the wall-clock time inside the task on its worker; the tasks had their "
              f"core for {100 * share:.0f} % of it (their CPU time over their wall-clock "
-             "time, in the runs that measured both: the machine was shared), so the "
+             "time, in the runs that measured both: the cores were shared), so the "
              "projection below is of CPU time: the wall-clock figures times that share")
     return basis, cpu * share
 
