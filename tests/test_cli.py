@@ -14,7 +14,7 @@ import pytest
 from banditsolve.core.registry import entries
 from tests.cli_runner import run
 
-SHARED_VERBS = ("show", "moves", "apply", "play", "demo")
+SHARED_VERBS = ("show", "moves", "apply", "play", "demo", "puzzles", "puzzle")
 GAMES = [e.name for e in entries()]
 ANSWER_KEYS = {"game", "question", "status", "answer", "reason", "certificate", "limits", "stats"}
 

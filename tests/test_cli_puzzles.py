@@ -146,12 +146,12 @@ def test_an_unknown_id_is_refused_in_one_line() -> None:
 def test_an_answer_that_disagrees_with_the_stored_one_is_a_bug(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from banditsolve.banditos import puzzles
     from banditsolve.banditos.puzzles import load_puzzles
-    from banditsolve.cli.puzzles import BanditosPuzzles
 
     wrong = [replace(p, answer={"above": "1/2", "equal": "0", "below": "1/2"})
              if p.id == "odds-third-one" else p for p in load_puzzles()]
-    monkeypatch.setattr(BanditosPuzzles, "_all", lambda self: wrong)
+    monkeypatch.setattr(puzzles, "load_puzzles", lambda: wrong)
     result = run("banditos", "puzzle", "odds-third-one", "--solve")
     assert result.code == 70
     assert result.out == ""

@@ -1,6 +1,8 @@
 """Los Banditos' own questions on the command line: ``claim``, ``odds`` and ``best``, and the
-game's demo (the shared verbs ``show``, ``moves``, ``apply``, ``play`` come from
-:mod:`banditsolve.cli.verbs`). Solver modules are imported only when a command runs.
+game's demo, and its shipped puzzles for ``banditos puzzles`` and ``banditos puzzle ID
+[--solve]`` (:class:`~banditsolve.core.hooks.PuzzleHooks`; the shared verbs ``show``,
+``moves``, ``apply``, ``play`` and the puzzle verbs come from :mod:`banditsolve.cli.verbs`).
+Solver modules are imported only when a command runs.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from banditsolve.core.answer import DemoItem
 
 if TYPE_CHECKING:
+    from banditsolve.banditos.puzzles import Puzzle
     from banditsolve.banditos.state import State
+    from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
 from banditsolve.core.flags import (
     Commands,
     add_limits,
@@ -28,6 +32,7 @@ from banditsolve.core.limits import (
     BANDITOS_BEST_NODE_LIMIT,
     BANDITOS_BEST_TIME_LIMIT,
     CLAIM_TIME_LIMIT,
+    PUZZLE_TIME_LIMIT,
 )
 
 #: The README's position: slot 1's straight 4-5-6 looks strong but falls to a green 4 under the
@@ -252,3 +257,75 @@ def _read(args: argparse.Namespace) -> State:
     from banditsolve.banditos.game import GAME
 
     return GAME.read_state(args.position)
+
+
+# -- puzzles --------------------------------------------------------------------------------
+
+
+def _card(p: Puzzle) -> PuzzleCard:
+    from banditsolve.core.puzzles import PuzzleCard
+
+    question = {
+        "claim": f"is a claim on tile {p.tile} provably safe ({p.proof} proof)?",
+        "odds": f"the exact odds of how the opponent's side of tile {p.tile} completes "
+                "against the claim",
+        "best": "the best play of this turn, and the chance to win with it",
+    }[p.question]
+    return PuzzleCard(p.id, p.description, question)
+
+
+def _puzzle(game: str, puzzle_id: str) -> Puzzle:
+    from banditsolve.banditos.puzzles import load_puzzles
+    from banditsolve.core.puzzles import pick
+
+    return pick(load_puzzles(), _card, puzzle_id, game)
+
+
+def puzzle_list(game: str) -> tuple[PuzzleCard, ...]:
+    """The shipped puzzles: claims (under both proofs), completion odds, the best turn."""
+    from banditsolve.banditos.puzzles import load_puzzles
+
+    return tuple(_card(p) for p in load_puzzles())
+
+
+def puzzle_view(game: str, puzzle_id: str) -> PuzzleView:
+    """One puzzle's position, drawn."""
+    from banditsolve.banditos.game import GAME
+    from banditsolve.core.puzzles import PuzzleView
+
+    p = _puzzle(game, puzzle_id)
+    state = p.state()
+    return PuzzleView(_card(p), p.position, GAME.ascii(state), GAME.svg(state))
+
+
+def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
+    """The puzzle's question answered by the solvers, checked against the stored answer."""
+    from banditsolve.banditos import best_turn, claim_verdict_at, completion_odds_at
+    from banditsolve.banditos.game import GAME
+    from banditsolve.core.puzzles import solved, step_texts
+
+    p = _puzzle(game, puzzle_id)
+    view = puzzle_view(game, puzzle_id)
+    state = p.state()
+    result: Any
+    if p.question == "claim":
+        assert p.tile is not None
+        strict = claim_verdict_at(state, p.tile, proof="strict")
+        bag = claim_verdict_at(state, p.tile, proof="bag")
+        result = strict if p.proof == "strict" else bag
+        found: Any = {"safe": result.safe, "safe_strict": strict.safe, "safe_bag": bag.safe}
+        text = "\n".join((claim_text(state, p.tile, "strict", strict),
+                          claim_text(state, p.tile, "bag", bag)))
+        return solved(view, text, found, p.answer, result)
+    if p.question == "odds":
+        assert p.tile is not None
+        result = completion_odds_at(state, p.tile)
+        found = {"above": str(result.above), "equal": str(result.equal),
+                 "below": str(result.below)}
+        return solved(view, result.explain(), found, p.answer, result)
+    result = best_turn(state, time_limit=PUZZLE_TIME_LIMIT,
+                       node_limit=BANDITOS_BEST_NODE_LIMIT, method="exact")
+    found = {"actions": step_texts(GAME, state, result.actions),
+             "probability": str(result.probability)}
+    return solved(view, result.explain(), found, p.answer, result,
+                  unknown=bool(result.is_unknown or result.is_estimate))

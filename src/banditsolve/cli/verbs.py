@@ -383,16 +383,14 @@ def cmd_demo_all(args: argparse.Namespace) -> int:
 
 
 def puzzle_hooks(game: str) -> PuzzleHooks | None:
-    """The puzzle hooks of ``game``: its command-line hooks when they have them, else the
-    shipped game's in :mod:`banditsolve.cli.puzzles`; None for a game without puzzles."""
-    from banditsolve.cli.puzzles import SHIPPED
+    """The puzzle hooks of ``game``: its command-line hooks when they have them (its ``cli``
+    module's ``puzzle_list``, ``puzzle_view``, ``solve_puzzle``); None for a game without
+    puzzles."""
     from banditsolve.core.hooks import PuzzleHooks
     from banditsolve.core.registry import load_cli
 
     hooks = load_cli(game)
-    if isinstance(hooks, PuzzleHooks):
-        return hooks
-    return SHIPPED.get(game)
+    return hooks if isinstance(hooks, PuzzleHooks) else None
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:

@@ -92,6 +92,9 @@ TUNNEL_SOLVE_TIME_LIMIT = 10.0
 #: Los Banditos: a claim decided by a solver backend (``banditos claim --backend cpsat|z3``;
 #: each decides in milliseconds, the closed form ``exact`` needs no limit).
 CLAIM_TIME_LIMIT = 30.0
+#: Seconds the solver of a shipped puzzle may take (``GAME puzzle ID --solve``; each takes well
+#: under one).
+PUZZLE_TIME_LIMIT = 60.0
 
 #: The largest node limit accepted (beyond it a limit means nothing on this hardware).
 MAX_NODE_LIMIT = 10**12

@@ -131,3 +131,29 @@ def answer_picture(result: object, fallback: str) -> str:
         if isinstance(picture, str) and picture:
             return picture
     return fallback
+
+
+def pick(puzzles: Sequence[P], card: Callable[[P], PuzzleCard], puzzle_id: str, game: str) -> P:
+    """The puzzle ``puzzle_id`` of a collection whose cards ``card`` makes; an unknown id is
+    refused (:func:`find_card`)."""
+    found = find_card([card(p) for p in puzzles], puzzle_id, game)
+    return next(p for p in puzzles if card(p).id == found.id)
+
+
+def solved(
+    view: PuzzleView, answer: str, found: Any, expected: Any, result: object, *,
+    unknown: bool = False,
+) -> SolvedPuzzle:
+    """A puzzle's answer checked: verified when no limit stopped the solver and ``found``
+    equals ``expected``; drawn by the result when it draws itself (:func:`answer_picture`)."""
+    return SolvedPuzzle(view, answer, found, expected, not unknown and found == expected,
+                        view.ascii, answer_picture(result, view.svg), unknown)
+
+
+def step_texts(rules: Any, state: Any, actions: Sequence[Any]) -> list[str]:
+    """Actions as text, each read in the state it is played in (``rules``: a game contract)."""
+    out = []
+    for action in actions:
+        out.append(rules.action_text(state, action))
+        state = rules.apply(state, action)
+    return out

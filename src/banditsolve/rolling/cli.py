@@ -11,6 +11,10 @@ numbered steps, the safety verdict on the train with a counterexample's steps nu
 text printed after the answer's line is the same picture in ASCII (as every game's query verbs
 print theirs).
 
+The shipped puzzles (``rolling puzzles``, ``rolling puzzle ID [--solve]``) are listed, shown and
+solved by :func:`puzzle_list`, :func:`puzzle_view` and :func:`solve_puzzle`
+(:class:`~banditsolve.core.hooks.PuzzleHooks`).
+
 Nothing heavy is imported at module level (the handlers import the solvers).
 """
 
@@ -31,10 +35,17 @@ from banditsolve.core.flags import (
     emit_answer,
     write_svg,
 )
-from banditsolve.core.limits import BEST_TURN_TIME_LIMIT, ODDS_TIME_LIMIT, SAFE_TIME_LIMIT
+from banditsolve.core.limits import (
+    BEST_TURN_TIME_LIMIT,
+    ODDS_TIME_LIMIT,
+    PUZZLE_TIME_LIMIT,
+    SAFE_TIME_LIMIT,
+)
 
 if TYPE_CHECKING:
     from banditsolve.core.answer import Answer
+    from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
+    from banditsolve.rolling.puzzles import Puzzle
     from banditsolve.rolling.state import State
 
 
@@ -197,3 +208,85 @@ def _read(args: argparse.Namespace) -> State:
     from banditsolve.rolling.game import GAME
 
     return GAME.read_state(args.position)
+
+
+# -- puzzles --------------------------------------------------------------------------------
+
+
+def _card(p: Puzzle) -> PuzzleCard:
+    from banditsolve.core.puzzles import PuzzleCard
+
+    question = {
+        "lay": f"the chance that the coming roll lays {p.k} or more dice of {p.symbol}",
+        "safe": f"is wagon {p.car} provably player {p.player}'s at their next turn?",
+        "trunk": "the one wagon whose trunk some laying of this roll carries off",
+        "ambush": "the ambush swap that carries off the most trunks",
+        "steal": f"the chance, with the best play of the rest of the turn, that wagon "
+                 f"{p.car} is the mover's to steal at their next turn",
+    }[p.question]
+    return PuzzleCard(p.id, p.description, question)
+
+
+def _puzzle(game: str, puzzle_id: str) -> Puzzle:
+    from banditsolve.core.puzzles import pick
+    from banditsolve.rolling.puzzles import load_puzzles
+
+    return pick(load_puzzles(), _card, puzzle_id, game)
+
+
+def puzzle_list(game: str) -> tuple[PuzzleCard, ...]:
+    """The shipped puzzles: laying odds, safe wagons, trunks, the ambush, the chance to steal."""
+    from banditsolve.rolling.puzzles import load_puzzles
+
+    return tuple(_card(p) for p in load_puzzles())
+
+
+def puzzle_view(game: str, puzzle_id: str) -> PuzzleView:
+    """One puzzle's position, drawn."""
+    from banditsolve.core.puzzles import PuzzleView
+    from banditsolve.rolling.game import GAME
+
+    p = _puzzle(game, puzzle_id)
+    state = p.state()
+    return PuzzleView(_card(p), p.position, GAME.ascii(state), GAME.svg(state))
+
+
+def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
+    """The puzzle's question answered by the solvers, checked against the stored answer."""
+    from banditsolve.core.puzzles import solved
+    from banditsolve.core.text import plural
+    from banditsolve.rolling.edition import LETTERS
+    from banditsolve.rolling.solvers.safety import is_safe
+    from banditsolve.rolling.solvers.turn import (
+        best_ambush,
+        chance_to_lay,
+        steal_chance,
+        trunk_cars,
+    )
+
+    p = _puzzle(game, puzzle_id)
+    view = puzzle_view(game, puzzle_id)
+    state = p.state()
+    if p.question == "safe":
+        verdict = is_safe(state, p.car, p.player, time_limit=PUZZLE_TIME_LIMIT)
+        found = None if verdict.safe is None else ("safe" if verdict.safe else "unsafe")
+        return solved(view, verdict.explain(), found, p.answer, verdict,
+                      unknown=verdict.safe is None)
+    if p.question == "lay":
+        chance = chance_to_lay(state, LETTERS.index(p.symbol), p.k)
+        text = f"{chance} ({float(chance):.2%}) to lay {p.k} or more dice of {p.symbol}"
+        return solved(view, text, str(chance), p.answer, chance)
+    if p.question == "steal":
+        chance = steal_chance(state, p.car)
+        text = f"{chance} ({float(chance):.2%}) that wagon {p.car} is the mover's to steal"
+        return solved(view, text, str(chance), p.answer, chance)
+    if p.question == "trunk":
+        wagons = trunk_cars(state)
+        listed = ",".join(map(str, wagons))
+        text = (f"wagon {listed}'s trunk" if len(wagons) == 1
+                else f"the trunks of wagons {listed}") + " can be carried off this turn"
+        return solved(view, text, listed, p.answer, wagons)
+    swap, trunks = best_ambush(state)
+    text = f"{swap}: it carries off {plural(trunks, 'trunk')}"
+    ambush = swap if trunks == p.k else f"{swap} ({trunks} trunks)"
+    return solved(view, text, ambush, p.answer, swap)

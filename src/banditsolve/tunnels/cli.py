@@ -1,6 +1,7 @@
 """The tunnel games' own questions on the command line (``banditsolve bandido ...``): ``close``,
-``solve`` and ``placements``, and the game's demo. The shared verbs ``show``, ``moves``,
-``apply``, ``play`` come from :mod:`banditsolve.cli.verbs`.
+``solve`` and ``placements``, the game's demo, and its shipped puzzles (``puzzles``, ``puzzle ID
+[--solve]``: :class:`~banditsolve.core.hooks.PuzzleHooks`). The shared verbs ``show``, ``moves``,
+``apply``, ``play`` and the puzzle verbs come from :mod:`banditsolve.cli.verbs`.
 
 This module is the adapter of every tunnel game (Bandido and Bandida): the handlers find the
 game object by ``args.game`` and branch on what the game is (whether it has modes), never on
@@ -40,13 +41,20 @@ from banditsolve.core.flags import (
     emit_answer,
     write_svg,
 )
-from banditsolve.core.limits import CLOSURE_TIME_LIMIT, TUNNEL_SOLVE_TIME_LIMIT
+from banditsolve.core.limits import (
+    CLOSURE_TIME_LIMIT,
+    PUZZLE_TIME_LIMIT,
+    TUNNEL_SOLVE_TIME_LIMIT,
+)
 
 if TYPE_CHECKING:
+    from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
     from banditsolve.tunnels.bandida.components import Mode
     from banditsolve.tunnels.game import TunnelGame
     from banditsolve.tunnels.geometry import Placement
     from banditsolve.tunnels.notation import Position
+    from banditsolve.tunnels.puzzles import Puzzle
+    from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle
     from banditsolve.tunnels.solvers.endgame import WinShare
     from banditsolve.tunnels.solvers.result import Closure
     from banditsolve.tunnels.state import GameState
@@ -623,3 +631,99 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
         result.to_answer(game.name),
         write_svg(out_dir / "map.svg", answer_svg(position.table, result)),
     )
+
+
+# -- puzzles (Bandido's and Bandida's collections, by the game asked) -------------------------
+
+
+def _card(p: Puzzle | BandidaPuzzle) -> PuzzleCard:
+    from banditsolve.core.puzzles import PuzzleCard
+
+    if p.question == "solve":
+        question = "can this game be won, every card's place in the pile known?"
+    elif p.question == "can_close":
+        question = "can the tunnel still be closed with the cards to come?"
+    elif p.question == "min_cards":
+        question = "the fewest of the cards to come that close the tunnel"
+    else:  # Bandida's: the fewest of the cards named that reach the mode's goal
+        named = getattr(p, "goal", None)
+        goal = f" (goal: {named})" if named else ""
+        cards = ", ".join(getattr(p, "cards", None) or ())
+        question = f"the fewest of the cards {cards} that reach the mode's goal{goal}"
+    return PuzzleCard(p.id, p.description, question)
+
+
+def _collection(game: str) -> tuple[Puzzle | BandidaPuzzle, ...]:
+    if tunnel(game).spec.modes:
+        from banditsolve.tunnels.solvers.bandida_puzzles import load_bandida_puzzles
+
+        return tuple(load_bandida_puzzles())
+    from banditsolve.tunnels.puzzles import load_puzzles
+
+    return tuple(load_puzzles())
+
+
+def puzzle_list(game: str) -> tuple[PuzzleCard, ...]:
+    """The shipped puzzles of ``game``: can the tunnel close, the fewest cards that close it (or
+    reach a Bandida mode's goal), a game solved."""
+    return tuple(_card(p) for p in _collection(game))
+
+
+def puzzle_view(game: str, puzzle_id: str) -> PuzzleView:
+    """One puzzle's position (or game state), drawn."""
+    from banditsolve.core.puzzles import PuzzleView, pick
+    from banditsolve.tunnels import ascii_art, svg
+    from banditsolve.tunnels.notation import to_notation
+    from banditsolve.tunnels.puzzles import Puzzle as BandidoPuzzle
+
+    p = pick(_collection(game), _card, puzzle_id, game)
+    rules = tunnel(game)
+    if isinstance(p, BandidoPuzzle) and p.question != "solve":
+        table, remaining = p.position.table, p.position.remaining
+        return PuzzleView(_card(p), to_notation(p.position),
+                          ascii_art(table, remaining, legend=False), svg(table, remaining))
+    state = p.state()
+    text = p.position if isinstance(p.position, str) else rules.to_notation(state)
+    return PuzzleView(_card(p), text, rules.ascii(state), rules.svg(state))
+
+
+def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
+    """The puzzle's question answered by the solvers, checked against the stored answer."""
+    from fractions import Fraction
+
+    from banditsolve.core.puzzles import pick, solved
+    from banditsolve.tunnels import card_name, min_cards_to_close, parse_card, solve_game
+    from banditsolve.tunnels.puzzles import Puzzle as BandidoPuzzle
+
+    p = pick(_collection(game), _card, puzzle_id, game)
+    view = puzzle_view(game, puzzle_id)
+    expected = dict(p.expected)
+    found: dict[str, Any]
+    if p.question == "solve":
+        game_result = solve_game(p.state(), time_limit=PUZZLE_TIME_LIMIT)
+        found = {"status": game_result.status}
+        if "turns" in expected:
+            found["turns"] = len(game_result.line)
+        if "win_chance" in expected and game_result.win_chance is not None:
+            found["win_chance"] = str(Fraction(game_result.win_chance).limit_denominator(10**6))
+        text = "\n".join([f"{game_result.status}: {game_result.reason}",
+                          *(f"  {m}" for m in game_result.line)])
+        return solved(view, text, found, expected, game_result,
+                      unknown=game_result.status == "unknown")
+    if isinstance(p, BandidoPuzzle):
+        table = p.position.table
+        result = min_cards_to_close(p.position, bounds=p.bounds, time_limit=PUZZLE_TIME_LIMIT)
+        found = {"status": result.status}
+        if p.question == "min_cards" and result.status == "closable":
+            found["cards"] = result.cards
+    else:
+        state = p.state()
+        table = state.table
+        cards = [card_name(parse_card(c)) for c in p.cards or ()]
+        result = min_cards_to_close(state, cards, goal=p.goal, hypothetical=p.hypothetical,
+                                    time_limit=PUZZLE_TIME_LIMIT)
+        found = {"status": result.status}
+        if result.status == "closable":
+            found |= {"cards": result.cards, "minimum": result.minimum}
+    return solved(view, closure_text(table, result, legend=False), found, expected, result,
+                  unknown=result.status == "unknown")
