@@ -108,7 +108,7 @@ def resolve(target: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> str
     for path in candidates:
         try:
             loader.modules_collection[path]
-        except Exception:  # noqa: BLE001 - any failure to find or resolve means "not this one"
+        except Exception:  # any failure to find or resolve the path means "not this one"
             continue
         return path
     return None

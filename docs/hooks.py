@@ -89,9 +89,9 @@ def rules_pages() -> dict[str, str]:
     index = [
         "# Rules",
         "",
-        "Each game's rules as `specs/` states them, in our own words. Every rule has a stable ID,",
-        "and every ID is an anchor: link to a rule as `rules/bandido.md#BD-PLACE-2` (the tests name",
-        "the same IDs). Each list below holds every ID of one page, in the page's order.",
+        "Each game's rules as `specs/` states them, in our own words. Every rule has a stable",
+        "ID, and every ID is an anchor: link to a rule as `rules/bandido.md#BD-PLACE-2` (the",
+        "tests name the same IDs). Each list below holds every ID of one page, in its order.",
         "",
     ]
     for stem, text in specs.items():
