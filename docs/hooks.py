@@ -115,7 +115,8 @@ def caption(path: Path) -> str:
         if title is None:
             title = root.find("title")
         if title is not None and title.text and title.text.strip():
-            return " ".join(title.text.split())
+            words = " ".join(title.text.split())
+            return words[:1].upper() + words[1:]
     words = path.stem.replace("-", " ").replace("_", " ")
     return words[:1].upper() + words[1:]
 
