@@ -4,34 +4,53 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint typecheck pytest demo bench fuzz sanitize wheel clean
+.PHONY: all venv test lint typecheck pytest docs package demo bench fuzz sanitize wheel clean
 
 all: test
 
 $(STAMP): pyproject.toml setup.py $(wildcard csrc/closure/*)
 	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver, the study"
-	@echo "libraries (dask, pyarrow, matplotlib, tqdm) and the test tools from PyPI, and compiles the closure core"
+	@echo "libraries (dask, pyarrow, matplotlib, tqdm), the test, docs and packaging tools (mkdocs, twine)"
+	@echo "from PyPI, and compiles the closure core"
 	@echo "(csrc/closure, C++17: needs g++); about 2 minutes on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,study]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,study,docs]'
 	touch $(STAMP)
 	@echo "$(VENV) is ready."
 
 venv: $(STAMP)
 
+# The docs' own build code (docs/*.py: the MkDocs hooks, the Griffe extension) is linted and
+# typed like the rest.
+DOCS_CODE := docs/hooks.py docs/griffe_roles.py
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks fuzz
+	$(BIN)/ruff check src tests benchmarks fuzz $(DOCS_CODE)
 	PYTHONPATH=src $(BIN)/lint-imports
 	$(BIN)/vulture src --min-confidence 80
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src tests
+	$(BIN)/mypy --strict src tests $(DOCS_CODE)
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest
+test: lint typecheck pytest docs package
+
+# The documentation site (mkdocs.yml, docs/) in site/, every warning an error: the API reference
+# from the docstrings, the tutorials, the rules pages from specs/, the gallery, the glossary.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The package as a user's pip gets it, in dist/: the sdist, then the wheel built from the unpacked
+# sdist (python -m build does both, each in an isolated environment), twine's metadata check, and
+# a check that the sdist holds what MANIFEST.in promises (specs/, docs/, tests/, benchmarks/).
+package: $(STAMP)
+	rm -f dist/banditsolve-*
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/banditsolve-*
+	$(BIN)/python -m tests.test_package dist/banditsolve-*.tar.gz
 
 demo: $(STAMP)
 	$(BIN)/banditsolve demo --out demo-pictures
@@ -69,5 +88,5 @@ wheel: $(STAMP)
 	$(BIN)/python -m build --wheel --outdir dist .
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist site src/*.egg-info .mypy_cache .ruff_cache .hypothesis
 	find src -name '*.so' -delete
