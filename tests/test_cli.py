@@ -43,6 +43,18 @@ def game_commands(name: str) -> dict[str, argparse.ArgumentParser]:
     return _subcommands(_subcommands(build_parser(name, all_games=False))[name])
 
 
+def test_every_query_of_every_game_draws_its_answer_with_svg() -> None:
+    queries = 0
+    for name in GAMES:
+        for verb, parser in game_commands(name).items():
+            if parser.get_default("query"):
+                queries += 1
+                flags = _flags(parser)
+                assert "--svg" in flags, (name, verb)
+                assert flags["--svg"][0] == "OUT", (name, verb)
+    assert queries >= 2 * len(GAMES)  # each shipped game asks two questions or more
+
+
 def test_every_game_offers_the_shared_verbs_with_the_same_flags() -> None:
     reference = {verb: _flags(game_commands(GAMES[0])[verb]) for verb in SHARED_VERBS}
     assert set(reference["play"]) >= {"--seed", "--players", "--option", "--policy", "--json"}

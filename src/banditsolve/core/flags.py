@@ -332,9 +332,10 @@ def add_query(
     commands: Commands, name: str, help: str, *, description: str | None = None
 ) -> argparse.ArgumentParser:
     """A question about a position: ``NAME POSITION ... [--json]``, answered with exit status
-    0/1/3."""
+    0/1/3 (marked ``query`` in its defaults: every query draws its answer, ``--svg OUT``)."""
     parser = add_command(commands, name, help, description=description)
     add_position(parser)
+    parser.set_defaults(query=True)
     return parser
 
 
