@@ -121,6 +121,11 @@ def test_the_command_line_is_silent_off_a_terminal_and_with_quiet() -> None:
     code, out, err = _cli("rolling", "best", start, "--time-limit", "1.2", "--quiet",
                           terminal=True)
     assert (code, err) == (3, "")
+    # --json: standard output is for a program, and so is standard error's silence
+    code, out, err = _cli("rolling", "best", start, "--time-limit", "1.2", "--json",
+                          terminal=True)
+    assert (code, err) == (3, "")
+    assert out.lstrip().startswith("{")
 
 
 def test_the_command_line_draws_a_line_on_a_terminal() -> None:

@@ -192,9 +192,11 @@ def _main(args_list: list[str]) -> int:
 
 def _shows_progress(args: argparse.Namespace) -> bool:
     """A searching command (one with ``--quiet``) draws a progress line on standard error
-    unless ``--quiet`` was given or standard error is not a terminal (``study`` draws its own
-    bar instead: ``search_line`` false)."""
-    if getattr(args, "quiet", True) or not getattr(args, "search_line", True):
+    unless ``--quiet`` or ``--json`` was given or standard error is not a terminal (``study``
+    draws its own bar instead: ``search_line`` false)."""
+    if getattr(args, "quiet", True) or getattr(args, "json", False):
+        return False
+    if not getattr(args, "search_line", True):
         return False
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty is not None and isatty())

@@ -289,11 +289,12 @@ def add_limits(
 
 def add_quiet(
     parser: argparse.ArgumentParser,
-    help: str = "draw no progress line (one is drawn on standard error, when it is a terminal, "
-    "while a search runs past a second)",
+    help: str = "draw no progress line (one is drawn on standard error, when it is a terminal "
+    "and --json is not given, while a search runs past a second)",
 ) -> None:
-    """``--quiet``: no progress line. Without it, a search that runs past a second draws one
-    line on standard error while it runs, when standard error is a terminal."""
+    """``--quiet``: no progress line. Without it (and without ``--json``), a search that runs
+    past a second draws one line on standard error while it runs, when standard error is a
+    terminal."""
     parser.add_argument("--quiet", action="store_true", help=help)
 
 

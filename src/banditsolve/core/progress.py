@@ -15,8 +15,9 @@ pays one context-variable read.
 >>> seen
 []
 
-The callback runs on that thread, not the caller's: it should be quick, and it must not call a
-search itself. An exception it raises stops its calls and is raised again when the search
+The callback runs on that thread, not the caller's (all but the last call, ``done``, which the
+search's own thread makes as it returns): it should be quick, and it must not call a search
+itself. An exception it raises stops its calls and is raised again when the search
 returns. The command line's callback is :class:`TerminalProgress`, one line on standard error.
 """
 

@@ -133,6 +133,17 @@ def answer_picture(result: object, fallback: str) -> str:
     return fallback
 
 
+def answer_text(result: object, fallback: str) -> str:
+    """The answer drawn in text: ``result.ascii()`` when the result draws itself, else
+    ``fallback`` (the position's text picture)."""
+    draw = getattr(result, "ascii", None)
+    if callable(draw):
+        picture = draw()
+        if isinstance(picture, str) and picture:
+            return picture
+    return fallback
+
+
 def pick(puzzles: Sequence[P], card: Callable[[P], PuzzleCard], puzzle_id: str, game: str) -> P:
     """The puzzle ``puzzle_id`` of a collection whose cards ``card`` makes; an unknown id is
     refused (:func:`find_card`)."""
@@ -145,9 +156,11 @@ def solved(
     unknown: bool = False,
 ) -> SolvedPuzzle:
     """A puzzle's answer checked: verified when no limit stopped the solver and ``found``
-    equals ``expected``; drawn by the result when it draws itself (:func:`answer_picture`)."""
+    equals ``expected``; drawn by the result when it draws itself (:func:`answer_text`,
+    :func:`answer_picture`), else as the position."""
     return SolvedPuzzle(view, answer, found, expected, not unknown and found == expected,
-                        view.ascii, answer_picture(result, view.svg), unknown)
+                        answer_text(result, view.ascii), answer_picture(result, view.svg),
+                        unknown)
 
 
 def step_texts(rules: Any, state: Any, actions: Sequence[Any]) -> list[str]:

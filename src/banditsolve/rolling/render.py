@@ -133,7 +133,8 @@ def svg_picture(state: State) -> str:
     for q in range(state.players):
         trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
         lines.append(
-            f"{_who(state, q)}: {state.score(q)} points, {plural(len(state.won[q]), 'wagon')}, "
+            f"{_who(state, q)}: {plural(state.score(q), 'point')}, "
+            f"{plural(len(state.won[q]), 'wagon')}, "
             f"trunks {trunks}"
         )
     width = max(

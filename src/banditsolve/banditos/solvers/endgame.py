@@ -175,7 +175,7 @@ class BestTurn:
             assert isinstance(self.probability, Fraction)
             head = (
                 f"exact: player {self.player} wins with probability {self.probability} "
-                f"≈ {float(self.probability):.6f} ({self.nodes} positions, complete)"
+                f"≈ {float(self.probability):.6f} ({plural(self.nodes, 'position')}, complete)"
             )
         else:
             assert self.probability is not None

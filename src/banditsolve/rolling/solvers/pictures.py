@@ -285,18 +285,22 @@ def _odds_bars(result: Odds) -> tuple[list[tuple[str, float]], list[str]]:
     return bars, unknown
 
 
-def _odds_title(result: Odds, unknown: list[str]) -> str:
+def _odds_title(result: Odds, unknown: list[str], *, listed: bool = True) -> str:
+    """The chart's title; with ``listed`` false the questions not worked out are counted, not
+    named (a picture's title stays one short line however many a limit cut)."""
     again = " (a roll-again trunk used at its best)" if result.roll_again else ""
     title = f"odds of the roll of {plural(result.roll_dice, 'die', 'dice')}{again}"
-    if unknown:
+    if unknown and listed:
         title += f"; not worked out: {', '.join(unknown)}"
+    elif unknown:
+        title += f"; {plural(len(unknown), 'question')} not worked out (a limit ran out)"
     return title
 
 
 def odds_svg(result: Odds) -> str:
     """The odds as a bar chart, one labelled bar per question (a share of 100 %)."""
     bars, unknown = _odds_bars(result)
-    title = _odds_title(result, unknown)
+    title = _odds_title(result, unknown, listed=False)
     return bar_chart(bars, title=title, scale=1.0, width=max(360, round(text_width(title, 13))))
 
 
