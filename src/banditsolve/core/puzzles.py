@@ -122,26 +122,25 @@ def find_card(cards: Sequence[PuzzleCard], puzzle_id: str, game: str) -> PuzzleC
     )
 
 
-def answer_picture(result: object, fallback: str) -> str:
-    """The picture of a solver's answer: ``result._repr_svg_()`` when the result draws
-    itself, else ``fallback`` (the position's picture)."""
-    draw = getattr(result, "_repr_svg_", None)
+def _drawn(result: object, method: str, fallback: str) -> str:
+    draw = getattr(result, method, None)
     if callable(draw):
         picture = draw()
         if isinstance(picture, str) and picture:
             return picture
     return fallback
+
+
+def answer_picture(result: object, fallback: str) -> str:
+    """The picture of a solver's answer: ``result._repr_svg_()`` when the result draws
+    itself, else ``fallback`` (the position's picture)."""
+    return _drawn(result, "_repr_svg_", fallback)
 
 
 def answer_text(result: object, fallback: str) -> str:
     """The answer drawn in text: ``result.ascii()`` when the result draws itself, else
     ``fallback`` (the position's text picture)."""
-    draw = getattr(result, "ascii", None)
-    if callable(draw):
-        picture = draw()
-        if isinstance(picture, str) and picture:
-            return picture
-    return fallback
+    return _drawn(result, "ascii", fallback)
 
 
 def pick(puzzles: Sequence[P], card: Callable[[P], PuzzleCard], puzzle_id: str, game: str) -> P:
@@ -149,6 +148,12 @@ def pick(puzzles: Sequence[P], card: Callable[[P], PuzzleCard], puzzle_id: str, 
     refused (:func:`find_card`)."""
     found = find_card([card(p) for p in puzzles], puzzle_id, game)
     return next(p for p in puzzles if card(p).id == found.id)
+
+
+def state_view(card: PuzzleCard, notation: str, rules: Any, state: Any) -> PuzzleView:
+    """A puzzle's view: its card, its position's notation and ``state`` drawn by ``rules`` (a
+    game contract)."""
+    return PuzzleView(card, notation, rules.ascii(state), rules.svg(state))
 
 
 def solved(

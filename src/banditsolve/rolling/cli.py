@@ -238,17 +238,16 @@ def puzzle_list(game: str) -> tuple[PuzzleCard, ...]:
     """The shipped puzzles: laying odds, safe wagons, trunks, the ambush, the chance to steal."""
     from banditsolve.rolling.puzzles import load_puzzles
 
-    return tuple(_card(p) for p in load_puzzles())
+    return tuple(map(_card, load_puzzles()))
 
 
 def puzzle_view(game: str, puzzle_id: str) -> PuzzleView:
     """One puzzle's position, drawn."""
-    from banditsolve.core.puzzles import PuzzleView
+    from banditsolve.core.puzzles import state_view
     from banditsolve.rolling.game import GAME
 
     p = _puzzle(game, puzzle_id)
-    state = p.state()
-    return PuzzleView(_card(p), p.position, GAME.ascii(state), GAME.svg(state))
+    return state_view(_card(p), p.position, GAME, p.state())
 
 
 def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
