@@ -367,7 +367,16 @@ def test_every_object_and_answer_displays_as_svg() -> None:
         WinShare(1, 1, 0, 2, 0.5, 0.1, 0.9),
     ]
     for thing in objects:
-        parsed(thing._repr_svg_())  # type: ignore[attr-defined]
+        root = parsed(thing._repr_svg_())  # type: ignore[attr-defined]
+        assert float(root.get("width", "0")) > 0, thing
+        assert float(root.get("height", "0")) > 0, thing
+        # something is drawn beyond the background: a card, a label or a bar
+        drawn = [e for e in root.iter() if e.tag in (f"{NS}g", f"{NS}text", f"{NS}path")]
+        assert drawn, thing
+    # an answer's picture says what the answer is
+    closable = min_cards_to_close(position)
+    texts = " ".join(e.text or "" for e in parsed(closable._repr_svg_()).iter(f"{NS}text"))
+    assert "closable" in texts
 
 
 def test_str_of_a_state_is_its_ascii_picture() -> None:
