@@ -86,6 +86,44 @@ def test_a_search_inside_a_search_is_reported_once_as_the_outer_one() -> None:
     assert [t.done for t in ticks].count(True) == 1
 
 
+@steady
+def _many_inner(searches: int, nodes_each: int, *, time_limit: float | None = None) -> int:
+    """A search made of ``searches`` inner searches one after the other, each a budget of its
+    own that counts ``nodes_each`` nodes and is then dropped, as the map finder's are."""
+    from banditsolve.core.limits import Budget, Limits
+
+    for _ in range(searches):
+        budget = Budget(Limits(time_limit=None, node_limit=None))
+        budget.tick(nodes_each)
+    time.sleep(FIRST_CALL + 0.3)
+    return searches * nodes_each
+
+
+def test_the_nodes_of_finished_inner_searches_are_counted_and_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from banditsolve.core import progress
+
+    watches: list[progress.Watch] = []
+    track = progress.track
+
+    def spy(budget: progress._Counted) -> progress.Watch | None:
+        watch = track(budget)
+        if watch is not None and not watches:
+            watches.append(watch)
+        return watch
+
+    monkeypatch.setattr(progress, "track", spy)
+    ticks: list[Tick] = []
+    with banditsolve.progress(ticks.append):
+        total = _many_inner(5_000, 7, time_limit=5)
+    assert ticks and ticks[-1].done
+    assert {t.nodes for t in ticks} == {total}  # every node of every inner search, once
+    (watch,) = watches
+    assert len(watch.live) == 0  # none of the 5,000 finished budgets is held
+    assert watch.settled == total
+
+
 def test_a_failing_callback_is_raised_when_the_search_returns() -> None:
     def broken(tick: Tick) -> None:
         raise RuntimeError("the callback broke")

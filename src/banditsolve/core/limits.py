@@ -181,7 +181,8 @@ class Budget:
     Its deadline is :data:`TEARDOWN_SHARE` short of the time limit, so that the call that
     runs it returns within the limit."""
 
-    __slots__ = ("_every", "_next_check", "_node_limit", "deadline", "limits", "nodes", "start")
+    __slots__ = ("__weakref__", "_every", "_next_check", "_node_limit", "_watch", "deadline",
+                 "limits", "nodes", "start")
 
     def __init__(self, limits: Limits, *, check_every: int = 256) -> None:
         self.limits = limits
@@ -195,7 +196,12 @@ class Budget:
         self._node_limit = limits.node_limit
         self._every = check_every
         self._next_check = check_every
-        progress.track(self)
+        self._watch = progress.track(self)
+
+    def __del__(self) -> None:
+        # A watched budget hands its nodes to the watch as it goes (see progress.track).
+        if self._watch is not None:
+            self._watch.settle(self)
 
     def tick(self, n: int = 1) -> None:
         """Count ``n`` nodes; raise :class:`LimitReached` when a limit is passed."""

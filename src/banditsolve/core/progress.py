@@ -27,6 +27,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -94,24 +95,30 @@ def progress(callback: ProgressCallback | None) -> Iterator[None]:
 current = _CALLBACK.get
 
 
-def track(budget: _Counted) -> None:
-    """Count ``budget``'s nodes in the running search's ticks (a no-op when none reports)."""
+def track(budget: _Counted) -> Watch | None:
+    """Count ``budget``'s nodes in the running search's ticks; the watch that counts them, or
+    ``None`` when no search reports. The watch holds the budget weakly: the budget hands its
+    count over with :meth:`Watch.settle` when it is freed, so a search of many inner searches
+    keeps one number for the finished ones, not a list that grows with each."""
     watch = _WATCH.get()
     if watch is not None:
-        watch.budgets.append(budget)
+        watch.live.add(budget)
+    return watch
 
 
 class Watch:
     """The thread that reports one running search (started by :func:`watch`)."""
 
-    __slots__ = ("_called", "_error", "_stop", "_thread", "budgets", "callback", "start",
-                 "time_limit", "what")
+    __slots__ = ("_called", "_error", "_stop", "_thread", "callback", "live", "settled",
+                 "start", "time_limit", "what")
 
     def __init__(self, what: str, time_limit: float | None, callback: ProgressCallback) -> None:
         self.what = what
         self.time_limit = time_limit
         self.callback = callback
-        self.budgets: list[_Counted] = []
+        #: The budgets still running (held weakly), and the nodes of those already freed.
+        self.live: weakref.WeakSet[_Counted] = weakref.WeakSet()
+        self.settled = 0
         self.start = time.perf_counter()
         self._called = False
         self._error: BaseException | None = None
@@ -121,9 +128,16 @@ class Watch:
     def begin(self) -> None:
         self._thread.start()
 
+    def settle(self, budget: _Counted) -> None:
+        """``budget`` is being freed: its nodes join the settled count (called from its
+        finaliser, once)."""
+        self.live.discard(budget)
+        self.settled += budget.nodes
+
     def tick(self, done: bool = False) -> Tick:
-        budgets = list(self.budgets)
-        nodes = sum(b.nodes for b in budgets) if budgets else None
+        live = list(self.live)
+        counted = bool(live) or self.settled > 0
+        nodes = self.settled + sum(b.nodes for b in live) if counted else None
         return Tick(self.what, time.perf_counter() - self.start, self.time_limit, nodes, done)
 
     def _run(self) -> None:
