@@ -38,15 +38,15 @@ TURNS = [
 ]
 _P4 = "|-|-|-"
 SAFETY = [
-    # (label, position, car, player)
+    # (label, position, wagon, player)
     ("2p unsafe: take all back, roll 7", "rb ed=default n=2 phase=start turn=1 wagons=2 "
      "train=0:5/5L:-:-|-,1:2/2:R:M3|H2,2:3/3:H:B1|S2 won=-|- trunks=-|-", 1, 0),
-    ("2p unsafe: one car from the rear", "rb ed=default n=2 phase=start turn=1 wagons=3 "
+    ("2p unsafe: one wagon from the rear", "rb ed=default n=2 phase=start turn=1 wagons=3 "
      "train=0:5/5L:-:-|-,1:1/1:-:-|-,2:2/2:-:R4|-,3:3/3:-:-|- won=-|- trunks=-|-", 2, 0),
     ("2p safe: puzzle safe-10", "rb ed=default n=2 phase=start turn=1 wagons=4 "
      "train=0:5/5L:-:-|-,1:2/2:-:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-",
      1, 0),
-    ("2p safe: a hat trunk on my car", "rb ed=default n=2 phase=start turn=1 wagons=4 "
+    ("2p safe: a hat trunk on my wagon", "rb ed=default n=2 phase=start turn=1 wagons=4 "
      "train=0:5/5L:-:-|-,1:2/2:H:R5|-,2:3/3:-:-|-,3:4/4:-:-|-,4:1/1:-:-|- won=-|- trunks=-|-",
      1, 0),
     ("3p safe: two opponents, far", "rb ed=default n=3 phase=start turn=1 wagons=5 "
@@ -112,12 +112,12 @@ def run(quick: bool = False) -> dict[str, object]:
     warm = parse_state(SAFETY[0][1])
     for backend in ("cpsat", "z3"):  # import the solvers before anything is timed
         is_safe(warm, SAFETY[0][2], SAFETY[0][3], backend=backend)
-    for label, text, car, player in SAFETY[:2] if quick else SAFETY:
+    for label, text, wagon, player in SAFETY[:2] if quick else SAFETY:
         state = parse_state(text)
         row: dict[str, object] = {"bench": "safe", "question": label, "players": state.players}
         answers = {}
         for backend in ("exact", "plain", "cpsat", "z3", "auto"):
-            t, verdict = timed(is_safe, state, car, player, time_limit=60, backend=backend)
+            t, verdict = timed(is_safe, state, wagon, player, time_limit=60, backend=backend)
             row[f"{backend}_s"] = round(t, 3)
             row[f"{backend}_answer"] = verdict.safe  # type: ignore[attr-defined]
             if backend in ("exact", "plain"):

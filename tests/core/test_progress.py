@@ -117,7 +117,8 @@ def test_the_nodes_of_finished_inner_searches_are_counted_and_not_kept(
     ticks: list[Tick] = []
     with banditsolve.progress(ticks.append):
         total = _many_inner(5_000, 7, time_limit=5)
-    assert ticks and ticks[-1].done
+    assert ticks
+    assert ticks[-1].done
     assert {t.nodes for t in ticks} == {total}  # every node of every inner search, once
     (watch,) = watches
     assert len(watch.live) == 0  # none of the 5,000 finished budgets is held

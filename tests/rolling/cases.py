@@ -18,11 +18,11 @@ TINYX = GAME.with_edition(reference.TINY_TRUNKS)
 Case = tuple[State, int, int]  # position, wagon, player
 
 
-def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
-    length = rng.randrange(0, min(cars, dice, 5) + 1)
+def _gang(rng: random.Random, wagons: int, dice: int) -> dict[int, str]:
+    length = rng.randrange(0, min(wagons, dice, 5) + 1)
     if not length:
         return {}
-    start = rng.randrange(0, cars - length + 1)
+    start = rng.randrange(0, wagons - length + 1)
     symbols = rng.sample("RMHBS", length)
     left = dice - length
     out: dict[int, str] = {}
@@ -63,15 +63,15 @@ def built(
     needs = (1, 2) if edition.startswith("tiny") else (1, 2, 3, 4)
     n = rng.randint(*wagons)
     gangs = [_gang(rng, n + 1, dice) for _ in range(players)]
-    cars = []
+    train = []
     for i in range(n + 1):
         groups = "|".join(g.get(i, "-") for g in gangs)
         if i == 0:
-            cars.append(f"0:{loco_need}/{loco_need}L:-:{groups}")
+            train.append(f"0:{loco_need}/{loco_need}L:-:{groups}")
         else:
             need = rng.choice(needs)
             trunk = rng.choice("RMHBS") if rng.random() < trunk_chance else "-"
-            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+            train.append(f"{i}:{need}/{need}:{trunk}:{groups}")
     q = rng.randrange(players)
     held = ["-"] * players
     usable = 0
@@ -80,7 +80,7 @@ def built(
         held[q] = ",".join(tiles)
         usable = len(tiles)
     text = (
-        f"rb ed={edition} n={players} phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"rb ed={edition} n={players} phase=start turn={q} wagons={n} train={','.join(train)} "
         f"won={'|'.join('-' * 1 for _ in range(players))} trunks={'|'.join(held)}"
         + (f" usable={usable}" if usable else "")
         + _options(rng, options)
@@ -165,15 +165,15 @@ def far(
             if start + k >= 0 and start + k <= n:
                 g[start + k] = f"{symbols[k]}1"
         gangs.append(g)
-    cars = []
+    wagons = []
     for i in range(n + 1):
         groups = "|".join(g.get(i, "-") for g in gangs)
         if i == 0:
-            cars.append(f"0:3/3L:-:{groups}")
+            wagons.append(f"0:3/3L:-:{groups}")
         else:
             need = rng.choice((1, 2))
             trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
-            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+            wagons.append(f"{i}:{need}/{need}:{trunk}:{groups}")
     q = (p + 1 + rng.randrange(players - 1)) % players
     held = ["-"] * players
     usable = 0
@@ -182,7 +182,7 @@ def far(
         held[q] = ",".join(tiles)
         usable = len(tiles)
     text = (
-        f"rb ed=tinyx n={players} phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"rb ed=tinyx n={players} phase=start turn={q} wagons={n} train={','.join(wagons)} "
         f"won={'|'.join('-' for _ in range(players))} trunks={'|'.join(held)}"
         + (f" usable={usable}" if usable else "")
         + _options(rng, options)
@@ -194,7 +194,7 @@ def far(
         state = GAME.from_notation(text)
     except BanditsolveError:
         return None
-    wagon = state.car(w)
+    wagon = state.wagon(w)
     if wagon is None or state.stealer(wagon) != p:  # only a wagon p holds (RB-SAFE-1)
         return None
     return state, w, p
@@ -244,15 +244,15 @@ def merc(rng: random.Random) -> Case | None:
         gang, mercs = _merc_gang(rng, n)
         gangs.append(gang)
         reserve.append(rng.randrange(0, mercs + 1))
-    cars = []
+    wagons = []
     for i in range(n + 1):
         groups = "|".join(g.get(i, "-") for g in gangs)
         if i == 0:
-            cars.append(f"0:3/3L:-:{groups}")
+            wagons.append(f"0:3/3L:-:{groups}")
         else:
             need = rng.choice((1, 2))
             trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
-            cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+            wagons.append(f"{i}:{need}/{need}:{trunk}:{groups}")
     held = ["-", "-"]
     usable = 0
     if rng.random() < 0.35:
@@ -266,7 +266,7 @@ def merc(rng: random.Random) -> Case | None:
     if extra:
         opts += "," + extra[len(" opt="):]
     text = (
-        f"rb ed=tinyx n=2 phase=start turn={q} wagons={n} train={','.join(cars)} "
+        f"rb ed=tinyx n=2 phase=start turn={q} wagons={n} train={','.join(wagons)} "
         f"won=-|- trunks={'|'.join(held)} reserve={reserve[0]}|{reserve[1]}"
         + (f" usable={usable}" if usable else "")
         + f" opt={opts}"
@@ -286,7 +286,7 @@ def merc(rng: random.Random) -> Case | None:
             state = apply(state, sample_chance(GAME, state, rng))
         if state.is_chance and state.phase not in ("roll", "mroll"):
             return None
-    if state.car(mine[0]) is None and not mine[1:]:
+    if state.wagon(mine[0]) is None and not mine[1:]:
         return None
     alive = [c for c in mine if _holds(state, c, p)]
     if not alive:
@@ -296,7 +296,7 @@ def merc(rng: random.Random) -> Case | None:
 
 def _holds(state: State, wagon: int, player: int) -> bool:
     """Whether ``player`` holds ``wagon`` (would steal it now): what ``is_safe`` asks about."""
-    w = state.car(wagon)
+    w = state.wagon(wagon)
     return w is not None and state.stealer(w) == player
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from banditsolve.rolling.edition import LETTERS
 from banditsolve.rolling.rules import NO_FACES, parse_faces, validate
-from banditsolve.rolling.state import Car, Group, Held, Options, Phase, State
+from banditsolve.rolling.state import Group, Held, Options, Phase, State, Wagon
 
 
 def group(text: str | None) -> Group | None:
@@ -29,7 +29,7 @@ def group(text: str | None) -> Group | None:
 
 
 def position(
-    cars: Sequence[tuple[int, str | None, Sequence[str | None]]],
+    wagons: Sequence[tuple[int, str | None, Sequence[str | None]]],
     *,
     loco: Sequence[str | None] | None = None,
     phase: Phase = "attack",
@@ -42,16 +42,16 @@ def position(
     reserve: Sequence[int] | None = None,
     laid: bool = False,
 ) -> State:
-    """A position: ``cars`` behind the locomotive as (need, trunk letter, groups per player);
+    """A position: ``wagons`` behind the locomotive as (need, trunk letter, groups per player);
     ``loco`` the groups on the locomotive (``None``: no locomotive, it was taken by player 0)."""
-    players = len(cars[0][2]) if cars else len(loco or ())
-    train: list[Car] = []
+    players = len(wagons[0][2]) if wagons else len(loco or ())
+    train: list[Wagon] = []
     won: list[list[object]] = [[] for _ in range(players)]
     if loco is not None:
-        train.append(Car(0, 5, 5, True, None, tuple(group(g) for g in loco)))
-    for i, (need, trunk, groups) in enumerate(cars, start=1):
+        train.append(Wagon(0, 5, 5, True, None, tuple(group(g) for g in loco)))
+    for i, (need, trunk, groups) in enumerate(wagons, start=1):
         t = None if trunk is None else LETTERS.index(trunk)
-        train.append(Car(i, need, need, False, t, tuple(group(g) for g in groups)))
+        train.append(Wagon(i, need, need, False, t, tuple(group(g) for g in groups)))
     from banditsolve.rolling.state import Won
 
     won_t = tuple(tuple(w for w in ws if isinstance(w, Won)) for ws in won)
@@ -65,7 +65,7 @@ def position(
         phase=phase,
         to_move=to_move,
         train=tuple(train),
-        wagons=len(cars),
+        wagons=len(wagons),
         won=won_t,
         trunks=held,
         reserve=tuple(reserve or [0] * players),

@@ -100,8 +100,8 @@ def most_laid_by_search(state: object, symbol: int) -> int:
                 if isinstance(a, Lay) and a.symbol == symbol:
                     gain = s.roll[symbol] + s.mroll[symbol]
                 elif isinstance(a, Joker):
-                    car = s.car(a.car)
-                    g = None if car is None else car.groups[p]
+                    wagon = s.wagon(a.wagon)
+                    g = None if wagon is None else wagon.groups[p]
                     gain = int(g is not None and g.symbol == symbol)
                 out = max(out, gain + more(apply_unchecked(s, a)))
         memo[s] = out
@@ -168,8 +168,8 @@ TINY_TRUNKS = parse_edition(
 )
 
 
-def max_on_car_after_turn(state: object, car: int) -> int:
-    """The most dice the player to move can have on wagon ``car`` when their turn is over, by
+def max_on_wagon_after_turn(state: object, wagon: int) -> int:
+    """The most dice the player to move can have on wagon ``wagon`` when their turn is over, by
     walking every position the rules engine's actions reach (each once; no bound)."""
     from banditsolve.rolling.rules import apply_unchecked, legal_actions
     from banditsolve.rolling.state import State
@@ -185,10 +185,10 @@ def max_on_car_after_turn(state: object, car: int) -> int:
             continue
         seen.add(s)
         if s.is_terminal or s.to_move != q:
-            c = s.car(car)
+            c = s.wagon(wagon)
             best = max(best, 0 if c is None else c.count(q))
             continue
-        c = s.car(car)
+        c = s.wagon(wagon)
         if c is None:  # taken outright by q (all their dice were there)
             best = max(best, 99)
             continue
@@ -234,9 +234,9 @@ def ambush_trunks(
     """For every pair of the player's wagons, how many trunks swapping their groups carries off:
     the wagons whose trunk symbol matches the group that lands there, three dice or more."""
     out: dict[tuple[int, int], int] = {}
-    cars = sorted(groups)
-    for i, a in enumerate(cars):
-        for b in cars[i + 1 :]:
+    wagons = sorted(groups)
+    for i, a in enumerate(wagons):
+        for b in wagons[i + 1 :]:
             swapped = {a: groups[b], b: groups[a]}
             out[a, b] = sum(
                 1 for c, (sym, size) in swapped.items() if trunks.get(c) == sym and size >= 3
@@ -245,16 +245,16 @@ def ambush_trunks(
 
 
 def trunk_layings(
-    gang: list[tuple[int, str, int]], roll: str, trunks: dict[int, str], cars: list[int]
+    gang: list[tuple[int, str, int]], roll: str, trunks: dict[int, str], wagons: list[int]
 ) -> set[int]:
     """The wagons whose trunk some laying of ``roll`` carries off, by listing every laying by hand:
-    ``gang`` is the player's (wagon, symbol, size) front to back on the train ``cars`` (ids front
+    ``gang`` is the player's (wagon, symbol, size) front to back on the train ``wagons`` (ids front
     to back); a rolled symbol of the gang joins its wagon or is kept; the new symbols, in any order
     and any subset, fill the wagons in front of the gang one by one; jokers join any group."""
     symbols = {s for _, s, _ in gang}
     counts = {f: roll.count(f) for f in FACES}
     new = [s for s in "RMHBS" if counts[s] and s not in symbols]
-    front = cars.index(gang[0][0])
+    front = wagons.index(gang[0][0])
     found: set[int] = set()
     for join in itertools.product([False, True], repeat=len(symbols)):
         joined = dict(zip(sorted(symbols), join, strict=True))
@@ -263,11 +263,11 @@ def trunk_layings(
                 if front - r < 0:
                     continue
                 groups: dict[int, tuple[str, int]] = {}
-                for car, s, size in gang:
-                    groups[car] = (s, size + (counts[s] if joined[s] else 0))
+                for wagon, s, size in gang:
+                    groups[wagon] = (s, size + (counts[s] if joined[s] else 0))
                 for j, s in enumerate(order):
-                    groups[cars[front - 1 - j]] = (s, counts[s])
-                for car, (s, size) in groups.items():
-                    if trunks.get(car) == s and size + counts["J"] >= 3:
-                        found.add(car)
+                    groups[wagons[front - 1 - j]] = (s, counts[s])
+                for wagon, (s, size) in groups.items():
+                    if trunks.get(wagon) == s and size + counts["J"] >= 3:
+                        found.add(wagon)
     return found

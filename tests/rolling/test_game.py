@@ -121,14 +121,14 @@ def test_pictures() -> None:
     _start, steps = simulate(GAME, seed=2, players=3)
     mid = steps[len(steps) // 3].state
     text = GAME.ascii(mid)
-    for car in mid.train:  # one label form for a wagon, in text and picture: "wagon 2"
-        assert f"wagon {car.id}" in text
+    for wagon in mid.train:  # one label form for a wagon, in text and picture: "wagon 2"
+        assert f"wagon {wagon.id}" in text
     svg = GAME.svg(mid)
     assert svg.startswith("<svg")
     assert "steals" in svg
     assert "#c62828" in svg
-    for car in mid.train:
-        assert f"wagon {car.id}" in svg
+    for wagon in mid.train:
+        assert f"wagon {wagon.id}" in svg
 
 
 @rules("RB-NOTE-1")
@@ -194,7 +194,7 @@ def test_cli_safe_backends() -> None:
     state = GAME.read_state(DEMO_UNSAFE)
     for text in json.loads(trunk.out)["certificate"]:
         state = GAME.apply(state, GAME.parse_action(state, text))
-    assert state.is_terminal or state.to_move == 0 or state.car(1) is None
+    assert state.is_terminal or state.to_move == 0 or state.wagon(1) is None
     assert not any(w.id == 1 for w in state.won[0])
     # the mercenary variant with no mercenary in reserve: seven dice cannot reach wagon 1
     merc = safe.replace(" won=", " opt=mercenaries:on won=")

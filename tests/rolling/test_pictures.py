@@ -92,14 +92,14 @@ def test_the_counterexample_drawn_is_the_solvers_and_really_keeps_the_wagon_away
             action = parse_action(text)
             assert _texts(g) == [f"{g.get('data-step')}. {who}: {text}"]
             if isinstance(action, Lay | Joker):
-                marked.setdefault(action.car, set()).add(g.get("data-step") or "")
+                marked.setdefault(action.wagon, set()).add(g.get("data-step") or "")
             if isinstance(action, Ambush):
                 for w in (action.a, action.b):
                     marked.setdefault(w, set()).add(g.get("data-step") or "")
             s = apply(s, action)  # the rules accept every step
         # replayed by the rules, the line ends with the player's turn begun (or the game over,
         # or the wagon gone) without the wagon in the player's hands
-        assert s.is_terminal or s.to_move == player or s.car(wagon) is None
+        assert s.is_terminal or s.to_move == player or s.wagon(wagon) is None
         assert not any(w.id == wagon for w in s.won[player])
         # every step that lays on a wagon or swaps it is numbered on that wagon
         marks = {int(g.get("data-wagon") or -1): set((g.get("data-steps") or "").split())
@@ -179,7 +179,7 @@ def test_the_best_turn_is_numbered_steps_under_its_value() -> None:
         assert wagons == {str(c.id) for c in s.train}
         acted = {r.get("data-wagon") for r in g.iter(f"{SVG}rect") if r.get("class") == "acted"}
         laid = parse_action(action)
-        assert acted == ({str(laid.car)} if isinstance(laid, Lay | Joker) else set())
+        assert acted == ({str(laid.wagon)} if isinstance(laid, Lay | Joker) else set())
     art = result.ascii()
     for n, action in enumerate(result.plan, 1):
         assert f"{n}. P0: {action}:" in art

@@ -10,7 +10,7 @@ from banditsolve.rolling.edition import CONTENTS, LETTERS
 from banditsolve.rolling.puzzles import Puzzle, load_puzzles
 from banditsolve.rolling.rules import edition_of
 from banditsolve.rolling.solvers.safety import is_safe
-from banditsolve.rolling.solvers.turn import best_ambush, chance_to_lay, steal_chance, trunk_cars
+from banditsolve.rolling.solvers.turn import best_ambush, chance_to_lay, steal_chance, trunk_wagons
 from banditsolve.rolling.state import State
 from tests.rolling import reference
 from tests.rules import rules
@@ -44,9 +44,9 @@ def test_lay_puzzles(puzzle: Puzzle) -> None:
 
 def _safe_reference(state: State, puzzle: Puzzle) -> bool:
     """The expected verdict, by a hand argument for each kind of safe puzzle."""
-    car = state.car(puzzle.car)
-    assert car is not None
-    group = car.groups[puzzle.player]
+    wagon = state.wagon(puzzle.wagon)
+    assert wagon is not None
+    group = wagon.groups[puzzle.player]
     assert group is not None
     q = state.to_move
     held = [h for h in state.trunks[q][: state.usable] if not h.used]
@@ -57,20 +57,20 @@ def _safe_reference(state: State, puzzle: Puzzle) -> bool:
         assert any(CONTENTS[h.content] == "ambush" for h in held)
         theirs = [c.groups[q] for c in state.train if c.groups[q] is not None]
         hand = 7 - sum(g.size for g in theirs if g is not None)
-        mine_here = car.count(q)
-        restart = 7 - (len(state.train) - 1 - state.index(puzzle.car))
+        mine_here = wagon.count(q)
+        restart = 7 - (len(state.train) - 1 - state.index(puzzle.wagon))
         assert max(mine_here + hand, restart) < group.size  # it looks safe
         return max(g.size for g in theirs if g is not None) < group.size
     if puzzle.id == "safe-bomb":
         # the opponent's revolvers here plus their one die in hand make three: the trunk opens,
         # and a bomb (still unseen) leaves one die to each player, a tie
-        on_car = car.groups[q]
-        assert on_car is not None
-        assert car.trunk == on_car.symbol
-        assert on_car.size + 1 == 3 < group.size  # it looks safe
-        return reference.bomb_share(edition_of(state), on_car.symbol, []) == 0
-    distance = len(state.train) - 1 - state.index(puzzle.car)
-    return reference.safe_from_empty_opponent(7, distance, group.size, car.need)
+        on_wagon = wagon.groups[q]
+        assert on_wagon is not None
+        assert wagon.trunk == on_wagon.symbol
+        assert on_wagon.size + 1 == 3 < group.size  # it looks safe
+        return reference.bomb_share(edition_of(state), on_wagon.symbol, []) == 0
+    distance = len(state.train) - 1 - state.index(puzzle.wagon)
+    return reference.safe_from_empty_opponent(7, distance, group.size, wagon.need)
 
 
 @rules("RB-SAFE-1", "RB-SAFE-2")
@@ -79,7 +79,7 @@ def test_safe_puzzles(puzzle: Puzzle) -> None:
     state = puzzle.state()
     expected = _safe_reference(state, puzzle)
     assert puzzle.answer == ("safe" if expected else "unsafe")
-    verdict = is_safe(state, puzzle.car, puzzle.player, time_limit=30)
+    verdict = is_safe(state, puzzle.wagon, puzzle.player, time_limit=30)
     assert verdict.safe is expected
 
 
@@ -93,7 +93,7 @@ def test_trunk_puzzles(puzzle: Puzzle) -> None:
     roll = "".join(LETTERS[i] * k for i, k in enumerate(state.roll))
     expected = reference.trunk_layings(gang, roll, trunks, [c.id for c in state.train])
     assert expected == {int(puzzle.answer)}
-    assert trunk_cars(state) == (int(puzzle.answer),)
+    assert trunk_wagons(state) == (int(puzzle.answer),)
 
 
 @rules("RB-AMBUSH-1")
@@ -117,9 +117,9 @@ def test_ambush_puzzles(puzzle: Puzzle) -> None:
 def test_steal_puzzles(puzzle: Puzzle) -> None:
     # the bomb puzzle: the wagon becomes mine exactly when its trunk is a bomb
     state = puzzle.state()
-    car = state.car(puzzle.car)
-    assert car is not None
-    assert car.trunk is not None
-    expected = reference.bomb_share(edition_of(state), car.trunk, [])
+    wagon = state.wagon(puzzle.wagon)
+    assert wagon is not None
+    assert wagon.trunk is not None
+    expected = reference.bomb_share(edition_of(state), wagon.trunk, [])
     assert Fraction(puzzle.answer) == expected
-    assert steal_chance(state, puzzle.car) == expected
+    assert steal_chance(state, puzzle.wagon) == expected

@@ -153,19 +153,19 @@ def test_first_groups_go_back_to_front() -> None:
     state = apply(state, End())
     assert state.to_move == 1
     assert state.phase == "start"
-    cars = {c.id: c for c in state.train}
-    assert cars[2].groups[0].size == 3  # type: ignore[union-attr]
-    assert cars[3].groups[0].size == 2  # type: ignore[union-attr]
+    wagons = {c.id: c for c in state.train}
+    assert wagons[2].groups[0].size == 3  # type: ignore[union-attr]
+    assert wagons[3].groups[0].size == 2  # type: ignore[union-attr]
 
 
 @rules("RB-ATTACK-2", "RB-ATTACK-3", "RB-ATTACK-5", "RB-ATTACK-6")
-def test_known_symbols_join_their_car() -> None:
+def test_known_symbols_join_their_wagon() -> None:
     state = position([(1, None, ["R1", None]), (2, None, ["M1", None]), (3, None, [None, None])],
                      loco=[None, None], roll="RMH")
     # R joins wagon 1, M joins wagon 2, a new H goes in front of the gang (the locomotive).
     assert texts(state) == ["lay R@1", "lay M@2", "lay H@0", "end"]
     state = apply(state, Lay(H, 0))
-    assert state.car(0).groups[0].size == 1  # type: ignore[union-attr]
+    assert state.wagon(0).groups[0].size == 1  # type: ignore[union-attr]
     assert state.gang(0) == (0, 1, 2)
     with pytest.raises(IllegalActionError):
         apply(state, Lay(R, 3))
@@ -179,8 +179,8 @@ def test_jokers_only_join_groups() -> None:
                      roll="JJ")
     assert texts(state) == ["joker@1", "joker@2", "end"]
     after = apply(apply(state, Joker(1)), Joker(2))
-    assert after.car(1).groups[0].size == 3  # type: ignore[union-attr]
-    assert after.car(2).groups[0].symbol == M  # type: ignore[union-attr]
+    assert after.wagon(1).groups[0].size == 3  # type: ignore[union-attr]
+    assert after.wagon(2).groups[0].symbol == M  # type: ignore[union-attr]
 
 
 @rules("RB-OPT-1")
@@ -200,12 +200,12 @@ def test_steal_at_start_of_turn() -> None:
     after = apply(state, End())  # player 0's turn begins: steals wagon 1 (2 > 1, needs 2)
     assert [w.id for w in after.won[0]] == [1]
     assert [c.id for c in after.train] == [0, 2, 3]
-    assert after.car(2).groups == (after.car(2).groups[0], after.car(2).groups[1])  # type: ignore[union-attr]
+    assert after.wagon(2).groups == (after.wagon(2).groups[0], after.wagon(2).groups[1])  # type: ignore[union-attr]
     assert after.phase == "start"
     assert after.to_move == 0
     # wagon 2: a tie 1-1 is no steal; wagon 3: player 0 has none.
-    assert after.car(2) is not None
-    assert after.car(3) is not None
+    assert after.wagon(2) is not None
+    assert after.wagon(3) is not None
 
 
 @rules("RB-THEFT-1")
@@ -215,7 +215,7 @@ def test_outright_theft() -> None:
     after = apply(state, Lay(R, 1))
     after = apply(after, Joker(1))
     assert [w.id for w in after.won[0]] == [1]
-    assert after.car(1) is None
+    assert after.wagon(1) is None
     assert after.phase == "attack"
 
 
@@ -225,8 +225,8 @@ def test_take_back_from_the_rear() -> None:
                      phase="start")
     assert texts(state) == ["take back", "roll"]
     after = apply(state, TakeBack())
-    assert after.car(2).groups[0] is None  # type: ignore[union-attr]
-    assert after.car(1).groups[0] is not None  # type: ignore[union-attr]
+    assert after.wagon(2).groups[0] is None  # type: ignore[union-attr]
+    assert after.wagon(1).groups[0] is not None  # type: ignore[union-attr]
     after = apply(after, Roll())
     assert after.airborne == (7 - 2, 0)
 
@@ -241,7 +241,7 @@ def test_three_of_the_symbol_open_the_trunk() -> None:
                         "open H1a": Fraction(1, 4), "open H1r": Fraction(1, 4)}
     opened = apply(after, Open(H, 1, 2))
     assert opened.trunks[0] == (Held(H, 1, 2, False),)
-    assert opened.car(1).trunk is None  # type: ignore[union-attr]
+    assert opened.wagon(1).trunk is None  # type: ignore[union-attr]
     assert opened.phase == "attack"
     assert opened.score(0) == 1
     assert Counter(dict(unseen_tiles(opened, H).items())).total() == 3
@@ -254,10 +254,10 @@ def test_three_of_the_symbol_open_the_trunk() -> None:
 def test_bomb() -> None:
     state = position([(3, "S", ["S2", "R4"])], loco=[None, None], roll="S")
     after = apply(apply(state, Lay(S, 1)), Open(S, 2, 1))
-    car = after.car(1)
-    assert car is not None
-    assert car.count(0) == 1
-    assert car.count(1) == 1
+    wagon = after.wagon(1)
+    assert wagon is not None
+    assert wagon.count(0) == 1
+    assert wagon.count(1) == 1
     assert after.trunks[0] == (Held(S, 2, 1, True),)
     assert after.score(0) == 2
 
@@ -281,7 +281,7 @@ def test_bomb_after_outright_theft() -> None:
     gone = apply(plain, Lay(R, 1))
     assert gone.phase == "attack"
     assert gone.trunks[0] == ()
-    assert gone.car(1) is None
+    assert gone.wagon(1) is None
 
 
 @rules("RB-AMBUSH-1")
@@ -337,7 +337,7 @@ def test_mercenaries() -> None:
     if state.phase == "reveal":  # the rear wagon had a revolver trunk
         state = apply(state, Open(R, 2, 0))
     # seven hoard dice: outright theft; the mercenary on it leaves the game
-    assert state.car(rear) is None
+    assert state.wagon(rear) is None
     assert state.reserve == (5, 7)
     state = apply(state, End())  # the mask mercenary goes back to the reserve
     assert state.reserve == (6, 7)
@@ -349,10 +349,10 @@ def test_mercenary_theft_option() -> None:
     state = position([(4, None, ["R5", None])], loco=[None, None], roll="-", mroll="RR",
                      options=opts, reserve=[5, 7])
     after = apply(state, Lay(R, 1))
-    assert after.car(1) is None
+    assert after.wagon(1) is None
     colour = position([(4, None, ["R5", None])], loco=[None, None], roll="-", mroll="RR",
                       options=Options(mercenaries="on"), reserve=[5, 7])
-    assert apply(colour, Lay(R, 1)).car(1) is not None
+    assert apply(colour, Lay(R, 1)).wagon(1) is not None
 
 
 @rules("RB-END-1", "RB-END-2", "RB-END-3")
@@ -399,33 +399,33 @@ def test_front_and_locomotive_options() -> None:
 
 @rules("RB-OPT-6")
 def test_cut_option() -> None:
-    cars: list[tuple[int, str | None, list[str | None]]] = [
+    wagons: list[tuple[int, str | None, list[str | None]]] = [
         (2, None, ["R1", None]),
         (2, None, ["M2", "H1"]),
         (2, None, ["H1", None]),
     ]
-    join = apply(position(cars, loco=[None, None], to_move=1, roll="-"), End())
+    join = apply(position(wagons, loco=[None, None], to_move=1, roll="-"), End())
     assert [w.id for w in join.won[0]] == [2]
     assert join.gang(0) == (1, 2)
-    cut = apply(position(cars, loco=[None, None], to_move=1, roll="-",
+    cut = apply(position(wagons, loco=[None, None], to_move=1, roll="-",
                          options=Options(cut="rear_back")), End())
-    assert cut.car(3).groups[0] is None  # type: ignore[union-attr]
-    assert cut.car(1).groups[0] is not None  # type: ignore[union-attr]
+    assert cut.wagon(3).groups[0] is None  # type: ignore[union-attr]
+    assert cut.wagon(1).groups[0] is not None  # type: ignore[union-attr]
 
 
 @rules("RB-OPT-7")
 def test_restart_option() -> None:
-    cars = [(1, None, [None, None]), (2, None, [None, None])]
-    assert texts(position(cars, loco=[None, None], roll="R")) == ["lay R@2", "end"]
-    anywhere = position(cars, loco=[None, None], roll="R", options=Options(restart="any"))
+    wagons = [(1, None, [None, None]), (2, None, [None, None])]
+    assert texts(position(wagons, loco=[None, None], roll="R")) == ["lay R@2", "end"]
+    anywhere = position(wagons, loco=[None, None], roll="R", options=Options(restart="any"))
     assert texts(anywhere) == ["lay R@0", "lay R@1", "lay R@2", "end"]
 
 
 @rules("RB-OPT-10")
 def test_keep_option() -> None:
-    cars = [(1, None, ["R1", None])]
-    assert texts(position(cars, loco=[None, None], roll="R")) == ["lay R@1", "end"]
-    must = position(cars, loco=[None, None], roll="R", options=Options(keep="must_join"))
+    wagons = [(1, None, ["R1", None])]
+    assert texts(position(wagons, loco=[None, None], roll="R")) == ["lay R@1", "end"]
+    must = position(wagons, loco=[None, None], roll="R", options=Options(keep="must_join"))
     assert texts(must) == ["lay R@1"]
 
 

@@ -25,8 +25,8 @@ def _replays(state: State, verdict: Safety) -> None:
     s = state
     for text in verdict.counterexample:
         s = apply(s, parse_action(text))
-    assert s.is_terminal or s.to_move == verdict.player or s.car(verdict.car) is None
-    assert not any(w.id == verdict.car for w in s.won[verdict.player]), state.notation()
+    assert s.is_terminal or s.to_move == verdict.player or s.wagon(verdict.wagon) is None
+    assert not any(w.id == verdict.wagon for w in s.won[verdict.player]), state.notation()
 
 
 def _mixed(count: int, seed: int) -> list[cases.Case]:
@@ -43,14 +43,14 @@ def _mixed(count: int, seed: int) -> list[cases.Case]:
 def test_exact_agrees_with_plain_on_generated_cases() -> None:
     decided = 0
     answers = set()
-    for state, car, player in _mixed(scaled(120, 2000), 21):
-        exact = is_safe(state, car, player, node_limit=50_000)
-        plain = plain_safe(state, car, player, node_limit=50_000)
+    for state, wagon, player in _mixed(scaled(120, 2000), 21):
+        exact = is_safe(state, wagon, player, node_limit=50_000)
+        plain = plain_safe(state, wagon, player, node_limit=50_000)
         if exact.safe is None or plain.safe is None:
             continue
         decided += 1
         answers.add(exact.safe)
-        assert exact.safe == plain.safe, (state.notation(), car, player)
+        assert exact.safe == plain.safe, (state.notation(), wagon, player)
         if exact.safe is False:
             _replays(state, exact)
             _replays(state, plain)
@@ -61,12 +61,12 @@ def test_exact_agrees_with_plain_on_generated_cases() -> None:
 @rules("RB-SAFE-2")
 def test_the_bound_holds_against_every_line_of_the_turn() -> None:
     checked = 0
-    for state, car, _ in cases.built_cases(scaled(25, 400), 31, held_chance=0.15):
-        bound = reach_bound(state, state.to_move, car)
+    for state, wagon, _ in cases.built_cases(scaled(25, 400), 31, held_chance=0.15):
+        bound = reach_bound(state, state.to_move, wagon)
         if bound is None:
             continue
-        most = reference.max_on_car_after_turn(state, car)
-        assert most == 99 or most <= bound, (state.notation(), car, bound, most)
+        most = reference.max_on_wagon_after_turn(state, wagon)
+        assert most == 99 or most <= bound, (state.notation(), wagon, bound, most)
         checked += 1
     assert checked >= scaled(6, 100)
 
@@ -107,19 +107,19 @@ def test_models_agree_with_the_exact_search() -> None:
     players = set()
     merc_answers = set()
     checked = 0
-    for state, car, player in _model_cases(scaled(48, 2400), 41):
-        exact = is_safe(state, car, player, node_limit=1500)
+    for state, wagon, player in _model_cases(scaled(48, 2400), 41):
+        exact = is_safe(state, wagon, player, node_limit=1500)
         if exact.safe is None:
             continue
         merc = state.options.mercenaries == "on"
         verdicts = []
         for backend in ("cpsat", "z3"):
-            model = is_safe(state, car, player, backend=backend, time_limit=30, seed=1)
+            model = is_safe(state, wagon, player, backend=backend, time_limit=30, seed=1)
             if model.safe is None:  # only what the models state they leave out
                 assert merc, (backend, state.notation())
                 assert "not modelled" in model.reason, (backend, state.notation())
             else:
-                assert model.safe is exact.safe, (backend, state.notation(), car, player)
+                assert model.safe is exact.safe, (backend, state.notation(), wagon, player)
             if model.safe is False:
                 _replays(state, model)
             verdicts.append(model.safe)

@@ -131,12 +131,12 @@ def _random_positions(game: object, count: int, seed: int) -> list[tuple[State, 
     return out
 
 
-def _gang(rng: random.Random, cars: int, dice: int) -> dict[int, str]:
+def _gang(rng: random.Random, wagons: int, dice: int) -> dict[int, str]:
     """A random gang: neighbouring wagons (1..wagons), distinct symbols, at most ``dice`` dice."""
-    length = rng.randrange(0, min(cars, dice) + 1)
+    length = rng.randrange(0, min(wagons, dice) + 1)
     if not length:
         return {}
-    start = rng.randrange(0, cars - length + 1)
+    start = rng.randrange(0, wagons - length + 1)
     symbols = rng.sample("RMHBS", length)
     left = dice - length
     out: dict[int, str] = {}
@@ -155,16 +155,16 @@ def _built_positions(count: int, seed: int) -> list[tuple[State, int]]:
     while len(out) < count:
         n = 3
         mine, theirs = _gang(rng, n + 1, 3), _gang(rng, n + 1, 3)
-        cars = []
+        wagons = []
         for i in range(n + 1):
             groups = f"{mine.get(i, '-')}|{theirs.get(i, '-')}"
             if i == 0:
-                cars.append(f"0:3/3L:-:{groups}")
+                wagons.append(f"0:3/3L:-:{groups}")
             else:
                 need = rng.choice((1, 2))
                 trunk = rng.choice("RMHBS--")
-                cars.append(f"{i}:{need}/{need}:{trunk}:{groups}")
-        text = (f"rb ed=tiny n=2 phase=start turn=1 wagons={n} train={','.join(cars)} "
+                wagons.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+        text = (f"rb ed=tiny n=2 phase=start turn=1 wagons={n} train={','.join(wagons)} "
                 "won=-|- trunks=-|-")
         try:
             state = TINY.from_notation(text)
@@ -180,9 +180,9 @@ def _built_positions(count: int, seed: int) -> list[tuple[State, int]]:
 def test_safety_exact_agrees_with_plain_and_counterexamples_replay() -> None:
     cases = _random_positions(TINY, scaled(30, 300), 11) + _built_positions(scaled(80, 1500), 4)
     decided = 0
-    for state, car in cases:
-        exact = is_safe(state, car, node_limit=20000)
-        plain = plain_safe(state, car, node_limit=60000)
+    for state, wagon in cases:
+        exact = is_safe(state, wagon, node_limit=20000)
+        plain = plain_safe(state, wagon, node_limit=60000)
         if exact.safe is None or plain.safe is None:
             continue
         decided += 1
@@ -192,8 +192,8 @@ def test_safety_exact_agrees_with_plain_and_counterexamples_replay() -> None:
             s = state
             for text in exact.counterexample:
                 s = apply(s, GAME.parse_action(s, text))
-            assert s.is_terminal or s.to_move == exact.player or s.car(car) is None
-            assert not any(w.id == car for w in s.won[exact.player])
+            assert s.is_terminal or s.to_move == exact.player or s.wagon(wagon) is None
+            assert not any(w.id == wagon for w in s.won[exact.player])
     assert decided >= len(cases) // 2
 
 
@@ -202,22 +202,22 @@ def test_safety_against_the_closed_form() -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(scaled(40, 400)):
-        wagons = 3
-        cars: list[tuple[int, str | None, list[str | None]]] = []
+        length = 3
+        wagons: list[tuple[int, str | None, list[str | None]]] = []
         # player 0's gang: one group on a chosen wagon, maybe another in front
-        target = rng.randrange(1, wagons + 1)
+        target = rng.randrange(1, length + 1)
         mine = rng.randrange(1, 4)
-        for i in range(1, wagons + 1):
+        for i in range(1, length + 1):
             need = rng.choice((1, 2))
             groups: list[str | None] = [f"R{mine}" if i == target else None, None]
-            cars.append((need, None, groups))
-        state = position(cars, loco=[None, None], phase="start", to_move=1)
+            wagons.append((need, None, groups))
+        state = position(wagons, loco=[None, None], phase="start", to_move=1)
         state = state.replace(edition="default")
         # rebuild for the tiny edition (3 dice per colour)
         tiny_state = TINY.from_notation(state.notation().replace("ed=default", "ed=tiny")
                                         .replace("0:5/5L", "0:3/3L"))
         distance = len(tiny_state.train) - 1 - tiny_state.index(target)
-        need = cars[target - 1][0]
+        need = wagons[target - 1][0]
         if mine < need:  # not held: the question is refused (RB-SAFE-1)
             with pytest.raises(SolverError, match=f"does not hold wagon {target}"):
                 is_safe(tiny_state, target, 0)
@@ -340,12 +340,12 @@ def test_symmetric_tables_agree_with_plain_enumeration() -> None:
         plain = plain_turn_value(state, partial(_points_of, player=p))
         assert shared.value == plain, state.notation()
         if state.phase == "start":
-            for car in state.train:
-                if car.trunk is not None:
-                    assert chance_of_trunk(state, car.id) == plain_turn_value(
+            for wagon in state.train:
+                if wagon.trunk is not None:
+                    assert chance_of_trunk(state, wagon.id) == plain_turn_value(
                         apply(state, Roll()),
                         lambda s: Fraction(0),
-                        stop=lambda s, c=car.id: s.phase == "reveal"
+                        stop=lambda s, c=wagon.id: s.phase == "reveal"
                         and any(x == c for x, _ in s.pending),
                     )
                     break

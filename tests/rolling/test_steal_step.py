@@ -15,7 +15,7 @@ from banditsolve.errors import NotationError
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.reachable import trunk_qualifies
 from banditsolve.rolling.rules import apply_all
-from banditsolve.rolling.state import Car, Group, Options, State
+from banditsolve.rolling.state import Group, Options, State, Wagon
 from tests.cli_runner import run
 from tests.profiles import scaled
 from tests.rolling.helpers import position
@@ -44,7 +44,7 @@ def _refusal(text: str) -> str:
 
 
 @rules("RB-NOTE-2", "RB-STEAL-1")
-def test_the_old_readme_position_is_refused_naming_the_car_and_the_player() -> None:
+def test_the_old_readme_position_is_refused_naming_the_wagon_and_the_player() -> None:
     message = _refusal(OLD_README)
     assert "wagon 1 " in message
     assert "player 1" in message
@@ -91,7 +91,7 @@ def test_the_new_readme_position_makes_the_same_point() -> None:
     # ... and the opponent's turn, which comes first, begins without touching it
     ended = apply_all(laid, ["end"])
     assert ended.to_move == 0
-    assert ended.car(0) is not None
+    assert ended.wagon(0) is not None
     assert GAME.from_notation(GAME.to_notation(ended)) == ended
 
 
@@ -100,16 +100,16 @@ def _stealable(state: State) -> State | None:
     the dice they hold (the gang and every other count unchanged), if they have the dice."""
     p = state.to_move
     in_hand = 7 - state.on_train(p)[0] - sum(state.roll) - state.airborne[0]
-    for i, car in enumerate(state.train):
-        group = car.groups[p]
+    for i, wagon in enumerate(state.train):
+        group = wagon.groups[p]
         if group is None:
             continue
-        others = max((car.count(q) for q in range(state.players) if q != p), default=0)
-        grow = max(car.need, others + 1) - group.size
+        others = max((wagon.count(q) for q in range(state.players) if q != p), default=0)
+        grow = max(wagon.need, others + 1) - group.size
         if 0 < grow <= in_hand:
             bigger = Group(group.symbol, group.bandits + grow, group.mercs, group.natural + grow)
             grown = state.replace(
-                train=(*state.train[:i], car.with_group(p, bigger), *state.train[i + 1 :])
+                train=(*state.train[:i], wagon.with_group(p, bigger), *state.train[i + 1 :])
             )
             if trunk_qualifies(grown, grown.train[i], p):
                 continue  # (that group would have carried the wagon's trunk off: another rule)
@@ -142,9 +142,9 @@ def _check_game(seed: int, players: int, options: dict[str, str]) -> int:
         bad = _stealable(state)
         if bad is None or state.options.cut == "rear_back":
             continue
-        car = next(c for c in bad.train if bad.stealer(c) == bad.to_move)
+        wagon = next(c for c in bad.train if bad.stealer(c) == bad.to_move)
         message = _refusal(GAME.to_notation(bad))
-        assert f"wagon {car.id} is player {bad.to_move}'s to steal" in message
+        assert f"wagon {wagon.id} is player {bad.to_move}'s to steal" in message
         with pytest.raises(NotationError, match="a turn begins with the steal"):
             GAME.from_json(GAME.to_json(bad))
         flipped += 1
@@ -170,28 +170,28 @@ def test_random_games_give_positions_to_flip() -> None:
 def _rear_back_cut() -> tuple[State, State]:
     """Player 0 ends their turn; player 1 steals wagon 2 from the middle of player 0's gang, so
     under cut=rear_back player 0's H3 on wagon 3 goes home and leaves player 1's S2 alone there."""
-    cars: list[tuple[int, str | None, list[str | None]]] = [
+    wagons: list[tuple[int, str | None, list[str | None]]] = [
         (2, None, ["R1", None]),
         (2, None, ["M1", "B3"]),
         (2, None, ["H3", "S2"]),
     ]
-    join = position(cars, loco=[None, None], roll="-")
-    cut = position(cars, loco=[None, None], roll="-", options=Options(cut="rear_back"))
+    join = position(wagons, loco=[None, None], roll="-")
+    cut = position(wagons, loco=[None, None], roll="-", options=Options(cut="rear_back"))
     return apply_all(join, ["end"]), apply_all(cut, ["end"])
 
 
 @rules("RB-NOTE-2", "RB-OPT-6")
-def test_under_rear_back_the_steal_itself_can_leave_a_car_to_the_mover() -> None:
+def test_under_rear_back_the_steal_itself_can_leave_a_wagon_to_the_mover() -> None:
     join, cut = _rear_back_cut()
     assert join.phase == cut.phase == "start"
     assert join.to_move == cut.to_move == 1
     assert [w.id for w in cut.won[1]] == [2]
-    car3 = cut.car(3)
-    assert car3 is not None
-    assert car3.groups[0] is None
-    assert cut.stealer(car3) == 1
-    assert join.car(3) is not None
-    assert join.stealer(join.car(3)) == 0  # type: ignore[arg-type]
+    wagon3 = cut.wagon(3)
+    assert wagon3 is not None
+    assert wagon3.groups[0] is None
+    assert cut.stealer(wagon3) == 1
+    assert join.wagon(3) is not None
+    assert join.stealer(join.wagon(3)) == 0  # type: ignore[arg-type]
     # reached by play, so read back
     assert GAME.from_notation(GAME.to_notation(cut)) == cut
     assert GAME.from_json(GAME.to_json(cut)) == cut
@@ -205,6 +205,6 @@ def test_under_rear_back_the_steal_itself_can_leave_a_car_to_the_mover() -> None
     assert "wagon 2 is player 1's to steal" in _refusal(GAME.to_notation(unexplained))
 
 
-def _renumber(car: Car) -> Car:
+def _renumber(wagon: Wagon) -> Wagon:
     """The wagons behind the stolen wagon 2 moved up one place (a train that never had wagon 2)."""
-    return car if car.id < 2 else replace(car, id=car.id - 1)
+    return wagon if wagon.id < 2 else replace(wagon, id=wagon.id - 1)

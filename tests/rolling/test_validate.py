@@ -18,7 +18,7 @@ from banditsolve.rolling import reachable
 from banditsolve.rolling.edition import BOMB, NOTHING
 from banditsolve.rolling.game import GAME
 from banditsolve.rolling.rules import DealWagon, apply, chance_outcomes, parse_faces, validate
-from banditsolve.rolling.state import Car, Group, Held, Options, State, Won
+from banditsolve.rolling.state import Group, Held, Options, State, Wagon, Won
 from tests.rules import rules
 
 #: Player 1 to move at the start of their turn: the locomotive (M4 of player 1), wagon 1 taken by
@@ -37,16 +37,16 @@ ATTACK = GAME.from_notation(
 SETUP = apply(apply(GAME.new_game(3), DealWagon(1, 1)), DealWagon(2, 2))
 
 
-def _car(state: State, car_id: int, **changes: object) -> State:
-    """``state`` with wagon ``car_id`` changed."""
-    train = tuple(replace(c, **changes) if c.id == car_id else c for c in state.train)  # type: ignore[arg-type]
+def _wagon(state: State, wagon_id: int, **changes: object) -> State:
+    """``state`` with wagon ``wagon_id`` changed."""
+    train = tuple(replace(c, **changes) if c.id == wagon_id else c for c in state.train)  # type: ignore[arg-type]
     return state.replace(train=train)
 
 
-def _group(state: State, car_id: int, player: int, group: Group | None) -> State:
-    car = state.car(car_id)
-    assert car is not None
-    return _car(state, car_id, groups=car.with_group(player, group).groups)
+def _group(state: State, wagon_id: int, player: int, group: Group | None) -> State:
+    wagon = state.wagon(wagon_id)
+    assert wagon is not None
+    return _wagon(state, wagon_id, groups=wagon.with_group(player, group).groups)
 
 
 def _complete_setup() -> State:
@@ -84,13 +84,13 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_phase", "RB-TURN-1", "phase", lambda: START.replace(phase="lunch")),
     ("check_groups", "RB-ATTACK-2", "a die", lambda: _group(START, 3, 0, Group(0, 0, 0, 0))),
     ("check_groups", "RB-ATTACK-2", "natural", lambda: _group(START, 2, 0, Group(2, 4, 0, 5))),
-    ("check_cars_once", "RB-SETUP-1", "twice",
+    ("check_wagons_once", "RB-SETUP-1", "twice",
      lambda: START.replace(won=((Won(2, 2, 2, False),), START.won[1]))),
-    ("check_locomotive_first", "RB-SETUP-1", "locomotive", lambda: _car(START, 3, loco=True)),
-    ("check_car_numbers", "RB-SETUP-1", "larger than the train",
+    ("check_locomotive_first", "RB-SETUP-1", "locomotive", lambda: _wagon(START, 3, loco=True)),
+    ("check_wagon_numbers", "RB-SETUP-1", "larger than the train",
      lambda: START.replace(wagons=5)),
     ("check_wagon_count", "RB-SETUP-1", "only 16 wagons", lambda: START.replace(wagons=17)),
-    ("check_cars_accounted", "RB-STEAL-2", "in play and taken",
+    ("check_wagons_accounted", "RB-STEAL-2", "in play and taken",
      lambda: START.replace(train=START.train[:-1])),
     ("check_train_order", "RB-STEAL-3", "train order",
      lambda: START.replace(train=(*START.train[:2], START.train[3], START.train[2],
@@ -114,18 +114,18 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_dice_in_the_air", "RB-ROLL-2", "in the air", lambda: ATTACK.replace(airborne=(1, 0))),
     ("check_mercenary_roll", "RB-MERC-2", "mercenary roll", lambda: ATTACK.replace(phase="mroll")),
     ("check_pending", "RB-TRUNK-2", "pending", lambda: ATTACK.replace(phase="reveal")),
-    ("check_pending_cars", "RB-TRUNK-1", "pending trunk on wagon 3",
+    ("check_pending_wagons", "RB-TRUNK-1", "pending trunk on wagon 3",
      lambda: ATTACK.replace(phase="reveal", pending=((3, False),))),
-    ("check_joker_car", "RB-OPT-1", "jc", lambda: START.replace(joker_car=2)),
+    ("check_joker_wagon", "RB-OPT-1", "jc", lambda: START.replace(joker_wagon=2)),
     ("check_wagon_deal", "RB-SETUP-1", "complete",
      lambda: _complete_setup().replace(phase="deal-wagon")),
     ("check_setup_untouched", "RB-SETUP-1", "set-up",
      lambda: _group(SETUP, 2, 1, Group(0, 1, 0, 1))),
     ("check_trunk_deal", "RB-SETUP-2", "front to back", lambda: SETUP.replace(phase="deal-trunk")),
     ("check_locomotive_trunk", "RB-SETUP-2", "locomotive has no trunk",
-     lambda: _car(START, 0, trunk=3)),
-    ("check_wagons", "RB-COMP-6", "wagons", lambda: _car(START, 3, need=9, points=9)),
-    ("check_locomotive", "RB-COMP-3", "locomotive differs", lambda: _car(START, 0, need=6)),
+     lambda: _wagon(START, 0, trunk=3)),
+    ("check_wagons", "RB-COMP-6", "wagons", lambda: _wagon(START, 3, need=9, points=9)),
+    ("check_locomotive", "RB-COMP-3", "locomotive differs", lambda: _wagon(START, 0, need=6)),
     ("check_trunk_tiles", "RB-COMP-5", "trunks that the edition does not have",
      lambda: START.replace(trunks=((Held(0, 2, 1, True),) * 2, ()))),
     ("check_face_down_trunks", "RB-TRUNK-2", "no revolver trunk is left for wagon 2",
@@ -133,7 +133,7 @@ CASES: list[tuple[str, str, str, Callable[[], State]]] = [
     ("check_steal_step", "RB-STEAL-1", "wagon 0 is player 1's to steal",
      lambda: _group(START, 0, 1, Group(1, 5, 0, 5))),
     ("check_groups", "RB-JOKER-1", "all jokers", lambda: _group(START, 2, 0, Group(2, 4, 0, 0))),
-    ("check_pending_cars", "RB-TRUNK-1", "does not carry it off",
+    ("check_pending_wagons", "RB-TRUNK-1", "does not carry it off",
      lambda: ATTACK.replace(phase="reveal", pending=((1, False),))),
     ("check_trunks_left_on_the_train", "RB-TRUNK-1", "would have carried its trunk off",
      lambda: _group(START, 2, 1, Group(0, 3, 0, 3))),
@@ -198,14 +198,14 @@ def test_more_face_down_trunks_than_tiles_are_refused() -> None:
     # wagon 2's revolver trunk and wagon 3's: all the revolver tiles but one are held
     tiles = [t for t in GAME.edition.trunks if t.symbol == 0][1:]
     held = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in tiles)
-    two = _car(START, 3, trunk=0).replace(trunks=(held, ()))
+    two = _wagon(START, 3, trunk=0).replace(trunks=(held, ()))
     # one revolver tile is left, for either wagon: accepted, and read back the same
     assert GAME.from_notation(GAME.to_notation(two)) == two
     # every tile of every symbol but that revolver held: two face-down trunks, one tile
     box = GAME.edition.trunks
     rest = tuple(Held(t.symbol, t.value, t.content, t.content != NOTHING) for t in box)
     every = tuple(h for h in rest if h.symbol != 0) + held
-    state = _car(START, 3, trunk=0).replace(trunks=(every, ()))
+    state = _wagon(START, 3, trunk=0).replace(trunks=(every, ()))
     _refused(lambda: validate(state), "RB-TRUNK-2", "more face-down trunks than tiles left")
 
 
@@ -214,4 +214,4 @@ def test_validate_refuses_what_is_not_a_state() -> None:
     with pytest.raises(NotationError, match="not a Rolling Bandits state"):
         validate("rb ed=default")  # type: ignore[arg-type]
     with pytest.raises(NotationError, match="not a Rolling Bandits state"):
-        GAME.validate(Car(0, 5, 5, True, None, (None, None)))  # type: ignore[arg-type]
+        GAME.validate(Wagon(0, 5, 5, True, None, (None, None)))  # type: ignore[arg-type]

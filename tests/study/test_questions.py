@@ -76,7 +76,7 @@ def test_simulate_agrees_with_the_contract_simulation(game: str) -> None:
                 for kind in CONTENTS:
                     held = [t for t in final.trunks[p] if CONTENTS[t.content] == kind]
                     assert row[f"trunks_{kind}_{p}"] == len(held)
-                assert row[f"cars_{p}"] == len(final.won[p])
+                assert row[f"wagons_{p}"] == len(final.won[p])
 
 
 def test_rule_options_and_players_reach_the_game() -> None:

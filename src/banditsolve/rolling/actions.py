@@ -2,7 +2,7 @@
 move or chance outcome, ``str(action)`` its text and :func:`parse_action` the way back.
 
 >>> parse_action("lay R@3"), str(parse_action("ROLL  +2"))
-(Lay(symbol=0, car=3), 'roll +2')
+(Lay(symbol=0, wagon=3), 'roll +2')
 """
 
 from __future__ import annotations
@@ -100,25 +100,25 @@ class Reroll:
 
 @dataclass(frozen=True, slots=True)
 class Lay:
-    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on wagon ``car``."""
+    """Lay every rolled die of ``symbol`` (hoard and mercenaries) on wagon ``wagon``."""
 
     symbol: int
-    car: int
+    wagon: int
 
     def __str__(self) -> str:
-        return f"lay {LETTERS[self.symbol]}@{self.car}"
+        return f"lay {LETTERS[self.symbol]}@{self.wagon}"
 
 
 @dataclass(frozen=True, slots=True)
 class Joker:
-    """Lay one rolled joker (a mercenary one if ``merc``) on wagon ``car``, showing the symbol of
+    """Lay one rolled joker (a mercenary one if ``merc``) on wagon ``wagon``, showing the symbol of
     the player's group there."""
 
-    car: int
+    wagon: int
     merc: bool = False
 
     def __str__(self) -> str:
-        return f"{'merc ' if self.merc else ''}joker@{self.car}"
+        return f"{'merc ' if self.merc else ''}joker@{self.wagon}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -218,11 +218,11 @@ def _card(p: Puzzle) -> PuzzleCard:
 
     question = {
         "lay": f"the chance that the coming roll lays {p.k} or more dice of {p.symbol}",
-        "safe": f"is wagon {p.car} provably player {p.player}'s at their next turn?",
+        "safe": f"is wagon {p.wagon} provably player {p.player}'s at their next turn?",
         "trunk": "the one wagon whose trunk some laying of this roll carries off",
         "ambush": "the ambush swap that carries off the most trunks",
         "steal": f"the chance, with the best play of the rest of the turn, that wagon "
-                 f"{p.car} is the mover's to steal at their next turn",
+                 f"{p.wagon} is the mover's to steal at their next turn",
     }[p.question]
     return PuzzleCard(p.id, p.description, question)
 
@@ -260,14 +260,14 @@ def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
         best_ambush,
         chance_to_lay,
         steal_chance,
-        trunk_cars,
+        trunk_wagons,
     )
 
     p = _puzzle(game, puzzle_id)
     view = puzzle_view(game, puzzle_id)
     state = p.state()
     if p.question == "safe":
-        verdict = is_safe(state, p.car, p.player, time_limit=PUZZLE_TIME_LIMIT)
+        verdict = is_safe(state, p.wagon, p.player, time_limit=PUZZLE_TIME_LIMIT)
         found = None if verdict.safe is None else ("safe" if verdict.safe else "unsafe")
         return solved(view, verdict.explain(), found, p.answer, verdict,
                       unknown=verdict.safe is None)
@@ -276,11 +276,11 @@ def solve_puzzle(game: str, puzzle_id: str) -> SolvedPuzzle:
         text = f"{chance} ({float(chance):.2%}) to lay {p.k} or more dice of {p.symbol}"
         return solved(view, text, str(chance), p.answer, chance)
     if p.question == "steal":
-        chance = steal_chance(state, p.car)
-        text = f"{chance} ({float(chance):.2%}) that wagon {p.car} is the mover's to steal"
+        chance = steal_chance(state, p.wagon)
+        text = f"{chance} ({float(chance):.2%}) that wagon {p.wagon} is the mover's to steal"
         return solved(view, text, str(chance), p.answer, chance)
     if p.question == "trunk":
-        wagons = trunk_cars(state)
+        wagons = trunk_wagons(state)
         listed = ",".join(map(str, wagons))
         text = (f"wagon {listed}'s trunk" if len(wagons) == 1
                 else f"the trunks of wagons {listed}") + " can be carried off this turn"

@@ -9,7 +9,7 @@ refuses a bad file with one :class:`~banditsolve.errors.DataError` naming what a
 >>> edition.name, len(edition.wagons), len(edition.trunks)
 ('default', 16, 21)
 >>> edition.locomotive
-Wagon(need=5, points=5)
+WagonCard(need=5, points=5)
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ COLOUR_FILLS = ("#c62828", "#1565c0", "#f9a825", "#2e7d32")
 
 
 @dataclass(frozen=True, slots=True)
-class Wagon:
+class WagonCard:
     """A wagon card (or the locomotive): the bandits it needs and the points it scores."""
 
     need: int
@@ -78,12 +78,12 @@ class Edition:
 
     name: str
     dice_per_colour: int
-    locomotive: Wagon
-    wagons: tuple[Wagon, ...]
+    locomotive: WagonCard
+    wagons: tuple[WagonCard, ...]
     trunks: tuple[TrunkTile, ...]
 
     @property
-    def wagon_kinds(self) -> tuple[Wagon, ...]:
+    def wagon_kinds(self) -> tuple[WagonCard, ...]:
         """The distinct wagons, in the order they first appear."""
         return tuple(dict.fromkeys(self.wagons))
 
@@ -139,17 +139,17 @@ def parse_edition(doc: object, source: str = "edition") -> Edition:
         raise DataError(f"{source}: name must be 1-40 letters, digits or '-'")
     dice = _int(top.get("dice_per_colour", 7), f"{source}: dice_per_colour", 1, 12)
     loco_doc = _obj(top["locomotive"], f"{source}: locomotive", ("need", "points"))
-    locomotive = Wagon(
+    locomotive = WagonCard(
         _int(loco_doc["need"], f"{source}: locomotive need", 1, 99),
         _int(loco_doc["points"], f"{source}: locomotive points", 0, 99),
     )
     if not isinstance(top["wagons"], list) or not top["wagons"]:
         raise DataError(f"{source}: wagons must be a non-empty list")
-    wagons: list[Wagon] = []
+    wagons: list[WagonCard] = []
     for i, raw in enumerate(top["wagons"]):
         where = f"{source}: wagon entry {i + 1}"
         entry = _obj(raw, where, ("need", "points"), ("count",))
-        wagon = Wagon(
+        wagon = WagonCard(
             _int(entry["need"], f"{where} need", 1, 99),
             _int(entry["points"], f"{where} points", 0, 99),
         )

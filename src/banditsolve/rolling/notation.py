@@ -42,12 +42,12 @@ from banditsolve.rolling.edition import (
 from banditsolve.rolling.rules import NO_FACES, faces_text, parse_faces, validate
 from banditsolve.rolling.state import (
     PHASES,
-    Car,
     Group,
     Held,
     Options,
     Phase,
     State,
+    Wagon,
     Won,
     register_form,
 )
@@ -66,7 +66,7 @@ def _group_text(g: Group | None) -> str:
     return text
 
 
-def _car_text(c: Car) -> str:
+def _wagon_text(c: Wagon) -> str:
     trunk = "-" if c.trunk is None else LETTERS[c.trunk]
     groups = "|".join(_group_text(g) for g in c.groups)
     return f"{c.id}:{c.need}/{c.points}{'L' if c.loco else ''}:{trunk}:{groups}"
@@ -98,7 +98,7 @@ def format_state(state: State) -> str:
         f"phase={state.phase}",
         f"turn={state.to_move}",
         f"wagons={state.wagons}",
-        "train=" + _list([_car_text(c) for c in state.train]),
+        "train=" + _list([_wagon_text(c) for c in state.train]),
         "won=" + "|".join(_list([_won_text(w) for w in ws]) for ws in state.won),
         "trunks=" + "|".join(_list([held_text(h) for h in hs]) for hs in state.trunks),
     ]
@@ -112,8 +112,8 @@ def format_state(state: State) -> str:
         parts.append(f"air={state.airborne[0]}/{state.airborne[1]}")
     if state.laid:
         parts.append("laid=1")
-    if state.joker_car is not None:
-        parts.append(f"jc={state.joker_car}")
+    if state.joker_wagon is not None:
+        parts.append(f"jc={state.joker_wagon}")
     if state.usable:
         parts.append(f"usable={state.usable}")
     if state.pending:
@@ -160,11 +160,11 @@ def _parse_group(text: str, where: str) -> Group | None:
     return Group(symbol, bandits, mercs, bandits + mercs if natural is None else natural)
 
 
-def _parse_car(text: str, players: int, where: str) -> Car:
+def _parse_wagon(text: str, players: int, where: str) -> Wagon:
     fields = text.split(":")
     if len(fields) != 4:
         raise NotationError(f"{where}: a wagon is id:need/points:trunk:groups, not {excerpt(text)}")
-    car_id = _int(fields[0], where)
+    wagon_id = _int(fields[0], where)
     np = fields[1]
     loco = np.endswith("L")
     if loco:
@@ -177,7 +177,7 @@ def _parse_car(text: str, players: int, where: str) -> Car:
     groups = fields[3].split("|")
     if len(groups) != players:
         raise NotationError(f"{where}: {len(groups)} groups for {players} players")
-    return Car(car_id, need, points, loco, trunk, tuple(_parse_group(g, where) for g in groups))
+    return Wagon(wagon_id, need, points, loco, trunk, tuple(_parse_group(g, where) for g in groups))
 
 
 def _parse_won(text: str, where: str) -> Won:
@@ -344,7 +344,7 @@ def _build(f: dict[str, str]) -> State:
         options=_options(f.get("opt")),
         phase=_phase(f["phase"], "phase"),
         to_move=_int(f["turn"], "turn", 0, players - 1),
-        train=tuple(_parse_car(c, players, "train") for c in _items(f["train"])),
+        train=tuple(_parse_wagon(c, players, "train") for c in _items(f["train"])),
         wagons=_int(f["wagons"], "wagons", 1, 30),
         won=tuple(
             tuple(_parse_won(w, "won") for w in _items(part))
@@ -361,7 +361,7 @@ def _build(f: dict[str, str]) -> State:
         mroll=parse_faces(f["mroll"], "mroll") if "mroll" in f else NO_FACES,
         airborne=_air(f.get("air")),
         laid=_flag(f.get("laid", "0"), "laid"),
-        joker_car=_int(f["jc"], "jc") if "jc" in f else None,
+        joker_wagon=_int(f["jc"], "jc") if "jc" in f else None,
         usable=_int(f.get("usable", "0"), "usable"),
         pending=_pending(f.get("pending", "-")),
         resume=_phase(f.get("resume", "attack"), "resume", ("attack", "ambush")),
@@ -425,7 +425,7 @@ def to_json(state: State) -> dict[str, Any]:
         "mroll": faces_text(state.mroll),
         "airborne": list(state.airborne),
         "laid": state.laid,
-        "joker_car": state.joker_car,
+        "joker_wagon": state.joker_wagon,
         "usable": state.usable,
         "pending": [[c, t] for c, t in state.pending],
         "resume": state.resume,
@@ -480,13 +480,13 @@ def _j_group(value: object, where: str) -> Group | None:
     )
 
 
-def _j_car(value: object, where: str, players: int) -> Car:
+def _j_wagon(value: object, where: str, players: int) -> Wagon:
     c = expect_object(value, where)
     check_keys(c, where, required=("id", "need", "points", "locomotive", "trunk", "groups"))
     groups = _j_list(c["groups"], f"{where}: groups")
     if len(groups) != players:
         raise NotationError(f"{where}: one group entry per player")
-    return Car(
+    return Wagon(
         expect_int(c["id"], f"{where}: id", 0, 99),
         expect_int(c["need"], f"{where}: need", 1, 99),
         expect_int(c["points"], f"{where}: points", 0, 99),
@@ -512,7 +512,7 @@ _JSON_REQUIRED = (
     "game", "edition", "players", "options", "phase", "to_move", "wagons", "train", "won", "trunks"
 )
 _JSON_OPTIONAL = (
-    "reserve", "roll", "mroll", "airborne", "laid", "joker_car", "usable", "pending", "resume",
+    "reserve", "roll", "mroll", "airborne", "laid", "joker_wagon", "usable", "pending", "resume",
     "discarded", "notation",
 )
 
@@ -573,13 +573,13 @@ class _Doc:
             pair = _j_list(item, f"{_JSON}: pending entry")
             if len(pair) != 2:
                 raise NotationError(f"{_JSON}: a pending entry is [wagon, theft]")
-            car = expect_int(pair[0], f"{_JSON}: pending wagon", 0, 99)
-            pending.append((car, _j_bool(pair[1], "theft")))
+            wagon = expect_int(pair[0], f"{_JSON}: pending wagon", 0, 99)
+            pending.append((wagon, _j_bool(pair[1], "theft")))
         return tuple(pending)
 
     def state(self) -> State:
         doc, players = self.doc, self.players
-        joker_car = doc.get("joker_car")
+        joker_wagon = doc.get("joker_wagon")
         train = _j_list(doc["train"], f"{_JSON}: train")
         return State(
             players=players,
@@ -587,7 +587,9 @@ class _Doc:
             options=self.options(),
             phase=self.phase("phase", ""),
             to_move=self.number("to_move", 0, players - 1),
-            train=tuple(_j_car(c, f"{_JSON}: wagon {i + 1}", players) for i, c in enumerate(train)),
+            train=tuple(
+                _j_wagon(c, f"{_JSON}: wagon {i + 1}", players) for i, c in enumerate(train)
+            ),
             wagons=self.number("wagons", 1, 30),
             won=tuple(
                 tuple(
@@ -608,7 +610,7 @@ class _Doc:
             mroll=self.faces("mroll"),
             airborne=self.airborne(),
             laid=_j_bool(doc.get("laid", False), f"{_JSON}: laid"),
-            joker_car=None if joker_car is None else self.number("joker_car", 0, 99),
+            joker_wagon=None if joker_wagon is None else self.number("joker_wagon", 0, 99),
             usable=self.number("usable", 0, 99, 0),
             pending=self.pending(),
             resume=self.phase("resume", "attack", ("attack", "ambush")),

@@ -38,14 +38,14 @@ def heuristic(state: State, player: int) -> float:
     """A rough worth of ``state`` for ``player``: points, plus the points of wagons they would
     steal now, plus a little per die on the train and per die they lead by."""
     value = float(state.score(player))
-    for car in state.train:
-        mine = car.count(player)
+    for wagon in state.train:
+        mine = wagon.count(player)
         if not mine:
             continue
-        if state.stealer(car) == player:
-            value += car.points * 0.9
-        others = max((car.count(q) for q in range(state.players) if q != player), default=0)
-        value += 0.05 * mine + 0.1 * max(0, mine - others) / max(1, car.need)
+        if state.stealer(wagon) == player:
+            value += wagon.points * 0.9
+        others = max((wagon.count(q) for q in range(state.players) if q != player), default=0)
+        value += 0.05 * mine + 0.1 * max(0, mine - others) / max(1, wagon.need)
     return value
 
 

@@ -4,11 +4,11 @@ Each puzzle has an ``id``, a ``position`` (notation), a ``question``, a ``descri
 ``answer``. Questions:
 
 - ``"lay"``: the chance to lay ``k`` dice of ``symbol`` with the coming roll (a fraction);
-- ``"safe"``: is wagon ``car`` provably ``player``'s at their next turn (``"safe"``/``"unsafe"``);
+- ``"safe"``: is wagon ``wagon`` provably ``player``'s at their next turn (``"safe"``/``"unsafe"``);
 - ``"trunk"``: the roll known, the only wagon whose trunk some laying carries off (its number);
 - ``"ambush"``: in the ambush step, the swap that carries off the most trunks (its text), ``k``
   being how many;
-- ``"steal"``: the chance, with the best play of the rest of the turn, that ``car`` is the
+- ``"steal"``: the chance, with the best play of the rest of the turn, that ``wagon`` is the
   mover's to steal at their next turn (a fraction; a trunk still to open is chance).
 
 The tests re-derive every answer by an independent computation.
@@ -27,7 +27,7 @@ from banditsolve.rolling.state import State
 
 QUESTIONS = ("lay", "safe", "trunk", "ambush", "steal")
 _REQUIRED = ("id", "position", "question", "description", "answer")
-_OPTIONAL = ("symbol", "k", "car", "player")
+_OPTIONAL = ("symbol", "k", "wagon", "player")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Puzzle:
     answer: str
     symbol: str = ""
     k: int = 0
-    car: int = 0
+    wagon: int = 0
     player: int = 0
 
     def state(self) -> State:
@@ -65,7 +65,7 @@ def _make(entry: dict[str, Any], where: str) -> Puzzle:
         answer=_text(entry, "answer", where),
         symbol=_text(entry, "symbol", where, ""),
         k=expect_int(entry.get("k", 0), f"{where}: k", 0, 99),
-        car=expect_int(entry.get("car", 0), f"{where}: car", 0, 99),
+        wagon=expect_int(entry.get("wagon", 0), f"{where}: wagon", 0, 99),
         player=expect_int(entry.get("player", 0), f"{where}: player", 0, 3),
     )
     if puzzle.question not in QUESTIONS:

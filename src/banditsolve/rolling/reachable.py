@@ -15,8 +15,16 @@ from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 from banditsolve.errors import NotationError
-from banditsolve.rolling.edition import AMBUSH, BOMB, NOTHING, SYMBOLS, Edition, TrunkTile, Wagon
-from banditsolve.rolling.state import PHASES, Car, Group, Held, State
+from banditsolve.rolling.edition import (
+    AMBUSH,
+    BOMB,
+    NOTHING,
+    SYMBOLS,
+    Edition,
+    TrunkTile,
+    WagonCard,
+)
+from banditsolve.rolling.state import PHASES, Group, Held, State, Wagon
 
 #: One check: the state and its edition; it returns, or refuses the state.
 Check = Callable[[State, Edition], None]
@@ -31,21 +39,21 @@ def _setup(state: State) -> bool:
     return state.phase in ("deal-wagon", "deal-trunk")
 
 
-def _groups(state: State) -> Iterator[tuple[Car, int, Group]]:
-    for car in state.train:
-        for q, group in enumerate(car.groups):
+def _groups(state: State) -> Iterator[tuple[Wagon, int, Group]]:
+    for wagon in state.train:
+        for q, group in enumerate(wagon.groups):
             if group is not None:
-                yield car, q, group
+                yield wagon, q, group
 
 
 # -- rules the engine and these checks share -----------------------------------------------------
 
 
-def trunk_qualifies(state: State, car: Car, player: int) -> bool:
-    """Whether ``player``'s group on ``car`` carries its trunk off (RB-TRUNK-1): three dice of
+def trunk_qualifies(state: State, wagon: Wagon, player: int) -> bool:
+    """Whether ``player``'s group on ``wagon`` carries its trunk off (RB-TRUNK-1): three dice of
     the trunk's symbol, exactly or at least (RB-OPT-2), jokers counted or not (RB-OPT-3)."""
-    group = car.groups[player]
-    if car.trunk is None or group is None or group.symbol != car.trunk:
+    group = wagon.groups[player]
+    if wagon.trunk is None or group is None or group.symbol != wagon.trunk:
         return False
     count = group.natural if state.options.trunk_jokers == "natural" else group.size
     return count == 3 if state.options.trunk_count == "exactly" else count >= 3
@@ -90,16 +98,16 @@ def check_phase(state: State, edition: Edition) -> None:
 def check_groups(state: State, edition: Edition) -> None:
     """A group holds at least one die, and its dice that rolled the symbol are among them
     (RB-ATTACK-2)."""
-    for car, q, g in _groups(state):
+    for wagon, q, g in _groups(state):
         if g.size <= 0 or min(g.bandits, g.mercs, g.natural) < 0 or g.natural > g.size:
             refuse(
-                f"player {q}'s group on wagon {car.id} must hold a die, and no more natural dice "
+                f"player {q}'s group on wagon {wagon.id} must hold a die, and no more natural dice "
                 "than dice",
                 "RB-ATTACK-2",
             )
         if not g.natural:
             refuse(
-                f"player {q}'s group on wagon {car.id} is all jokers: a joker joins a group of"
+                f"player {q}'s group on wagon {wagon.id} is all jokers: a joker joins a group of"
                 " dice that rolled its symbol",
                 "RB-JOKER-1",
             )
@@ -112,7 +120,7 @@ def _all_ids(state: State) -> list[int]:
     return [c.id for c in state.train] + [w.id for ws in state.won for w in ws]
 
 
-def check_cars_once(state: State, edition: Edition) -> None:
+def check_wagons_once(state: State, edition: Edition) -> None:
     """Each wagon is in the train or in one player's takings, once (RB-SETUP-1)."""
     ids = _all_ids(state)
     if len(set(ids)) != len(ids):
@@ -127,7 +135,7 @@ def check_locomotive_first(state: State, edition: Edition) -> None:
         refuse("wagon 0 and only wagon 0 is the locomotive", "RB-SETUP-1")
 
 
-def check_car_numbers(state: State, edition: Edition) -> None:
+def check_wagon_numbers(state: State, edition: Edition) -> None:
     """Wagons are numbered from the locomotive back, up to the train's length (RB-SETUP-1)."""
     if any(c.id > state.wagons for c in state.train):
         refuse("a wagon number is larger than the train", "RB-SETUP-1")
@@ -139,7 +147,7 @@ def check_wagon_count(state: State, edition: Edition) -> None:
         refuse(f"the edition has only {len(edition.wagons)} wagons", "RB-SETUP-1")
 
 
-def check_cars_accounted(state: State, edition: Edition) -> None:
+def check_wagons_accounted(state: State, edition: Edition) -> None:
     """Once the train is built, every wagon is on it or taken (RB-STEAL-2)."""
     ids = _all_ids(state)
     if not _setup(state) and len(ids) != state.wagons + 1:
@@ -255,16 +263,16 @@ def check_pending(state: State, edition: Edition) -> None:
         refuse("pending trunks go with phase reveal, and only with it", "RB-TRUNK-2")
 
 
-def check_pending_cars(state: State, edition: Edition) -> None:
+def check_pending_wagons(state: State, edition: Edition) -> None:
     """A trunk to open is on a wagon where the player to move has three dice of its symbol
     (RB-TRUNK-1)."""
-    for car_id, _ in state.pending:
-        car = state.car(car_id)
-        if car is None or car.trunk is None or car.groups[state.to_move] is None:
-            refuse(f"pending trunk on wagon {car_id} is not there", "RB-TRUNK-1")
-        if not trunk_qualifies(state, car, state.to_move):
+    for wagon_id, _ in state.pending:
+        wagon = state.wagon(wagon_id)
+        if wagon is None or wagon.trunk is None or wagon.groups[state.to_move] is None:
+            refuse(f"pending trunk on wagon {wagon_id} is not there", "RB-TRUNK-1")
+        if not trunk_qualifies(state, wagon, state.to_move):
             refuse(
-                f"the trunk of wagon {car_id} is being opened, but player {state.to_move}'s group"
+                f"the trunk of wagon {wagon_id} is being opened, but player {state.to_move}'s group"
                 " there does not carry it off",
                 "RB-TRUNK-1",
             )
@@ -276,12 +284,13 @@ def check_trunks_left_on_the_train(state: State, edition: Edition) -> None:
     same move leaves its trunks)."""
     if state.phase == "over" or _setup(state):
         return
-    opening = {car_id for car_id, _ in state.pending}
-    for car in state.train:
+    opening = {wagon_id for wagon_id, _ in state.pending}
+    for wagon in state.train:
         for q in range(state.players):
-            if trunk_qualifies(state, car, q) and not (q == state.to_move and car.id in opening):
+            opened = q == state.to_move and wagon.id in opening
+            if trunk_qualifies(state, wagon, q) and not opened:
                 refuse(
-                    f"player {q}'s group on wagon {car.id} would have carried its trunk off",
+                    f"player {q}'s group on wagon {wagon.id} would have carried its trunk off",
                     "RB-TRUNK-1",
                 )
 
@@ -320,10 +329,10 @@ def check_ambush_step(state: State, edition: Edition) -> None:
         )
 
 
-def check_joker_car(state: State, edition: Edition) -> None:
+def check_joker_wagon(state: State, edition: Edition) -> None:
     """The wagon of this turn's jokers (option jokers=together) exists only during an attack
     (RB-OPT-1)."""
-    if state.joker_car is not None and state.phase not in ("attack", "reveal", "over"):
+    if state.joker_wagon is not None and state.phase not in ("attack", "reveal", "over"):
         refuse("jc only during an attack", "RB-OPT-1")
 
 
@@ -387,8 +396,8 @@ _BOXES: dict[int, _Box] = {}
 
 def check_wagons(state: State, edition: Edition) -> None:
     """The wagons are the edition's (RB-COMP-6)."""
-    used = Counter(Wagon(c.need, c.points) for c in state.train if not c.loco)
-    used.update(Wagon(w.need, w.points) for ws in state.won for w in ws if not w.loco)
+    used = Counter(WagonCard(c.need, c.points) for c in state.train if not c.loco)
+    used.update(WagonCard(w.need, w.points) for ws in state.won for w in ws if not w.loco)
     box = _box(edition).wagons
     if any(n > box[w] for w, n in used.items()):
         refuse("wagons that the edition does not have", "RB-COMP-6")
@@ -397,9 +406,9 @@ def check_wagons(state: State, edition: Edition) -> None:
 def check_locomotive(state: State, edition: Edition) -> None:
     """The locomotive is the edition's (RB-COMP-3)."""
     loco = (edition.locomotive.need, edition.locomotive.points)
-    cars = [(c.need, c.points) for c in state.train if c.loco]
-    cars += [(w.need, w.points) for ws in state.won for w in ws if w.loco]
-    if any(c != loco for c in cars):
+    wagons = [(c.need, c.points) for c in state.train if c.loco]
+    wagons += [(w.need, w.points) for ws in state.won for w in ws if w.loco]
+    if any(c != loco for c in wagons):
         refuse("the locomotive differs from the edition's", "RB-COMP-3")
 
 
@@ -453,31 +462,32 @@ def check_steal_step(state: State, edition: Edition) -> None:
     if state.phase not in _AFTER_STEAL:
         return
     p = state.to_move
-    for car in state.train:
-        if state.stealer(car) != p or _left_by_rear_back(state, car):
+    for wagon in state.train:
+        if state.stealer(wagon) != p or _left_by_rear_back(state, wagon):
             continue
         refuse(
-            f"wagon {car.id} is player {p}'s to steal ({car.count(p)} dice, {car.need} needed), "
+            f"wagon {wagon.id} is player {p}'s to steal ({wagon.count(p)} dice, "
+            f"{wagon.need} needed), "
             f"but a turn begins with the steal, so at phase {state.phase} it would already be "
             "taken",
             "RB-STEAL-1",
         )
 
 
-def _left_by_rear_back(state: State, car: Car) -> bool:
-    """Can this turn's steal have left the mover alone ahead on ``car`` (cut=rear_back)?
+def _left_by_rear_back(state: State, wagon: Wagon) -> bool:
+    """Can this turn's steal have left the mover alone ahead on ``wagon`` (cut=rear_back)?
 
-    Only if some wagon ``s`` the mover won lies in front of ``car``, the mover has nothing left
-    in front of ``s`` (else their own groups behind ``s``, ``car``'s among them, went home too),
+    Only if some wagon ``s`` the mover won lies in front of ``wagon``, the mover has nothing left
+    in front of ``s`` (else their own groups behind ``s``, ``wagon``'s among them, went home too),
     and another player still has dice in front of ``s`` and none behind it (their group on
-    ``car`` went home when ``s`` was stolen from the middle of their gang).
+    ``wagon`` went home when ``s`` was stolen from the middle of their gang).
     """
     if state.options.cut != "rear_back":
         return False
     p = state.to_move
     ids = {q: [c.id for c in state.train if c.groups[q] is not None] for q in range(state.players)}
     for s in state.won[p]:
-        if s.loco or s.id >= car.id or any(i < s.id for i in ids[p]):
+        if s.loco or s.id >= wagon.id or any(i < s.id for i in ids[p]):
             continue
         for q in range(state.players):
             if q != p and ids[q] and ids[q][-1] < s.id:
@@ -490,11 +500,11 @@ CHECKS: tuple[Check, ...] = (
     check_players,
     check_phase,
     check_groups,
-    check_cars_once,
+    check_wagons_once,
     check_locomotive_first,
-    check_car_numbers,
+    check_wagon_numbers,
     check_wagon_count,
-    check_cars_accounted,
+    check_wagons_accounted,
     check_train_order,
     check_end,
     check_hoard,
@@ -508,11 +518,11 @@ CHECKS: tuple[Check, ...] = (
     check_dice_in_the_air,
     check_mercenary_roll,
     check_pending,
-    check_pending_cars,
+    check_pending_wagons,
     check_trunks_left_on_the_train,
     check_used_trunks,
     check_ambush_step,
-    check_joker_car,
+    check_joker_wagon,
     check_wagon_deal,
     check_setup_untouched,
     check_trunk_deal,

@@ -16,7 +16,7 @@ from banditsolve.core.text import plural
 from banditsolve.rolling.edition import COLOUR_FILLS, COLOURS, LETTERS, SYMBOLS
 from banditsolve.rolling.notation import held_text
 from banditsolve.rolling.rules import faces_text, winners
-from banditsolve.rolling.state import Car, State, register_form
+from banditsolve.rolling.state import State, Wagon, register_form
 
 
 def _who(state: State, player: int) -> str:
@@ -39,16 +39,16 @@ def _phase_line(state: State) -> str:
     return line
 
 
-def wagon_name(car: Car) -> str:
+def wagon_name(wagon: Wagon) -> str:
     """A wagon's label, the same in every text and picture: ``wagon 2`` (the locomotive is
     ``wagon 0``)."""
-    return f"wagon {car.id}"
+    return f"wagon {wagon.id}"
 
 
-def _car_label(car: Car) -> str:
-    loco = " (locomotive)" if car.loco else ""
-    trunk = "" if car.trunk is None else f", trunk {LETTERS[car.trunk]}"
-    return f"{wagon_name(car)}{loco}: need {car.need}, {car.points} pts{trunk}"
+def _wagon_label(wagon: Wagon) -> str:
+    loco = " (locomotive)" if wagon.loco else ""
+    trunk = "" if wagon.trunk is None else f", trunk {LETTERS[wagon.trunk]}"
+    return f"{wagon_name(wagon)}{loco}: need {wagon.need}, {wagon.points} pts{trunk}"
 
 
 def symbol_shape(doc: Svg, parent: ET.Element, symbol: int, x: float, y: float) -> None:
@@ -82,18 +82,18 @@ def symbol_shape(doc: Svg, parent: ET.Element, symbol: int, x: float, y: float) 
 def ascii_picture(state: State) -> str:
     """A few lines: the train front to back, then each player's takings."""
     lines = [_phase_line(state)]
-    for car in state.train:
+    for wagon in state.train:
         groups = []
-        for q, g in enumerate(car.groups):
+        for q, g in enumerate(wagon.groups):
             if g is None:
                 continue
             text = f"P{q}:{LETTERS[g.symbol]}x{g.size}"
             if g.mercs:
                 text += f"({g.mercs} merc)"
             groups.append(text)
-        thief = state.stealer(car)
+        thief = state.stealer(wagon)
         steal = f"  <- P{thief} steals" if thief is not None else ""
-        lines.append(f"  {_car_label(car):<38} {' '.join(groups) or '.'}{steal}")
+        lines.append(f"  {_wagon_label(wagon):<38} {' '.join(groups) or '.'}{steal}")
     for q in range(state.players):
         won = ",".join(str(w.id) for w in state.won[q]) or "-"
         trunks = ",".join(held_text(h) for h in state.trunks[q]) or "-"
@@ -108,7 +108,7 @@ def ascii_picture(state: State) -> str:
 #: any common sans-serif font): the layout keeps every label apart at this width.
 EM_PER_CHAR = 0.65
 #: The wagon's width, its inner margin and the distance from one wagon to the next.
-CAR_WIDTH, CAR_PAD, CAR_STEP = 100, 6, 110
+WAGON_WIDTH, WAGON_PAD, WAGON_STEP = 100, 6, 110
 #: The header rows of a wagon (name; need; points), the trunk box beside the last two, then the
 #: dice rows (two rows of seven dice fit one player's 26-pixel band).
 NAME_Y, NEED_Y, POINTS_Y, DICE_Y, BAND = 16, 31, 46, 54, 26
@@ -123,10 +123,10 @@ def svg_picture(state: State) -> str:
     """The train as an SVG picture: each wagon a column whose labels sit on rows of their own
     (name; need; points, with the trunk beside them), so no two labels overlap, and a canvas
     wide enough for the longest line."""
-    cars = max(1, len(state.train))
+    wagons = max(1, len(state.train))
     top = 40
-    car_height = DICE_Y + 4 + state.players * BAND
-    steal_y = top + car_height + 16
+    wagon_height = DICE_Y + 4 + state.players * BAND
+    steal_y = top + wagon_height + 16
     y0 = steal_y + 24
     phase = _phase_line(state)
     lines = []
@@ -138,38 +138,38 @@ def svg_picture(state: State) -> str:
             f"trunks {trunks}"
         )
     width = max(
-        20 + cars * CAR_STEP,
+        20 + wagons * WAGON_STEP,
         20 + text_width(phase, 14),
         *(20 + text_width(line, 12) for line in lines),
     )
     height = y0 + (state.players - 1) * 18 + 16
     doc = Svg(math.ceil(width), height, title=f"Rolling Bandits: {phase}")
     doc.add("text", {"x": 10, "y": 22, "font_size": 14, "font_family": "sans-serif"}, text=phase)
-    for i, car in enumerate(state.train):
-        x = 10 + i * CAR_STEP
-        g = doc.group({"class": "wagon", "data-wagon": car.id}, title=_car_label(car))
+    for i, wagon in enumerate(state.train):
+        x = 10 + i * WAGON_STEP
+        g = doc.group({"class": "wagon", "data-wagon": wagon.id}, title=_wagon_label(wagon))
         doc.add(
             "rect",
             {
                 "x": x,
                 "y": top,
-                "width": CAR_WIDTH,
-                "height": car_height,
+                "width": WAGON_WIDTH,
+                "height": wagon_height,
                 "rx": 6,
-                "fill": "#5d4037" if car.loco else "#8d6e63",
+                "fill": "#5d4037" if wagon.loco else "#8d6e63",
                 "stroke": "#3e2723",
             },
             parent=g,
         )
         for row_y, size, text in (
-            (NAME_Y, 12, wagon_name(car)),
-            (NEED_Y, 11, f"need {car.need}"),
-            (POINTS_Y, 11, f"{car.points} pts"),
+            (NAME_Y, 12, wagon_name(wagon)),
+            (NEED_Y, 11, f"need {wagon.need}"),
+            (POINTS_Y, 11, f"{wagon.points} pts"),
         ):
             doc.add(
                 "text",
                 {
-                    "x": x + CAR_PAD,
+                    "x": x + WAGON_PAD,
                     "y": top + row_y,
                     "font_size": size,
                     "fill": "#fff",
@@ -178,7 +178,7 @@ def svg_picture(state: State) -> str:
                 text=text,
                 parent=g,
             )
-        if car.loco and car.trunk is None:
+        if wagon.loco and wagon.trunk is None:
             # the locomotive's badge, where a wagon shows its trunk
             doc.add(
                 "text",
@@ -193,7 +193,7 @@ def svg_picture(state: State) -> str:
                 text="loco",
                 parent=g,
             )
-        if car.trunk is not None:
+        if wagon.trunk is not None:
             # beside the need and points rows, right of the widest of them ("need 99": 50 px)
             doc.add(
                 "rect",
@@ -216,16 +216,16 @@ def svg_picture(state: State) -> str:
                     "text_anchor": "middle",
                     "font_family": "sans-serif",
                 },
-                text=f"{LETTERS[car.trunk]} {SYMBOLS[car.trunk][:3]}",
+                text=f"{LETTERS[wagon.trunk]} {SYMBOLS[wagon.trunk][:3]}",
                 parent=g,
             )
-        for q, grp in enumerate(car.groups):
+        for q, grp in enumerate(wagon.groups):
             if grp is None:
                 continue
             y = top + DICE_Y + q * BAND
             for k in range(grp.size):
                 merc = k >= grp.bandits
-                dx = x + CAR_PAD + (k % 7) * 13
+                dx = x + WAGON_PAD + (k % 7) * 13
                 dy = y + (k // 7) * 13
                 die = doc.group(
                     {"class": f"die die-{SYMBOLS[grp.symbol]}"},
@@ -246,7 +246,7 @@ def svg_picture(state: State) -> str:
                     parent=die,
                 )
                 symbol_shape(doc, die, grp.symbol, dx, dy)
-        thief = state.stealer(car)
+        thief = state.stealer(wagon)
         label = f"P{thief} steals" if thief is not None else "nobody steals"
         doc.add(
             "text",

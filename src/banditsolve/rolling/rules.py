@@ -10,7 +10,7 @@ The order of :func:`legal_actions` (documented in the spec, RB-ENGINE-2):
 - start of a turn: ``take back`` (the rearmost group), then ``roll``, then ``roll +1`` ... (with
   mercenaries);
 - a roll: every face count tuple, R M H B S J, in lexicographic order from all revolvers down;
-- attack: rerolls (roll-again trunk), then ``lay X@car`` by symbol then wagon front to back,
+- attack: rerolls (roll-again trunk), then ``lay X@wagon`` by symbol then wagon front to back,
   then jokers (hoard, then mercenary) by wagon front to back, then ``end``;
 - ambush: ``ambush a b`` by pairs of wagons front to back, then ``end``;
 - opening a trunk: the tiles it may be, in the edition's order.
@@ -57,19 +57,19 @@ from banditsolve.rolling.edition import (
     ROLL_AGAIN,
     Edition,
     TrunkTile,
-    Wagon,
+    WagonCard,
     default_edition,
     lookup,
 )
 from banditsolve.rolling.reachable import legal_ambushes_left, trunk_qualifies, usable_trunk
 from banditsolve.rolling.state import (
     DEFAULT_OPTIONS,
-    Car,
     Group,
     Held,
     Options,
     Phase,
     State,
+    Wagon,
     Won,
 )
 
@@ -136,7 +136,7 @@ def new_state(
     expect_players(players, "Rolling Bandits", 2, 4)
     if options.mercenaries == "on" and players != 2:
         raise RuleOptionError("the mercenary variant is for two players (RB-MERC-1)")
-    loco = Car(0, ed.locomotive.need, ed.locomotive.points, True, None, (None,) * players)
+    loco = Wagon(0, ed.locomotive.need, ed.locomotive.points, True, None, (None,) * players)
     wagons = ed.two_player_wagons() if players == 2 else len(ed.wagons)
     reserve = ed.dice_per_colour if options.mercenaries == "on" else 0
     return State(
@@ -153,19 +153,19 @@ def new_state(
     )
 
 
-def _wagons_left(state: State, ed: Edition) -> Counter[Wagon]:
+def _wagons_left(state: State, ed: Edition) -> Counter[WagonCard]:
     left = Counter(ed.wagons)
-    for car in state.train:
-        if not car.loco:
-            left[Wagon(car.need, car.points)] -= 1
+    for wagon in state.train:
+        if not wagon.loco:
+            left[WagonCard(wagon.need, wagon.points)] -= 1
     return left
 
 
 def _trunk_symbols_left(state: State, ed: Edition) -> Counter[int]:
     left = Counter(t.symbol for t in ed.trunks)
-    for car in state.train:
-        if car.trunk is not None:
-            left[car.trunk] -= 1
+    for wagon in state.train:
+        if wagon.trunk is not None:
+            left[wagon.trunk] -= 1
     return left
 
 
@@ -205,10 +205,10 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
         n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
         return _rolled_outcomes(n)
     if state.phase == "reveal":
-        car = state.car(state.pending[0][0])
-        assert car is not None
-        assert car.trunk is not None
-        tiles = unseen_tiles(state, car.trunk)
+        wagon = state.wagon(state.pending[0][0])
+        assert wagon is not None
+        assert wagon.trunk is not None
+        tiles = unseen_tiles(state, wagon.trunk)
         total = sum(tiles.values())
         ed = edition_of(state)
         return tuple(
@@ -230,8 +230,8 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 def _reachable(state: State, index: int) -> bool:
     """Option locomotive=last: the locomotive takes bandits only once no wagon is left."""
-    car = state.train[index]
-    return not (car.loco and state.options.locomotive == "last" and len(state.train) > 1)
+    wagon = state.train[index]
+    return not (wagon.loco and state.options.locomotive == "last" and len(state.train) > 1)
 
 
 def new_group_targets(state: State, player: int) -> tuple[int, ...]:
@@ -251,9 +251,9 @@ def new_group_targets(state: State, player: int) -> tuple[int, ...]:
     return ()
 
 
-def _symbol_car(state: State, player: int, symbol: int) -> int | None:
-    for i, car in enumerate(state.train):
-        g = car.groups[player]
+def _symbol_wagon(state: State, player: int, symbol: int) -> int | None:
+    for i, wagon in enumerate(state.train):
+        g = wagon.groups[player]
         if g is not None and g.symbol == symbol:
             return i
     return None
@@ -266,7 +266,7 @@ def _subcounts(faces: tuple[int, ...]) -> list[tuple[int, ...]]:
 def _must_join_pending(state: State) -> bool:
     p = state.to_move
     return any(
-        state.roll[s] + state.mroll[s] > 0 and _symbol_car(state, p, s) is not None
+        state.roll[s] + state.mroll[s] > 0 and _symbol_wagon(state, p, s) is not None
         for s in range(5)
     )
 
@@ -302,7 +302,7 @@ def _layings(state: State, out: list[Action]) -> None:
     for s in range(5):
         if state.roll[s] + state.mroll[s] == 0:
             continue
-        at = _symbol_car(state, p, s)
+        at = _symbol_wagon(state, p, s)
         targets = (at,) if at is not None else new_group_targets(state, p)
         out.extend(Lay(s, state.train[i].id) for i in targets)
 
@@ -318,10 +318,10 @@ def _jokers(state: State, out: list[Action]) -> None:
         if count == 0:
             continue
         for i in gang:
-            car_id = state.train[i].id
-            if together and state.joker_car not in (None, car_id):
+            wagon_id = state.train[i].id
+            if together and state.joker_wagon not in (None, wagon_id):
                 continue
-            out.append(Joker(car_id, merc))
+            out.append(Joker(wagon_id, merc))
 
 
 def _attack_actions(state: State) -> tuple[Action, ...]:
@@ -371,11 +371,11 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 # -- applying ------------------------------------------------------------------------------------
 
 
-def _set_car(train: tuple[Car, ...], index: int, car: Car) -> tuple[Car, ...]:
-    return (*train[:index], car, *train[index + 1 :])
+def _set_wagon(train: tuple[Wagon, ...], index: int, wagon: Wagon) -> tuple[Wagon, ...]:
+    return (*train[:index], wagon, *train[index + 1 :])
 
 
-def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
+def _remove_wagons(state: State, indices: Iterable[int], winner: int) -> State:
     """``winner`` takes the wagons at ``indices``: their trunks are discarded unopened, every
     player's dice there come back (mercenaries leave the game), the train closes up (RB-STEAL-2,
     RB-STEAL-3; option cut)."""
@@ -383,8 +383,8 @@ def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
     train = list(state.train)
     won = list(state.won)
     for i in taken:
-        car = train[i]
-        won[winner] = (*won[winner], Won(car.id, car.need, car.points, car.loco))
+        wagon = train[i]
+        won[winner] = (*won[winner], Won(wagon.id, wagon.need, wagon.points, wagon.loco))
     if state.options.cut == "rear_back":
         for i in taken:
             for q in range(state.players):
@@ -396,7 +396,7 @@ def _remove_cars(state: State, indices: Iterable[int], winner: int) -> State:
                     for j in behind:
                         if train[j].groups[q] is not None:
                             train[j] = train[j].with_group(q, None)
-    kept = tuple(car for i, car in enumerate(train) if i not in taken)
+    kept = tuple(wagon for i, wagon in enumerate(train) if i not in taken)
     out = state.replace(train=kept, won=tuple(won))
     if not kept:
         out = out.replace(phase="over", roll=NO_FACES, mroll=NO_FACES, pending=())
@@ -412,14 +412,14 @@ def _begin_turn(state: State, player: int) -> State:
         mroll=NO_FACES,
         airborne=(0, 0),
         laid=False,
-        joker_car=None,
+        joker_wagon=None,
         usable=len(state.trunks[player]),
         pending=(),
         resume="attack",
     )
-    stolen = [i for i, car in enumerate(state.train) if state.stealer(car) == player]
+    stolen = [i for i, wagon in enumerate(state.train) if state.stealer(wagon) == player]
     if stolen:
-        state = _remove_cars(state, stolen, player)
+        state = _remove_wagons(state, stolen, player)
     return state
 
 
@@ -432,8 +432,8 @@ def _end_turn(state: State) -> State:
     return _begin_turn(state, (p + 1) % state.players)
 
 
-def _outright(state: State, car: Car, player: int) -> bool:
-    group = car.groups[player]
+def _outright(state: State, wagon: Wagon, player: int) -> bool:
+    group = wagon.groups[player]
     if group is None:
         return False
     dice = edition_of(state).dice_per_colour
@@ -445,27 +445,27 @@ def _outright(state: State, car: Car, player: int) -> bool:
     return group.bandits >= dice or group.mercs >= dice
 
 
-def _after_laying(state: State, car_ids: Sequence[int], resume: Phase) -> State:
-    """Outright theft and trunks after dice arrive on ``car_ids`` (RB-THEFT-1, RB-TRUNK-1)."""
+def _after_laying(state: State, wagon_ids: Sequence[int], resume: Phase) -> State:
+    """Outright theft and trunks after dice arrive on ``wagon_ids`` (RB-THEFT-1, RB-TRUNK-1)."""
     p = state.to_move
     pending: list[tuple[int, bool]] = []
     thefts: list[int] = []
-    for car_id in car_ids:
-        car = state.car(car_id)
-        assert car is not None
-        if _outright(state, car, p):
+    for wagon_id in wagon_ids:
+        wagon = state.wagon(wagon_id)
+        assert wagon is not None
+        if _outright(state, wagon, p):
             if (
-                car.trunk is not None
+                wagon.trunk is not None
                 and state.options.theft_trunk == "open"
-                and trunk_qualifies(state, car, p)
+                and trunk_qualifies(state, wagon, p)
             ):
-                pending.append((car_id, True))
+                pending.append((wagon_id, True))
             else:
-                thefts.append(state.index(car_id))
-        elif trunk_qualifies(state, car, p):
-            pending.append((car_id, False))
+                thefts.append(state.index(wagon_id))
+        elif trunk_qualifies(state, wagon, p):
+            pending.append((wagon_id, False))
     if thefts:
-        state = _remove_cars(state, thefts, p)
+        state = _remove_wagons(state, thefts, p)
         if state.is_terminal:
             return state
     if pending:
@@ -475,21 +475,22 @@ def _after_laying(state: State, car_ids: Sequence[int], resume: Phase) -> State:
 
 def _lay(state: State, index: int, symbol: int, bandits: int, mercs: int, natural: int) -> State:
     p = state.to_move
-    car = state.train[index]
-    old = car.groups[p]
+    wagon = state.train[index]
+    old = wagon.groups[p]
     if old is None:
         group = Group(symbol, bandits, mercs, natural)
     else:
         group = Group(old.symbol, old.bandits + bandits, old.mercs + mercs, old.natural + natural)
-    return state.replace(train=_set_car(state.train, index, car.with_group(p, group)), laid=True)
+    train = _set_wagon(state.train, index, wagon.with_group(p, group))
+    return state.replace(train=train, laid=True)
 
 
 def _bomb(state: State, index: int) -> State:
     """Every player on the wagon keeps one die there (a mercenary if they have one); the others
     come back, mercenaries leaving the game (RB-TRUNK-3)."""
-    car = state.train[index]
+    wagon = state.train[index]
     groups: list[Group | None] = []
-    for g in car.groups:
+    for g in wagon.groups:
         if g is None:
             groups.append(None)
         elif g.mercs:
@@ -497,25 +498,27 @@ def _bomb(state: State, index: int) -> State:
         else:
             groups.append(Group(g.symbol, 1, 0, min(g.natural, 1)))
     return state.replace(
-        train=_set_car(
+        train=_set_wagon(
             state.train,
             index,
-            Car(car.id, car.need, car.points, car.loco, car.trunk, tuple(groups)),
+            Wagon(wagon.id, wagon.need, wagon.points, wagon.loco, wagon.trunk, tuple(groups)),
         )
     )
 
 
 def _open(state: State, action: Open) -> State:
     p = state.to_move
-    car_id, theft = state.pending[0]
+    wagon_id, theft = state.pending[0]
     rest = state.pending[1:]
-    index = state.index(car_id)
-    car = state.train[index]
+    index = state.index(wagon_id)
+    wagon = state.train[index]
     held = Held(action.symbol, action.value, action.content, action.content == BOMB)
     trunks = list(state.trunks)
     state = state.replace(
-        train=_set_car(
-            state.train, index, Car(car.id, car.need, car.points, car.loco, None, car.groups)
+        train=_set_wagon(
+            state.train,
+            index,
+            Wagon(wagon.id, wagon.need, wagon.points, wagon.loco, None, wagon.groups),
         )
     )
     if theft:
@@ -524,7 +527,7 @@ def _open(state: State, action: Open) -> State:
         else:
             trunks[p] = (*trunks[p], held)
             state = state.replace(trunks=tuple(trunks))
-        state = _remove_cars(state, [index], p)
+        state = _remove_wagons(state, [index], p)
         if state.is_terminal:
             return state
     else:
@@ -598,8 +601,9 @@ def apply(state: State, action: Action) -> State:
 
 
 def _deal_wagon(state: State, action: DealWagon) -> State:
-    car = Car(len(state.train), action.need, action.points, False, None, (None,) * state.players)
-    state = state.replace(train=(*state.train, car))
+    empty = (None,) * state.players
+    wagon = Wagon(len(state.train), action.need, action.points, False, None, empty)
+    state = state.replace(train=(*state.train, wagon))
     if len(state.train) - 1 == state.wagons:
         state = state.replace(phase="deal-trunk")
     return state
@@ -607,9 +611,11 @@ def _deal_wagon(state: State, action: DealWagon) -> State:
 
 def _deal_trunk(state: State, action: DealTrunk) -> State:
     index = next(i for i, c in enumerate(state.train) if not c.loco and c.trunk is None)
-    car = state.train[index]
-    train = _set_car(
-        state.train, index, Car(car.id, car.need, car.points, False, action.symbol, car.groups)
+    wagon = state.train[index]
+    train = _set_wagon(
+        state.train,
+        index,
+        Wagon(wagon.id, wagon.need, wagon.points, False, action.symbol, wagon.groups),
     )
     state = state.replace(train=train)
     if all(c.loco or c.trunk is not None for c in train):
@@ -620,7 +626,8 @@ def _deal_trunk(state: State, action: DealTrunk) -> State:
 def _take_back(state: State, action: TakeBack) -> State:
     p = state.to_move
     index = state.gang(p)[-1]
-    return state.replace(train=_set_car(state.train, index, state.train[index].with_group(p, None)))
+    left = state.train[index].with_group(p, None)
+    return state.replace(train=_set_wagon(state.train, index, left))
 
 
 def _roll(state: State, action: Roll) -> State:
@@ -657,12 +664,12 @@ def _lay_group(state: State, action: Lay) -> State:
     b, m = state.roll[s], state.mroll[s]
     roll = tuple(0 if i == s else k for i, k in enumerate(state.roll))
     mroll = tuple(0 if i == s else k for i, k in enumerate(state.mroll))
-    state = _lay(state.replace(roll=roll, mroll=mroll), state.index(action.car), s, b, m, b + m)
-    return _after_laying(state, [action.car], "attack")
+    state = _lay(state.replace(roll=roll, mroll=mroll), state.index(action.wagon), s, b, m, b + m)
+    return _after_laying(state, [action.wagon], "attack")
 
 
 def _lay_joker(state: State, action: Joker) -> State:
-    index = state.index(action.car)
+    index = state.index(action.wagon)
     group = state.train[index].groups[state.to_move]
     assert group is not None
     if action.merc:
@@ -671,7 +678,7 @@ def _lay_joker(state: State, action: Joker) -> State:
     else:
         roll = (*state.roll[:JOKER], state.roll[JOKER] - 1)
         state = _lay(state.replace(roll=roll), index, group.symbol, 1, 0, 0)
-    return _after_laying(state.replace(joker_car=action.car), [action.car], "attack")
+    return _after_laying(state.replace(joker_wagon=action.wagon), [action.wagon], "attack")
 
 
 def _end(state: State, action: End) -> State:
@@ -680,7 +687,7 @@ def _end(state: State, action: End) -> State:
         reserve = list(state.reserve)
         reserve[state.to_move] += sum(state.mroll)
         return state.replace(
-            phase="ambush", roll=NO_FACES, mroll=NO_FACES, reserve=tuple(reserve), joker_car=None
+            phase="ambush", roll=NO_FACES, mroll=NO_FACES, reserve=tuple(reserve), joker_wagon=None
         )
     return _end_turn(state)
 
@@ -690,8 +697,8 @@ def _ambush(state: State, action: Ambush) -> State:
     state = _use_trunk(state, AMBUSH)
     ia, ib = state.index(action.a), state.index(action.b)
     ca, cb = state.train[ia], state.train[ib]
-    train = _set_car(state.train, ia, ca.with_group(p, cb.groups[p]))
-    train = _set_car(train, ib, cb.with_group(p, ca.groups[p]))
+    train = _set_wagon(state.train, ia, ca.with_group(p, cb.groups[p]))
+    train = _set_wagon(train, ib, cb.with_group(p, ca.groups[p]))
     state = _after_laying(state.replace(train=train), [action.a, action.b], "ambush")
     if state.phase == "ambush" and not legal_ambushes_left(state):
         return _end_turn(state)

@@ -1,6 +1,6 @@
 """The Rolling Bandits game state: one immutable value (RB-SETUP-*, RB-TURN-*).
 
-The train is a tuple of :class:`Car` from the front (the locomotive, while it is there) to the
+The train is a tuple of :class:`Wagon` from the front (the locomotive, while it is there) to the
 back. Each wagon keeps the number it had when the train was built (``id``: 0 the locomotive, 1 the
 wagon behind it, and so on), so a wagon keeps its name when the train closes up after a steal.
 On a wagon each player has at most one :class:`Group`: dice of one symbol (jokers laid there show
@@ -167,7 +167,7 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
-class Car:
+class Wagon:
     """A wagon of the train: its ``id``, number ``need``, ``points``, whether it is the
     locomotive, the symbol of the trunk still on it (``None``: none) and each player's group."""
 
@@ -182,9 +182,9 @@ class Car:
         group = self.groups[player]
         return 0 if group is None else group.size
 
-    def with_group(self, player: int, group: Group | None) -> Car:
+    def with_group(self, player: int, group: Group | None) -> Wagon:
         groups = (*self.groups[:player], group, *self.groups[player + 1 :])
-        return Car(self.id, self.need, self.points, self.loco, self.trunk, groups)
+        return Wagon(self.id, self.need, self.points, self.loco, self.trunk, groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ class State:
       turn and has not laid (hoard and mercenaries).
     - ``airborne``: (hoard, mercenary) dice being rolled at a roll chance node.
     - ``laid``: something was laid this turn (a roll-again trunk can no longer be used).
-    - ``joker_car``: the wagon the jokers of this turn went to (option jokers=together).
+    - ``joker_wagon``: the wagon the jokers of this turn went to (option jokers=together).
     - ``usable``: how many of the active player's trunks were held at the start of the turn
       (only those may be used this turn).
     - ``pending``: trunks to open, as (wagon id, outright theft follows) pairs; ``resume``: the
@@ -235,7 +235,7 @@ class State:
     options: Options
     phase: Phase
     to_move: int
-    train: tuple[Car, ...]
+    train: tuple[Wagon, ...]
     wagons: int
     won: tuple[tuple[Won, ...], ...]
     trunks: tuple[tuple[Held, ...], ...]
@@ -244,7 +244,7 @@ class State:
     mroll: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
     airborne: tuple[int, int] = (0, 0)
     laid: bool = False
-    joker_car: int | None = None
+    joker_wagon: int | None = None
     usable: int = 0
     pending: tuple[tuple[int, bool], ...] = ()
     resume: Phase = "attack"
@@ -260,27 +260,27 @@ class State:
     def is_chance(self) -> bool:
         return self.phase in CHANCE_PHASES
 
-    def car(self, car_id: int) -> Car | None:
-        for car in self.train:
-            if car.id == car_id:
-                return car
+    def wagon(self, wagon_id: int) -> Wagon | None:
+        for wagon in self.train:
+            if wagon.id == wagon_id:
+                return wagon
         return None
 
-    def index(self, car_id: int) -> int:
-        for i, car in enumerate(self.train):
-            if car.id == car_id:
+    def index(self, wagon_id: int) -> int:
+        for i, wagon in enumerate(self.train):
+            if wagon.id == wagon_id:
                 return i
         return -1
 
     def gang(self, player: int) -> tuple[int, ...]:
         """The train indices (front to back) of the wagons holding ``player``'s groups."""
-        return tuple(i for i, car in enumerate(self.train) if car.groups[player] is not None)
+        return tuple(i for i, wagon in enumerate(self.train) if wagon.groups[player] is not None)
 
     def on_train(self, player: int) -> tuple[int, int]:
         """(hoard dice, mercenaries) of ``player`` on the train."""
         b = m = 0
-        for car in self.train:
-            g = car.groups[player]
+        for wagon in self.train:
+            g = wagon.groups[player]
             if g is not None:
                 b += g.bandits
                 m += g.mercs
@@ -293,12 +293,12 @@ class State:
     def scores(self) -> tuple[int, ...]:
         return tuple(self.score(p) for p in range(self.players))
 
-    def stealer(self, car: Car) -> int | None:
-        """The player who would steal ``car`` at the start of their turn: at least its number of
+    def stealer(self, wagon: Wagon) -> int | None:
+        """The player who would steal ``wagon`` at the start of their turn: at least its number of
         dice there and strictly more than every other player (RB-STEAL-1), if anyone."""
         best = second = 0
         who = -1
-        for p, g in enumerate(car.groups):
+        for p, g in enumerate(wagon.groups):
             if g is None:
                 continue
             n = g.bandits + g.mercs
@@ -306,7 +306,7 @@ class State:
                 second, best, who = best, n, p
             elif n > second:
                 second = n
-        if who >= 0 and best >= car.need and best > second:
+        if who >= 0 and best >= wagon.need and best > second:
             return who
         return None
 

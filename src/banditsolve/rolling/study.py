@@ -27,19 +27,19 @@ def policies(task: Task) -> Mapping[str, Policy[State, Action]]:
 
 def columns() -> tuple[str, ...]:
     return (
-        "cars_taken",
+        "wagons_taken",
         *(c for kind in TRUNK_KINDS for c in seats(f"trunks_{kind}")),
-        *seats("cars"),
+        *seats("wagons"),
     )
 
 
 def final_columns(state: State, players: int) -> Row:
     """The wagons taken in all, the trunks of each kind each seat took, each seat's wagons."""
-    row: Row = {"cars_taken": sum(len(w) for w in state.won)}
+    row: Row = {"wagons_taken": sum(len(w) for w in state.won)}
     for k, kind in enumerate(TRUNK_KINDS):
         counts = [sum(1 for t in state.trunks[p] if t.content == k) for p in range(players)]
         row.update(seat_columns(f"trunks_{kind}", counts))
-    row.update(seat_columns("cars", [len(state.won[p]) for p in range(players)]))
+    row.update(seat_columns("wagons", [len(state.won[p]) for p in range(players)]))
     return row
 
 

@@ -71,7 +71,7 @@ class Built:
 def build(
     ops: Ops,
     state: State,
-    car: int,
+    wagon: int,
     player: int,
     free: int | None = None,
     stack: bool = False,
@@ -88,7 +88,7 @@ def build(
     ``stack`` it asks instead whether some wagon can get that many (a relaxation of every line
     with an outright theft: the claim and option keep=must_join are dropped; with ``claim`` the
     claim is kept, to look for a line that the engine may confirm)."""
-    return _Model(ops, state, car, player, free, stack, claim).build()
+    return _Model(ops, state, wagon, player, free, stack, claim).build()
 
 
 class _Model:
@@ -98,7 +98,7 @@ class _Model:
     each family of rules adds, one method per family."""
 
     def __init__(
-        self, ops: Ops, state: State, car: int, player: int, free: int | None, stack: bool,
+        self, ops: Ops, state: State, wagon: int, player: int, free: int | None, stack: bool,
         claim: bool,
     ) -> None:
         o = state.options
@@ -114,7 +114,7 @@ class _Model:
         self.P = state.players
         self.train = state.train
         self.N = len(self.train)
-        self.w = state.index(car)
+        self.w = state.index(wagon)
         self.need = [c.need for c in self.train]
         self.tsym = [c.trunk for c in self.train]
         self.sym0 = [
@@ -313,14 +313,14 @@ class _Model:
             ops.or_(*(kept[i] for i in range(self.N) if self.sym0[m][i] == s)) for s in range(5)
         ]
         block = self.joins(plan)
-        new_car = self.new_cars(plan, reachable)
-        self.new_groups(plan, new_car, kept_sym, block, symv)
-        gang = [ops.or_(kept[i], new_car[i]) for i in range(self.N)]
+        new_wagon = self.new_wagons(plan, reachable)
+        self.new_groups(plan, new_wagon, kept_sym, block, symv)
+        gang = [ops.or_(kept[i], new_wagon[i]) for i in range(self.N)]
         self.one_block(gang)
         any_kept = ops.or_(*kept)
-        any_new = ops.or_(*new_car)
-        self.front_rule(kept, new_car, reachable)
-        self.restart_rule(any_kept, any_new, new_car)
+        any_new = ops.or_(*new_wagon)
+        self.front_rule(kept, new_wagon, reachable)
+        self.restart_rule(any_kept, any_new, new_wagon)
         self.jokers(plan, gang)
         for i in range(self.N):
             if gang[i] is not False:
@@ -345,23 +345,23 @@ class _Model:
             block[i] = ops.ite(j, faces[s], 0)
         return block
 
-    def new_cars(self, plan: TurnPlan, reachable: list[T]) -> list[T]:
+    def new_wagons(self, plan: TurnPlan, reachable: list[T]) -> list[T]:
         """The wagons a new group may start on: reachable, not holding a kept group."""
         ops = self.ops
-        new_car: list[T] = []
+        new_wagon: list[T] = []
         for i in range(self.N):
             if plan.kept[i] is True or self.alive[i] is False:
-                new_car.append(False)
+                new_wagon.append(False)
                 continue
             nw = ops.new_bool()
             ops.implies(nw, ops.and_(reachable[i], ops.not_(plan.kept[i])))
-            new_car.append(nw)
-        return new_car
+            new_wagon.append(nw)
+        return new_wagon
 
     def new_groups(
         self,
         plan: TurnPlan,
-        new_car: list[T],
+        new_wagon: list[T],
         kept_sym: list[T],
         block: list[T],
         symv: list[list[T]],
@@ -371,20 +371,20 @@ class _Model:
         for s in range(5):
             ys = []
             for i in range(self.N):
-                if new_car[i] is False or is_zero(faces[s]):
+                if new_wagon[i] is False or is_zero(faces[s]):
                     continue
                 y = ops.new_bool()
-                ops.implies(y, ops.and_(new_car[i], ops.not_(kept_sym[s]), ops.ge(faces[s], 1)))
+                ops.implies(y, ops.and_(new_wagon[i], ops.not_(kept_sym[s]), ops.ge(faces[s], 1)))
                 plan.new[s, i] = y
                 ys.append(y)
                 symv[i][s] = ops.or_(symv[i][s], y)
                 block[i] = block[i] + ops.ite(y, faces[s], 0)
             ops.require(ops.ge(1, ops.sum([ops.b2i(y) for y in ys])))
         for i in range(self.N):
-            if new_car[i] is False:
+            if new_wagon[i] is False:
                 continue
             ys = [plan.new[s, i] for s in range(5) if (s, i) in plan.new]
-            ops.require(ops.eq(ops.sum([ops.b2i(y) for y in ys]), ops.b2i(new_car[i])))
+            ops.require(ops.eq(ops.sum([ops.b2i(y) for y in ys]), ops.b2i(new_wagon[i])))
 
     def one_block(self, gang: list[T]) -> None:
         """The gang is one block of wagons on the train (RB-ATTACK-6)."""
@@ -396,7 +396,7 @@ class _Model:
             gap = ops.or_(gap, ops.and_(started, self.alive[i], ops.not_(gang[i])))
             started = ops.or_(started, gang[i])
 
-    def front_rule(self, kept: list[T], new_car: list[T], reachable: list[T]) -> None:
+    def front_rule(self, kept: list[T], new_wagon: list[T], reachable: list[T]) -> None:
         """New groups go in front of the kept gang (behind it only under front=behind, once no
         wagon is left in front; RB-ATTACK-4)."""
         ops = self.ops
@@ -404,22 +404,22 @@ class _Model:
         front_open: list[T] = []  # wagon i is a reachable wagon in front of every kept group
         for i in range(self.N):
             front_open.append(ops.and_(reachable[i], ops.not_(before), ops.not_(kept[i])))
-            behind = ops.and_(new_car[i], before)
+            behind = ops.and_(new_wagon[i], before)
             if self.o.front == "keep":
                 ops.require(ops.not_(behind))
             else:
                 for d in range(i):
-                    ops.implies(ops.and_(behind, front_open[d]), new_car[d])
+                    ops.implies(ops.and_(behind, front_open[d]), new_wagon[d])
             before = ops.or_(before, kept[i])
 
-    def restart_rule(self, any_kept: T, any_new: T, new_car: list[T]) -> None:
+    def restart_rule(self, any_kept: T, any_new: T, new_wagon: list[T]) -> None:
         """With nothing kept, the new groups end at the rearmost wagon (option restart=last)."""
         if self.o.restart != "last":
             return
         ops, alive = self.ops, self.alive
         for i in range(self.N):
             rear = ops.and_(alive[i], *(ops.not_(alive[d]) for d in range(i + 1, self.N)))
-            ops.implies(ops.and_(ops.not_(any_kept), any_new, rear), new_car[i])
+            ops.implies(ops.and_(ops.not_(any_kept), any_new, rear), new_wagon[i])
 
     def jokers(self, plan: TurnPlan, gang: list[T]) -> None:
         """Jokers per wagon of the gang, before or after the group's dice (RB-JOKER-1; option
@@ -439,9 +439,9 @@ class _Model:
             ops.implies(ops.ge(b, 1), gang[i])
             if (
                 plan.phase == "attack"
-                and st.joker_car is not None
+                and st.joker_wagon is not None
                 and o.jokers == "together"
-                and self.train[i].id != st.joker_car
+                and self.train[i].id != st.joker_wagon
             ):
                 ops.require(ops.eq(a + b, 0))
             pre.append(a)

@@ -12,7 +12,7 @@ same answer to every question the solvers ask (which never name a symbol, except
 their *profile*: where they stand on the train and how many the active player holds rolled);
 free symbols with equal profiles are interchangeable and may get either name. Fields that
 cannot change any future are left out (scores; ``laid`` when no roll-again trunk can be used;
-``joker_car`` unless option ``jokers=together``).
+``joker_wagon`` unless option ``jokers=together``).
 
 :func:`roll_orbits` groups the outcomes of a roll node by that symmetry: one representative per
 class, with the summed probability (exact, as a :class:`~fractions.Fraction`). A search that
@@ -27,7 +27,7 @@ import math
 from fractions import Fraction
 
 from banditsolve.rolling.rules import ROLL_AGAIN, Rolled, roll_outcomes
-from banditsolve.rolling.state import Car, Group, State
+from banditsolve.rolling.state import Group, State, Wagon
 
 Key = tuple[object, ...]
 
@@ -42,8 +42,8 @@ def _fixed_symbols(state: State, turn: bool = False) -> frozenset[int]:
     p = state.to_move
     rear = len(state.train) - 1
     front = rear + 1
-    for i, car in enumerate(state.train):
-        if car.groups[p] is not None:
+    for i, wagon in enumerate(state.train):
+        if wagon.groups[p] is not None:
             front = i
             break
     low = front - 5
@@ -61,10 +61,10 @@ def _profiles(
     of it (not with ``turn``: those trunks are out of reach), and the rolled counts."""
     where: dict[int, list[tuple[int, int, int, int, int]]] = {s: [] for s in range(5)}
     trunks: dict[int, list[int]] = {s: [] for s in range(5)}
-    for i, car in enumerate(state.train):
-        if car.trunk is not None and not turn:
-            trunks[car.trunk].append(i)
-        for q, g in enumerate(car.groups):
+    for i, wagon in enumerate(state.train):
+        if wagon.trunk is not None and not turn:
+            trunks[wagon.trunk].append(i)
+        for q, g in enumerate(wagon.groups):
             if g is not None:
                 where[g.symbol].append((i, q, g.bandits, g.mercs, g.natural))
     return {
@@ -100,7 +100,7 @@ def _relabel(state: State, mapping: tuple[int, ...]) -> State:
         return None if g is None else Group(mapping[g.symbol], g.bandits, g.mercs, g.natural)
 
     train = tuple(
-        Car(
+        Wagon(
             c.id,
             c.need,
             c.points,
@@ -145,7 +145,7 @@ def position_key(state: State) -> Key:
         state.mroll,
         state.airborne,
         state.laid if can_reroll else False,
-        state.joker_car if state.options.jokers == "together" else None,
+        state.joker_wagon if state.options.jokers == "together" else None,
         state.usable,
         state.pending,
         state.resume,

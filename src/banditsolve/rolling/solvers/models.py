@@ -45,11 +45,11 @@ from banditsolve.rolling.state import State
 Value = Callable[[T], int]
 
 
-def covers(state: State, car: int, player: int) -> str | None:
+def covers(state: State, wagon: int, player: int) -> str | None:
     """``None`` when the models express the question, else why they do not (they then answer
     ``unknown`` with that reason)."""
-    if state.car(car) is None:
-        return f"wagon {car} is not on the train"
+    if state.wagon(wagon) is None:
+        return f"wagon {wagon} is not on the train"
     if state.options.mercenaries == "on":
         dice = edition_of(state).dice_per_colour
         m = state.to_move
@@ -86,14 +86,14 @@ class _Replay:
 
     def open_tile(self) -> None:
         """Open the trunk being carried off as the model chose: a bomb or not."""
-        car_id = self.state.pending[0][0]
-        bomb = self.want.get(car_id, False)
+        wagon_id = self.state.pending[0][0]
+        bomb = self.want.get(wagon_id, False)
         outcomes = [a for a, _ in chance_outcomes(self.state)]
         pick = next(
             (a for a in outcomes if isinstance(a, Open) and (a.content == BOMB) == bomb), None
         )
         if pick is None:
-            raise SolverError(f"the model opened a tile that is not left on wagon {car_id}")
+            raise SolverError(f"the model opened a tile that is not left on wagon {wagon_id}")
         self.line.append(str(pick))
         self.state = apply_unchecked(self.state, pick)
 
@@ -101,9 +101,9 @@ class _Replay:
         """The faces of the dice in hand, hoard and mercenaries together."""
         return [a + b for a, b in zip(self.state.roll, self.state.mroll, strict=True)]
 
-    def joker(self, car_id: int) -> None:
-        """Lay a joker on ``car_id``: a hoard one while there is one, else a mercenary."""
-        self.do(Joker(car_id, self.state.roll[JOKER] == 0))
+    def joker(self, wagon_id: int) -> None:
+        """Lay a joker on ``wagon_id``: a hoard one while there is one, else a mercenary."""
+        self.do(Joker(wagon_id, self.state.roll[JOKER] == 0))
 
     def roll_to(self, mover: int, faces: Sequence[int]) -> None:
         """Play the roll's chance steps (hoard, then mercenaries) so that the dice in hand show
@@ -172,7 +172,7 @@ class _Replay:
             for _ in range(value(plan.pre[i])):
                 self.joker(ids[i])
             if value(plan.join.get(i, False)):
-                s = self.state.car(ids[i]).groups[m].symbol  # type: ignore[union-attr]
+                s = self.state.wagon(ids[i]).groups[m].symbol  # type: ignore[union-attr]
                 self.do(Lay(s, ids[i]))
             for _ in range(value(plan.post[i])):
                 self.joker(ids[i])
@@ -211,29 +211,29 @@ Verdict = tuple[bool | None, tuple[str, ...], str]
 
 
 class _Question:
-    """One position's question for the models: ``car`` ``player``'s at their next turn?"""
+    """One position's question for the models: ``wagon`` ``player``'s at their next turn?"""
 
     def __init__(
-        self, state: State, car: int, player: int, backend: str, budget: Budget, workers: int,
+        self, state: State, wagon: int, player: int, backend: str, budget: Budget, workers: int,
         seed: int,
     ) -> None:
-        self.state, self.car, self.player = state, car, player
+        self.state, self.wagon, self.player = state, wagon, player
         self.backend, self.budget, self.workers, self.seed = backend, budget, workers, seed
 
     def at(self, state: State) -> _Question:
         return _Question(
-            state, self.car, self.player, self.backend, self.budget, self.workers, self.seed
+            state, self.wagon, self.player, self.backend, self.budget, self.workers, self.seed
         )
 
     def solve(self) -> Verdict:
         """(safe, counterexample, note) for the position (``None``: unknown, note the reason)."""
-        state, car, player = self.state, self.car, self.player
+        state, wagon, player = self.state, self.wagon, self.player
         if state.is_terminal or state.to_move == player:
-            lost = not any(w.id == car for w in state.won[player])
+            lost = not any(w.id == wagon for w in state.won[player])
             return (not lost), (), ""
-        if state.car(car) is None:
+        if state.wagon(wagon) is None:
             return False, (), ""
-        why = covers(state, car, player)
+        why = covers(state, wagon, player)
         if why is not None:
             return None, (), why
         if state.phase == "reveal":
@@ -258,7 +258,7 @@ class _Question:
     def run(self, free: int | None, stack: bool, claim: bool = False) -> tuple[str, Built, Any]:
         """Build and solve one model: (status, the model, its values)."""
         ops: CpOps | Z3Ops = CpOps() if self.backend == "cpsat" else Z3Ops()
-        built = build(ops, self.state, self.car, self.player, free, stack, claim)
+        built = build(ops, self.state, self.wagon, self.player, free, stack, claim)
         if ops.infeasible:
             return "infeasible", built, None
         left = self.budget.time_left()
@@ -279,7 +279,7 @@ class _Question:
             status, built, value = self.run(free, False)
             if status == "feasible":
                 end, line = _replay(state, built, value)
-                if _lost(end, self.car, self.player):
+                if _lost(end, self.wagon, self.player):
                     return False, line, ""
                 raise SolverError(
                     f"the {self.backend} counterexample does not replay: {'; '.join(line)}"
@@ -306,7 +306,7 @@ class _Question:
                 end, line = _replay(self.state, built, value)
             except SolverError:
                 end, line = self.state, ()
-            if line and _lost(end, self.car, self.player):
+            if line and _lost(end, self.wagon, self.player):
                 return False, line, ""
         return None, (), (
             "a line stacking a colour's worth of dice on one wagon (an outright theft in the "
@@ -314,17 +314,17 @@ class _Question:
         )
 
 
-def _lost(end: State, car: int, player: int) -> bool:
+def _lost(end: State, wagon: int, player: int) -> bool:
     """After a replayed line: the player's turn has begun (or the game ended) without the wagon,
     or the wagon has left the train."""
     if end.is_terminal or end.to_move == player:
-        return not any(w.id == car for w in end.won[player])
-    return end.car(car) is None
+        return not any(w.id == wagon for w in end.won[player])
+    return end.wagon(wagon) is None
 
 
 def model_safe(
     state: State,
-    car: int,
+    wagon: int,
     player: int,
     backend: str,
     limits: Limits,
@@ -340,25 +340,25 @@ def model_safe(
     name = "CP-SAT" if backend == "cpsat" else "Z3"
     budget = Budget(limits)
     try:
-        safe, line, note = _Question(state, car, player, backend, budget, workers, seed).solve()
+        safe, line, note = _Question(state, wagon, player, backend, budget, workers, seed).solve()
     except LimitReached as exc:
         safe, line, note = None, (), exc.reason
     lim = limits.to_json()
     position = format_state(state)
     if safe is None:
         return Safety(
-            position, player, car, None, f"{note} ({name} model)", (), budget.nodes, backend, lim
+            position, player, wagon, None, f"{note} ({name} model)", (), budget.nodes, backend, lim
         )
     if safe is False:
         return Safety(
-            position, player, car, False,
-            f"wagon {car} can be lost before player {player}'s next turn ({name} model)",
+            position, player, wagon, False,
+            f"wagon {wagon} can be lost before player {player}'s next turn ({name} model)",
             line, budget.nodes, backend, lim,
         )
     movers = (player - state.to_move) % state.players
     return Safety(
-        position, player, car, True,
+        position, player, wagon, True,
         f"no play of the {movers} turn{'s' if movers != 1 else ''} before player {player}'s "
-        f"gives anyone as many dice on wagon {car} or takes it ({name} model, infeasible)",
+        f"gives anyone as many dice on wagon {wagon} or takes it ({name} model, infeasible)",
         (), budget.nodes, backend, lim,
     )

@@ -23,9 +23,9 @@ from banditsolve.rolling.actions import Action, Ambush, Joker, Lay, Open, parse_
 from banditsolve.rolling.notation import parse_state
 from banditsolve.rolling.render import (
     BAND,
-    CAR_STEP,
-    CAR_WIDTH,
     DICE_Y,
+    WAGON_STEP,
+    WAGON_WIDTH,
     ascii_picture,
     svg_picture,
     text_width,
@@ -68,7 +68,7 @@ def _named_wagons(state: State, action: Action) -> tuple[int, ...]:
     """The wagons ``action`` acts on at ``state``: where it lays, the two an ambush swaps, the
     one whose trunk is being opened."""
     if isinstance(action, Lay | Joker):
-        return (action.car,)
+        return (action.wagon,)
     if isinstance(action, Ambush):
         return (action.a, action.b)
     if isinstance(action, Open) and state.pending:
@@ -127,7 +127,7 @@ def _wrap(text: str) -> list[str]:
 def _wagon_x(state: State, wagon: int) -> float | None:
     """The left edge of ``wagon`` in the train picture of ``state`` (``None``: not on it)."""
     i = state.index(wagon)
-    return None if i < 0 else TRAIN_X + i * CAR_STEP
+    return None if i < 0 else TRAIN_X + i * WAGON_STEP
 
 
 def _outline(doc: Svg, state: State, wagon: int, dx: float, dy: float, colour: str,
@@ -138,7 +138,7 @@ def _outline(doc: Svg, state: State, wagon: int, dx: float, dy: float, colour: s
         return
     g = doc.group({"class": "target", "data-wagon": wagon}, title=label)
     height = DICE_Y + 4 + state.players * BAND
-    doc.add("rect", {"x": dx + x - 4, "y": dy + TRAIN_TOP - 4, "width": CAR_WIDTH + 8,
+    doc.add("rect", {"x": dx + x - 4, "y": dy + TRAIN_TOP - 4, "width": WAGON_WIDTH + 8,
                      "height": height + 8, "rx": 8, "fill": "none", "stroke": colour,
                      "stroke_width": 3}, parent=g)
 
@@ -147,7 +147,7 @@ def _outline(doc: Svg, state: State, wagon: int, dx: float, dy: float, colour: s
 
 
 def _question(result: Safety) -> str:
-    return (f"Is wagon {result.car} provably player {result.player}'s at the start of their "
+    return (f"Is wagon {result.wagon} provably player {result.player}'s at the start of their "
             "next turn?")
 
 
@@ -160,13 +160,13 @@ def fate(end: State, wagon: int, player: int) -> str:
     for q in range(end.players):
         if any(w.id == wagon for w in end.won[q]):
             return f"player {q} took wagon {wagon}"
-    car = end.car(wagon)
-    if car is None:  # pragma: no cover - a wagon leaves the train only when taken
+    on_train = end.wagon(wagon)
+    if on_train is None:  # pragma: no cover - a wagon leaves the train only when taken
         return f"wagon {wagon} left the train"
-    counts = ", ".join(f"P{q} {car.count(q)}" for q in range(end.players) if car.count(q))
+    counts = ", ".join(f"P{q} {on_train.count(q)}" for q in range(end.players) if on_train.count(q))
     when = "the game ended" if end.is_terminal else f"player {player}'s turn began"
     return (f"{when} without player {player} taking wagon {wagon} (dice there: "
-            f"{counts or 'none'}; it needs {car.need})")
+            f"{counts or 'none'}; it needs {on_train.need})")
 
 
 def safety_svg(result: Safety) -> str:
@@ -189,7 +189,7 @@ def safety_svg(result: Safety) -> str:
     top = y
     _, h = _nest(doc, before, 0, top, "position")
     colour = {True: "#2e7d32", False: "#c62828"}.get(result.safe, "#757575")  # type: ignore[arg-type]
-    _outline(doc, state, result.car, 0, top, colour, f"wagon {result.car}: {reason[0]}")
+    _outline(doc, state, result.wagon, 0, top, colour, f"wagon {result.wagon}: {reason[0]}")
     y = top + h + 6
     if steps:
         _marks(doc, state, steps, top)
@@ -200,10 +200,10 @@ def safety_svg(result: Safety) -> str:
                     text=step.caption, parent=g)
             y += 17
         end = steps[-1].after
-        y = _texts(doc, _wrap(f"after step {len(steps)}: {fate(end, result.car, result.player)}"),
+        y = _texts(doc, _wrap(f"after step {len(steps)}: {fate(end, result.wagon, result.player)}"),
                    10, y + 8, 12, bold=True)
         _, h = _nest(doc, after, 0, y - 10, "after")
-        _outline(doc, end, result.car, 0, y - 10, colour, fate(end, result.car, result.player))
+        _outline(doc, end, result.wagon, 0, y - 10, colour, fate(end, result.wagon, result.player))
         y = y - 10 + h
     return _fit(doc, y + 8)
 
@@ -222,7 +222,7 @@ def _marks(doc: Svg, state: State, steps: tuple[Step, ...], dy: float) -> None:
             continue
         label = "step " + ", ".join(str(s.number) for s in on)
         w = text_width(label, 10) + 8
-        left = x + CAR_WIDTH - 4 - w
+        left = x + WAGON_WIDTH - 4 - w
         g = doc.group(
             {"class": "mark", "data-wagon": wagon,
              "data-steps": " ".join(str(s.number) for s in on)},
@@ -260,7 +260,7 @@ def safety_ascii(result: Safety) -> str:
             on = ", ".join(f"wagon {w}" for w in step.wagons)
             lines.append(f"  {step.caption}" + (f"  [{on}]" if on else ""))
         end = steps[-1].after if steps else state
-        lines += ["", f"after step {len(steps)}: {fate(end, result.car, result.player)}",
+        lines += ["", f"after step {len(steps)}: {fate(end, result.wagon, result.player)}",
                   ascii_picture(end)]
     return "\n".join(lines)
 
@@ -353,7 +353,7 @@ def _framed(state: State, wagons: tuple[int, ...]) -> str:
         if x is not None:
             ET.SubElement(root, f"{ns}rect", {
                 "class": "acted", "data-wagon": str(wagon), "x": f"{x - 3:g}",
-                "y": f"{TRAIN_TOP - 3:g}", "width": f"{CAR_WIDTH + 6:g}",
+                "y": f"{TRAIN_TOP - 3:g}", "width": f"{WAGON_WIDTH + 6:g}",
                 "height": f"{height + 6:g}", "rx": "7", "fill": "none", "stroke": "#c62828",
                 "stroke-width": "3"})
     return ET.tostring(root, encoding="unicode")

@@ -38,14 +38,14 @@ from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_a
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
 from banditsolve.rolling.solvers.models import covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
-from banditsolve.rolling.state import Car, State, expect_state
+from banditsolve.rolling.state import State, Wagon, expect_state
 
 BACKENDS: tuple[str, ...] = ("auto", "exact", "plain", "cpsat", "z3")
 
 
-def _check(state: State, player: int | None, car: int) -> int:
+def _check(state: State, player: int | None, wagon: int) -> int:
     state = expect_state(state)
-    expect_whole(car, "the wagon")
+    expect_whole(wagon, "the wagon")
     if player is not None:
         expect_whole(player, "the player")
     if state.is_terminal:
@@ -58,15 +58,15 @@ def _check(state: State, player: int | None, car: int) -> int:
         raise SolverError(f"there is no player {player}")
     if state.to_move == player:
         raise SolverError(f"player {player} is still playing their turn: ask once it is over")
-    wagon = state.car(car)
-    if wagon is None:
-        raise SolverError(f"wagon {car} is not on the train")
-    if state.stealer(wagon) != player:
-        raise SolverError(_not_held(state, wagon, player))
+    on_train = state.wagon(wagon)
+    if on_train is None:
+        raise SolverError(f"wagon {wagon} is not on the train")
+    if state.stealer(on_train) != player:
+        raise SolverError(_not_held(state, on_train, player))
     return player
 
 
-def _not_held(state: State, wagon: Car, player: int) -> str:
+def _not_held(state: State, wagon: Wagon, player: int) -> str:
     """Why ``player`` does not hold ``wagon``: the question "is it provably mine?" is asked of a
     wagon the player would steal if their turn began now (RB-SAFE-1, RB-STEAL-1)."""
     mine = wagon.count(player)
@@ -84,17 +84,17 @@ def _not_held(state: State, wagon: Car, player: int) -> str:
 class _Search:
     """The plain enumeration (``share``: remember positions shown safe, no symmetry)."""
 
-    def __init__(self, player: int, car: int, budget: Budget, share: bool) -> None:
+    def __init__(self, player: int, wagon: int, budget: Budget, share: bool) -> None:
         self.player = player
-        self.car = car
+        self.wagon = wagon
         self.budget = budget
         self.safe: set[State] | None = set() if share else None
 
     def leaf(self, state: State) -> bool | None:
         """True: W is stolen by the player as their turn begins; False: it is not; None: go on."""
         if state.is_terminal or state.to_move == self.player:
-            return any(w.id == self.car for w in state.won[self.player])
-        if state.car(self.car) is None:
+            return any(w.id == self.wagon for w in state.won[self.player])
+        if state.wagon(self.wagon) is None:
             return False
         return None
 
@@ -123,8 +123,8 @@ def _bound_options(state: State) -> bool:
     )
 
 
-def reach_bound(state: State, opponent: int, car: int) -> int | None:
-    """An upper bound on the dice ``opponent`` can have on wagon ``car`` at the end of the turn
+def reach_bound(state: State, opponent: int, wagon: int) -> int | None:
+    """An upper bound on the dice ``opponent`` can have on wagon ``wagon`` at the end of the turn
     they are playing (``None``: options the bound does not cover).
 
     Proof sketch (RB-SAFE-2): the opponent can only play the dice on the train, in their roll
@@ -138,7 +138,7 @@ def reach_bound(state: State, opponent: int, car: int) -> int | None:
     every die."""
     if not _bound_options(state):
         return None
-    w = state.index(car)
+    w = state.index(wagon)
     if w < 0:
         return None
     gang = state.gang(opponent)
@@ -166,20 +166,20 @@ def reach_bound(state: State, opponent: int, car: int) -> int | None:
     return max(playable - cost, state.train[w].count(opponent))
 
 
-def _bounded_safe(state: State, player: int, car: int) -> int | None:
+def _bounded_safe(state: State, player: int, wagon: int) -> int | None:
     """At a position of the last opponent's turn before ``player``'s: the bound on the
     opponent's group on W when it proves W safe (``None`` otherwise)."""
     q = state.to_move
     if (q + 1) % state.players != player:
         return None
-    w = state.car(car)
+    w = state.wagon(wagon)
     if w is None:
         return None
     mine = w.count(player)
     rivals = (w.count(r) for r in range(state.players) if r not in (player, q))
     if mine < w.need or any(n >= mine for n in rivals):
         return None
-    bound = reach_bound(state, q, car)
+    bound = reach_bound(state, q, wagon)
     if bound is None or bound >= mine:
         return None
     if (
@@ -194,18 +194,18 @@ def _bounded_safe(state: State, player: int, car: int) -> int | None:
 class _Fast:
     """The exact search: reachability over the engine with keys, symmetry and the bound."""
 
-    def __init__(self, player: int, car: int, budget: Budget) -> None:
+    def __init__(self, player: int, wagon: int, budget: Budget) -> None:
         self.player = player
-        self.car = car
+        self.wagon = wagon
         self.budget = budget
         self.seen: set[Key] = set()
 
     def breaks(self, state: State, line: list[str]) -> bool:
         if state.is_terminal or state.to_move == self.player:
-            return not any(w.id == self.car for w in state.won[self.player])
-        if state.car(self.car) is None:
+            return not any(w.id == self.wagon for w in state.won[self.player])
+        if state.wagon(self.wagon) is None:
             return True
-        if _bounded_safe(state, self.player, self.car) is not None:
+        if _bounded_safe(state, self.player, self.wagon) is not None:
             return False
         key = position_key(state)
         if key in self.seen:
@@ -230,7 +230,7 @@ class _Fast:
 def _result(
     state: State,
     p: int,
-    car: int,
+    wagon: int,
     safe: bool | None,
     reason: str,
     line: tuple[str, ...],
@@ -238,16 +238,17 @@ def _result(
     method: str,
     limits: Limits,
 ) -> Safety:
-    return Safety(format_state(state), p, car, safe, reason, line, nodes, method, limits.to_json())
+    position = format_state(state)
+    return Safety(position, p, wagon, safe, reason, line, nodes, method, limits.to_json())
 
 
-def _unsafe_reason(car: int, p: int) -> str:
-    return f"wagon {car} can be lost before player {p}'s next turn"
+def _unsafe_reason(wagon: int, p: int) -> str:
+    return f"wagon {wagon} can be lost before player {p}'s next turn"
 
 
-def _safe_reason(car: int, p: int, nodes: int) -> str:
+def _safe_reason(wagon: int, p: int, nodes: int) -> str:
     return (
-        f"whatever the others roll and do, player {p} steals wagon {car} at the start of their "
+        f"whatever the others roll and do, player {p} steals wagon {wagon} at the start of their "
         f"next turn (all {nodes} positions checked)"
     )
 
@@ -255,7 +256,7 @@ def _safe_reason(car: int, p: int, nodes: int) -> str:
 @steady
 def is_safe(
     state: State,
-    car: int,
+    wagon: int,
     player: int | None = None,
     *,
     time_limit: float | None = SAFE_TIME_LIMIT,
@@ -265,7 +266,7 @@ def is_safe(
     workers: int = 1,
     seed: int = 0,
 ) -> Safety:
-    """Whether ``player`` (default: the player who just moved) surely steals ``car`` at the start
+    """Whether ``player`` (default: the player who just moved) surely steals ``wagon`` at the start
     of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false, which
     no other backend may be given with),
     ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search with one opponent to play, else
@@ -282,42 +283,44 @@ def is_safe(
     if backend not in BACKENDS:
         shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
         raise SolverError(f"unknown safety backend {shown!r}: choose from {', '.join(BACKENDS)}")
-    p = _check(state, player, car)
+    p = _check(state, player, wagon)
     if backend == "auto":
-        return _auto(state, car, p, limits, workers, seed)
+        return _auto(state, wagon, p, limits, workers, seed)
     if backend in ("cpsat", "z3"):
-        return model_safe(state, car, p, backend, limits, workers=workers, seed=seed)
+        return model_safe(state, wagon, p, backend, limits, workers=workers, seed=seed)
     budget = Budget(limits, check_every=16)
     line: list[str] = []
     if backend == "plain":
-        search = _Search(p, car, budget, False)
+        search = _Search(p, wagon, budget, False)
         run = search.breaks
         method = "plain"
     else:
-        bound = _bounded_safe(state, p, car)
+        bound = _bounded_safe(state, p, wagon)
         if bound is not None:
-            mine = state.car(car).count(p)  # type: ignore[union-attr]
+            mine = state.wagon(wagon).count(p)  # type: ignore[union-attr]
             q = state.to_move
             return _result(
-                state, p, car, True,
+                state, p, wagon, True,
                 f"player {q} plays the last turn before player {p}'s and can have at most "
-                f"{bound} dice on wagon {car}, fewer than player {p}'s {mine}: player {p} steals "
+                f"{bound} dice on wagon {wagon}, fewer than player {p}'s {mine}: player {p} steals "
                 f"it at the start of their next turn",
                 (), 0, "exact", limits,
             )
-        fast = _Fast(p, car, budget)
+        fast = _Fast(p, wagon, budget)
         run = fast.breaks
         method = "exact"
     try:
         broken = run(state, line)
     except LimitReached as exc:
-        return _result(state, p, car, None, exc.reason, (), budget.nodes, method, limits)
+        return _result(state, p, wagon, None, exc.reason, (), budget.nodes, method, limits)
     if broken:
         return _result(
-            state, p, car, False, _unsafe_reason(car, p), tuple(line), budget.nodes, method, limits
+            state, p, wagon, False, _unsafe_reason(wagon, p), tuple(line), budget.nodes, method,
+            limits,
         )
     return _result(
-        state, p, car, True, _safe_reason(car, p, budget.nodes), (), budget.nodes, method, limits
+        state, p, wagon, True, _safe_reason(wagon, p, budget.nodes), (), budget.nodes, method,
+        limits,
     )
 
 
@@ -325,7 +328,7 @@ def is_safe(
 AUTO_EXACT_NODES = 2000
 
 
-def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: int) -> Safety:
+def _auto(state: State, wagon: int, p: int, limits: Limits, workers: int, seed: int) -> Safety:
     """``backend=auto``: the exact search when one opponent plays before ``p`` (it is fastest
     there: usually the proven bound, or a few hundred positions); with several opponents the
     exact search first within :data:`AUTO_EXACT_NODES` positions, then the CP-SAT model (whose
@@ -333,18 +336,18 @@ def _auto(state: State, car: int, p: int, limits: Limits, workers: int, seed: in
     10^4 to 10^6 positions, measured in ``benchmarks/bench_rolling.py``); the mercenary
     variant (two players) and what the model does not settle stay with the exact search."""
     opponents = (p - state.to_move) % state.players
-    if opponents <= 1 or covers(state, car, p) is not None:
-        return is_safe(state, car, p, time_limit=limits.time_limit,
+    if opponents <= 1 or covers(state, wagon, p) is not None:
+        return is_safe(state, wagon, p, time_limit=limits.time_limit,
                        node_limit=limits.node_limit, backend="exact")
     nodes = AUTO_EXACT_NODES if limits.node_limit is None else min(
         AUTO_EXACT_NODES, limits.node_limit)
-    first = is_safe(state, car, p, time_limit=limits.time_limit, node_limit=nodes,
+    first = is_safe(state, wagon, p, time_limit=limits.time_limit, node_limit=nodes,
                     backend="exact")
     if first.safe is not None:
         return first
-    return model_safe(state, car, p, "cpsat", limits, workers=workers, seed=seed)
+    return model_safe(state, wagon, p, "cpsat", limits, workers=workers, seed=seed)
 
 
-def plain_safe(state: State, car: int, player: int | None = None, **kw: Any) -> Safety:
+def plain_safe(state: State, wagon: int, player: int | None = None, **kw: Any) -> Safety:
     """The same question by plain enumeration (no sharing): the baseline."""
-    return is_safe(state, car, player, backend="plain", **kw)
+    return is_safe(state, wagon, player, backend="plain", **kw)

@@ -61,7 +61,7 @@ def roll_distribution(n: int) -> dict[str, Fraction]:
 def steal_points(state: State, player: int) -> Fraction:
     """The player's points so far plus the points of every wagon they would steal now."""
     total = state.score(player)
-    total += sum(car.points for car in state.train if state.stealer(car) == player)
+    total += sum(wagon.points for wagon in state.train if state.stealer(wagon) == player)
     return Fraction(total)
 
 
@@ -164,9 +164,9 @@ def _defer_inert_jokers(state: State, actions: tuple[Action, ...]) -> tuple[Acti
     out = []
     for a in actions:
         if isinstance(a, Joker):
-            car = state.car(a.car)
-            group = None if car is None else car.groups[p]
-            if car is not None and group is not None and car.trunk != group.symbol:
+            wagon = state.wagon(a.wagon)
+            group = None if wagon is None else wagon.groups[p]
+            if wagon is not None and group is not None and wagon.trunk != group.symbol:
                 continue
         out.append(a)
     return tuple(out)
@@ -280,17 +280,17 @@ def _holds_roll_again(state: State) -> bool:
 
 
 def chance_of_trunk(
-    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+    state: State, wagon_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
-    """The chance that the coming roll lets the active player carry off wagon ``car_id``'s trunk
+    """The chance that the coming roll lets the active player carry off wagon ``wagon_id``'s trunk
     this turn (best laying; with ``rerolls``, a usable roll-again trunk used at its best)."""
     at = _at_roll(state)
-    car = at.car(expect_whole(car_id, "the wagon"))
-    if car is None or car.trunk is None:
-        raise SolverError(f"wagon {car_id} has no trunk on the train")
+    wagon = at.wagon(expect_whole(wagon_id, "the wagon"))
+    if wagon is None or wagon.trunk is None:
+        raise SolverError(f"wagon {wagon_id} has no trunk on the train")
 
     def stop(s: State) -> bool:
-        return s.phase == "reveal" and any(c == car_id for c, _ in s.pending)
+        return s.phase == "reveal" and any(c == wagon_id for c, _ in s.pending)
 
     return turn_value(
         at, lambda s: Fraction(0), stop=stop, rerolls=rerolls, symmetric=True, budget=budget
@@ -298,47 +298,47 @@ def chance_of_trunk(
 
 
 def chance_stealable(
-    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+    state: State, wagon_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
-    """The chance that the coming roll lets the active player lay so that wagon ``car_id`` is
+    """The chance that the coming roll lets the active player lay so that wagon ``wagon_id`` is
     theirs to steal at the start of their next turn, if nobody else plays (with ``rerolls``, a
     usable roll-again trunk used at its best)."""
-    return steal_chance(_at_roll(state), car_id, rerolls=rerolls, budget=budget)
+    return steal_chance(_at_roll(state), wagon_id, rerolls=rerolls, budget=budget)
 
 
 def steal_chance(
-    state: State, car_id: int, *, rerolls: bool = True, budget: Budget | None = None
+    state: State, wagon_id: int, *, rerolls: bool = True, budget: Budget | None = None
 ) -> Fraction:
     """From any point of the active player's turn: the chance, with the best play of the rest
-    of it (trunks opened included), that wagon ``car_id`` is theirs to steal at the start of their
+    of it (trunks opened included), that wagon ``wagon_id`` is theirs to steal at the start of their
     next turn if nobody else plays."""
     if expect_state(state).is_terminal or state.phase in ("deal-wagon", "deal-trunk"):
         raise SolverError("no turn is being played")
-    expect_whole(car_id, "the wagon")
+    expect_whole(wagon_id, "the wagon")
     at = state
     p = at.to_move
-    if at.car(car_id) is None:
-        raise SolverError(f"wagon {car_id} is not on the train")
+    if at.wagon(wagon_id) is None:
+        raise SolverError(f"wagon {wagon_id} is not on the train")
 
     def leaf(s: State) -> Fraction:
-        car = s.car(car_id)
-        if car is None:
-            return Fraction(1 if any(w.id == car_id for w in s.won[p]) else 0)
-        return Fraction(1 if s.stealer(car) == p else 0)
+        wagon = s.wagon(wagon_id)
+        if wagon is None:
+            return Fraction(1 if any(w.id == wagon_id for w in s.won[p]) else 0)
+        return Fraction(1 if s.stealer(wagon) == p else 0)
 
     return turn_value(at, leaf, rerolls=rerolls, symmetric=True, budget=budget)
 
 
-def trunk_cars(state: State) -> tuple[int, ...]:
+def trunk_wagons(state: State) -> tuple[int, ...]:
     """The wagons whose trunk the active player surely can carry off this turn from here (the
     roll known: phase attack or ambush), by searching every laying."""
     if expect_state(state).phase not in ("attack", "ambush"):
         raise SolverError(f"trunks in reach are asked after the roll, not in phase {state.phase}")
     out = []
-    for car in state.train:
-        if car.trunk is None:
+    for wagon in state.train:
+        if wagon.trunk is None:
             continue
-        cid = car.id
+        cid = wagon.id
 
         def stop(s: State, cid: int = cid) -> bool:
             return s.phase == "reveal" and any(c == cid for c, _ in s.pending)
@@ -455,11 +455,11 @@ def odds(
     def lay_odds(s: int) -> str:
         return worked_out(lambda: chance_to_lay(at, s, k, budget=budget))
 
-    def trunk_odds(car: int) -> str:
-        return worked_out(lambda: chance_of_trunk(at, car, budget=budget))
+    def trunk_odds(wagon: int) -> str:
+        return worked_out(lambda: chance_of_trunk(at, wagon, budget=budget))
 
-    def steal_odds(car: int) -> str:
-        return worked_out(lambda: chance_stealable(at, car, budget=budget))
+    def steal_odds(wagon: int) -> str:
+        return worked_out(lambda: chance_stealable(at, wagon, budget=budget))
 
     symbols = range(5) if symbol is None else (symbol,)
     lay = {f"{k}+ {LETTERS[s]}": lay_odds(s) for s in symbols}

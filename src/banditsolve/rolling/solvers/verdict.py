@@ -16,7 +16,7 @@ class Safety:
 
     position: str
     player: int
-    car: int
+    wagon: int
     safe: bool | None
     reason: str
     counterexample: tuple[str, ...] = ()
@@ -28,7 +28,7 @@ class Safety:
         return {
             "position": self.position,
             "player": self.player,
-            "car": self.car,
+            "wagon": self.wagon,
             "safe": self.safe,
             "reason": self.reason,
             "counterexample": list(self.counterexample),
