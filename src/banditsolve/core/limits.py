@@ -50,6 +50,10 @@ MAX_TURN = 1_000_000
 #: The largest Bandida hand size a state may give (``sizes``; the rules bound it further:
 #: the option's size, or a broken tool's three, plus the backpacks laid, BA-OBJ-2).
 MAX_HAND = 20
+#: The steps after which an adapter (OpenSpiel, PettingZoo) cuts short a game whose rules set no
+#: bound on its length (Rolling Bandits: take-backs and rolls may repeat for ever, RB-TAKE-1,
+#: RB-ATTACK-1): twenty times the longest of 300 random games (917 steps).
+CAPPED_GAME_LENGTH = 20_000
 #: The longest Los Banditos notation read: the longest real one has well under 200 characters.
 MAX_NOTATION = 400
 #: The most entries of a Los Banditos JSON list of dice (the game's 24 dice): a guard on the
