@@ -14,7 +14,7 @@ from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.core.text import shown
 from banditsolve.errors import NotationError
-from tests.toy import notation, render, rules
+from tests.toy import info, notation, render, rules
 from tests.toy.players import greedy
 from tests.toy.state import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Action, Options, Roll, State, Take
 
@@ -31,6 +31,8 @@ class DieNim:
     seeds: tuple[str, ...] = ()
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    perfect_information = info.PERFECT_INFORMATION
+    length_bounded_by_rules = True
 
     @property
     def option_set(self) -> OptionSet:
@@ -112,6 +114,48 @@ class DieNim:
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return {"random": random_policy(self), "greedy": greedy}
+
+    def observation(self, state: State, player: int) -> str:
+        return info.observation(_state(state), player)
+
+    def observation_tensor(self, state: State, player: int) -> tuple[float, ...]:
+        return info.observation_tensor(_state(state), player)
+
+    def observation_shape(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[int, ...]:
+        self._settings(players, options)
+        return (info.TENSOR_LENGTH,)
+
+    def num_distinct_actions(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.DISTINCT_ACTIONS
+
+    def max_chance_outcomes(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.CHANCE_OUTCOMES
+
+    def action_index(self, state: State, action: Action) -> int:
+        return info.action_index(_state(state), action)
+
+    def action_from_index(self, state: State, index: int) -> Action:
+        return info.action_from_index(_state(state), index)
+
+    def max_game_length(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.max_game_length(options)
+
+    def _settings(self, players: int | None, options: Mapping[str, object] | None) -> None:
+        """Refuse a player count or options no game is played with."""
+        if players is not None:
+            expect_players(players, "Nim", MIN_PLAYERS, MAX_PLAYERS)
+        OPTIONS.read(options)
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         return Roll(rng.choice((1, 2, 3)))

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from banditsolve.banditos import notation, render, rules
+from banditsolve.banditos import info, notation, render, rules
 from banditsolve.banditos.actions import Action
 from banditsolve.banditos.players import PLAYERS
 from banditsolve.banditos.state import OPTION_SET, Options, State, expect_state, initial_state
@@ -34,6 +34,8 @@ class LosBanditos:
     seeds: tuple[str, ...] = ("000", "001")
     min_players = 2
     max_players = 2
+    perfect_information = info.PERFECT_INFORMATION
+    length_bounded_by_rules = True
 
     @property
     def option_set(self) -> OptionSet:
@@ -117,6 +119,48 @@ class LosBanditos:
 
     def policies(self) -> Mapping[str, Policy[State, Action]]:
         return PLAYERS
+
+    def observation(self, state: State, player: int) -> str:
+        return info.observation(expect_state(state), player)
+
+    def observation_tensor(self, state: State, player: int) -> tuple[float, ...]:
+        return info.observation_tensor(expect_state(state), player)
+
+    def observation_shape(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[int, ...]:
+        self._settings(players, options)
+        return (info.TENSOR_LENGTH,)
+
+    def num_distinct_actions(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.DISTINCT_ACTIONS
+
+    def max_chance_outcomes(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.CHANCE_OUTCOMES
+
+    def action_index(self, state: State, action: Action) -> int:
+        return info.action_index(expect_state(state), action)
+
+    def action_from_index(self, state: State, index: int) -> Action:
+        return info.action_from_index(expect_state(state), index)
+
+    def max_game_length(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.MAX_GAME_LENGTH
+
+    def _settings(self, players: int | None, options: Mapping[str, object] | None) -> None:
+        """Refuse a player count or options no game is played with."""
+        if players is not None:
+            expect_players(players, "Los Banditos", 2, 2)
+        Options.from_mapping(options)
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         return rules.sample_chance(state, rng)

@@ -23,7 +23,7 @@ from banditsolve.core.args import expect_players
 from banditsolve.core.io import read_state
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
-from banditsolve.rolling import notation, render, rules
+from banditsolve.rolling import info, notation, render, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
 from banditsolve.rolling.rules import Action
@@ -40,6 +40,8 @@ class RollingBandits:
     seeds: tuple[str, ...] = ("002",)
     min_players: int = 2
     max_players: int = 4
+    perfect_information: bool = info.PERFECT_INFORMATION
+    length_bounded_by_rules: bool = False
 
     def __init__(self, edition: Edition | None = None) -> None:
         self.edition = register(edition or default_edition())
@@ -106,6 +108,49 @@ class RollingBandits:
         tie = " (tie shared)" if len(best) > 1 else ""
         reason = f"the train is taken; {names} won with {scores[best[0]]} points{tie}"
         return Outcome.win(best, state.players, reason, scores=scores)
+
+    def observation(self, state: State, player: int) -> str:
+        return info.observation(expect_state(state), player)
+
+    def observation_tensor(self, state: State, player: int) -> tuple[float, ...]:
+        return info.observation_tensor(expect_state(state), player, self.edition)
+
+    def observation_shape(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[int, ...]:
+        self._options(players, options)
+        return (info.tensor_length(self.edition),)
+
+    def num_distinct_actions(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        return info.distinct_actions(self.edition, self._options(players, options))
+
+    def max_chance_outcomes(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._options(players, options)
+        return info.chance_outcomes(self.edition)
+
+    def action_index(self, state: State, action: Action) -> int:
+        return info.action_index(expect_state(state), action)
+
+    def action_from_index(self, state: State, index: int) -> Action:
+        return info.action_from_index(expect_state(state), index, self.edition)
+
+    def max_game_length(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        """A cap, not a bound: the rules let a game go on for ever (see
+        :mod:`banditsolve.rolling.info`)."""
+        self._options(players, options)
+        return info.MAX_GAME_LENGTH
+
+    def _options(self, players: int | None, options: Mapping[str, object] | None) -> Options:
+        """The options, refused with the player count as :meth:`new_game` refuses them."""
+        if players is not None:
+            expect_players(players, "Rolling Bandits", 2, 4)
+        return Options.from_mapping(options)
 
     def action_text(self, state: State, action: Action) -> str:
         expect_state(state)

@@ -49,7 +49,7 @@ from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.core.text import shown
 from banditsolve.errors import ArgumentTypeError, NotationError, RuleOptionError
-from banditsolve.tunnels import notation, render, rules
+from banditsolve.tunnels import info, notation, render, rules
 from banditsolve.tunnels.bandida import notation as bandida_notation
 from banditsolve.tunnels.bandida import render as bandida_render
 from banditsolve.tunnels.bandida import rules as bandida_rules
@@ -176,6 +176,9 @@ class TunnelGame:
         self.max_players = spec.max_players
         #: The player count of :meth:`new_game` without one (BD-SETUP-1, BA-SETUP-2): 2.
         self.default_players = spec.default_players
+        #: The hands are hidden from the other players (:mod:`banditsolve.tunnels.info`).
+        self.perfect_information = info.PERFECT_INFORMATION
+        self.length_bounded_by_rules = True
 
     def __repr__(self) -> str:
         return f"TunnelGame({self.name!r})"
@@ -325,6 +328,59 @@ class TunnelGame:
         return io.read_state(
             source, notation=self.from_notation, json_document=self.from_json, what="game state"
         )
+
+    # -- information and numbering (:mod:`banditsolve.tunnels.info`) -------------------------------
+
+    def observation(self, state: GameState, player: int) -> str:
+        return info.observation(self._state(state), player, self.spec.form)
+
+    def observation_tensor(self, state: GameState, player: int) -> tuple[float, ...]:
+        return info.observation_tensor(self._state(state), player, self.deck)
+
+    def observation_shape(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[int, ...]:
+        self._settings(players, options)
+        return (info.tensor_length(self.deck, self.spec.options),)
+
+    def num_distinct_actions(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        _, chosen = self._settings(players, options)
+        return info.distinct_actions(self.deck, chosen, self.spec.modes is not None)
+
+    def max_chance_outcomes(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        self._settings(players, options)
+        return info.chance_outcomes(self.deck)
+
+    def action_index(self, state: GameState, action: Action) -> int:
+        return info.action_index(self._state(state), action, self.title)
+
+    def action_from_index(self, state: GameState, index: int) -> Action:
+        state = self._state(state)
+        size = (
+            self.max_chance_outcomes()
+            if state.is_chance
+            else info.distinct_actions(self.deck, state.options, self.spec.modes is not None)
+        )
+        return info.action_from_index(state, index, size, self.title)
+
+    def max_game_length(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        count, _ = self._settings(players, options)
+        return info.max_game_length(self.deck, count)
+
+    def _settings(
+        self, players: int | None, options: Mapping[str, object] | None
+    ) -> tuple[int, Options]:
+        """The player count (the most when None) and the options, refused as :meth:`new_game`
+        refuses them."""
+        count = self.max_players if players is None else players
+        expect_players(count, self.title, self.min_players, self.max_players)
+        return count, self.options(options)
 
     # -- pictures ---------------------------------------------------------------------------------
 

@@ -1,0 +1,175 @@
+"""Rolling Bandits' information and numbering (issue 29, for the OpenSpiel and PettingZoo
+adapters): imperfect information, the observation, action indices by place, the length cap.
+
+**Imperfect information.** A trunk is dealt face down and only its symbol shows (RB-SETUP-2);
+the player who carries it off "then look[s] at what is inside" and "can keep the Trunk and use
+its contents at a later turn" (seed 002, Trunk; RB-TRUNK-1, RB-TRUNK-5): until it is used, what
+it holds and its points are known to its holder alone. A bomb acts at once and lies open
+(RB-TRUNK-3), a used trunk stays open, and a trunk thrown out after opening lies open
+(``discarded``), so those are seen by all. Everything else (the train, the groups, the wagons
+taken, the rolls) is in view. A player's observation is the state's JSON document without its
+notation line and with every other player's unused trunk as its symbol only (``"value"`` and
+``"content"`` ``"?"``).
+
+**Indices by place** (:mod:`banditsolve.core.observe`): an action's index is its place in
+``legal_actions(state)``, in the fixed order of :mod:`banditsolve.rolling.rules`. The ranges are
+bounds on the number of legal actions over the game's edition, with ``C`` the cars of the
+longest train (the locomotive and every wagon), ``d`` the dice of a colour and ``m`` the
+mercenaries (``d`` under ``mercenaries=on``, else 0): before the roll at most ``2 + m`` (take
+back, roll, roll with 1..m mercenaries); after it at most ``R(d) * R(m) - 1`` re-rolls (every
+non-empty part of the roll, ``R(n)`` the most parts of ``n`` dice on six faces), ``5 * C``
+layings (a symbol on a wagon), ``2 * C`` jokers and ``end``; with an ambush at most
+``C * (C - 1) / 2 + 1``. Chance: the wagon kinds, the five symbols, the ``C(d + 5, 5)`` rolls
+of ``d`` dice, the trunk tiles: the largest of them.
+
+**No bound by the rules.** A player may take every group back and lay nothing, turn after turn
+(RB-TAKE-1: any number of take-backs; RB-ATTACK-1: a group may be kept back), so a game may go
+on for ever. :data:`~banditsolve.core.limits.CAPPED_GAME_LENGTH` (20,000 steps) is the cap an
+adapter cuts at; random play never came near it (917 steps at most in 300 games).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from banditsolve.core.limits import CAPPED_GAME_LENGTH
+from banditsolve.core.observe import (
+    at_place,
+    expect_observer,
+    fixed,
+    observation_text,
+    place_of,
+)
+from banditsolve.rolling import notation, rules
+from banditsolve.rolling.edition import Edition
+from banditsolve.rolling.rules import Action
+from banditsolve.rolling.state import OPTION_SET, PHASES, Car, Held, Options, State
+
+PERFECT_INFORMATION = False
+MAX_GAME_LENGTH = CAPPED_GAME_LENGTH
+#: The most players (the tensor has a place for each).
+SEATS = 4
+#: The faces of a die (five symbols and the joker).
+FACES = 6
+#: The numbers after the lists: reserves (a seat each), the roll and the mercenaries' roll (six
+#: faces each), the dice in the air (2), laid, the jokers' wagon, usable, the phase, the phase to
+#: resume, the player to move, the players, the wagons, the observer, each rule option.
+TAIL = SEATS + 2 * FACES + 2 + 1 + 2 + 3 + 3 + len(OPTION_SET.names())
+#: The numbers per car: present, id, need, points, locomotive, trunk symbol + 1, then per seat
+#: present, symbol + 1, bandits, mercenaries, natural.
+CAR_NUMBERS = 6 + 5 * SEATS
+
+
+def cars(edition: Edition) -> int:
+    """The cars of the longest train of ``edition``: the locomotive and every wagon."""
+    return 1 + len(edition.wagons)
+
+
+def parts(n: int) -> int:
+    """The most parts (sub-multisets) ``n`` dice on six faces can have: ``prod(c + 1)`` with
+    the counts ``c`` as even as they go."""
+    low, extra = divmod(n, FACES)
+    return int((low + 2) ** extra * (low + 1) ** (FACES - extra))
+
+
+def distinct_actions(edition: Edition, options: Options) -> int:
+    """The bound on a state's legal player actions (the module notes)."""
+    c = cars(edition)
+    m = edition.dice_per_colour if options.mercenaries == "on" else 0
+    attack = parts(edition.dice_per_colour) * parts(m) - 1 + 5 * c + 2 * c + 1
+    return max(2 + m, attack, c * (c - 1) // 2 + 1)
+
+
+def chance_outcomes(edition: Edition) -> int:
+    """The bound on a state's chance outcomes (the module notes)."""
+    rolls = math.comb(edition.dice_per_colour + FACES - 1, FACES - 1)
+    return max(len(edition.wagon_kinds), 5, rolls, len(edition.trunk_kinds))
+
+
+def tensor_length(edition: Edition) -> int:
+    """The train (``C`` cars), the wagons taken in order (``C`` per seat, four numbers each),
+    the trunks held (``C`` per seat, five numbers each), the trunks thrown out (``C``, three),
+    the pending trunks (``C``, two), and :data:`TAIL` more."""
+    c = cars(edition)
+    return c * CAR_NUMBERS + SEATS * c * 4 + SEATS * c * 5 + c * 3 + c * 2 + TAIL
+
+
+def observation(state: State, player: int) -> str:
+    """What ``player`` sees: the state's JSON without the notation, the other players' unused
+    trunks by their symbol only."""
+    expect_observer(player, state.players, "Rolling Bandits")
+    document: dict[str, Any] = dict(notation.to_json(state))
+    document.pop("notation", None)
+    document["trunks"] = [
+        [
+            held if p == player or held.get("used") else {**held, "value": "?", "content": "?"}
+            for held in row
+        ]
+        for p, row in enumerate(document["trunks"])
+    ]
+    document["observer"] = player
+    return observation_text(document)
+
+
+def _car(car: Car | None) -> list[int]:
+    if car is None:
+        return [0] * CAR_NUMBERS
+    trunk = 0 if car.trunk is None else car.trunk + 1
+    out = [1, car.id, car.need, car.points, int(car.loco), trunk]
+    for seat in range(SEATS):
+        g = car.groups[seat] if seat < len(car.groups) else None
+        out += [0] * 5 if g is None else [1, g.symbol + 1, g.bandits, g.mercs, g.natural]
+    return out
+
+
+def _held(held: Held, seen: bool) -> list[int]:
+    if not seen:
+        return [1, held.symbol + 1, -1, -1, 0]
+    return [1, held.symbol + 1, held.value, held.content + 1, int(held.used)]
+
+
+def _padded(rows: list[list[int]], count: int, width: int) -> list[int]:
+    rows = rows + [[0] * width] * (count - len(rows))
+    return list(itertools.chain.from_iterable(rows))
+
+
+def observation_tensor(state: State, player: int, edition: Edition) -> tuple[float, ...]:
+    """:func:`observation` as numbers, :func:`tensor_length` long."""
+    expect_observer(player, state.players, "Rolling Bandits")
+    c = cars(edition)
+    values = _padded([_car(car) for car in state.train], c, CAR_NUMBERS)
+    for seat in range(SEATS):
+        won = state.won[seat] if seat < state.players else ()
+        values += _padded([[w.id + 1, w.need, w.points, int(w.loco)] for w in won], c, 4)
+    for seat in range(SEATS):
+        held = state.trunks[seat] if seat < state.players else ()
+        rows = [_held(h, seat == player or h.used) for h in held]
+        values += _padded(rows, c, 5)
+    values += _padded([[h.symbol + 1, h.value, h.content + 1] for h in state.discarded], c, 3)
+    values += _padded([[car + 1, int(theft)] for car, theft in state.pending], c, 2)
+    seats = [*state.reserve, *[0] * (SEATS - state.players)]
+    values += [*seats, *state.roll, *state.mroll, *state.airborne, int(state.laid)]
+    values += [-1 if state.joker_car is None else state.joker_car, state.usable]
+    values += [PHASES.index(state.phase), PHASES.index(state.resume), state.to_move]
+    values += [state.players, state.wagons, player]
+    chosen = state.options.values()
+    values += [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET]
+    return fixed(values, tensor_length(edition), "the Rolling Bandits tensor")
+
+
+def action_index(state: State, action: Action) -> int:
+    return place_of(rules.legal_actions(state), action, "Rolling Bandits")
+
+
+def action_from_index(state: State, index: int, edition: Edition) -> Action:
+    size = chance_outcomes(edition) if state.is_chance else distinct_actions(
+        edition, state.options
+    )
+    return at_place(rules.legal_actions(state), index, size, "Rolling Bandits")
+
+
+def read_options(options: Mapping[str, object] | None) -> Options:
+    return Options.from_mapping(options)

@@ -1,0 +1,166 @@
+"""The tunnel games' information and numbering (issue 29, for the OpenSpiel and PettingZoo
+adapters): imperfect information, the observation, action indices by place, the longest game.
+Bandido and Bandida alike (a Bandida state's own fields are read where it has them).
+
+**Imperfect information.** The hands are hidden from the other players: seed 004 (its Dutch
+note: "je mag je kaarten niet letterlijk aan medespelers laten zien of exacte afbeeldingen
+benoemen", you may not show your cards or name them) and seed 003 ("How to Play": the players
+may neither show nor describe their cards; BA-GAME-3). The engine holds every hand for the
+solvers (BA-GAME-3, BD-SOLVE-1), but a player sees only their own. Nobody sees the pile's order
+(BD-SETUP-2: the pile is shuffled face down), nor which cards lie in it (that would tell the
+other hands, the deck less the table, the discards and one's own hand): a player sees the table,
+their own hand, how many cards each hand and the pile hold, and the rest of the state that is
+on the table (turn, who owes a draw, the options; Bandida's hand sizes, pending effects,
+discards and the back of the top card, BA-ALARM-1). The observation is the state's JSON with
+the other hands, the unseen cards and the known cards under the pile as counts.
+
+**Indices by place** (:mod:`banditsolve.core.observe`): an action's index is its place in
+``legal_actions(state)`` (the engine's fixed order). The range is a bound, with ``N`` the
+deck's cards and ``H`` the largest hand (``hand_size``; Bandida: ``core.limits.MAX_HAND``, as a
+backpack may grow it): a placement lays a card of the hand (``H`` kinds at most) so that one of
+its squares covers a cell in front of an exit (BD-PLACE-4), one of at most ``6 N`` empty cells
+next to the table (a card's two cells touch at most six others), with one of its two squares
+there and one of four rotations: ``48 N H`` placements, and ``change`` and ``pass``; an alarm's
+discard is one of ``H`` cards; a map removes at most three of the ``N`` cards laid (BA-OBJ-5):
+``C(N, 3) + C(N, 2) + N + 1`` sets. Chance: a draw names one of the deck's card types and, in
+Bandida, the back of the next card (none, alarm, plain): ``3 T`` for ``T`` types.
+
+**The longest game** (loose, but a bound): ``4 N + (3 N + 1) * P * (N + 2)`` steps for ``P``
+players. Each card is drawn from the unseen pile by chance at most once (cards changed under
+the pile stay known and are drawn without chance, BD-SETUP-2), laid at most once and taken
+off or discarded at most once: at most ``4 N`` such steps. Between two of them the table does
+not change, and when no card still in play fits the game is lost (BD-END-3); otherwise a fitting
+card is in a hand (and laid within ``P`` turns: placing is compulsory, BD-TURN-1) or in the pile,
+which every turn without a placement turns through by at least one card (a change draws as many
+cards as it puts under: BD-TURN-3), so within ``P * (N + 2)`` turns; a turn without a
+placement is one step besides its draws.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from banditsolve.core.limits import MAX_HAND
+from banditsolve.core.observe import at_place, expect_observer, fixed, observation_text, place_of
+from banditsolve.tunnels import rules
+from banditsolve.tunnels.cards import Deck
+from banditsolve.tunnels.notation import StateForm, state_to_json
+from banditsolve.tunnels.state import MAX_PLAYERS, Action, GameState, Options
+
+PERFECT_INFORMATION = False
+#: The backs a draw may show of the next card ("", "alarm", "plain").
+TOPS = ("", "alarm", "plain")
+#: Bandida's pending effects (its ``PHASES``), the outcomes, for the tensor.
+EFFECTS = ("deal", "dynamite", "tool", "map", "alarm", "discard", "five")
+OUTCOMES = (None, "won", "lost")
+#: The deepest stack of pending effects the tensor has room for.
+DEPTH = 2 * len(EFFECTS)
+
+
+def hand_bound(options: Options, variant: bool) -> int:
+    """``H``: the most cards a hand can hold (see the module notes)."""
+    return MAX_HAND if variant else options.hand_size
+
+
+def distinct_actions(deck: Deck, options: Options, variant: bool) -> int:
+    """The bound on a state's legal player actions (the module notes)."""
+    n = deck.size
+    h = hand_bound(options, variant)
+    removals = math.comb(n, 3) + math.comb(n, 2) + n + 1 if variant else 0
+    return max(48 * n * h + 2, h, removals)
+
+
+def chance_outcomes(deck: Deck) -> int:
+    return len(TOPS) * len(deck.types)
+
+
+def max_game_length(deck: Deck, players: int) -> int:
+    n = deck.size
+    return 4 * n + (3 * n + 1) * players * (n + 2)
+
+
+def _document(state: GameState, player: int, form: StateForm) -> dict[str, Any]:
+    expect_observer(player, state.players, form.game)
+    document: dict[str, Any] = dict(state_to_json(state, form))
+    document.pop("notation", None)
+    document["hands"] = [
+        hand if p == player else len(hand) for p, hand in enumerate(document["hands"])
+    ]
+    document["unseen"] = len(state.unseen)
+    document["pile"] = len(state.pile)
+    document["observer"] = player
+    return document
+
+
+def observation(state: GameState, player: int, form: StateForm) -> str:
+    """What ``player`` sees (the module notes)."""
+    return observation_text(_document(state, player, form))
+
+
+def tensor_length(deck: Deck, options: type[Options]) -> int:
+    """Per card of the deck and the start card: a placement (present, code, x, y, rotation /
+    90); per card of the deck a discard and a card set aside; the observer's hand
+    (``MAX_HAND`` codes); per seat the hand's count, its size, owed a draw, to discard, on
+    hold; the pending effects (:data:`DEPTH`); 13 more; each rule option (the place of its
+    value) and the play area (4)."""
+    n = deck.size
+    seats = MAX_PLAYERS * 5
+    rest = DEPTH + 13 + len(options.OPTION_SET.names()) + 4
+    return (n + 1) * 5 + n * 2 + MAX_HAND + seats + rest
+
+
+def _padded(values: Sequence[int], length: int) -> list[int]:
+    return [*values, *[0] * (length - len(values))]
+
+
+def _seats(state: GameState, name: str, default: Sequence[int]) -> list[int]:
+    values: Sequence[int] = getattr(state, name, default)
+    return [int(p in values) for p in range(MAX_PLAYERS)]
+
+
+def _options(options: Options) -> list[int]:
+    chosen = options.to_text()
+    out: list[int] = []
+    for name, listed in options.OPTION_SET.names().items():
+        value = chosen[name]
+        out.append(listed.index(value) if value in listed else len(listed))
+    area = options.area or (0, 0, 0, 0)
+    return [*out, *area]
+
+
+def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float, ...]:
+    """:func:`observation` as numbers, :func:`tensor_length` long."""
+    expect_observer(player, state.players, "a tunnel game")
+    n = deck.size
+    laid = [[1, p.card, p.x, p.y, p.rotation // 90] for p in state.table.history]
+    values = _padded(list(itertools.chain.from_iterable(laid)), 5 * (n + 1))
+    values += _padded([c + 1 for c in getattr(state, "discard", ())], n)
+    values += _padded([c + 1 for c in getattr(state, "aside", ())], n)
+    values += _padded([c + 1 for c in state.hands[player]], MAX_HAND)
+    sizes: Sequence[int] = getattr(state, "sizes", ())
+    for seat in range(MAX_PLAYERS):
+        held = len(state.hands[seat]) if seat < state.players else 0
+        size = sizes[seat] if seat < len(sizes) else state.options.hand_size
+        values += [held, size if seat < state.players else 0]
+    values += [int(p in state.to_draw) for p in range(MAX_PLAYERS)]
+    values += _seats(state, "queue", ()) + _seats(state, "hold", ())
+    phase: Sequence[str] = getattr(state, "phase", ())
+    values += _padded([EFFECTS.index(p) + 1 for p in phase], DEPTH)
+    values += [len(state.unseen), len(state.pile), state.player, state.to_act, state.turn]
+    values += [int(state.changed), OUTCOMES.index(state.outcome), state.players, player]
+    values += [getattr(state, "actor", 0), getattr(state, "left", 0), getattr(state, "quiet", -1)]
+    values += [TOPS.index(getattr(state, "top", ""))]
+    values += _options(state.options)
+    length = tensor_length(deck, type(state.options))
+    return fixed(values, length, "the tunnel game's tensor")
+
+
+def action_index(state: GameState, action: Action, title: str) -> int:
+    return place_of(rules.legal_actions(state), action, title)
+
+
+def action_from_index(state: GameState, index: int, size: int, title: str) -> Action:
+    return at_place(rules.legal_actions(state), index, size, title)
