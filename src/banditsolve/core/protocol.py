@@ -18,6 +18,16 @@ Conventions every game follows (the contract suite in ``tests/contract.py`` chec
   probabilities summing to exactly 1; called at a state that is not a chance node it raises
   :class:`~banditsolve.errors.IllegalActionError`.
 - :meth:`Game.outcome` is ``None`` until the game is over, then an :class:`Outcome`.
+- Information and numbering (issue 29, what the OpenSpiel and PettingZoo adapters need):
+  :attr:`Game.perfect_information` says whether some player may ever not know part of the state
+  (chance drawn face down is chance, not hidden information; a hand hidden from the others is);
+  :meth:`Game.observation` and :meth:`Game.observation_tensor` give what one player may know,
+  and nothing more (at a perfect-information game they determine the state); every legal action
+  and chance outcome has an index in ``0..num_distinct_actions - 1`` (chance outcomes:
+  ``0..max_chance_outcomes - 1``), distinct within a state, read back by
+  :meth:`Game.action_from_index`; no game is longer than :meth:`Game.max_game_length` steps
+  (player moves and chance nodes, as OpenSpiel counts them), where
+  :attr:`Game.length_bounded_by_rules` is False the number is a cap an adapter must cut at.
 - Text forms round-trip: ``parse_action(s, action_text(s, a)) == a`` for every legal ``a``;
   ``from_notation(to_notation(s)) == s`` and ``from_json(to_json(s)) == s`` for every state the
   game can reach.
@@ -140,6 +150,66 @@ class Game(Protocol[S, A]):
 
     def players(self, state: S) -> int:
         """The number of players in this game."""
+        ...
+
+    # -- information and numbering (the adapters' needs, issue 29) -------------------------------
+    #: True when every player always knows the whole state (face-down tiles, trunks or piles
+    #: drawn by chance are chance, not hidden information); False when some player may hold
+    #: what another cannot see (a hand). Each game cites the rule that decides it.
+    perfect_information: bool
+    #: True when the rules themselves end every game within :meth:`max_game_length` steps;
+    #: False when a game may go on for ever under the rules and the length is a cap (named in
+    #: ``core.limits``) at which an adapter must cut the game short.
+    length_bounded_by_rules: bool
+
+    def observation(self, state: S, player: int) -> str:
+        """What ``player`` (``0..players - 1``) may know at ``state``, as text, and nothing
+        more: two states that differ only in what ``player`` cannot see give the same text; in
+        a perfect-information game the text determines the state."""
+        ...
+
+    def observation_tensor(self, state: S, player: int) -> tuple[float, ...]:
+        """The same information as :meth:`observation` as numbers, of the fixed length
+        ``prod(observation_shape(players, options))`` for every state of the game."""
+        ...
+
+    def observation_shape(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor` in games of ``players`` under ``options``."""
+        ...
+
+    def num_distinct_actions(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        """How many player-action indices there are: every legal player action of every state
+        has an index in ``0..num_distinct_actions - 1``."""
+        ...
+
+    def max_chance_outcomes(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        """How many chance-outcome indices there are: every chance outcome of every state has
+        an index in ``0..max_chance_outcomes - 1``."""
+        ...
+
+    def action_index(self, state: S, action: A) -> int:
+        """The index of ``action`` (legal at ``state``, a player move or a chance outcome):
+        distinct actions of one state get distinct indices; an action that is not legal at
+        ``state`` raises :class:`~banditsolve.errors.IllegalActionError`."""
+        ...
+
+    def action_from_index(self, state: S, index: int) -> A:
+        """The legal action of ``state`` whose index is ``index`` (the inverse of
+        :meth:`action_index`); an index that names none raises
+        :class:`~banditsolve.errors.IllegalActionError`."""
+        ...
+
+    def max_game_length(
+        self, players: int | None = None, options: Mapping[str, object] | None = None
+    ) -> int:
+        """The most steps (player moves plus chance nodes) a game of ``players`` under
+        ``options`` can take, with the argument in the game's documentation."""
         ...
 
     # -- text forms -----------------------------------------------------------------------------
