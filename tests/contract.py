@@ -20,7 +20,16 @@ played through the protocol only (``current_player``, ``legal_actions``, ``apply
 - every legal action's text reads back to the action;
 - a finished game has a typed :class:`Outcome` with consistent winners and returns;
 - the pictures draw (ASCII text; SVG that parses as ``<svg>``);
-- every built-in policy (``"random"`` always among them) picks a legal action.
+- every built-in policy (``"random"`` always among them) picks a legal action;
+- every player's observation (text and tensor) is stable, the tensor of the game's fixed length
+  and finite; the text and the tensor carry the same information (one text, one tensor, both
+  ways); in a perfect-information game the observation determines the state;
+- every legal action (and chance outcome) has an index in the game's range, distinct ones
+  distinct indices, read back to the action; an index out of range, a wrong type or an illegal
+  action is refused with the library's error;
+- (per game) no random game is longer than ``max_game_length``; the hidden part of a state is
+  hidden: two states that differ only in what a player cannot see look the same to that player
+  (and not to the player who can see it).
 
 Each check is a function ``check_*(ctx, state)`` (per state) or ``check_*(game)`` (per game);
 :func:`check_game` runs them all. ``tests/test_contract.py`` runs them over the registry.
@@ -46,8 +55,15 @@ import pytest
 import banditsolve
 from banditsolve.core.play import sample_chance, simulate
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
-from banditsolve.errors import ArgumentTypeError, IllegalActionError, RuleOptionError
+from banditsolve.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    RuleOptionError,
+)
+from tests.information import HIDDEN, check_hidden, check_lengths
 from tests.strategies.games import Trace, play, player_counts
+
+__all__ = ["HIDDEN", "check_hidden", "check_lengths"]  # (the per-game information checks)
 
 #: How many actions from elsewhere each illegal-action check tries per state.
 ILLEGAL_TRIES = 3
@@ -114,6 +130,9 @@ class Context:
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     #: At most this many actions per state get the text round-trip (None: all of them).
     max_actions: int | None = None
+    #: What each observation was seen with: (player, text) -> tensor, (player, tensor) -> text,
+    #: and (a perfect-information game) text -> notation, tensor -> notation.
+    seen: dict[Any, Any] = field(default_factory=dict)
 
     def learn(self, state: Any) -> None:
         """Remember the actions of ``state`` (a few per state) for later illegal tries."""
@@ -360,6 +379,96 @@ def check_policies(ctx: Context, state: Any) -> None:
         assert _contains(legal, action), f"policy {name!r} chose {action!r}, not a legal action"
 
 
+def _options_of(game: Any, state: Any) -> Any:
+    """The rule options of ``state`` as its JSON writes them (None where it writes none)."""
+    options = game.to_json(state).get("options")
+    return options if isinstance(options, dict) else None
+
+
+def _same(ctx: Context, key: Any, value: Any, message: str) -> None:
+    """``value`` is what ``key`` was seen with before (or ``key`` is new)."""
+    before = ctx.seen.setdefault(key, value)
+    assert before == value, message
+
+
+def check_observation(ctx: Context, state: Any) -> None:
+    """Every player's observation: text and tensor, stable, of the fixed length, finite, the
+    same information in both; in a perfect-information game, the state itself."""
+    game = ctx.game
+    players = game.players(state)
+    shape = game.observation_shape(players, _options_of(game, state))
+    assert isinstance(shape, tuple), f"observation_shape is {shape!r}"
+    assert all(type(n) is int and n > 0 for n in shape), f"observation_shape is {shape!r}"
+    notation = game.to_notation(state)
+    for player in range(players):
+        text = game.observation(state, player)
+        assert isinstance(text, str), f"observation is a {type(text).__name__}"
+        assert text.strip(), "an empty observation"
+        assert game.observation(state, player) == text, "two observations of one state"
+        tensor = game.observation_tensor(state, player)
+        assert isinstance(tensor, tuple), f"observation_tensor is a {type(tensor).__name__}"
+        assert len(tensor) == math.prod(shape), (
+            f"a tensor of {len(tensor)} numbers, not {math.prod(shape)} (shape {shape})"
+        )
+        assert all(type(x) is float and math.isfinite(x) for x in tensor), "a tensor not of floats"
+        assert game.observation_tensor(state, player) == tensor, "two tensors of one state"
+        _same(ctx, ("text", player, text), tensor, "one observation text, two tensors")
+        _same(ctx, ("tensor", player, tensor), text, "one tensor, two observation texts")
+        if game.perfect_information:
+            _same(ctx, ("state", player, text), notation, "one observation, two states")
+            _same(ctx, ("state", player, tensor), notation, "one tensor, two states")
+    for bad in (players, -1):
+        with pytest.raises(RuleOptionError) as refused:
+            game.observation(state, bad)
+        assert_clear_message(refused.value)
+        with pytest.raises(RuleOptionError):
+            game.observation_tensor(state, bad)
+    for wrong in ("0", 0.0, True):
+        with pytest.raises(ArgumentTypeError):
+            game.observation(state, wrong)
+
+
+def check_numbering(ctx: Context, state: Any) -> None:
+    """Every legal action (a spread of them, with ``max_actions``) has an index in the range,
+    distinct actions distinct indices, read back to the action; out of range, wrong types and
+    illegal actions are refused."""
+    game = ctx.game
+    actor = game.current_player(state)
+    if actor == TERMINAL:
+        with pytest.raises(IllegalActionError):
+            game.action_from_index(state, 0)
+        return
+    players = game.players(state)
+    options = _options_of(game, state)
+    size = (game.max_chance_outcomes if actor == CHANCE else game.num_distinct_actions)(
+        players, options
+    )
+    assert type(size) is int, f"an index range of {size!r}"
+    assert size > 0, f"an index range of {size!r}"
+    legal = game.legal_actions(state)
+    assert len(legal) <= size, f"{len(legal)} legal actions, more than the {size} indices"
+    indices: dict[int, Any] = {}
+    for action in _some(legal, ctx.max_actions):
+        index = game.action_index(state, action)
+        assert type(index) is int, f"index {index!r} of {action!r} is no int"
+        assert 0 <= index < size, f"index {index} of {action!r} is outside 0..{size - 1}"
+        assert index not in indices, f"{action!r} and {indices.get(index)!r} share index {index}"
+        indices[index] = action
+        back = game.action_from_index(state, index)
+        assert back == action, f"action_from_index({index}) gave {back!r}, not {action!r}"
+    for bad in (size, -1, 10**30):
+        with pytest.raises(IllegalActionError) as refused:
+            game.action_from_index(state, bad)
+        assert not isinstance(refused.value, TypeError)
+        assert_clear_message(refused.value)
+    for wrong in ("0", 0.0, True, None):
+        with pytest.raises(ArgumentTypeError):
+            game.action_from_index(state, wrong)
+    for action in illegal_candidates(ctx, state)[:2]:
+        with pytest.raises(IllegalActionError):
+            game.action_index(state, action)
+
+
 #: Every per-state check by name (the order they run in).
 STATE_CHECKS: dict[str, Callable[[Context, Any], None]] = {
     "current_player": check_current_player,
@@ -374,6 +483,8 @@ STATE_CHECKS: dict[str, Callable[[Context, Any], None]] = {
     "apply_pure": check_apply_pure,
     "illegal_actions": check_illegal_actions,
     "policies": check_policies,
+    "observation": check_observation,
+    "numbering": check_numbering,
 }
 
 #: Checks too slow for every state in a quick run: with ``sparse=True`` they run on every
@@ -386,6 +497,7 @@ SPARSE: dict[str, int] = {
     "apply_pure": 2,
     "illegal_actions": 2,
     "action_texts": 2,
+    "observation": 2,
 }
 
 
@@ -474,6 +586,23 @@ def check_attributes(game: Any) -> None:
     assert type(game.min_players) is int
     assert type(game.max_players) is int
     assert 1 <= game.min_players <= game.max_players <= 12
+    assert type(game.perfect_information) is bool, "perfect_information is not a bool"
+    assert type(game.length_bounded_by_rules) is bool, "length_bounded_by_rules is not a bool"
+    for players in player_counts(game):
+        for method in ("num_distinct_actions", "max_chance_outcomes", "max_game_length"):
+            value = getattr(game, method)(players, None)
+            assert type(value) is int, f"{method}({players}) is {value!r}"
+            assert value > 0, f"{method}({players}) is {value!r}"
+        shape = game.observation_shape(players, None)
+        assert isinstance(shape, tuple), f"observation_shape({players}) is {shape!r}"
+        assert all(type(n) is int and n > 0 for n in shape), f"observation_shape is {shape!r}"
+    for method in ("num_distinct_actions", "max_chance_outcomes", "max_game_length"):
+        with pytest.raises(RuleOptionError):
+            getattr(game, method)(game.max_players + 1, None)
+        with pytest.raises(RuleOptionError):
+            getattr(game, method)(None, {"no_such_option": "x"})
+        with pytest.raises(ArgumentTypeError):
+            getattr(game, method)("2", None)
 
 
 def check_player_counts(game: Any) -> None:
@@ -637,5 +766,7 @@ def check_game(
     with context(game, max_actions=max_actions) as ctx:
         for name in STATE_CHECKS:
             check_traces(ctx, traces, name, sparse=sparse, budget=budget)
+    check_lengths(game, traces)
+    check_hidden(game, traces)
     for node in chance_nodes(game, traces, 3):
         check_sampling(game, node, lambda s, rng: sample_chance(game, s, rng), samples)

@@ -108,6 +108,20 @@ def test_every_visited_state(name: str, check: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_no_game_is_longer_than_max_game_length(name: str) -> None:
+    contract.check_lengths(contract.load(name), traces(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_hidden_information_is_hidden(name: str) -> None:
+    """Two states that differ only in a player's hidden part (a hand card swapped with a pile
+    card; a closed trunk's tile swapped) look the same to the others and not to that player."""
+    game = contract.load(name)
+    checked = contract.check_hidden(game, traces(name))
+    assert checked >= (0 if game.perfect_information else 10), f"{name}: {checked} pairs"
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_chance_is_explicit(name: str) -> None:
     """Some random game meets a chance node (every registered game has chance: dice, tiles or
     a shuffled deck, drawn at chance nodes when the game starts without a seed)."""
@@ -455,3 +469,44 @@ def test_a_game_reads_text_and_refuses_other_types_as_type_errors(name: str) -> 
         assert not isinstance(refused.value, TypeError), (text, str(refused.value))
     assert game.from_json(game.to_json(state)) == state
     assert game.from_json(json.dumps(game.to_json(state)).encode("utf-8")) == state
+
+
+def test_the_information_checks_catch_their_violations() -> None:
+    """A game that leaks, blurs or misnumbers fails the check for it."""
+    perfect = contract.load("banditos")
+    hidden = contract.load("bandido")
+    assert perfect.perfect_information
+    assert not hidden.perfect_information
+    some = traces(perfect.name)[:3]
+
+    def fails(game: Any, name: str, run: Any = None) -> None:
+        with contract.context(game) as ctx:
+            ctx.player_actions = list(pools(game._game.name)[0])
+            ctx.chance_actions = list(pools(game._game.name)[1])
+            check = run if run is not None else lambda: contract.check_traces(ctx, some, name)
+            with pytest.raises(FAILS):
+                check()
+
+    def blurred(state: Any, player: int) -> str:
+        return str(perfect.observation(state, player))[:3]
+
+    fails(Broken(perfect, observation=blurred), "observation")
+    fails(Broken(perfect, observation_tensor=lambda st, p: (0.0,)), "observation")
+    def flat(state: Any, player: int) -> tuple[float, ...]:
+        return (0.0,) * len(perfect.observation_tensor(state, player))
+
+    fails(Broken(perfect, observation_tensor=flat), "observation")
+    fails(Broken(perfect, action_index=lambda st, a: 0), "numbering")
+    fails(
+        Broken(perfect, action_from_index=lambda st, i: perfect.legal_actions(st)[0]),
+        "numbering",
+    )
+    fails(Broken(perfect, num_distinct_actions=lambda players, options: 1), "numbering")
+    short = Broken(perfect, max_game_length=lambda players, options: 5)
+    fails(short, "", lambda: contract.check_lengths(short, some))
+    leaky = Broken(hidden, observation=lambda st, p: hidden.to_notation(st))
+    fails(leaky, "", lambda: contract.check_hidden(leaky, traces(hidden.name)))
+    blind = Broken(
+        hidden, observation_tensor=lambda st, p: hidden.observation_tensor(st, (p + 1) % 2)
+    )
+    fails(blind, "", lambda: contract.check_hidden(blind, traces(hidden.name)))
