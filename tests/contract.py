@@ -65,6 +65,10 @@ from tests.strategies.games import Trace, play, player_counts
 
 __all__ = ["HIDDEN", "check_hidden", "check_lengths"]  # (the per-game information checks)
 
+#: At most this many actions per state get the index round trip when the context sets no
+#: ``max_actions`` (a Bandida map offers thousands of removals; indices by place cost a pass
+#: over them each).
+NUMBERED = 200
 #: How many actions from elsewhere each illegal-action check tries per state.
 ILLEGAL_TRIES = 3
 
@@ -447,8 +451,14 @@ def check_numbering(ctx: Context, state: Any) -> None:
     assert size > 0, f"an index range of {size!r}"
     legal = game.legal_actions(state)
     assert len(legal) <= size, f"{len(legal)} legal actions, more than the {size} indices"
+    listed = game.legal_indices(state)
+    assert isinstance(listed, tuple), f"legal_indices is a {type(listed).__name__}"
+    assert len(listed) == len(legal), f"{len(listed)} indices for {len(legal)} legal actions"
+    assert len(set(listed)) == len(listed), "legal_indices repeats an index"
+    assert all(type(i) is int and 0 <= i < size for i in listed), "an index out of range"
     indices: dict[int, Any] = {}
-    for action in _some(legal, ctx.max_actions):
+    most = ctx.max_actions if ctx.max_actions is not None else NUMBERED
+    for place, action in _some(list(enumerate(legal)), most):
         index = game.action_index(state, action)
         assert type(index) is int, f"index {index!r} of {action!r} is no int"
         assert 0 <= index < size, f"index {index} of {action!r} is outside 0..{size - 1}"
@@ -456,6 +466,7 @@ def check_numbering(ctx: Context, state: Any) -> None:
         indices[index] = action
         back = game.action_from_index(state, index)
         assert back == action, f"action_from_index({index}) gave {back!r}, not {action!r}"
+        assert listed[place] == index, f"legal_indices gives {listed[place]}, not {index}"
     for bad in (size, -1, 10**30):
         with pytest.raises(IllegalActionError) as refused:
             game.action_from_index(state, bad)

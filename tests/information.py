@@ -66,12 +66,35 @@ def _trunk_swaps(game: Any, state: Any) -> Iterator[tuple[Any, int]]:
                 yield state.replace(trunks=tuple(rows)), owner
 
 
+def _ambush_swaps(game: Any, state: Any) -> Iterator[tuple[Any, int]]:
+    """A Rolling Bandits state at the ambush step (which only a usable ambush trunk opens)
+    as the attack with everything laid and that trunk holding another tile: the mover's."""
+    if state.phase != "ambush":
+        return
+    mover = state.to_move
+    held = state.trunks[mover]
+    for k, trunk in enumerate(held):
+        if trunk.used or trunk.content != 2:  # (an ambush: CONTENTS[2])
+            continue
+        for tile in game.edition.trunk_kinds:
+            if tile.symbol == trunk.symbol and tile.content == 0:
+                rows = list(state.trunks)
+                new = replace(trunk, value=tile.value, content=0)
+                rows[mover] = (*held[:k], new, *held[k + 1 :])
+                yield state.replace(trunks=tuple(rows), phase="attack"), mover
+
+
+def _rolling_swaps(game: Any, state: Any) -> Iterator[tuple[Any, int]]:
+    yield from _ambush_swaps(game, state)
+    yield from _trunk_swaps(game, state)
+
+
 #: For each game with hidden information: states that differ from a given one only in a part
 #: that one player (the second item) sees and the others do not.
 HIDDEN: dict[str, Callable[[Any, Any], Iterator[tuple[Any, int]]]] = {
     "bandido": _tunnel_swaps,
     "bandida": _tunnel_swaps,
-    "rolling": _trunk_swaps,
+    "rolling": _rolling_swaps,
 }
 
 

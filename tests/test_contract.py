@@ -502,6 +502,7 @@ def test_the_information_checks_catch_their_violations() -> None:
         "numbering",
     )
     fails(Broken(perfect, num_distinct_actions=lambda players, options: 1), "numbering")
+    fails(Broken(perfect, legal_indices=lambda st: perfect.legal_indices(st)[::-1]), "numbering")
     short = Broken(perfect, max_game_length=lambda players, options: 5)
     fails(short, "", lambda: contract.check_lengths(short, some))
     leaky = Broken(hidden, observation=lambda st, p: hidden.to_notation(st))

@@ -142,6 +142,9 @@ class DieNim:
     def action_index(self, state: State, action: Action) -> int:
         return info.action_index(_state(state), action)
 
+    def legal_indices(self, state: State) -> tuple[int, ...]:
+        return info.legal_indices(_state(state))
+
     def action_from_index(self, state: State, index: int) -> Action:
         return info.action_from_index(_state(state), index)
 

@@ -46,6 +46,12 @@ def action_index(state: State, action: Action) -> int:
     return action.value - 1 if isinstance(action, Roll) else action.count - 1
 
 
+def legal_indices(state: State) -> tuple[int, ...]:
+    return tuple(
+        a.value - 1 if isinstance(a, Roll) else a.count - 1 for a in rules.legal_actions(state)
+    )
+
+
 def action_from_index(state: State, index: int) -> Action:
     size = CHANCE_OUTCOMES if state.is_chance else DISTINCT_ACTIONS
     i = expect_index(index, size, "a Nim action index")

@@ -147,6 +147,9 @@ class LosBanditos:
     def action_index(self, state: State, action: Action) -> int:
         return info.action_index(expect_state(state), action)
 
+    def legal_indices(self, state: State) -> tuple[int, ...]:
+        return info.legal_indices(expect_state(state))
+
     def action_from_index(self, state: State, index: int) -> Action:
         return info.action_from_index(expect_state(state), index)
 

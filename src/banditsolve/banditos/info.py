@@ -129,6 +129,11 @@ def action_index(state: State, action: Action) -> int:
     return index_of(action)
 
 
+def legal_indices(state: State) -> tuple[int, ...]:
+    """The fixed indices of ``state``'s legal actions, in their order."""
+    return tuple(index_of(a) for a in rules.legal_actions(state))
+
+
 def action_from_index(state: State, index: int) -> Action:
     """The legal action of ``state`` with the fixed index ``index``."""
     size = CHANCE_OUTCOMES if state.is_chance else DISTINCT_ACTIONS

@@ -199,6 +199,11 @@ class Game(Protocol[S, A]):
         ``state`` raises :class:`~banditsolve.errors.IllegalActionError`."""
         ...
 
+    def legal_indices(self, state: S) -> tuple[int, ...]:
+        """The indices of ``legal_actions(state)``, in its order (what an adapter lists as the
+        legal actions, at the cost of one pass over them)."""
+        ...
+
     def action_from_index(self, state: S, index: int) -> A:
         """The legal action of ``state`` whose index is ``index`` (the inverse of
         :meth:`action_index`); an index that names none raises

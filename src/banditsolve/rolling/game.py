@@ -135,6 +135,9 @@ class RollingBandits:
     def action_index(self, state: State, action: Action) -> int:
         return info.action_index(expect_state(state), action)
 
+    def legal_indices(self, state: State) -> tuple[int, ...]:
+        return tuple(range(len(rules.legal_actions(expect_state(state)))))
+
     def action_from_index(self, state: State, index: int) -> Action:
         return info.action_from_index(expect_state(state), index, self.edition)
 

@@ -9,7 +9,10 @@ it holds and its points are known to its holder alone. A bomb acts at once and l
 (``discarded``), so those are seen by all. Everything else (the train, the groups, the wagons
 taken, the rolls) is in view. A player's observation is the state's JSON document without its
 notation line and with every other player's unused trunk as its symbol only (``"value"`` and
-``"content"`` ``"?"``).
+``"content"`` ``"?"``). One step of the engine would tell the others what a closed trunk holds:
+the ``ambush`` phase, which follows the attack only when the mover holds a usable ambush
+(RB-AMBUSH-1); to the others it shows as ``attack`` (a mover who has laid everything and not
+yet ended looks the same).
 
 **Indices by place** (:mod:`banditsolve.core.observe`): an action's index is its place in
 ``legal_actions(state)``, in the fixed order of :mod:`banditsolve.rolling.rules`. The ranges are
@@ -110,8 +113,16 @@ def observation(state: State, player: int) -> str:
         ]
         for p, row in enumerate(document["trunks"])
     ]
+    document["phase"] = _phase(state, player)
     document["observer"] = player
     return observation_text(document)
+
+
+def _phase(state: State, player: int) -> str:
+    """The phase as ``player`` sees it (the ambush step as the attack to the others)."""
+    if state.phase == "ambush" and player != state.to_move:
+        return "attack"
+    return state.phase
 
 
 def _car(car: Car | None) -> list[int]:
@@ -153,7 +164,7 @@ def observation_tensor(state: State, player: int, edition: Edition) -> tuple[flo
     seats = [*state.reserve, *[0] * (SEATS - state.players)]
     values += [*seats, *state.roll, *state.mroll, *state.airborne, int(state.laid)]
     values += [-1 if state.joker_car is None else state.joker_car, state.usable]
-    values += [PHASES.index(state.phase), PHASES.index(state.resume), state.to_move]
+    values += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
     values += [state.players, state.wagons, player]
     chosen = state.options.values()
     values += [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET]

@@ -178,7 +178,9 @@ class TunnelGame:
         self.default_players = spec.default_players
         #: The hands are hidden from the other players (:mod:`banditsolve.tunnels.info`).
         self.perfect_information = info.PERFECT_INFORMATION
-        self.length_bounded_by_rules = True
+        #: Bandido's rules bound its length; Bandida's set-up may redraw an alarm for ever
+        #: (BA-SETUP-3): its max_game_length is a cap (:mod:`banditsolve.tunnels.info`).
+        self.length_bounded_by_rules = spec.modes is None
 
     def __repr__(self) -> str:
         return f"TunnelGame({self.name!r})"
@@ -358,6 +360,9 @@ class TunnelGame:
     def action_index(self, state: GameState, action: Action) -> int:
         return info.action_index(self._state(state), action, self.title)
 
+    def legal_indices(self, state: GameState) -> tuple[int, ...]:
+        return tuple(range(len(rules.legal_actions(self._state(state)))))
+
     def action_from_index(self, state: GameState, index: int) -> Action:
         state = self._state(state)
         size = (
@@ -371,7 +376,7 @@ class TunnelGame:
         self, players: int | None = None, options: Mapping[str, object] | None = None
     ) -> int:
         count, _ = self._settings(players, options)
-        return info.max_game_length(self.deck, count)
+        return info.max_game_length(self.deck, count, self.spec.modes is not None)
 
     def _settings(
         self, players: int | None, options: Mapping[str, object] | None

@@ -16,24 +16,31 @@ the other hands, the unseen cards and the known cards under the pile as counts.
 
 **Indices by place** (:mod:`banditsolve.core.observe`): an action's index is its place in
 ``legal_actions(state)`` (the engine's fixed order). The range is a bound, with ``N`` the
-deck's cards and ``H`` the largest hand (``hand_size``; Bandida: ``core.limits.MAX_HAND``, as a
-backpack may grow it): a placement lays a card of the hand (``H`` kinds at most) so that one of
-its squares covers a cell in front of an exit (BD-PLACE-4), one of at most ``6 N`` empty cells
-next to the table (a card's two cells touch at most six others), with one of its two squares
-there and one of four rotations: ``48 N H`` placements, and ``change`` and ``pass``; an alarm's
-discard is one of ``H`` cards; a map removes at most three of the ``N`` cards laid (BA-OBJ-5):
-``C(N, 3) + C(N, 2) + N + 1`` sets. Chance: a draw names one of the deck's card types and, in
-Bandida, the back of the next card (none, alarm, plain): ``3 T`` for ``T`` types.
+deck's cards and ``H`` the largest hand (``hand_size``; Bandida: :data:`HAND_ROOM`, as a
+backpack may grow it and an alarm drawn sits in the hand until laid): a placement lays a card
+of the hand (``H`` kinds at most) so that one of its squares covers a cell in front of an exit
+(BD-PLACE-4), one of at most ``6 (N + 1)`` empty cells next to the table (the start card and
+at most ``N`` more; a card's two cells touch at most six others), with one of its two squares
+there and one of four rotations: ``48 (N + 1) H`` placements, and ``change`` and ``pass``; an
+alarm's discard is one of ``H`` cards; a map removes at most three of the ``N`` cards laid
+(BA-OBJ-5): ``C(N, 3) + C(N, 2) + N + 1`` sets. Chance: a draw names one of the deck's card
+types and, in Bandida, the back of the next card (none, alarm, plain): ``3 T`` for ``T`` types.
 
-**The longest game** (loose, but a bound): ``4 N + (3 N + 1) * P * (N + 2)`` steps for ``P``
-players. Each card is drawn from the unseen pile by chance at most once (cards changed under
-the pile stay known and are drawn without chance, BD-SETUP-2), laid at most once and taken
-off or discarded at most once: at most ``4 N`` such steps. Between two of them the table does
-not change, and when no card still in play fits the game is lost (BD-END-3); otherwise a fitting
-card is in a hand (and laid within ``P`` turns: placing is compulsory, BD-TURN-1) or in the pile,
-which every turn without a placement turns through by at least one card (a change draws as many
-cards as it puts under: BD-TURN-3), so within ``P * (N + 2)`` turns; a turn without a
-placement is one step besides its draws.
+**The longest game** (loose): ``D + 3 N + (3 N + 1) * P * (N + 2)`` steps for ``P`` players,
+``D`` the chance draws. In Bandido ``D = N``: each card leaves the unseen pile at most once
+(cards changed under the pile stay known and are drawn without chance, BD-SETUP-2), and the
+rules bound every game. In Bandida a discard-five alarm shuffles the known cards and those it
+set aside back into the unseen pile (BA-ALARM-5; two alarms: each card is drawn by chance at
+most three times), and an alarm dealt at the set-up goes back into the pile and is shuffled
+again (BA-SETUP-3), which may in principle repeat for ever: ``D = 3 N + R`` allows ``R =``
+:data:`ALARM_REDRAWS` such redraws, and the length is then a cap (each redraw has a chance of
+at most 2 in 50: 100 of them, less than ``1e-139``). The rest: each card is laid at most once
+(a card a map takes off leaves the game) and taken off or discarded at most once, ``3 N``
+player steps. Between two of them the table does not change, and when no card still in play
+fits the game is lost (BD-END-3; BA-OPT-10: no hand left); otherwise a fitting card is in a
+hand (laid within ``P`` turns: placing is compulsory, BD-TURN-1) or in the pile, which every
+turn without a placement turns through by at least one card (a change draws as many cards as it
+puts under, BD-TURN-3), so within ``P * (N + 2)`` turns, each one step besides its draws.
 """
 
 from __future__ import annotations
@@ -56,13 +63,18 @@ TOPS = ("", "alarm", "plain")
 #: Bandida's pending effects (its ``PHASES``), the outcomes, for the tensor.
 EFFECTS = ("deal", "dynamite", "tool", "map", "alarm", "discard", "five")
 OUTCOMES = (None, "won", "lost")
+#: The alarms dealt at a Bandida set-up that :func:`max_game_length` allows to go back into the
+#: pile (BA-SETUP-3; the module notes).
+ALARM_REDRAWS = 100
+#: The most cards a hand holds: ``MAX_HAND``, and an alarm just drawn, laid at once (BA-ALARM-2).
+HAND_ROOM = MAX_HAND + 1
 #: The deepest stack of pending effects the tensor has room for.
 DEPTH = 2 * len(EFFECTS)
 
 
 def hand_bound(options: Options, variant: bool) -> int:
     """``H``: the most cards a hand can hold (see the module notes)."""
-    return MAX_HAND if variant else options.hand_size
+    return HAND_ROOM if variant else options.hand_size
 
 
 def distinct_actions(deck: Deck, options: Options, variant: bool) -> int:
@@ -70,16 +82,18 @@ def distinct_actions(deck: Deck, options: Options, variant: bool) -> int:
     n = deck.size
     h = hand_bound(options, variant)
     removals = math.comb(n, 3) + math.comb(n, 2) + n + 1 if variant else 0
-    return max(48 * n * h + 2, h, removals)
+    return max(48 * (n + 1) * h + 2, h, removals)
 
 
 def chance_outcomes(deck: Deck) -> int:
     return len(TOPS) * len(deck.types)
 
 
-def max_game_length(deck: Deck, players: int) -> int:
+def max_game_length(deck: Deck, players: int, variant: bool) -> int:
+    """The bound (Bandido) or cap (Bandida) of the module notes."""
     n = deck.size
-    return 4 * n + (3 * n + 1) * players * (n + 2)
+    draws = 3 * n + ALARM_REDRAWS if variant else n
+    return draws + 3 * n + (3 * n + 1) * players * (n + 2)
 
 
 def _document(state: GameState, player: int, form: StateForm) -> dict[str, Any]:
@@ -103,13 +117,13 @@ def observation(state: GameState, player: int, form: StateForm) -> str:
 def tensor_length(deck: Deck, options: type[Options]) -> int:
     """Per card of the deck and the start card: a placement (present, code, x, y, rotation /
     90); per card of the deck a discard and a card set aside; the observer's hand
-    (``MAX_HAND`` codes); per seat the hand's count, its size, owed a draw, to discard, on
+    (:data:`HAND_ROOM` codes); per seat the hand's count, its size, owed a draw, to discard, on
     hold; the pending effects (:data:`DEPTH`); 13 more; each rule option (the place of its
     value) and the play area (4)."""
     n = deck.size
     seats = MAX_PLAYERS * 5
     rest = DEPTH + 13 + len(options.OPTION_SET.names()) + 4
-    return (n + 1) * 5 + n * 2 + MAX_HAND + seats + rest
+    return (n + 1) * 5 + n * 2 + HAND_ROOM + seats + rest
 
 
 def _padded(values: Sequence[int], length: int) -> list[int]:
@@ -139,7 +153,7 @@ def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float
     values = _padded(list(itertools.chain.from_iterable(laid)), 5 * (n + 1))
     values += _padded([c + 1 for c in getattr(state, "discard", ())], n)
     values += _padded([c + 1 for c in getattr(state, "aside", ())], n)
-    values += _padded([c + 1 for c in state.hands[player]], MAX_HAND)
+    values += _padded([c + 1 for c in state.hands[player]], HAND_ROOM)
     sizes: Sequence[int] = getattr(state, "sizes", ())
     for seat in range(MAX_PLAYERS):
         held = len(state.hands[seat]) if seat < state.players else 0
