@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
 from typing import Any
 
 from banditsolve.core.limits import CAPPED_GAME_LENGTH
@@ -180,7 +179,3 @@ def action_from_index(state: State, index: int, edition: Edition) -> Action:
         edition, state.options
     )
     return at_place(rules.legal_actions(state), index, size, "Rolling Bandits")
-
-
-def read_options(options: Mapping[str, object] | None) -> Options:
-    return Options.from_mapping(options)
