@@ -16,8 +16,8 @@ yet ended looks the same).
 
 **Indices by place** (:mod:`banditsolve.core.observe`): an action's index is its place in
 ``legal_actions(state)``, in the fixed order of :mod:`banditsolve.rolling.rules`. The ranges are
-bounds on the number of legal actions over the game's edition, with ``C`` the cars of the
-longest train (the locomotive and every wagon), ``d`` the dice of a colour and ``m`` the
+bounds on the number of legal actions over the game's edition, with ``C`` the wagons of the
+longest train (the locomotive, wagon 0, and every other), ``d`` the dice of a colour and ``m`` the
 mercenaries (``d`` under ``mercenaries=on``, else 0): before the roll at most ``2 + m`` (take
 back, roll, roll with 1..m mercenaries); after it at most ``R(d) * R(m) - 1`` re-rolls (every
 non-empty part of the roll, ``R(n)`` the most parts of ``n`` dice on six faces), ``5 * C``
@@ -48,7 +48,7 @@ from banditsolve.core.observe import (
 from banditsolve.rolling import notation, rules
 from banditsolve.rolling.edition import Edition
 from banditsolve.rolling.rules import Action
-from banditsolve.rolling.state import OPTION_SET, PHASES, Car, Held, Options, State
+from banditsolve.rolling.state import OPTION_SET, PHASES, Held, Options, State, Wagon
 
 PERFECT_INFORMATION = False
 MAX_GAME_LENGTH = CAPPED_GAME_LENGTH
@@ -60,13 +60,14 @@ FACES = 6
 #: faces each), the dice in the air (2), laid, the jokers' wagon, usable, the phase, the phase to
 #: resume, the player to move, the players, the wagons, the observer, each rule option.
 TAIL = SEATS + 2 * FACES + 2 + 1 + 2 + 3 + 3 + len(OPTION_SET.names())
-#: The numbers per car: present, id, need, points, locomotive, trunk symbol + 1, then per seat
+#: The numbers per wagon: present, id, need, points, locomotive, trunk symbol + 1, then per seat
 #: present, symbol + 1, bandits, mercenaries, natural.
-CAR_NUMBERS = 6 + 5 * SEATS
+WAGON_NUMBERS = 6 + 5 * SEATS
 
 
-def cars(edition: Edition) -> int:
-    """The cars of the longest train of ``edition``: the locomotive and every wagon."""
+def train_length(edition: Edition) -> int:
+    """The wagons of the longest train of ``edition``: the locomotive (wagon 0) and every
+    other."""
     return 1 + len(edition.wagons)
 
 
@@ -79,7 +80,7 @@ def parts(n: int) -> int:
 
 def distinct_actions(edition: Edition, options: Options) -> int:
     """The bound on a state's legal player actions (the module notes)."""
-    c = cars(edition)
+    c = train_length(edition)
     m = edition.dice_per_colour if options.mercenaries == "on" else 0
     attack = parts(edition.dice_per_colour) * parts(m) - 1 + 5 * c + 2 * c + 1
     return max(2 + m, attack, c * (c - 1) // 2 + 1)
@@ -92,11 +93,11 @@ def chance_outcomes(edition: Edition) -> int:
 
 
 def tensor_length(edition: Edition) -> int:
-    """The train (``C`` cars), the wagons taken in order (``C`` per seat, four numbers each),
+    """The train (``C`` wagons), the wagons taken in order (``C`` per seat, four numbers each),
     the trunks held (``C`` per seat, five numbers each), the trunks thrown out (``C``, three),
     the pending trunks (``C``, two), and :data:`TAIL` more."""
-    c = cars(edition)
-    return c * CAR_NUMBERS + SEATS * c * 4 + SEATS * c * 5 + c * 3 + c * 2 + TAIL
+    c = train_length(edition)
+    return c * WAGON_NUMBERS + SEATS * c * 4 + SEATS * c * 5 + c * 3 + c * 2 + TAIL
 
 
 def observation(state: State, player: int) -> str:
@@ -124,13 +125,13 @@ def _phase(state: State, player: int) -> str:
     return state.phase
 
 
-def _car(car: Car | None) -> list[int]:
-    if car is None:
-        return [0] * CAR_NUMBERS
-    trunk = 0 if car.trunk is None else car.trunk + 1
-    out = [1, car.id, car.need, car.points, int(car.loco), trunk]
+def _wagon(wagon: Wagon | None) -> list[int]:
+    if wagon is None:
+        return [0] * WAGON_NUMBERS
+    trunk = 0 if wagon.trunk is None else wagon.trunk + 1
+    out = [1, wagon.id, wagon.need, wagon.points, int(wagon.loco), trunk]
     for seat in range(SEATS):
-        g = car.groups[seat] if seat < len(car.groups) else None
+        g = wagon.groups[seat] if seat < len(wagon.groups) else None
         out += [0] * 5 if g is None else [1, g.symbol + 1, g.bandits, g.mercs, g.natural]
     return out
 
@@ -149,8 +150,8 @@ def _padded(rows: list[list[int]], count: int, width: int) -> list[int]:
 def observation_tensor(state: State, player: int, edition: Edition) -> tuple[float, ...]:
     """:func:`observation` as numbers, :func:`tensor_length` long."""
     expect_observer(player, state.players, "Rolling Bandits")
-    c = cars(edition)
-    values = _padded([_car(car) for car in state.train], c, CAR_NUMBERS)
+    c = train_length(edition)
+    values = _padded([_wagon(w) for w in state.train], c, WAGON_NUMBERS)
     for seat in range(SEATS):
         won = state.won[seat] if seat < state.players else ()
         values += _padded([[w.id + 1, w.need, w.points, int(w.loco)] for w in won], c, 4)
@@ -159,10 +160,10 @@ def observation_tensor(state: State, player: int, edition: Edition) -> tuple[flo
         rows = [_held(h, seat == player or h.used) for h in held]
         values += _padded(rows, c, 5)
     values += _padded([[h.symbol + 1, h.value, h.content + 1] for h in state.discarded], c, 3)
-    values += _padded([[car + 1, int(theft)] for car, theft in state.pending], c, 2)
+    values += _padded([[wagon + 1, int(theft)] for wagon, theft in state.pending], c, 2)
     seats = [*state.reserve, *[0] * (SEATS - state.players)]
     values += [*seats, *state.roll, *state.mroll, *state.airborne, int(state.laid)]
-    values += [-1 if state.joker_car is None else state.joker_car, state.usable]
+    values += [-1 if state.joker_wagon is None else state.joker_wagon, state.usable]
     values += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
     values += [state.players, state.wagons, player]
     chosen = state.options.values()
