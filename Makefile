@@ -10,12 +10,12 @@ all: test
 
 $(STAMP): pyproject.toml setup.py $(wildcard csrc/closure/*)
 	@echo "Setting up $(VENV) from pyproject.toml (first run only: installs ortools, z3-solver, the study"
-	@echo "libraries (dask, pyarrow, matplotlib, tqdm), the test, docs and packaging tools (mkdocs, twine)"
+	@echo "libraries (dask, pyarrow, matplotlib, tqdm), OpenSpiel and PettingZoo, the test, docs and packaging tools (mkdocs, twine)"
 	@echo "from PyPI, and compiles the closure core"
 	@echo "(csrc/closure, C++17: needs g++); about 2 minutes on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,study,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,study,docs,openspiel,pettingzoo]'
 	touch $(STAMP)
 	@echo "$(VENV) is ready."
 

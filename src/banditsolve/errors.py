@@ -36,6 +36,20 @@ class SolverError(BanditsolveError):
     """A solver was asked something it cannot answer (unknown backend, bad limits)."""
 
 
+class MissingExtraError(BanditsolveError, ImportError):
+    """A feature needs a package of one of banditsolve's optional extras that is not installed
+    (also an :class:`ImportError`, whose ``name`` is the missing package). The message names
+    the extra and the command that installs it; the command line prints it and exits 2."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        super().__init__(
+            f"{feature} needs the package {package}, of banditsolve's optional extra "
+            f"'{extra}', which is not installed: pip install 'banditsolve[{extra}]'"
+        )
+        self.name = package
+        self.extra = extra
+
+
 class InternalError(RuntimeError):
     """A bug in banditsolve itself (an invariant broke), never the caller's fault.
 
