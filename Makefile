@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint typecheck pytest docs package demo bench fuzz sanitize wheel clean
+.PHONY: all venv browser test lint typecheck pytest docs package demo bench fuzz sanitize wheel clean
 
 all: test
 
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard csrc/closure/*)
 	@echo "(csrc/closure, C++17: needs g++); about 2 minutes on a 2-core machine with a fast connection)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,study,docs,openspiel,pettingzoo]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,study,docs,openspiel,pettingzoo,web]'
 	touch $(STAMP)
 	@echo "$(VENV) is ready."
 
@@ -36,7 +36,17 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest docs package
+test: browser lint typecheck pytest docs package
+
+# The browser the web board's end-to-end tests drive (tests/web/test_browser.py): Debian's
+# chromium, installed with apt when it is missing and this user may (root); Playwright drives it
+# through its executable path (it downloads no browser of its own).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	      echo "Installing Debian's chromium for the browser tests (about 45 s)..."; \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else echo "chromium is missing and cannot be installed here: the browser tests will skip"; fi; }
 
 # The documentation site (mkdocs.yml, docs/) in site/, every warning an error: the API reference
 # from the docstrings, the tutorials, the rules pages from specs/, the gallery, the glossary.

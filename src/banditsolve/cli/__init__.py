@@ -34,7 +34,7 @@ from banditsolve.errors import BanditsolveError, InternalError
 __all__ = ["build_parser", "main"]
 
 #: Commands that are not games.
-TOP_COMMANDS = ("games", "demo", "study")
+TOP_COMMANDS = ("games", "demo", "study", "serve")
 
 
 def _selected(argv: Sequence[str]) -> str | None:
@@ -72,6 +72,9 @@ def build_parser(game: str | None = None, *, all_games: bool = True) -> argparse
     from banditsolve.cli.study import register as register_study
 
     register_study(commands)
+    from banditsolve.cli.serve import register as register_serve
+
+    register_serve(commands)
 
     key = None if game is None else game.strip().lower()
     for e in entries():

@@ -26,6 +26,11 @@ from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationErro
 #: The source that means standard input.
 STDIN = "-"
 
+#: The environment variable that, set to ``1``, makes every reader take a ``str`` as the text
+#: itself, never as a file name nor ``-`` for standard input: what the web API's workers run
+#: under (:mod:`banditsolve.web`), so that a request cannot make the server read its files.
+TEXT_ONLY = "BANDITSOLVE_TEXT_ONLY"
+
 S = TypeVar("S")
 
 
@@ -59,6 +64,8 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
     missing file. ``where`` names the source for error messages. Empty input is refused.
     """
     where = what
+    if os.environ.get(TEXT_ONLY) == "1" and isinstance(source, str | os.PathLike):
+        return _text_only(source, what), what
     if isinstance(source, str) and source.strip() == STDIN:
         where = "standard input"
         text = _read_stdin(where)
@@ -88,6 +95,22 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
     if not text.strip():
         raise NotationError(f"{where} is empty" if where != what else f"empty {what}")
     return text, where
+
+
+def _text_only(source: str | os.PathLike[str], what: str) -> str:
+    """``source`` itself, never a file nor standard input (with :data:`TEXT_ONLY` set)."""
+    if not isinstance(source, str):
+        raise NotationError(f"no {what} file is read here: give the text itself")
+    if len(source) > MAX_INPUT_BYTES:
+        raise NotationError(f"{what} is {len(source)} characters, more than {MAX_INPUT_BYTES}")
+    if not source.strip():
+        raise NotationError(f"empty {what}")
+    if _meant_as_path(source) or source.strip() == STDIN:
+        raise NotationError(
+            f"{excerpt(source.strip(), 60)} is not a {what} in the notation (files and standard"
+            " input are not read here: give the text itself)"
+        )
+    return source
 
 
 def _read_stdin(where: str) -> str:

@@ -1,0 +1,139 @@
+"""The board in a real browser: Debian's Chromium driven by Playwright, against ``banditsolve
+serve`` started by the test on loopback (issue 30).
+
+For each game a shipped puzzle is picked from the board's list (a click), the question asked
+(a click), and the answer checked where a user sees it: the status line, and the picture
+drawn into the page (a numbered certificate, the beating dice, the counterexample's steps).
+
+Chromium comes from Debian's packages (``make browser`` installs it; ``.ci/run`` sets
+``BANDITSOLVE_REQUIRE_BROWSER=1`` so that CI fails rather than skips without it).
+``python -m tests.web.test_browser`` rewrites the screenshots in ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+
+#: (game, puzzle, verb, further arguments, what the answer's picture must hold, the status).
+ASKED = [
+    ("bandido", "loop-1", "close", "", "g.card[data-step]", "answer: closable"),
+    ("banditos", "claim-third-one", "claim", "1", "svg", "answer: unsafe"),
+    ("rolling", "safe-2", "safe", "2", "svg", "answer: "),
+]
+
+
+def _browser() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("BANDITSOLVE_REQUIRE_BROWSER") == "1":
+            pytest.fail("Chromium is not installed: run `make browser` (Debian's chromium)")
+        pytest.skip("Chromium is not installed (make browser installs Debian's)")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "banditsolve", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    raise AssertionError(process.stderr.read().decode() if process.stderr
+                                         else "the server stopped") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> None:
+    page.goto(f"{url}/{game}")
+    page.wait_for_selector(f"#puzzle option[value='{puzzle}']", state="attached")
+    page.select_option("#puzzle", puzzle)
+    page.wait_for_function("document.getElementById('position').value.length > 0")
+    page.fill("#verb", verb)
+    page.fill("#args", args)
+    page.click("#ask")
+    page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+    page.wait_for_selector("#picture svg", timeout=60_000)
+
+
+@pytest.mark.parametrize(("game", "puzzle", "verb", "args", "drawn", "said"), ASKED)
+def test_a_question_asked_in_the_browser_is_answered_and_drawn(
+    server: str, game: str, puzzle: str, verb: str, args: str, drawn: str, said: str
+) -> None:
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_browser(), headless=True,
+                                    args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            _ask(page, server, game, puzzle, verb, args)
+            assert said in page.inner_text("#status")
+            assert page.locator(f"#picture {drawn}").count() >= 1
+            if drawn == "g.card[data-step]":  # the certificate, numbered 1..n on the table
+                steps = page.eval_on_selector_all(
+                    "#picture g.card[data-step]", "els => els.map(e => e.dataset.step)")
+                assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
+            command = page.inner_text("#command")
+            assert command.startswith(f"banditsolve {game} {verb} ")
+            # the address holds the question: opened afresh, it asks it again
+            page.goto(page.url)
+            page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+            assert said in page.inner_text("#status")
+        finally:
+            browser.close()
+
+
+def main() -> None:  # pragma: no cover - rewrites the committed screenshots
+    """Serve, ask each question in Chromium, and save the screenshots under docs/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = server.__wrapped__()  # type: ignore[attr-defined]
+    url = next(context)
+    try:
+        with playwright.sync_playwright() as p:
+            path = shutil.which("chromium")
+            browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            for game, puzzle, verb, args, _, _ in ASKED:
+                _ask(page, url, game, puzzle, verb, args)
+                page.screenshot(path=str(SHOTS / f"{game}-{verb}.png"), full_page=True)
+            browser.close()
+    finally:
+        next(context, None)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
