@@ -14,7 +14,7 @@ import pytest
 from banditsolve.core.registry import entries
 from tests.cli_runner import run
 
-SHARED_VERBS = ("show", "moves", "apply", "play", "demo", "puzzles", "puzzle")
+SHARED_VERBS = ("new", "show", "moves", "apply", "play", "demo", "puzzles", "puzzle")
 GAMES = [e.name for e in entries()]
 ANSWER_KEYS = {"game", "question", "status", "answer", "reason", "certificate", "limits", "stats"}
 
@@ -330,3 +330,30 @@ def test_a_bug_is_one_line_with_its_own_status_never_a_proven_no(
     monkeypatch.setenv("BANDITSOLVE_TRACEBACK", "1")
     with pytest.raises(StopIteration):
         run("banditos", "show", "-/-/-/- 1111222333 -:- 0A")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_is_the_game_a_seed_deals_and_its_moves_set_a_position_up(name: str) -> None:
+    from banditsolve.core.registry import load_game
+
+    game = load_game(name)
+    players = game.min_players if game.min_players > 1 else 2
+    dealt = run(name, "new", "--players", str(players), "--seed", "7", "--json")
+    assert dealt.code == 0, dealt.err
+    doc = json.loads(dealt.out)
+    state = game.new_game(players, seed=7)
+    assert doc["notation"] == game.to_notation(state)
+    assert run(name, "new", "--players", str(players), "--json").out == run(
+        name, "new", "--players", str(players), "--seed", "0", "--json").out  # default seed 0
+    # the first legal move, applied the way the board does it, is the rules' own
+    first = json.loads(run(name, "moves", doc["notation"], "--json").out)["actions"][0]
+    applied = json.loads(run(name, "apply", doc["notation"], first, "--json").out)
+    expected = game.apply(state, game.parse_action(state, first))
+    assert applied["notation"] == game.to_notation(expected)
+    by_chance = json.loads(run(name, "new", "--players", str(players), "--by-chance",
+                               "--json").out)
+    unseeded = game.new_game(players)
+    assert by_chance["notation"] == game.to_notation(unseeded)
+    too_many = run(name, "new", "--players", str(game.max_players + 1))
+    assert too_many.code == 2
+    assert f"not {game.max_players + 1}" in too_many.err

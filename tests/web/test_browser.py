@@ -91,6 +91,86 @@ def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> N
     page.wait_for_selector("#picture svg", timeout=60_000)
 
 
+def _line_to(game_name: str, verb: str, seed: int, players: int) -> tuple[list[str], str]:
+    """The moves of a seeded greedy game (as ``moves`` prints them) up to the first position
+    where ``banditsolve GAME VERB POSITION ARG`` answers (not refused), and that ARG."""
+    from banditsolve.core.play import simulate
+    from banditsolve.core.registry import load_game
+    from tests.cli_runner import run
+
+    game = load_game(game_name)
+    greedy = game.policies()["greedy"]
+    start, steps = simulate(game, seed=seed, players=players, policies=greedy)
+    played: list[str] = []
+    state = start
+    for step in steps:
+        played.append(game.action_text(state, step.action))
+        state = step.state
+        text = game.to_notation(state)
+        for arg in ("1", "2", "3", "4"):
+            if run(game_name, verb, text, arg, "--json").code != 2:
+                return played, arg
+    raise AssertionError(f"no {verb} question along seed {seed}")
+
+
+#: (game, players, seed, the question asked once the game is set up, the status it shows).
+SET_UP = [
+    ("bandido", 2, 3, "close", "answer: closable"),
+    ("banditos", 2, 1, "claim", "answer: "),
+    ("rolling", 2, 2, "safe", "answer: "),
+]
+
+
+def _set_up(page: Any, url: str, game: str, players: int, seed: int, moves: list[str]) -> None:
+    page.goto(f"{url}/{game}")
+    page.fill("#players", str(players))
+    page.fill("#seed", str(seed))
+    page.click("#new")
+    for move in moves:
+        button = page.locator(f"#moves button.move[data-action='{move}']")
+        button.wait_for(state="attached", timeout=60_000)
+        before = page.input_value("#position")
+        button.click()
+        page.wait_for_function(
+            "b => document.getElementById('position').value !== b", arg=before, timeout=60_000)
+    page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "verb", "said"), SET_UP)
+def test_a_game_set_up_by_clicking_its_moves_is_asked_and_answered(
+    server: str, game: str, players: int, seed: int, verb: str, said: str
+) -> None:
+    moves, arg = ([], "") if game == "bandido" else _line_to(game, verb, seed, players)
+    if game == "bandido":  # two cards laid by clicking, then: can the tunnel still close?
+        from banditsolve.core.registry import load_game
+
+        bandido = load_game("bandido")
+        state = bandido.new_game(players, seed=seed)
+        for _ in range(2):
+            action = bandido.legal_actions(state)[0]
+            moves.append(bandido.action_text(state, action))
+            state = bandido.apply(state, action)
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_browser(), headless=True,
+                                    args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            _set_up(page, server, game, players, seed, moves)
+            page.fill("#verb", verb)
+            page.fill("#args", arg)
+            page.click("#ask")
+            page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+            assert said in page.inner_text("#status")
+            page.wait_for_selector("#picture svg", timeout=60_000)
+            if game == "bandido":
+                steps = page.eval_on_selector_all(
+                    "#picture g.card[data-step]", "els => els.map(e => e.dataset.step)")
+                assert steps
+                assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
+        finally:
+            browser.close()
+
+
 @pytest.mark.parametrize(("game", "puzzle", "verb", "args", "drawn", "said"), ASKED)
 def test_a_question_asked_in_the_browser_is_answered_and_drawn(
     server: str, game: str, puzzle: str, verb: str, args: str, drawn: str, said: str

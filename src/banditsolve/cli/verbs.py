@@ -1,5 +1,6 @@
 """The verbs every game shares, written once over the game contract
-(:class:`banditsolve.core.protocol.Game`): ``show``, ``moves``, ``apply``, ``play`` and ``demo``;
+(:class:`banditsolve.core.protocol.Game`): ``new``, ``show``, ``moves``, ``apply``, ``play`` and
+``demo``;
 and over the puzzle hooks (:class:`banditsolve.core.hooks.PuzzleHooks`): ``puzzles`` and
 ``puzzle ID [--solve]``.
 """
@@ -48,8 +49,22 @@ from banditsolve.errors import (
 
 
 def register_shared(commands: Commands, game: str | None = None) -> None:
-    """Add ``show``, ``moves``, ``apply``, ``play`` and ``demo`` to a game's sub-commands;
-    ``play --help`` lists the rule options of ``game`` (its registered name)."""
+    """Add ``new``, ``show``, ``moves``, ``apply``, ``play`` and ``demo`` to a game's
+    sub-commands; ``new --help`` and ``play --help`` list the rule options of ``game`` (its
+    registered name)."""
+    new = add_command(commands, "new", "a new game's state (its notation), to set a position up "
+                      "move by move with `moves` and `apply`")
+    if game is not None:
+        new.epilog = f"{options_help(game)}\n\n{new.epilog or ''}".rstrip()
+    add_players(new)
+    add_options(new)
+    add_seed(new, "the seed of the hidden set-up, settled at once (a shuffled deck; default 0)")
+    new.add_argument("--by-chance", action="store_true",
+                     help="leave the set-up to chance nodes instead, each outcome then chosen "
+                     "with `apply` (`moves` lists them with their probabilities)")
+    add_svg(new, "also write an SVG picture of the new state to OUT")
+    new.set_defaults(handler=cmd_new)
+
     show = add_command(commands, "show", "draw a position")
     add_position(show)
     add_svg(show)
@@ -143,6 +158,20 @@ def state_payload(game: Game[object, object], state: object) -> dict[str, Any]:
         "current_player": game.current_player(state),
         "outcome": None if outcome is None else outcome.to_json(),
     }
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    game = load(args)
+    options = parse_options(args.option, game)
+    if args.players is not None and not game.min_players <= args.players <= game.max_players:
+        low, high = game.min_players, game.max_players
+        span = f"{low}" if low == high else f"{low} to {high}"
+        raise BanditsolveError(f"{game.title} is played by {span} players, not {args.players}")
+    state = game.new_game(args.players, options, seed=None if args.by_chance else args.seed)
+    if args.svg is not None:
+        write_svg(args.svg, game.svg(state))
+    emit(args, f"{game.to_notation(state)}\n\n{game.ascii(state)}", state_payload(game, state))
+    return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:

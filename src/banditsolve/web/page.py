@@ -1,7 +1,8 @@
 """The pages: the list of games, and a board per game that asks the API and draws the answer.
 
-A board holds a position (pasted notation; a shipped puzzle fills it in), a question (the
-verb, its further arguments, its options), and the answer: the JSON the command line prints
+A board holds a position (set up move by move from a new game, by clicking the legal moves
+the API lists, chance outcomes included; or a shipped puzzle; or pasted notation), a question
+(the verb, its further arguments, its options), and the answer: the JSON the command line prints
 and the picture ``--svg`` draws. The page's address holds the question
 (``/bandido?verb=close&args=...``), so a link shares it, and the page shows the same question
 as a ``banditsolve`` command to copy. Everything is in this one HTML file: no external
@@ -28,6 +29,9 @@ button{margin-top:.6rem;padding:.35rem 1rem;font-size:1rem}
 pre{background:#f6f6f6;padding:.6rem;overflow:auto;max-height:24rem}
 code{background:#f0f0f0;padding:.1rem .3rem}
 .row{display:flex;gap:1rem;flex-wrap:wrap}.row>div{flex:1;min-width:14rem}
+#moves{max-height:12rem;overflow:auto;margin-top:.3rem}
+button.move{margin:.1rem;padding:.1rem .4rem;font-size:.8rem;font-family:ui-monospace,monospace}
+fieldset{border:1px solid #ccc;margin:.5rem 0}
 """
 
 _SCRIPT = """
@@ -79,7 +83,11 @@ async function puzzle() {
   if (!id) { return; }
   const reply = await fetch(`/api/${game}/puzzle`, {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify({args: [id]})});
-  if (reply.ok) { $("position").value = JSON.parse(await reply.text()).position; }
+  if (reply.ok) {
+    past.length = 0;
+    $("position").value = JSON.parse(await reply.text()).position;
+    await drawPosition();
+  }
 }
 async function puzzles() {
   const reply = await fetch(`/api/${game}/puzzles`, {method: "POST",
@@ -90,6 +98,69 @@ async function puzzles() {
     o.value = p.id; o.textContent = `${p.id}: ${p.question}`; $("puzzle").append(o);
   }
 }
+const past = [];
+async function call(verb, body) {
+  const reply = await fetch(`/api/${game}/${verb}`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const text = await reply.text();
+  return {ok: reply.ok, status: reply.status, text};
+}
+async function drawPosition() {
+  const position = $("position").value.trim();
+  $("moves").innerHTML = "";
+  if (!position) { return; }
+  const [moves, drawn] = await Promise.all([
+    call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
+  if (drawn.ok) { $("picture").innerHTML = drawn.text; }
+  if (!moves.ok) {
+    $("moves").textContent = "(" + JSON.parse(moves.text).error + ")"; return;
+  }
+  const doc = JSON.parse(moves.text);
+  doc.actions.forEach((action, i) => {
+    const b = document.createElement("button");
+    b.className = "move"; b.dataset.action = action;
+    const p = doc.probabilities ? ` (p=${doc.probabilities[i]})` : "";
+    b.textContent = action + p;
+    b.addEventListener("click", () => play(action));
+    $("moves").append(b);
+  });
+  if (!doc.actions.length) { $("moves").textContent = "(no legal action: the game is over)"; }
+  filterMoves();
+  $("moves").dataset.ready = String(doc.actions.length);
+}
+function filterMoves() {
+  const f = $("filter").value.trim();
+  for (const b of $("moves").children) { b.hidden = f !== "" && !b.dataset.action.includes(f); }
+}
+async function play(action) {
+  const position = $("position").value.trim();
+  $("moves").dataset.ready = "";
+  const reply = await call("apply", {args: [position, action]});
+  if (!reply.ok) { $("status").textContent = JSON.parse(reply.text).error; return; }
+  past.push(position);
+  $("position").value = JSON.parse(reply.text).notation;
+  await drawPosition();
+}
+async function newGame() {
+  const options = {option: words($("rules").value)};
+  if ($("players").value) { options.players = $("players").value; }
+  if ($("seed").value) { options.seed = $("seed").value; }
+  if ($("chance").checked) { options["by-chance"] = true; }
+  const reply = await call("new", {options});
+  if (!reply.ok) { $("status").textContent = JSON.parse(reply.text).error; return; }
+  past.length = 0;
+  $("position").value = JSON.parse(reply.text).notation;
+  await drawPosition();
+}
+async function undo() {
+  if (!past.length) { return; }
+  $("position").value = past.pop();
+  await drawPosition();
+}
+$("new").addEventListener("click", newGame);
+$("undo").addEventListener("click", undo);
+$("filter").addEventListener("input", filterMoves);
+$("position").addEventListener("change", drawPosition);
 $("ask").addEventListener("click", ask);
 $("puzzle").addEventListener("change", puzzle);
 const given = new URLSearchParams(location.search);
@@ -125,6 +196,15 @@ def board(game: str, games: tuple[str, ...]) -> str:
 <div class='row'><div>
 <label for='puzzle'>a shipped puzzle</label>
 <select id='puzzle'><option value=''>(paste a position below instead)</option></select>
+<fieldset><legend>set a game up move by move</legend>
+<label for='players'>players, seed (a shuffled deal), rule options (<code>NAME=VALUE</code>)</label>
+<input id='players' size='3' placeholder='2'> <input id='seed' size='6' value='0'>
+<label style='display:inline;font-weight:normal'><input type='checkbox' id='chance'> deal by
+chance</label>
+<input id='rules' size='24' placeholder='e.g. mode=2'>
+<button id='new'>New game</button> <button id='undo'>Undo</button>
+<label for='filter'>the legal moves (click one to play it; type to filter)</label>
+<input id='filter' size='24'><div id='moves'></div></fieldset>
 <label for='position'>position or game state (notation or JSON)</label>
 <textarea id='position' spellcheck='false'></textarea>
 <label for='verb'>question (verb)</label>

@@ -1,20 +1,24 @@
-"""The server's workers: each question runs as its own ``banditsolve`` process, at most
-``workers`` at a time, stopped at the server's deadline.
+"""The server's workers: each question runs as the ``banditsolve`` command in a process of its
+own, at most ``workers`` at a time, killed at the server's deadline.
 
-A question is the command line itself (:class:`~banditsolve.web.api.Command`), run with the
-same interpreter in a fresh process, with standard input closed and
+A question is the command line itself (:class:`~banditsolve.web.api.Command`). Its process is
+forked from a fork server that has imported the command line and every game's command-line
+module once (:data:`PRELOAD`, named as text the way the registry names them), so a question
+costs a fork (a few milliseconds), not an interpreter start and its imports (about 0.2 s). The
+child runs ``python -m banditsolve`` in place (:func:`runpy.run_module`), with standard input
+closed, its output in files of the question's own folder, and
 :data:`~banditsolve.core.io.TEXT_ONLY` set, so that no argument is ever read as a file of the
-server. Running each question in a process of its own (not a thread of the server) keeps the
-event loop free, gives the solvers both the CPU and the GIL, and makes every fault local: a
-question past its deadline is killed (504), a crashed one is a 503 with one line, and the
-server serves the next. The cost is the process start (about 0.2 s), which the answer cache of
-:mod:`banditsolve.web.app` spares a repeated question.
+server. A process per question (not a thread of the server) keeps the event loop free, gives the
+solvers a CPU and the GIL of their own, and keeps every fault local: a question past its
+deadline is killed (504), a crashed one is a 503 with one line, and the server serves the next.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
+import runpy
 import sys
 import tempfile
 import time
@@ -25,8 +29,21 @@ from banditsolve.core.answer import ExitStatus
 from banditsolve.core.io import TEXT_ONLY
 from banditsolve.web.api import Command
 
-#: The most output a question may print, in bytes (an answer is at most a few hundred KB).
+#: The most output a question may print that the server reads, in bytes.
 MAX_OUTPUT_BYTES = 8 * 1024 * 1024
+
+#: What the fork server imports once, for every question's process to start with (beside
+#: every registered game's object and command-line module, see :func:`preload`).
+PRELOAD = ("banditsolve.cli", "banditsolve.cli.verbs", "banditsolve.core.flags")
+
+
+def preload() -> list[str]:
+    """The modules the fork server imports: :data:`PRELOAD`, each game's object and its
+    command-line hooks (the registry's names, as text), and this module."""
+    from banditsolve.core.registry import entries
+
+    games = [name for e in entries() for name in (e.game.partition(":")[0], e.cli) if name]
+    return [*PRELOAD, *games, __name__]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +67,38 @@ class Busy(Exception):
     """No worker became free within the queue's wait."""
 
 
+def _question(argv: list[str], folder: str) -> None:  # pragma: no cover - runs in the child
+    """The child: ``banditsolve ARGV`` with its output in ``folder``, then exit with its
+    status."""
+    os.environ[TEXT_ONLY] = "1"
+    os.environ.pop("BANDITSOLVE_TRACEBACK", None)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    for fd, name in ((1, "out"), (2, "err")):
+        target = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(target, fd)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the child's own standard streams
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.argv = ["banditsolve", *argv]
+    code = 0
+    try:
+        runpy.run_module("banditsolve", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.exit(code)  # multiprocessing makes it the process's exit status
+
+
+def _read(path: Path) -> str:
+    try:
+        with path.open("rb") as stream:
+            return stream.read(MAX_OUTPUT_BYTES).decode("utf-8", "replace")
+    except FileNotFoundError:
+        return ""
+
+
 class Runner:
     """At most ``workers`` questions at a time; a question waits at most ``queue_wait`` seconds
     for a worker and runs at most ``deadline`` seconds."""
@@ -59,12 +108,14 @@ class Runner:
         self.deadline = deadline
         self.queue_wait = queue_wait
         self._slots = asyncio.Semaphore(workers)
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(preload())
         #: Questions running now, and processes started since the server began.
         self.running = 0
         self.started = 0
 
     async def run(self, command: Command, *, picture: bool = False) -> Ran:
-        """Run ``command`` (with ``--svg`` into a folder of its own when ``picture``)."""
+        """Run ``command`` (with ``--svg`` into the question's folder when ``picture``)."""
         try:
             await asyncio.wait_for(self._slots.acquire(), self.queue_wait)
         except TimeoutError:
@@ -72,36 +123,40 @@ class Runner:
         self.running += 1
         try:
             with tempfile.TemporaryDirectory(prefix="banditsolve-web-") as folder:
-                return await self._run(command, Path(folder) if picture else None)
+                return await self._run(command, Path(folder), picture)
         finally:
             self.running -= 1
             self._slots.release()
 
-    async def _run(self, command: Command, folder: Path | None) -> Ran:
+    async def _run(self, command: Command, folder: Path, picture: bool) -> Ran:
         argv = list(command.argv)
-        target = None
-        if folder is not None:
-            target = folder / "answer.svg"
+        target = folder / "answer.svg"
+        if picture:
             at = argv.index("--json")
             argv[at:at + 1] = ["--svg", str(target)]
-        env = {**os.environ, TEXT_ONLY: "1", "PYTHONUNBUFFERED": "1"}
-        env.pop("BANDITSOLVE_TRACEBACK", None)
         began = time.perf_counter()
         self.started += 1
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "banditsolve", *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-            limit=MAX_OUTPUT_BYTES,
-        )
+        process = self._context.Process(target=_question, args=(argv, str(folder)), daemon=True)
+        process.start()
+        loop = asyncio.get_running_loop()
+        ended: asyncio.Future[None] = loop.create_future()
+
+        def done() -> None:
+            if not ended.done():
+                ended.set_result(None)
+
+        loop.add_reader(process.sentinel, done)
         try:
-            out, err = await asyncio.wait_for(process.communicate(), self.deadline)
+            await asyncio.wait_for(ended, self.deadline)
         except TimeoutError:
             process.kill()
-            await process.wait()
+            process.join()
             return Ran(None, "", "", None, time.perf_counter() - began)
-        svg = target.read_text("utf-8") if target is not None and target.is_file() else None
-        return Ran(process.returncode, out.decode("utf-8", "replace"),
-                   err.decode("utf-8", "replace"), svg, time.perf_counter() - began)
+        finally:
+            loop.remove_reader(process.sentinel)
+        process.join()
+        code = process.exitcode
+        svg = _read(target) if picture and target.is_file() else None
+        status = code if code is None or code >= 0 else 128 - code
+        return Ran(status, _read(folder / "out"), _read(folder / "err"), svg,
+                   time.perf_counter() - began)
