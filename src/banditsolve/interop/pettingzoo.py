@@ -84,7 +84,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
 from banditsolve.core.play import sample_chance
@@ -211,6 +211,8 @@ class BanditsolveEnv(_AECEnv):
         self.initial_state: Any = None
         self.history: list[tuple[int, Any]] = []
         self.steps = 0
+        #: The seat to act now (None before reset and once the game is over or cut short).
+        self._to_act: int | None = None
         self._legal: tuple[int, ...] | None = None
         self._legal_array: npt.NDArray[np.intp] | None = None
         self.agents = []
@@ -273,7 +275,8 @@ class BanditsolveEnv(_AECEnv):
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
-        chosen = self.game.action_from_index(state, self._legal_index(agent, action))
+        place = self._place(agent, action)
+        chosen = self.game.legal_actions(state)[place]
         self._cumulative_rewards[agent] = 0.0
         for other in self.rewards:
             self.rewards[other] = 0.0
@@ -282,8 +285,9 @@ class BanditsolveEnv(_AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _legal_index(self, agent: str, action: object) -> int:
-        """``action`` if it is a legal index for ``agent`` now."""
+    def _place(self, agent: str, action: object) -> int:
+        """The place in the legal actions of ``action``, if it is a legal index for ``agent``
+        now (``legal_indices`` lists the indices of ``legal_actions`` in its order)."""
         if action is None:
             raise ArgumentTypeError(
                 f"the action of {agent} is None, which only a finished agent may step with"
@@ -294,10 +298,10 @@ class BanditsolveEnv(_AECEnv):
             return index
         if index not in legal:
             raise IllegalActionError(
-                f"action {shown(index)} is not legal for {agent} in this {self.game.title} state: "
-                f"{len(legal)} of the actions 0..{self.num_actions - 1} are (the mask's 1s)"
+                f"action {shown(index)} is not legal for {agent} in this {self.game.title} "
+                f"state: {len(legal)} of the actions 0..{self.num_actions - 1} are (the mask's 1s)"
             )
-        return index
+        return legal.index(index)
 
     def _play(self, actor: int, action: object) -> None:
         self.game_state = self.game.apply(self.game_state, action)
@@ -315,6 +319,7 @@ class BanditsolveEnv(_AECEnv):
         while actor == CHANCE and self.steps < self.max_steps:
             self._play(CHANCE, sample_chance(game, self.game_state, rng))
             actor = game.current_player(self.game_state)
+        self._to_act = None
         if actor == TERMINAL:
             outcome = game.outcome(self.game_state)
             assert outcome is not None
@@ -326,6 +331,7 @@ class BanditsolveEnv(_AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[actor]
+            self._to_act = actor
 
     def _legal_indices(self) -> tuple[int, ...]:
         """The legal indices of the state now (listed once per state)."""
@@ -345,14 +351,13 @@ class BanditsolveEnv(_AECEnv):
         (1 at the legal indices when ``agent`` is to act, else all 0)."""
         state = self._need_state()
         seat = self._seat[self._agent(agent)]
-        tensor = np.asarray(self.game.observation_tensor(state, seat), dtype=np.float32)
+        numbers = self.game.observation_tensor(state, seat)
+        tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
         return {"observation": tensor, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        if self.game.current_player(self.game_state) != seat or (
-            self.truncations.get(self.possible_agents[seat])
-        ):
+        if seat != self._to_act:
             return mask
         if self._legal_array is None:
             legal = self._legal_indices()
@@ -385,6 +390,8 @@ class BanditsolveEnv(_AECEnv):
 
 def _whole(value: object, what: str) -> int:
     """``value`` as an int: a Python or NumPy whole number (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise ArgumentTypeError(f"{what} must be a whole number, not {shown(value)}")
-    return expect_whole(operator.index(value), what)
+    return expect_whole(operator.index(cast("SupportsIndex", value)), what)
