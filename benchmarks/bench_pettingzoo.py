@@ -23,8 +23,9 @@ call a step of the environment makes, in microseconds per player move: where the
 
     python benchmarks/bench_pettingzoo.py [--quick] [--games N]
 
-Writes ``benchmarks/results/pettingzoo.md`` and ``.json``, with the load average and the busiest
-other processes at the start (set ``BENCH_NOTE`` to say more about what else ran).
+Writes ``benchmarks/results/pettingzoo.md`` (keeping the notes written below the figures) and
+``.json``, with the load average and the busiest other processes at the start (set
+``BENCH_NOTE`` to say more about what else ran).
 """
 
 from __future__ import annotations
@@ -289,7 +290,18 @@ def write(result: dict[str, Any]) -> None:
     ]
     for r in result["rows"]:
         lines.append(f"| {r['case']} | " + " | ".join(f"{r['parts'][n]:g}" for n in names) + " |")
-    (RESULTS / "pettingzoo.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    notes = _notes()
+    text = "\n".join(lines) + "\n" + ("\n" + notes if notes else "")
+    (RESULTS / "pettingzoo.md").write_text(text, encoding="utf-8")
+
+
+def _notes() -> str:
+    """The hand-written notes of the results file (from its first ``## Notes`` heading on),
+    kept below the tables a run writes."""
+    path = RESULTS / "pettingzoo.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    at = text.find("\n## Notes")
+    return text[at + 1 :] if at >= 0 else ""
 
 
 if __name__ == "__main__":

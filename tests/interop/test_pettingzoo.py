@@ -28,6 +28,7 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper  # type: ignore[im
 import banditsolve
 import banditsolve.interop
 from banditsolve.core.protocol import CHANCE, TERMINAL
+from banditsolve.core.registry import register, unregister
 from banditsolve.errors import (
     ArgumentTypeError,
     BanditsolveError,
@@ -38,6 +39,7 @@ from banditsolve.errors import (
 from banditsolve.interop.pettingzoo import BanditsolveEnv, env
 from tests.contract import assert_clear_message, chi_square, chi_square_bound
 from tests.profiles import scaled
+from tests.toy import ENTRY as TOY
 
 #: (game, players, options): every registered game with its defaults, then more counts and
 #: every Bandida mode.
@@ -422,6 +424,24 @@ def _message(aec: BanditsolveEnv, action: int) -> str:
     raise AssertionError(f"action {action} was accepted")
 
 
+def test_a_finished_agent_steps_with_none_only() -> None:
+    aec = env("banditos")
+    aec.reset(seed=1)
+    rng = random.Random(3)
+    while not aec.terminations[aec.agent_selection]:
+        observation, *_ = aec.last()
+        assert observation is not None
+        allowed = np.flatnonzero(observation["action_mask"])
+        aec.step(int(allowed[rng.randrange(len(allowed))]))
+    before = list(aec.agents)
+    with pytest.raises(IllegalActionError) as caught:
+        aec.step(0)
+    assert_clear_message(caught.value)
+    assert aec.agents == before
+    aec.step(None)
+    assert len(aec.agents) == len(before) - 1
+
+
 def test_stepping_before_reset_or_after_the_end_is_refused() -> None:
     aec = env("banditos")
     with pytest.raises(IllegalActionError) as caught:
@@ -554,6 +574,27 @@ def test_bandidos_action_range_grows_with_the_hand() -> None:
     small, large = env("bandido", hand_size=3), env("bandido", hand_size=10)
     assert large.num_actions > small.num_actions
     assert large.action_space("player_0").n == large.game.num_distinct_actions(2, {"hand_size": 10})
+
+
+# -- a game the library does not ship -------------------------------------------------------------
+
+
+def test_a_plugged_in_game_is_an_environment_too() -> None:
+    """The toy of ``tests/toy`` (Nim with a die), registered as a plug-in: the adapter knows no
+    game, so it serves this one as any other."""
+    register(TOY)
+    try:
+        aec = env("nim")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(aec, num_cycles=100)
+        seed_test(lambda: env("nim"), num_cycles=100)
+        rng = random.Random(1)
+        for seed in range(5):
+            chosen = list(_episode(aec, seed, rng))
+            assert _replay(aec, chosen) == aec.game_state
+    finally:
+        unregister("nim")
 
 
 # -- the optional extra ----------------------------------------------------------------------------

@@ -273,6 +273,10 @@ class BanditsolveEnv(_AECEnv):
                 f"the {self.game.title} game is over and every agent has left: reset() first"
             )
         if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                raise IllegalActionError(
+                    f"{agent} has finished this {self.game.title} game: its step is None"
+                )
             self._was_dead_step(action)
             return
         place = self._place(agent, action)
