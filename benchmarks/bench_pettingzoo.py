@@ -11,7 +11,10 @@ side always finds the caches warm):
 - ``native+obs``: the same, and the mover's ``game.observation_tensor`` at every move (what an
   agent on the contract needs to see, the like-for-like baseline);
 - ``aec``: ``env.reset(seed=seed)``, then for each agent ``env.last()`` and ``env.step`` with a
-  uniform choice among the mask's 1s (``None`` for a finished agent);
+  uniform choice among the mask's 1s (``None`` for a finished agent), read as
+  ``np.flatnonzero(mask.view(np.bool_))`` (on the ``int8`` array itself NumPy takes 26 µs for
+  Bandido's 10,082 places and 140 µs for Bandida's 70,562, 20 to 40 times as long: no fast
+  path; ``action_space.sample(mask)`` takes 25 and 38 µs);
 - ``aec, tensor stubbed``: the same environment over the game with ``observation_tensor``
   replaced by a constant tuple of its length: what the adapter itself costs.
 
@@ -92,7 +95,7 @@ def through_env(aec: BanditsolveEnv, seed: int) -> tuple[int, int]:
             aec.step(None)
             continue
         assert observation is not None
-        allowed = np.flatnonzero(observation["action_mask"])
+        allowed = np.flatnonzero(observation["action_mask"].view(np.bool_))
         aec.step(int(allowed[agent.randrange(len(allowed))]))
         moves += 1
     return aec.steps, moves

@@ -551,6 +551,7 @@ def test_aliases_and_options_reach_the_game() -> None:
     assert aec.possible_agents == ["player_0", "player_1", "player_2"]
     assert aec.game.to_json(aec.game_state)["options"]["mode"] in (2, "2")
     assert str(aec) == "banditsolve_bandida"
+    assert repr(aec) == "env('bandida', players=3, mode=2)"
 
 
 def test_the_spaces_have_the_contracts_sizes(

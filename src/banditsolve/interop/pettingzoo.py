@@ -25,7 +25,9 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
   ``legal_actions(state)`` (:mod:`banditsolve.core.observe`), so their ranges are proven bounds
   on the number of legal actions of any state, and large. The mask is built in one pass over
   ``legal_indices`` (a few microseconds for Bandida's 70,562 places: the zeros are one
-  allocation); the legal indices are listed once per state.
+  allocation); the legal indices are listed once per state. To read the indices back from a
+  mask, ``np.flatnonzero(mask.view(bool))`` is 20 to 40 times as fast as on the ``int8`` array
+  for the large ranges (NumPy's fast path is for booleans).
 - **Rewards** are the game's ``Outcome.returns`` at the end, 0 before: 1.0 split among the
   winners (a cooperative win gives every player 1.0, a loss 0.0).
 - **Terminations and truncations.** A game that ends by its rules terminates every agent. The
@@ -219,7 +221,8 @@ class BanditsolveEnv(_AECEnv):
         self.agent_selection = self.possible_agents[0]
 
     def __repr__(self) -> str:
-        return f"banditsolve.interop.pettingzoo.env({self.game.name!r}, players={self.players})"
+        chosen = "".join(f", {name}={value!r}" for name, value in (self.options or {}).items())
+        return f"env({self.game.name!r}, players={self.players}{chosen})"
 
     # -- spaces -----------------------------------------------------------------------------------
 
