@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
@@ -122,14 +122,14 @@ if TYPE_CHECKING:
         infos: dict[str, dict[str, Any]]
         agent_selection: str
 
+        #: ``last(observe=True)``: the agent to act's observation, reward, termination,
+        #: truncation and info.
+        last: Callable[..., tuple[Observation | None, float, bool, bool, dict[str, Any]]]
+        #: ``agent_iter(max_iter=2**63)``: the agents in the order they act.
+        agent_iter: Callable[..., Iterator[str]]
+
         @property
         def num_agents(self) -> int: ...
-
-        def last(
-            self, observe: bool = True
-        ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]: ...
-
-        def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]: ...
 
         def _was_dead_step(self, action: object) -> None: ...
 
