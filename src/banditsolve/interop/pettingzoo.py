@@ -24,10 +24,10 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
   numbers its actions once for all states; the other games by their place in
   ``legal_actions(state)`` (:mod:`banditsolve.core.observe`), so their ranges are proven bounds
   on the number of legal actions of any state, and large. The mask is built in one pass over
-  ``legal_indices`` (a few microseconds for Bandida's 70,562 places: the zeros are one
-  allocation); the legal indices are listed once per state. To read the indices back from a
-  mask, ``np.flatnonzero(mask.view(bool))`` is 20 to 40 times as fast as on the ``int8`` array
-  for the large ranges (NumPy's fast path is for booleans).
+  ``legal_indices`` (under 10 microseconds for Bandida's 70,562 places: one zeroed allocation,
+  one assignment at the indices); the legal indices are listed once per state. To read them back
+  from a mask, ``np.flatnonzero(mask.view(bool))`` is 20 to 40 times as fast as on the ``int8``
+  array for the large ranges (NumPy's fast path is for booleans).
 - **Rewards** are the game's ``Outcome.returns`` at the end, 0 before: 1.0 split among the
   winners (a cooperative win gives every player 1.0, a loss 0.0).
 - **Terminations and truncations.** A game that ends by its rules terminates every agent. The
