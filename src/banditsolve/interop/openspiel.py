@@ -253,6 +253,8 @@ class Core:
         self.steps = steps
         self.player: int | None = None
         self.indices: tuple[int, ...] | None = None
+        #: The native actions at the places of ``indices``; at a chance node the outcomes,
+        #: ``(action, probability)``.
         self.actions: tuple[Any, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, object]) -> Core:
@@ -272,12 +274,14 @@ class Core:
         indices = self.indices
         if indices is None:
             return None
-        if index < len(indices) and indices[index] == index:
-            return self.actions[index]
-        try:
-            return self.actions[indices.index(index)]
-        except ValueError:
+        if 0 <= index < len(indices) and indices[index] == index:
+            place = index
+        elif index in indices:
+            place = indices.index(index)
+        else:
             return None
+        chosen = self.actions[place]
+        return chosen[0] if self.player == _CHANCE else chosen
 
 
 #: Chance outcomes as OpenSpiel lists them, by the outcomes' tuple (kept alive here, so its id
@@ -358,6 +362,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
+        if player == _CHANCE:
+            return [i for i, _ in self.chance_outcomes()]
         return sorted(self._list())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -368,7 +374,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         outcomes: tuple[tuple[Any, Fraction], ...] = native.chance_outcomes(core.trail.state)
         indices = tuple(native.legal_indices(core.trail.state))
         core.indices = indices
-        core.actions = tuple(a for a, _ in outcomes)
+        core.actions = outcomes
         return _chance_pairs(outcomes, indices)
 
     def _apply_action(self, action: int) -> None:
