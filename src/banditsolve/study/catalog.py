@@ -223,6 +223,37 @@ def _rolling() -> tuple[Setting, ...]:
     return seats + h2h + options
 
 
+#: The MCTS budgets (simulations a move) of the openspiel-mcts study, per game: what a run of
+#: some 15 minutes on 2 cores affords (a Los Banditos move of MCTS 100 takes a quarter second,
+#: one of Rolling Bandits at 30 about half a second: its rollouts are 200 steps long).
+MCTS_BUDGETS = {"banditos": (10, 100), "rolling": (10, 30), "bandido": (10, 100), "bandida": (10,)}
+
+
+def _mcts() -> tuple[Setting, ...]:
+    """OpenSpiel's MCTS in both seatings against each policy of the two-player games, and as a
+    whole team against the policy's team in the team games (two players, the same seeds)."""
+    out: list[Setting] = []
+    duels = {"banditos": ("greedy", "claim-aware", "montecarlo"), "rolling": ("greedy",)}
+    for game, policies in duels.items():
+        for n in MCTS_BUDGETS[game]:
+            weight = 4 if n == 10 else 1
+            for policy in policies:
+                for pair in ((f"mcts:{n}", policy), (policy, f"mcts:{n}")):
+                    params: tuple[tuple[str, Scalar], ...] = (
+                        ("players", 2), ("policies", ",".join(pair)), ("samples", MC_SAMPLES)
+                    )
+                    label = f"mcts:{game} {','.join(pair)}"
+                    out.append(Setting(label, game, "mcts", (), params, weight))
+    for game in ("bandido", "bandida"):
+        heavy = game == "bandida"  # (a Bandida game of MCTS 10 takes some 15 s)
+        first = 2 if heavy else 4
+        for name, weight in (("greedy", first), *((f"mcts:{n}", first if n == 10 else 1)
+                                                  for n in MCTS_BUDGETS[game])):
+            params = (("players", 2), ("policies", name))
+            out.append(Setting(f"mcts:{game} {name}", game, "mcts", (), params, weight))
+    return tuple(out)
+
+
 STUDIES: dict[str, StudySpec] = {
     spec.name: spec
     for spec in (
@@ -289,6 +320,19 @@ STUDIES: dict[str, StudySpec] = {
             "under each rule option.",
             _rolling,
             5_000,
+        ),
+        StudySpec(
+            "openspiel-mcts",
+            "OpenSpiel's MCTS against our players",
+            "OpenSpiel's MCTSBot (random rollouts, through banditsolve.interop.openspiel) at "
+            "several budgets against the shipped policies: in both seatings in the two-player "
+            "games (Los Banditos: greedy, claim-aware and montecarlo, the endgame solver's "
+            "sampled best turn with 4 playouts a candidate; Rolling Bandits: greedy), and as a "
+            "whole team against the greedy team on the same seeds in Bandido and Bandida (2 "
+            "players, mode 1). In the games with hidden information OpenSpiel's MCTS searches "
+            "the true state: it sees the other hands, which no player may.",
+            _mcts,
+            400,
         ),
     )
 }

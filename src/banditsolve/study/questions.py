@@ -7,6 +7,9 @@
   policies. The row gives the winner, each seat's policy, return and score, the length of the
   game, and the columns the game's study hooks add for a finished game
   (:meth:`~banditsolve.core.hooks.StudyHooks.final_columns`).
+- ``"mcts"`` (every game): one seeded game played through OpenSpiel by seats that are
+  OpenSpiel's MCTS at a budget (``mcts:N``) or the game's policies
+  (:mod:`banditsolve.study.versus`).
 - Any question a game's study hooks add (:meth:`~banditsolve.core.hooks.StudyHooks.questions`):
   Bandido's and Bandida's ``"solve"`` (the seed's deal solved with perfect information), Los
   Banditos' ``"claim"`` (how often a claim's verdict depends on the proof reading).
@@ -83,7 +86,9 @@ def _questions(game: str) -> Mapping[str, tuple[Question, tuple[str, ...]]]:
     hooks = load_study(game)
     extra = {} if hooks is None else hooks.questions()
     simulate_columns = SIMULATE_COLUMNS + (() if hooks is None else hooks.columns())
-    return {"simulate": (simulate, simulate_columns), **extra}
+    from banditsolve.study.versus import MCTS_COLUMNS, mcts_game
+
+    return {"simulate": (simulate, simulate_columns), "mcts": (mcts_game, MCTS_COLUMNS), **extra}
 
 
 def questions(game: str) -> tuple[str, ...]:

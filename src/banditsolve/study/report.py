@@ -10,7 +10,8 @@ the study's folder. The sections follow the labels' prefixes:
 - ``h2h:`` policies head to head, with a rating table (a Bradley-Terry fit, on the Elo scale);
 - ``seats:`` win rate by seat and number of players, and the trunks taken (Rolling Bandits);
 - ``option:`` each rule option's other readings against the default, on the same seeds;
-- ``claims:`` how often a claim's verdict depends on the proof reading (Los Banditos).
+- ``claims:`` how often a claim's verdict depends on the proof reading (Los Banditos);
+- ``mcts:`` OpenSpiel's MCTS against our players (:mod:`banditsolve.study.versus`).
 
 The figures (intervals, the rating fit, tables, plots) are those of
 :mod:`banditsolve.study.figures`.
@@ -41,6 +42,7 @@ from banditsolve.study.figures import (
     sign_test,
     table,
 )
+from banditsolve.study.versus import mcts_section
 
 if TYPE_CHECKING:
     from banditsolve.study.catalog import StudySpec
@@ -546,6 +548,7 @@ def claims_section(rows: Sequence[Row], plots: Plots) -> list[str]:
 
 SECTIONS: tuple[Callable[[Sequence[Row], Plots], list[str]], ...] = (
     perfect_section, policy_section, h2h_section, seats_section, claims_section, options_section,
+    mcts_section,
 )
 
 
