@@ -10,6 +10,7 @@ import itertools
 import math
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,24 @@ def test_the_searches_inside_a_study_draw_no_line_of_their_own(
     assert code == 0
     assert "bandido-perfect" in err  # the study's bar
     assert watched == []  # its solves (tunnels.solve_game) were not watched
+
+
+def test_a_study_with_no_full_size_reports_its_cost_and_projects_nothing(tmp_path: Path) -> None:
+    rows: list[Row] = [
+        {"setting": f"policy:greedy {p}p", "won": p > 1, "exits_left": 1, "decisions": 30,
+         "_seconds": 0.02}
+        for p in (1, 2)
+    ]
+    meta: dict[str, Scalar] = {"task_seconds": 0.04, "wall_seconds": 0.05, "failed": 0,
+                               "cpu_timed_task_seconds": 0.04, "cpu_timed_task_cpu_seconds": 0.01,
+                               "cpu_timed_tasks": 2}
+    projected = write_report(STUDIES["bandido"], rows, tmp_path / "a", meta).read_text()
+    assert "The study's full size, 100,000 simulated games" in projected
+    spec = replace(STUDIES["bandido"], projected=False)
+    text = write_report(spec, rows, tmp_path / "b", meta).read_text()
+    assert "full size" not in text
+    assert "| cores | time |" not in text
+    assert "Measured cost: 20.0 ms per task on average" in text
+    assert "5.0 ms per task" in text  # the CPU time the workers measured
+    assert "| greedy 2 players | 1 | 20.0 |" in text.replace("policies: ", "")
+    assert not STUDIES["openspiel-mcts"].projected

@@ -49,6 +49,10 @@ class StudySpec:
     description: str
     build: Callable[[], tuple[Setting, ...]] = field(repr=False)
     default_games: int = 1000
+    #: Whether the report projects the cost of the study's full size (100,000 simulated games,
+    #: or 2,000 solves a setting); a study with no such size (a comparison at a few budgets)
+    #: reports its measured cost only.
+    projected: bool = True
 
     def settings(self) -> tuple[Setting, ...]:
         return _settings(self.name)
@@ -333,6 +337,7 @@ STUDIES: dict[str, StudySpec] = {
             "the true state: it sees the other hands, which no player may.",
             _mcts,
             400,
+            projected=False,
         ),
     )
 }

@@ -574,8 +574,11 @@ def _cpu_per_task(meta: dict[str, Scalar]) -> tuple[float, int] | None:
     return float(cpu) / tasks, tasks
 
 
-def run_section(rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
-    """What the runs took, and what the study's full size would take on N cores."""
+def run_section(
+    rows: Sequence[Row], meta: dict[str, Scalar], *, projected: bool = True
+) -> list[str]:
+    """What the runs took, and (``projected``) what the study's full size would take on N
+    cores."""
     task_seconds = meta.get("task_seconds")
     wall_seconds = meta.get("wall_seconds")
     failed = _int(meta.get("failed"))
@@ -595,7 +598,10 @@ def run_section(rows: Sequence[Row], meta: dict[str, Scalar]) -> list[str]:
         total = float(task_seconds) if isinstance(task_seconds, (int, float)) else 0.0
     if total and rows:
         per = total / (len(timed) or len(rows))
-        out.extend(_projection(rows, meta, per, per_setting))
+        if projected:
+            out.extend(_projection(rows, meta, per, per_setting))
+        else:
+            out.extend(_measured(meta, per, per_setting))
     details = run_details(meta)
     if details:
         out.extend((table(("run detail", "value"), details), ""))
@@ -672,16 +678,29 @@ def _projection(
         table(("cores", "time"), [(n, duration(cpu / n)) for n in CORES]),
         "",
     ]
-    if per_setting and len(per_setting) <= 30:
-        out.extend((
-            "Cost by setting (mean time per task):",
-            "",
-            table(("setting", "tasks", "ms per task"),
-                  [(readable(k, section=True), len(v), f"{1000 * statistics.fmean(v):.1f}")
-                   for k, v in sorted(per_setting.items(), key=lambda t: natural_key(t[0]))]),
-            "",
-        ))
-    return out
+    return out + _by_setting(per_setting)
+
+
+def _measured(
+    meta: dict[str, Scalar], per: float, per_setting: dict[str, list[float]]
+) -> list[str]:
+    """The measured cost of a study with no full size to project."""
+    basis, _ = _cost_basis(meta, 1, per)
+    return [f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}.", "",
+            *_by_setting(per_setting)]
+
+
+def _by_setting(per_setting: dict[str, list[float]]) -> list[str]:
+    if not per_setting or len(per_setting) > 30:
+        return []
+    return [
+        "Cost by setting (mean time per task):",
+        "",
+        table(("setting", "tasks", "ms per task"),
+              [(readable(k, section=True), len(v), f"{1000 * statistics.fmean(v):.1f}")
+               for k, v in sorted(per_setting.items(), key=lambda t: natural_key(t[0]))]),
+        "",
+    ]
 
 
 def _cost_basis(meta: dict[str, Scalar], target: int, cpu: float) -> tuple[str, float]:
@@ -729,7 +748,7 @@ def write_report(spec: StudySpec, rows: list[Row], out_dir: Path,
     lines.append("")
     for section in SECTIONS:
         lines += section(rows, plots)
-    lines += run_section(rows, meta)
+    lines += run_section(rows, meta, projected=spec.projected)
     path = out_dir / "report.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
