@@ -12,6 +12,7 @@ Chromium comes from Debian's packages (``make browser`` installs it; ``.ci/run``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -77,6 +78,26 @@ def server() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+@contextlib.contextmanager
+def _chromium() -> Iterator[Any]:
+    """A page of Debian's Chromium, headless."""
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_browser(), headless=True,
+                                    args=["--no-sandbox"])
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()
+
+
+def _check_certificate(page: Any) -> None:
+    """The picture's certificate is numbered 1..n on the table, each number once."""
+    steps = page.eval_on_selector_all(
+        "#picture g.card[data-step]", "els => els.map(e => e.dataset.step)")
+    assert steps
+    assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
 
 
 def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> None:
@@ -150,51 +171,34 @@ def test_a_game_set_up_by_clicking_its_moves_is_asked_and_answered(
             action = bandido.legal_actions(state)[0]
             moves.append(bandido.action_text(state, action))
             state = bandido.apply(state, action)
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_browser(), headless=True,
-                                    args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            _set_up(page, server, game, players, seed, moves)
-            page.fill("#verb", verb)
-            page.fill("#args", arg)
-            page.click("#ask")
-            page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
-            assert said in page.inner_text("#status")
-            page.wait_for_selector("#picture svg", timeout=60_000)
-            if game == "bandido":
-                steps = page.eval_on_selector_all(
-                    "#picture g.card[data-step]", "els => els.map(e => e.dataset.step)")
-                assert steps
-                assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
-        finally:
-            browser.close()
+    with _chromium() as page:
+        _set_up(page, server, game, players, seed, moves)
+        page.fill("#verb", verb)
+        page.fill("#args", arg)
+        page.click("#ask")
+        page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+        assert said in page.inner_text("#status")
+        page.wait_for_selector("#picture svg", timeout=60_000)
+        if game == "bandido":
+            _check_certificate(page)
 
 
 @pytest.mark.parametrize(("game", "puzzle", "verb", "args", "drawn", "said"), ASKED)
 def test_a_question_asked_in_the_browser_is_answered_and_drawn(
     server: str, game: str, puzzle: str, verb: str, args: str, drawn: str, said: str
 ) -> None:
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_browser(), headless=True,
-                                    args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            _ask(page, server, game, puzzle, verb, args)
-            assert said in page.inner_text("#status")
-            assert page.locator(f"#picture {drawn}").count() >= 1
-            if drawn == "g.card[data-step]":  # the certificate, numbered 1..n on the table
-                steps = page.eval_on_selector_all(
-                    "#picture g.card[data-step]", "els => els.map(e => e.dataset.step)")
-                assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
-            command = page.inner_text("#command")
-            assert command.startswith(f"banditsolve {game} {verb} ")
-            # the address holds the question: opened afresh, it asks it again
-            page.goto(page.url)
-            page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
-            assert said in page.inner_text("#status")
-        finally:
-            browser.close()
+    with _chromium() as page:
+        _ask(page, server, game, puzzle, verb, args)
+        assert said in page.inner_text("#status")
+        assert page.locator(f"#picture {drawn}").count() >= 1
+        if drawn == "g.card[data-step]":
+            _check_certificate(page)
+        command = page.inner_text("#command")
+        assert command.startswith(f"banditsolve {game} {verb} ")
+        # the address holds the question: opened afresh, it asks it again
+        page.goto(page.url)
+        page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+        assert said in page.inner_text("#status")
 
 
 def main() -> None:  # pragma: no cover - rewrites the committed screenshots
