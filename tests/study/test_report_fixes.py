@@ -237,3 +237,20 @@ def test_a_study_with_no_full_size_reports_its_cost_and_projects_nothing(tmp_pat
     assert "5.0 ms per task" in text  # the CPU time the workers measured
     assert "| greedy 2 players | 1 | 20.0 |" in text.replace("policies: ", "")
     assert not STUDIES["openspiel-mcts"].projected
+
+
+def test_a_study_whose_extra_is_missing_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyspiel" else found(name, *a))
+    code, _, err = _study("openspiel-mcts", "--games", "1", "--out", str(tmp_path / "s"))
+    assert code == 2
+    assert err.strip() == (
+        "banditsolve: error: the study openspiel-mcts needs the package pyspiel, of "
+        "banditsolve's optional extra 'openspiel', which is not installed: "
+        "pip install 'banditsolve[openspiel]'")
+    assert not (tmp_path / "s").exists()  # refused before any work

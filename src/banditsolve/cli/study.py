@@ -11,6 +11,7 @@ the command runs.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -198,6 +199,10 @@ def cmd_study(args: argparse.Namespace) -> int:
         fail(f"unknown study {args.name[:40]!r} (studies: {', '.join(sorted(studies)) or 'none'})")
     kind, address = _executor(args.executor)
     _require(STUDY_PACKAGES + (DASK_PACKAGES if kind in ("dask", "local-dask") else ()))
+    for package, extra in spec.extras:
+        if importlib.util.find_spec(package) is None:
+            fail(f"the study {spec.name} needs the package {package}, of banditsolve's optional "
+                 f"extra '{extra}', which is not installed: pip install 'banditsolve[{extra}]'")
     from banditsolve.study.batch import run_study
     from banditsolve.study.executors import open_executor
 

@@ -53,6 +53,9 @@ class StudySpec:
     #: or 2,000 solves a setting); a study with no such size (a comparison at a few budgets)
     #: reports its measured cost only.
     projected: bool = True
+    #: The packages a study needs beyond the ``study`` extra, each with its extra's name
+    #: (checked before any work: one line naming the extra when one is missing).
+    extras: tuple[tuple[str, str], ...] = ()
 
     def settings(self) -> tuple[Setting, ...]:
         return _settings(self.name)
@@ -338,6 +341,7 @@ STUDIES: dict[str, StudySpec] = {
             _mcts,
             400,
             projected=False,
+            extras=(("pyspiel", "openspiel"),),
         ),
     )
 }
