@@ -137,9 +137,28 @@ def _line_to(game_name: str, verb: str, seed: int, players: int) -> tuple[list[s
 #: (game, players, seed, the question asked once the game is set up, the status it shows).
 SET_UP = [
     ("bandido", 2, 3, "close", "answer: closable"),
+    ("bandida", 2, 3, "close", "answer: closable"),
     ("banditos", 2, 1, "claim", "answer: "),
     ("rolling", 2, 2, "safe", "answer: "),
 ]
+#: The tunnel games are set up by laying two cards; the others along a seeded game.
+TUNNELS = ("bandido", "bandida")
+
+
+def _moves_for(game: str, verb: str, players: int, seed: int) -> tuple[list[str], str]:
+    """The moves clicked to set ``game`` up, and the question's further argument."""
+    if game not in TUNNELS:
+        return _line_to(game, verb, seed, players)
+    from banditsolve.core.registry import load_game
+
+    tunnel = load_game(game)
+    state = tunnel.new_game(players, seed=seed)
+    moves = []
+    for _ in range(2):  # two cards laid by clicking, then: can the tunnel still close?
+        action = tunnel.legal_actions(state)[0]
+        moves.append(tunnel.action_text(state, action))
+        state = tunnel.apply(state, action)
+    return moves, ""
 
 
 def _set_up(page: Any, url: str, game: str, players: int, seed: int, moves: list[str]) -> None:
@@ -161,16 +180,7 @@ def _set_up(page: Any, url: str, game: str, players: int, seed: int, moves: list
 def test_a_game_set_up_by_clicking_its_moves_is_asked_and_answered(
     server: str, game: str, players: int, seed: int, verb: str, said: str
 ) -> None:
-    moves, arg = ([], "") if game == "bandido" else _line_to(game, verb, seed, players)
-    if game == "bandido":  # two cards laid by clicking, then: can the tunnel still close?
-        from banditsolve.core.registry import load_game
-
-        bandido = load_game("bandido")
-        state = bandido.new_game(players, seed=seed)
-        for _ in range(2):
-            action = bandido.legal_actions(state)[0]
-            moves.append(bandido.action_text(state, action))
-            state = bandido.apply(state, action)
+    moves, arg = _moves_for(game, verb, players, seed)
     with _chromium() as page:
         _set_up(page, server, game, players, seed, moves)
         page.fill("#verb", verb)
@@ -179,7 +189,7 @@ def test_a_game_set_up_by_clicking_its_moves_is_asked_and_answered(
         page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
         assert said in page.inner_text("#status")
         page.wait_for_selector("#picture svg", timeout=60_000)
-        if game == "bandido":
+        if game in TUNNELS:
             _check_certificate(page)
 
 
@@ -214,6 +224,16 @@ def main() -> None:  # pragma: no cover - rewrites the committed screenshots
             for game, puzzle, verb, args, _, _ in ASKED:
                 _ask(page, url, game, puzzle, verb, args)
                 page.screenshot(path=str(SHOTS / f"{game}-{verb}.png"), full_page=True)
+            for game, players, seed, verb, _ in SET_UP:
+                moves, arg = _moves_for(game, verb, players, seed)
+                _set_up(page, url, game, players, seed, moves)
+                page.fill("#verb", verb)
+                page.fill("#args", arg)
+                page.click("#ask")
+                page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
+                page.wait_for_selector("#picture svg", timeout=60_000)
+                shot = SHOTS / f"{game}-set-up-{verb}.png"
+                page.screenshot(path=str(shot), full_page=True)
             browser.close()
     finally:
         next(context, None)

@@ -22,6 +22,7 @@ _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:70rem;color:#222}
 textarea,input,select{font-family:ui-monospace,monospace;font-size:.9rem}
 textarea{width:100%;height:4.5rem}
+#puzzle{max-width:100%}
 label{display:block;margin:.5rem 0 .2rem;font-weight:600}
 button{margin-top:.6rem;padding:.35rem 1rem;font-size:1rem}
 #status{font-weight:600;margin:.8rem 0}
