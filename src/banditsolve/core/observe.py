@@ -40,13 +40,18 @@ def observation_text(document: Any) -> str:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
+#: Zeros to pad a tensor with, made once.
+_ZEROS = (0.0,) * 4096
+
+
 def fixed(values: Iterable[int | float], length: int, what: str) -> tuple[float, ...]:
     """``values`` as floats, padded with zeros to ``length``; more than ``length`` values is a
     bug (the game's bound on its tensor was wrong)."""
-    out = [float(v) for v in values]
+    out = tuple(map(float, values))  # map with the builtin: twice as fast as a comprehension
     if len(out) > length:
         raise InternalError(f"{what}: {len(out)} numbers, more than its length {length}")
-    return tuple(out) + (0.0,) * (length - len(out))
+    return out + _ZEROS[: length - len(out)] if length <= len(_ZEROS) else (
+        out + (0.0,) * (length - len(out)))
 
 
 def place_of(legal: Sequence[A], action: object, title: str) -> int:
