@@ -58,7 +58,7 @@ def test_every_query_of_every_game_draws_its_answer_with_svg() -> None:
 def test_every_game_offers_the_shared_verbs_with_the_same_flags() -> None:
     reference = {verb: _flags(game_commands(GAMES[0])[verb]) for verb in SHARED_VERBS}
     assert set(reference["play"]) >= {"--seed", "--players", "--option", "--policy", "--json"}
-    assert set(reference["show"]) == {"position", "--svg", "--json"}
+    assert set(reference["show"]) == {"position", "--svg", "--json", "--python"}
     for name in GAMES:
         commands = game_commands(name)
         for verb in SHARED_VERBS:
@@ -357,3 +357,10 @@ def test_new_is_the_game_a_seed_deals_and_its_moves_set_a_position_up(name: str)
     too_many = run(name, "new", "--players", str(game.max_players + 1))
     assert too_many.code == 2
     assert f"not {game.max_players + 1}" in too_many.err
+
+
+def test_every_query_of_every_game_writes_itself_as_python() -> None:
+    for name in GAMES:
+        for verb, parser in game_commands(name).items():
+            if parser.get_default("query") or verb in ("new", "show", "moves", "apply"):
+                assert "--python" in _flags(parser), (name, verb)

@@ -205,6 +205,8 @@ def test_a_question_asked_in_the_browser_is_answered_and_drawn(
             _check_certificate(page)
         command = page.inner_text("#command")
         assert command.startswith(f"banditsolve {game} {verb} ")
+        page.wait_for_function("document.getElementById('python').textContent.length > 0")
+        assert page.inner_text("#python").startswith("import banditsolve")
         # the address holds the question: opened afresh, it asks it again
         page.goto(page.url)
         page.wait_for_selector("#status[data-state='answered']", timeout=60_000)

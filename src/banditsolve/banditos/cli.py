@@ -26,6 +26,8 @@ from banditsolve.core.flags import (
     add_svg,
     count,
     emit_answer,
+    python_args,
+    python_text,
     write_svg,
 )
 from banditsolve.core.limits import (
@@ -44,7 +46,8 @@ _TILE_HELP = "the tile's slot, 1 to 4"
 
 def register(commands: Commands) -> None:
     """Add ``claim``, ``odds`` and ``best`` to ``banditsolve banditos``."""
-    claim = add_query(commands, "claim", "is a claim on a tile provably safe? (0 safe, 1 unsafe)")
+    claim = add_query(commands, "claim", "is a claim on a tile provably safe? (0 safe, 1 unsafe)",
+                      snippet=claim_python)
     claim.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help=_TILE_HELP)
     claim.add_argument(
         "--proof",
@@ -72,7 +75,8 @@ def register(commands: Commands) -> None:
     claim.set_defaults(handler=cmd_claim)
 
     odds = add_query(
-        commands, "odds", "exact odds that the opponent's side, filled from the bag, beats yours"
+        commands, "odds", "exact odds that the opponent's side, filled from the bag, beats yours",
+        snippet=odds_python,
     )
     odds.add_argument("tile", metavar="TILE", type=int, choices=(1, 2, 3, 4), help=_TILE_HELP)
     odds.add_argument(
@@ -85,6 +89,7 @@ def register(commands: Commands) -> None:
         commands,
         "best",
         "best play this turn and the chance of winning (0 exact, 3 an estimate or unknown)",
+        snippet=best_python,
     )
     add_limits(
         best,
@@ -119,6 +124,28 @@ def solve_best(state: Any, *, time_limit: float | None, node_limit: int | None,
 
     return best_turn(state, time_limit=time_limit, node_limit=node_limit, samples=samples,
                      method=method, seed=seed)  # type: ignore[arg-type]
+
+
+# -- the same questions in Python (--python) --------------------------------------------------
+
+
+def claim_python(args: argparse.Namespace) -> str:
+    call = python_args(args.tile, player=args.player, proof=args.proof, backend=args.backend,
+                       time_limit=args.time_limit)
+    return python_text(args, ["from banditsolve.banditos import claim_verdict_at"],
+                       f"claim_verdict_at(state, {call})")
+
+
+def odds_python(args: argparse.Namespace) -> str:
+    return python_text(args, ["from banditsolve.banditos import completion_odds_at"],
+                       f"completion_odds_at(state, {python_args(args.tile, args.player)})")
+
+
+def best_python(args: argparse.Namespace) -> str:
+    call = python_args(time_limit=args.time_limit, node_limit=args.node_limit,
+                       samples=args.samples, method=args.method, seed=args.seed)
+    return python_text(args, ["from banditsolve.banditos import best_turn"],
+                       f"best_turn(state, {call})")
 
 
 # -- handlers -------------------------------------------------------------------------------

@@ -158,6 +158,10 @@ def _main(args_list: list[str]) -> int:
         parser = build_parser(name, all_games=False)
         args = parser.parse_args(args_list)
         handler: Handler = args.handler
+        if getattr(args, "python", False):
+            text = args.snippet(args)
+            emit(args, text, {"python": text})
+            return ExitStatus.YES
         if not _shows_progress(args):
             return handler(args)
         from banditsolve.core.progress import TerminalProgress, progress

@@ -20,6 +20,7 @@ from banditsolve.core.flags import (
     add_options,
     add_players,
     add_position,
+    add_python,
     add_quiet,
     add_seed,
     add_svg,
@@ -63,17 +64,27 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
                      help="leave the set-up to chance nodes instead, each outcome then chosen "
                      "with `apply` (`moves` lists them with their probabilities)")
     add_svg(new, "also write an SVG picture of the new state to OUT")
+    add_python(new, new_python)
     new.set_defaults(handler=cmd_new)
 
     show = add_command(commands, "show", "draw a position")
     add_position(show)
     add_svg(show)
+    add_python(show, lambda args: _shared_python(args, ["print(game.ascii(state))"]))
     show.set_defaults(handler=cmd_show)
 
     moves = add_command(
         commands, "moves", "list the legal actions in order (at a chance node, with probabilities)"
     )
     add_position(moves)
+    add_python(moves, lambda args: _shared_python(args, [
+        "if game.current_player(state) == -1:  # a chance node: its outcomes and odds",
+        "    for action, p in game.chance_outcomes(state):",
+        "        print(game.action_text(state, action), p)",
+        "else:",
+        "    for action in game.legal_actions(state):",
+        "        print(game.action_text(state, action))",
+    ]))
     moves.set_defaults(handler=cmd_moves)
 
     apply = add_command(commands, "apply", "apply actions in turn and print the new position")
@@ -82,6 +93,11 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
         "actions", nargs="+", metavar="ACTION", help="an action as `moves` prints it"
     )
     add_svg(apply, "also write an SVG picture of the new position to OUT")
+    add_python(apply, lambda args: _shared_python(args, [
+        f"for text in {list(args.actions)!r}:",
+        "    state = game.apply(state, game.parse_action(state, text))",
+        "print(game.to_notation(state))",
+    ]))
     apply.set_defaults(handler=cmd_apply)
 
     play = add_command(commands, "play", "play a whole game with the built-in policies")
@@ -158,6 +174,27 @@ def state_payload(game: Game[object, object], state: object) -> dict[str, Any]:
         "current_player": game.current_player(state),
         "outcome": None if outcome is None else outcome.to_json(),
     }
+
+
+def _shared_python(args: argparse.Namespace, lines: list[str]) -> str:
+    """A shared verb in Python: the game, the state read from ``POSITION``, then ``lines``."""
+    return "\n".join([
+        "import banditsolve", "",
+        f"game = banditsolve.load_game({args.game!r})",
+        f"state = game.read_state({args.position!r})",
+        *lines,
+    ])
+
+
+def new_python(args: argparse.Namespace) -> str:
+    options = parse_options(args.option, load(args))
+    seed = None if args.by_chance else args.seed
+    return "\n".join([
+        "import banditsolve", "",
+        f"game = banditsolve.load_game({args.game!r})",
+        f"state = game.new_game({args.players!r}, {options!r}, seed={seed!r})",
+        "print(game.to_notation(state))",
+    ])
 
 
 def cmd_new(args: argparse.Namespace) -> int:

@@ -330,14 +330,58 @@ def add_command(
 
 
 def add_query(
-    commands: Commands, name: str, help: str, *, description: str | None = None
+    commands: Commands,
+    name: str,
+    help: str,
+    *,
+    description: str | None = None,
+    snippet: Snippet | None = None,
 ) -> argparse.ArgumentParser:
     """A question about a position: ``NAME POSITION ... [--json]``, answered with exit status
-    0/1/3 (marked ``query`` in its defaults: every query draws its answer, ``--svg OUT``)."""
+    0/1/3 (marked ``query`` in its defaults: every query draws its answer, ``--svg OUT``).
+    With ``snippet`` it also takes ``--python`` (see :func:`add_python`)."""
     parser = add_command(commands, name, help, description=description)
     add_position(parser)
     parser.set_defaults(query=True)
+    if snippet is not None:
+        add_python(parser, snippet)
     return parser
+
+
+#: What writes a command's ``--python`` text: the same question asked through the library.
+Snippet = Callable[[argparse.Namespace], str]
+
+
+def add_python(parser: argparse.ArgumentParser, snippet: Snippet) -> None:
+    """``--python``: print the Python that asks the same question through the library (the
+    same function, the same arguments) instead of answering it; ``snippet`` writes it."""
+    parser.add_argument(
+        "--python", action="store_true",
+        help="print the same question as Python code (the library's call, with these "
+        "arguments) instead of answering it",
+    )
+    parser.set_defaults(snippet=snippet)
+
+
+def python_args(*positional: object, **keywords: object) -> str:
+    """``positional..., name=value...`` as a call's arguments, every value a literal."""
+    return ", ".join([repr(p) for p in positional] + [f"{k}={v!r}" for k, v in keywords.items()])
+
+
+def python_text(
+    args: argparse.Namespace, imports: Sequence[str], call: str, *, read: str | None = None
+) -> str:
+    """A whole snippet: the imports, the game, the state read from ``POSITION`` (``read``: a
+    reading of its own, the default ``game.read_state(...)``), ``answer = CALL`` and its
+    printing."""
+    reading = read or f"state = game.read_state({args.position!r})"
+    return "\n".join([
+        "import banditsolve", *imports, "",
+        f"game = banditsolve.load_game({args.game!r})",
+        reading,
+        f"answer = {call}",
+        "print(answer)",
+    ])
 
 
 # -- reading and printing --------------------------------------------------------------------

@@ -33,6 +33,8 @@ from banditsolve.core.flags import (
     add_svg,
     count,
     emit_answer,
+    python_args,
+    python_text,
     write_svg,
 )
 from banditsolve.core.limits import (
@@ -55,7 +57,8 @@ def register(commands: Commands) -> None:
     from banditsolve.rolling.edition import allow_edition_files
 
     allow_edition_files()
-    odds = add_query(commands, "odds", "exact odds of the coming roll (lay, trunk, steal)")
+    odds = add_query(commands, "odds", "exact odds of the coming roll (lay, trunk, steal)",
+                     snippet=odds_python)
     odds.add_argument("--symbol", choices=tuple("RMHBS"), help="only this symbol")
     odds.add_argument(
         "--at-least",
@@ -68,13 +71,15 @@ def register(commands: Commands) -> None:
     _add_drawing(odds, "the odds as a bar chart")
     odds.set_defaults(handler=cmd_odds)
 
-    best = add_query(commands, "best", "the best play of this turn (exact expected points)")
+    best = add_query(commands, "best", "the best play of this turn (exact expected points)",
+                     snippet=best_python)
     add_limits(best, time_limit=BEST_TURN_TIME_LIMIT, node_limit=None)
     best.add_argument("--plain", action="store_true", help="plain enumeration (the baseline)")
     _add_drawing(best, "the best turn as numbered steps, a train after each")
     best.set_defaults(handler=cmd_best)
 
-    safe = add_query(commands, "safe", "is this wagon provably mine at my next turn? (0 yes, 1 no)")
+    safe = add_query(commands, "safe", "is this wagon provably mine at my next turn? (0 yes, 1 no)",
+                     snippet=safe_python)
     safe.add_argument(
         "wagon", metavar="WAGON", type=int, help="the wagon's number (0: the locomotive)"
     )
@@ -126,6 +131,28 @@ def _answer(args: argparse.Namespace, result: _Drawn) -> int:
         write_svg(args.svg, result.svg())
     text = result.explain() + "\n\n" + result.ascii()
     return emit_answer(args, result.to_answer(), text=text)
+
+
+def odds_python(args: argparse.Namespace) -> str:
+    symbol = None if args.symbol is None else "RMHBS".index(args.symbol)
+    call = python_args(symbol=symbol, k=args.at_least, time_limit=args.time_limit,
+                       node_limit=args.node_limit)
+    return python_text(args, ["from banditsolve.rolling.solvers.turn import odds"],
+                       f"odds(state, {call})")
+
+
+def best_python(args: argparse.Namespace) -> str:
+    call = python_args(time_limit=args.time_limit, node_limit=args.node_limit, plain=args.plain)
+    return python_text(args, ["from banditsolve.rolling.solvers.turn import best_turn"],
+                       f"best_turn(state, {call})")
+
+
+def safe_python(args: argparse.Namespace) -> str:
+    call = python_args(args.wagon, args.player, time_limit=args.time_limit,
+                       node_limit=args.node_limit, share=not args.plain, backend=args.backend,
+                       workers=args.workers, seed=getattr(args, "seed", None) or 0)
+    return python_text(args, ["from banditsolve.rolling.solvers.safety import is_safe"],
+                       f"is_safe(state, {call})")
 
 
 def cmd_odds(args: argparse.Namespace) -> int:

@@ -39,6 +39,8 @@ from banditsolve.core.flags import (
     count,
     emit,
     emit_answer,
+    python_args,
+    python_text,
     write_svg,
 )
 from banditsolve.core.limits import (
@@ -169,6 +171,7 @@ def register(commands: Commands) -> None:
         commands,
         "close",
         "can the tunnel still close with these cards? (0 closable, 1 impossible, 3 unknown)",
+        snippet=close_python,
         description="Can the tunnel still close? POSITION is a position (the table and the"
         " cards to close with: notation, JSON, or a file holding either) or a game state (its"
         " notation with '| hands=... player=...' after the table, its JSON, or a puzzle's game"
@@ -244,6 +247,7 @@ def register(commands: Commands) -> None:
         commands,
         "solve",
         "solve the rest of the game with everything known (0 a winning line, 1 lost, 3 unknown)",
+        snippet=solve_python,
         description="Solve the rest of the game with every card known. POSITION is a game "
         "state: notation, JSON text (a game document with hands and pile, optionally "
         "'unseen' cards on top of the pile in unknown order), or a file holding either. With "
@@ -468,6 +472,44 @@ def cmd_close(args: argparse.Namespace) -> int:
         return emit_answer(args, answer, closure_text(table, result))
     answer = replace(answer, details={**answer.details, "cards_from": source.to_json()})
     return emit_answer(args, answer, closure_text(table, result, source=source.note))
+
+
+def close_python(args: argparse.Namespace) -> str:
+    """``close`` in Python: the position (or game state) read as ``close`` reads it, then
+    ``can_close`` (or ``min_cards_to_close``) with the same arguments."""
+    from banditsolve.tunnels.state import GameState
+
+    game = tunnel_of(args)
+    mode = close_mode(args, game)
+    asked = read_close_input(args, game, mode)
+    if isinstance(asked, GameState):
+        read = f"state = game.read_state({args.position!r})"
+    else:
+        words = python_args(args.position, hypothetical=args.hypothetical, mode=mode)
+        read = f"state = game.read_position({words})"
+    extra: dict[str, object] = {} if args.goal is None else {"goal": args.goal}
+    if getattr(args, "option", None):
+        extra["options"] = option_items(args.option)
+    solver = "min_cards_to_close" if args.minimum else "can_close"
+    call = python_args(**extra, max_cards=args.max_cards, backend=args.backend,
+                       bounds=parse_bounds(args.bounds), time_limit=args.time_limit,
+                       node_limit=args.node_limit, workers=args.workers,
+                       hypothetical=args.hypothetical)
+    return python_text(args, [f"from banditsolve.tunnels import {solver}"],
+                       f"{solver}(state, {call})", read=read)
+
+
+def solve_python(args: argparse.Namespace) -> str:
+    """``solve`` in Python: ``win_share`` when cards are unseen, else ``solve_game``."""
+    if read_game_state(args).unseen:
+        call = python_args(samples=args.samples, time_limit=args.time_limit, seed=args.seed,
+                           hypothetical=args.hypothetical)
+        return python_text(args, ["from banditsolve.tunnels import win_share"],
+                           f"win_share(state, {call})")
+    call = python_args(time_limit=args.time_limit, node_limit=args.node_limit,
+                       hypothetical=args.hypothetical)
+    return python_text(args, ["from banditsolve.tunnels import solve_game"],
+                       f"solve_game(state, {call})")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -3,7 +3,8 @@
 A board holds a position (set up move by move from a new game, by clicking the legal moves
 the API lists, chance outcomes included; or a shipped puzzle; or pasted notation), a question
 (the verb, its further arguments, its options), and the answer: the JSON the command line prints
-and the picture ``--svg`` draws. The page's address holds the question
+and the picture ``--svg`` draws, with the same question as a command and as Python
+(``--python``). The page's address holds the question
 (``/bandido?verb=close&args=...``), so a link shares it, and the page shows the same question
 as a ``banditsolve`` command to copy. Everything is in this one HTML file: no external
 script, style or font.
@@ -78,6 +79,10 @@ async function ask() {
   $("status").dataset.state = "answered";
   const drawn = await fetch(`/api/${game}/${verb}/svg`, {method: "POST", headers, body});
   if (drawn.ok) { $("picture").innerHTML = await drawn.text(); }
+  const asked = request();
+  asked.options.python = true;
+  const python = await call(verb, asked);
+  $("python").textContent = python.ok ? JSON.parse(python.text).python : "";
 }
 async function puzzle() {
   const id = $("puzzle").value;
@@ -217,6 +222,7 @@ chance</label>
 <br><button id='ask'>Ask</button>
 <div id='status' data-state='idle'></div>
 <label>the same question on the command line</label><pre id='command'></pre>
+<label>and in Python (the library's call)</label><pre id='python'></pre>
 </div><div><div id='picture'></div></div></div>
 <label>the answer (what <code>--json</code> prints)</label><pre id='answer'></pre>
 <script>{_SCRIPT}</script>
