@@ -409,3 +409,44 @@ def test_a_resampled_state_looks_the_same_to_the_player(name: str) -> None:
             assert other.history() != state.history() or str(other) == str(state)
             changed += str(other) != str(state)
     assert changed > 0  # the hidden part does change
+
+
+def test_chance_outcomes_changed_by_a_caller_are_not_changed_for_the_next() -> None:
+    """OpenSpiel's MCTS shuffles the outcome list it is given, in place: each call must hand
+    out a list of its own (a shared one made later chance nodes of the process, and so whole
+    games, depend on what had run before)."""
+    game = pyspiel.load_game("banditsolve_rolling", {"players": 2})
+    state = game.new_initial_state()
+    while not state.is_chance_node() or len(state.chance_outcomes()) < 3:
+        state.apply_action(state.legal_actions()[0] if not state.is_chance_node()
+                           else state.chance_outcomes()[0][0])
+    first = state.chance_outcomes()
+    expected = list(first)
+    assert expected == sorted(expected)  # by index
+    random.Random(1).shuffle(first)
+    assert state.chance_outcomes() == expected
+    assert state.clone().chance_outcomes() == expected
+
+
+def test_an_mcts_game_does_not_depend_on_what_ran_before() -> None:
+    def play(seed: int) -> list[int]:
+        game = pyspiel.load_game("banditsolve_rolling", {"players": 2})
+        stream = np.random.RandomState(seed)
+        bot = mcts.MCTSBot(game, 2.0, 5, mcts.RandomRolloutEvaluator(1, stream),
+                           random_state=stream)
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        actions: list[int] = []
+        while not state.is_terminal() and len(actions) < 80:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = int(bot.step(state))
+            actions.append(action)
+            state.apply_action(action)
+        return actions
+
+    alone = play(3)
+    play(4)  # another game in between, as a study's worker plays them
+    assert play(3) == alone

@@ -293,15 +293,17 @@ _MAX_PAIRS = 512
 def _chance_pairs(
     outcomes: tuple[tuple[Any, Fraction], ...], indices: tuple[int, ...]
 ) -> list[tuple[int, float]]:
-    """``(index, probability)`` for each outcome, sorted by index."""
+    """``(index, probability)`` for each outcome, sorted by index: a new list each call, since
+    callers may change it in place (OpenSpiel's MCTS shuffles the list it is given; a shared
+    list so shuffled changed every later chance node of the process)."""
     entry = _PAIRS.get(id(outcomes))
     if entry is not None and entry[0] is outcomes and entry[1] == indices:
-        return entry[2]
+        return list(entry[2])
     pairs = sorted(zip(indices, (float(p) for _, p in outcomes), strict=True))
     if len(_PAIRS) >= _MAX_PAIRS:
         _PAIRS.clear()
     _PAIRS[id(outcomes)] = (outcomes, indices, pairs)
-    return pairs
+    return list(pairs)
 
 
 def _core(game: SpielGame, steps: list[tuple[Any, int, Any]], count: int) -> Core:
