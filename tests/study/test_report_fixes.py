@@ -234,7 +234,8 @@ def test_a_study_with_no_full_size_reports_its_cost_and_projects_nothing(tmp_pat
     assert "full size" not in text
     assert "| cores | time |" not in text
     assert "Measured cost: 20.0 ms per task on average" in text
-    assert "5.0 ms per task" in text  # the CPU time the workers measured
+    assert "5.0 ms of CPU time per task" in text  # what the workers measured
+    assert "projection" not in text
     assert "| greedy 2 players | 1 | 20.0 |" in text.replace("policies: ", "")
     assert not STUDIES["openspiel-mcts"].projected
 

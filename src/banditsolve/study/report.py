@@ -685,9 +685,14 @@ def _measured(
     meta: dict[str, Scalar], per: float, per_setting: dict[str, list[float]]
 ) -> list[str]:
     """The measured cost of a study with no full size to project."""
-    basis, _ = _cost_basis(meta, 1, per)
-    return [f"Measured cost: {per * 1000:.1f} ms per task on average, {basis}.", "",
-            *_by_setting(per_setting)]
+    text = (f"Measured cost: {per * 1000:.1f} ms per task on average, the wall-clock time "
+            "inside the task on its worker (which counts the time its core gave other work, if "
+            "it was shared)")
+    timed_cpu = _cpu_per_task(meta)
+    if timed_cpu is not None:
+        text += (f"; {timed_cpu[0] * 1000:.1f} ms of CPU time per task, measured by the "
+                 f"workers in {timed_cpu[1]:,} tasks")
+    return [text + ".", "", *_by_setting(per_setting)]
 
 
 def _by_setting(per_setting: dict[str, list[float]]) -> list[str]:
