@@ -4,7 +4,13 @@ about the package is in pyproject.toml."""
 from pybind11.setup_helpers import Pybind11Extension
 from setuptools import setup
 
-SOURCES = ["csrc/closure/search.cpp", "csrc/closure/module.cpp"]
+SOURCES = [
+    "csrc/closure/board.cpp",
+    "csrc/closure/maps.cpp",
+    "csrc/closure/placements.cpp",
+    "csrc/closure/search.cpp",
+    "csrc/closure/module.cpp",
+]
 
 setup(
     ext_modules=[

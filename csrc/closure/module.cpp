@@ -6,7 +6,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <tuple>
 
 #include "search.hpp"
 
@@ -27,15 +30,64 @@ const char* stop_name(closure::Stop stop) {
   }
 }
 
+// The map move's data (BA-CLOSE-2): the kind flags of each type, the table's cards, the
+// readings as four flags (BA-OPT-1..4) and the goal; checked in Python (compiled.py), and here
+// again for what could make the search read out of bounds.
+struct MapData {
+  std::vector<int> type_kinds;
+  std::vector<std::array<int, 5>> table_cards;
+  std::array<int, 4> readings;
+  int goal;
+};
+
+using MapTuple = std::tuple<std::vector<int>, std::vector<std::array<int, 5>>,
+                            std::array<int, 4>, int>;
+
+void set_maps(closure::Problem* problem, const MapData& maps) {
+  if (maps.type_kinds.size() != problem->types.size()) {
+    throw py::value_error("type_kinds must give one kind per card type");
+  }
+  if (maps.goal < 0 || maps.goal > 2) throw py::value_error("the goal must be 0, 1 or 2");
+  std::vector<std::array<int, 2>> covered;
+  for (const auto& c : maps.table_cards) {
+    if (std::abs(c[0] - c[2]) + std::abs(c[1] - c[3]) != 1) {
+      throw py::value_error("a table card's two cells must be neighbours");
+    }
+    covered.push_back({c[0], c[1]});
+    covered.push_back({c[2], c[3]});
+  }
+  std::vector<std::array<int, 2>> cells;
+  for (const auto& c : problem->cells) cells.push_back({c[0], c[1]});
+  std::sort(covered.begin(), covered.end());
+  std::sort(cells.begin(), cells.end());
+  if (covered != cells || std::adjacent_find(cells.begin(), cells.end()) != cells.end()) {
+    throw py::value_error("the table's cards must cover exactly the table's cells, once each");
+  }
+  closure::MapRules& m = problem->maps;
+  m.on = true;
+  m.type_kinds = maps.type_kinds;
+  m.table_cards = maps.table_cards;
+  m.removes_not_super = maps.readings[0] != 0;
+  m.split_tunnels = maps.readings[1] != 0;
+  m.reopen_forbidden = maps.readings[2] != 0;
+  m.short_none = maps.readings[3] != 0;
+  m.goal = static_cast<closure::Goal>(maps.goal);
+}
+
 py::dict solve(const std::vector<std::array<int, 3>>& cells,
                const std::vector<std::array<int, 2>>& types,
                const std::vector<std::vector<int>>& required,
                std::optional<std::array<int, 4>> bounds, int max_cards, int first_budget,
-               int64_t node_limit, double time_limit, std::optional<py::buffer> cancel) {
+               int64_t node_limit, double time_limit, std::optional<py::buffer> cancel,
+               std::optional<MapTuple> maps) {
   closure::Problem problem;
   problem.cells = cells;
   for (const auto& t : types) problem.types.push_back({t[0], t[1]});
   problem.required = required;
+  if (maps) {
+    set_maps(&problem, MapData{std::get<0>(*maps), std::get<1>(*maps), std::get<2>(*maps),
+                               std::get<3>(*maps)});
+  }
   if (bounds) {
     problem.bounded = true;
     problem.min_x = (*bounds)[0];
@@ -62,7 +114,12 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
   for (const auto& p : answer.placements) {
     placements.append(py::make_tuple(p.type, p.x, p.y, p.rotation));
   }
+  py::list removals;
+  for (const auto& r : answer.removals) {
+    removals.append(py::make_tuple(r.after, py::cast(r.cards)));
+  }
   py::dict out;
+  out["removals"] = removals;
   const char* statuses[] = {"closable", "impossible", "unknown"};
   out["status"] = statuses[static_cast<int>(answer.status)];
   out["placements"] = placements;
@@ -76,12 +133,23 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
   return out;
 }
 
+std::vector<std::vector<int>> removals(const std::vector<std::array<int, 3>>& cells,
+                                      const MapTuple& maps) {
+  closure::Problem problem;
+  problem.cells = cells;
+  set_maps(&problem, MapData{std::get<0>(maps), std::get<1>(maps), std::get<2>(maps),
+                             std::get<3>(maps)});
+  return closure::map_removals(problem);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(closure_core, m) {
   m.doc() = "The compiled closure search of the tunnel games (see compiled.py).";
   m.def("solve", &solve, py::arg("cells"), py::arg("types"), py::arg("required"),
         py::arg("bounds"), py::arg("max_cards"), py::arg("first_budget"),
-        py::arg("node_limit"), py::arg("time_limit"), py::arg("cancel"));
+        py::arg("node_limit"), py::arg("time_limit"), py::arg("cancel"),
+        py::arg("maps") = py::none());
+  m.def("removals", &removals, py::arg("cells"), py::arg("maps"));
   m.attr("NEVER") = closure::kNever;
 }

@@ -67,6 +67,7 @@ from banditsolve.tunnels.solvers.mapclose import (
     relaxed_reason,
     replay,
 )
+from banditsolve.tunnels.solvers.maplines import MAP_CORE_BACKENDS, with_core
 from banditsolve.tunnels.solvers.plain import search_plain
 from banditsolve.tunnels.solvers.result import (
     Closure,
@@ -508,6 +509,14 @@ def with_maps(
     goal = ask.goal
     budget = len(codes) if ask.max_cards is None else min(ask.max_cards, len(codes))
     deadline = None if ask.limits.time_limit is None else ask.start + ask.limits.time_limit
+    if ask.backend in MAP_CORE_BACKENDS:
+        answer = with_core(
+            table, codes, goal=goal, readings=ask.readings, area=ask.area, limits=ask.limits,
+            start=ask.start, budget=budget, relaxed=ask.plain, plain_why=plain_why,
+            plain=plain,
+        )
+        if answer is not None:
+            return answer
     finder = MapFinder(
         codes, goal, ask.readings, ask.area, budget, ask.plain(goal), deadline,
         ask.limits.node_limit, plain.stats.nodes,

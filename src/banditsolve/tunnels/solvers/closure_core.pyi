@@ -14,6 +14,13 @@ class Answer(TypedDict):
     budget: int
     memo_entries: int
     memo_bytes: int
+    removals: list[tuple[int, list[int]]]
+
+#: The map move's data: each type's kind flags, the table's cards ``(ax, ay, bx, by, kind
+#: flags)`` in the order laid, the four readings' flags, the goal (0 close, 1 ladder, 2 join).
+MapData = tuple[
+    Sequence[int], Sequence[tuple[int, int, int, int, int]], tuple[int, int, int, int], int
+]
 
 NEVER: int
 
@@ -27,4 +34,6 @@ def solve(
     node_limit: int,
     time_limit: float,
     cancel: bytearray | None,
+    maps: MapData | None = None,
 ) -> Answer: ...
+def removals(cells: Sequence[tuple[int, int, int]], maps: MapData) -> list[list[int]]: ...

@@ -24,15 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from banditsolve.core.limits import Limits
-from banditsolve.tunnels.cards import PORT_MASK
+from banditsolve.errors import SolverError
+from banditsolve.tunnels.cards import KIND_INDEX, KIND_SHIFT, PORT_MASK, SUPER5, SUPER6
 from banditsolve.tunnels.geometry import Placement, normalise
 from banditsolve.tunnels.solvers import closure_core
 from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.inputs import Bounds
-from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify, settled
+from banditsolve.tunnels.solvers.result import Closure, Removal, SearchStats, certify, settled
 from banditsolve.tunnels.table import OPEN_MASK, Table
 
-__all__ = ["MAX_BOARD_CELLS", "fits_core", "solve_compiled"]
+__all__ = ["MAX_BOARD_CELLS", "fits_core", "solve_compiled", "solve_compiled_maps"]
 
 #: The most cells the core's board may have (one byte each, three arrays, and an int): the
 #: table's span plus a margin of twice the cards on each side. 16 M cells is about 112 MB, well
@@ -170,3 +171,149 @@ def placements_of(
 ) -> tuple[Placement, ...]:
     """The core's placements ``(type, x, y, quarter turns)`` as normalised placements."""
     return tuple(normalise(codes[k], x, y, q * 90) for k, x, y, q in raw)
+
+
+# -- the map move (BA-CLOSE-2, csrc/closure/maps.cpp) -----------------------------------------
+
+#: The kind flags the core reads (search.hpp): the ladder, Bandido's super card, a map, a super
+#: card's port set.
+KIND_LADDER, KIND_BANDIDO_SUPER, KIND_MAP, KIND_SUPER_MASK = 1, 2, 4, 8
+#: The goals in the core's order.
+CORE_GOALS = ("close", "ladder", "join")
+#: Each map reading (BA-OPT-1..4: ``map_removes``, ``map_split``, ``map_reopen``,
+#: ``map_short``): its default, then the value the core's flag stands for.
+READING_VALUES = (
+    ("not_special", "not_super"),
+    ("edges", "tunnels"),
+    ("allowed", "forbidden"),
+    ("as_many", "none"),
+)
+
+
+def kind_flags(code: int) -> int:
+    """A card code's kind flags, as the core reads them."""
+    kind = code >> KIND_SHIFT
+    flags = 0
+    if kind == KIND_INDEX["ladder"]:
+        flags |= KIND_LADDER
+    if kind == KIND_INDEX["bandido_super"]:
+        flags |= KIND_BANDIDO_SUPER
+    if kind == KIND_INDEX["map"]:
+        flags |= KIND_MAP
+    if code & PORT_MASK in (SUPER6, SUPER5):
+        flags |= KIND_SUPER_MASK
+    return flags
+
+
+def reading_flags(readings: Sequence[str]) -> tuple[int, int, int, int]:
+    """The four readings as the core's flags; :class:`SolverError` for a value not a
+    reading's."""
+    if len(readings) != len(READING_VALUES):
+        raise SolverError("internal error: the map takes four readings")
+    flags = []
+    for value, allowed in zip(readings, READING_VALUES, strict=True):
+        if value not in allowed:
+            raise SolverError(f"internal error: {value!r} is none of {allowed}")
+        flags.append(allowed.index(value))
+    return flags[0], flags[1], flags[2], flags[3]
+
+
+def map_data(
+    table: Table, codes: Sequence[int], readings: Sequence[str], goal: str
+) -> tuple[list[int], list[tuple[int, int, int, int, int]], tuple[int, int, int, int], int]:
+    """The core's map data (search.hpp's ``MapRules``): each type's kind flags, the table's
+    cards (their two cells and kind flags, in the order laid), the readings' flags and the
+    goal; :class:`SolverError` for a reading or goal the rules do not have."""
+    if goal not in CORE_GOALS:
+        raise SolverError(f"internal error: no goal {goal!r}")
+    table_cards = []
+    for p in table.history:
+        (ax, ay), (bx, by) = p.cells
+        table_cards.append((ax, ay, bx, by, kind_flags(p.card)))
+    kinds = [kind_flags(c) for c in codes]
+    return kinds, table_cards, reading_flags(readings), CORE_GOALS.index(goal)
+
+
+def core_removals(table: Table, readings: Sequence[str]) -> list[tuple[int, ...]] | None:
+    """The removals the core's map move allows on ``table``, whose last card is the map just
+    laid (sorted indices into ``table.history``, in the core's order); None when the table is
+    too large for the core. For the tests, which compare them with
+    :func:`~banditsolve.tunnels.bandida.maps.removal_indices`."""
+    problem = problem_of(table, (), 0, None, ())
+    if problem is None:
+        return None
+    got = closure_core.removals(problem.cells, map_data(table, (), readings, "close"))
+    return [tuple(ids) for ids in got]
+
+
+def solve_compiled_maps(
+    table: Table,
+    cards: tuple[int, ...],
+    *,
+    goal: str,
+    readings: Sequence[str],
+    max_cards: int | None,
+    bounds: Bounds | None,
+    limits: Limits,
+    required: Sequence[frozenset[int]] = (),
+    cancel: bytearray | None = None,
+) -> Closure | None:
+    """The compiled search with the map move (BA-CLOSE-2): lines that lay the map cards among
+    ``cards`` (those of kind map) with every removal ``readings`` allow, and lines without
+    them; ``goal`` checked on the final table. Closable: the placements named by ``cards``'
+    codes with the removals (:class:`Removal`, the cards by the placements that laid them),
+    not yet replayed (the caller names the real cards, then replays them); impossible: every
+    line within the budget searched. None when the question is too large for the core."""
+    start = time.perf_counter()
+    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
+    map_data(table, (), readings, goal)  # (the readings and the goal checked first)
+    if not table.exit_count:
+        return None
+    problem = problem_of(table, cards, budget, bounds, required)
+    if problem is None:
+        return None
+    if cancel is not None and len(cancel) < 1:
+        raise ValueError("the cancel flag must hold at least one byte")
+    history = table.history
+    maps = map_data(table, problem.codes, readings, goal)
+    got = closure_core.solve(
+        problem.cells,
+        problem.types,
+        problem.required,
+        problem.bounds,
+        problem.max_cards,
+        min(1, budget),
+        limits.node_limit or 0,
+        limits.time_limit or 0.0,
+        cancel,
+        maps,
+    )
+    stats = SearchStats(got["nodes"], time.perf_counter() - start)
+    status = got["status"]
+    if status == "closable":
+        placements = placements_of(got["placements"], problem.codes)
+        n = len(history)
+        removals = []
+        for after, ids in got["removals"]:
+            if not 1 <= after <= len(placements) or not all(
+                0 <= i < n + after for i in ids
+            ):
+                raise SolverError("internal error: the core named a removal out of range")
+            gone = tuple(history[i] if i < n else placements[i - n] for i in ids)
+            removals.append(Removal(after, gone))
+        why = f"{len(placements)} cards close it"
+        return Closure("closable", placements, why, "exact", stats, removals=tuple(removals))
+    if status == "impossible":
+        limit = "" if budget == len(cards) else f" with at most {budget} cards"
+        why = (
+            "an exhaustive search of every line, each map laid in every way with every"
+            f" removal its reading allows, found no closure{limit}"
+        )
+        return Closure("impossible", (), why, "exact", stats)
+    stopped = got["stopped"]
+    why = (
+        "cancelled: another solver answered first"
+        if stopped == "cancel"
+        else limits.reason("nodes" if stopped == "nodes" else "time")
+    )
+    return Closure("unknown", (), why, "exact", stats)

@@ -1,0 +1,251 @@
+// Placement generation and the bounds of the compiled closure search: the ways to cover a
+// front cell, their counts, the counting, covering and tight bounds (see engine.hpp).
+#include "engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <utility>
+
+namespace closure {
+namespace engine {
+
+// How many required groups no card laid belongs to.
+int Search::missing() const {
+  int out = 0;
+  for (const auto& group : problem_.required) {
+    bool met = false;
+    for (int k : group) {
+      // (A card taken off by a map no longer counts: removed_ is 0 without maps.)
+      met = met || laid_[static_cast<size_t>(k)] > removed_[static_cast<size_t>(k)];
+    }
+    out += met ? 0 : 1;
+  }
+  return out;
+}
+
+// The node's counting bounds: half its front cells, its exits with their parity, its colour
+// balance, its required groups (one card each); kNever when the cards left never suffice.
+int Search::counting_bound() {
+  int low = (static_cast<int>(front_.size()) + 1) / 2;
+  if (!problem_.required.empty()) low = std::max(low, missing());
+  const int need = exits_bound_(classes_, exits_);
+  if (need >= kNever) return kNever;
+  low = std::max(low, need);
+  if (balance_) {
+    const int skew = balance_bound_(skews_, balance_ > 0 ? balance_ : -balance_);
+    if (skew >= kNever) return kNever;
+    low = std::max(low, skew);
+  }
+  return low;
+}
+
+// The ways to cover front cell t now (each a card type and a shape), and the sides on which
+// such a card covers a neighbour too. False when t can never be covered.
+bool Search::options_at(int t, std::vector<Option>* out, int* pair_sides) const {
+  out->clear();
+  int sides = 0;
+  if (blocked_[static_cast<size_t>(t)]) return false;
+  each_fit(t, [&](size_t k, int i, const Shape& s) {
+    out->push_back({static_cast<int>(k), i});
+    sides |= 1 << s.side;
+  });
+  if (pair_sides != nullptr) *pair_sides = sides;
+  return !out->empty();
+}
+
+// How many options front cell t has (options_at without the list), and their pair sides:
+// through a cache keyed by what decides them, the cell's rim value, its four neighbours' (or
+// that they are taken) and the types left.
+int Search::count_at(int t, int* pair_sides) {
+  if (blocked_[static_cast<size_t>(t)]) return 0;
+  const bool cached = shapes_.size() <= 64;
+  uint64_t sig = 0;
+  CountSlot* slot = nullptr;
+  if (cached) {
+    sig = rim_[static_cast<size_t>(t)];
+    for (int side = 0; side < kSides; ++side) {
+      const size_t nb = static_cast<size_t>(t + kDx[side] + kDy[side] * width_);
+      const uint64_t v = (occ_[nb] || blocked_[nb]) ? 0x100 : rim_[nb];
+      sig = sig << 9 | v;
+    }
+    sig |= uint64_t{1} << 63;  // never 0: an empty slot holds 0
+    slot = &count_cache_[(mix(sig ^ types_left_mask_) >> 40) & (kCountCache - 1)];
+    if (slot->sig == sig && slot->types == types_left_mask_) {
+      *pair_sides = slot->sides;
+      return slot->count;
+    }
+  }
+  const int count = count_options(t, pair_sides);
+  if (slot != nullptr) *slot = {sig, types_left_mask_, count, *pair_sides};
+  return count;
+}
+
+int Search::count_options(int t, int* pair_sides) const {
+  int count = 0;
+  int sides = 0;
+  each_fit(t, [&](size_t, int, const Shape& s) {
+    ++count;
+    sides |= 1 << s.side;
+  });
+  *pair_sides = sides;
+  return count;
+}
+
+// The fewest cards covering every front cell: front cells less a maximum matching of the
+// pairs one card can cover (adjacent front cells, the pair sides); the graph is bipartite by
+// the colour of x + y, so augmenting paths from the even cells find it.
+int Search::cover_bound(const std::vector<int>& pair_sides) {
+  const int n = static_cast<int>(front_.size());
+  if (n <= 1) return n;
+  std::vector<std::array<int, 4>>& adj = cover_adj_;
+  std::vector<int>& degree = cover_degree_;
+  adj.assign(static_cast<size_t>(n), {-1, -1, -1, -1});
+  degree.assign(static_cast<size_t>(n), 0);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    const int c = front_[static_cast<size_t>(i)];
+    const int x = c % width_ + x0_, y = c / width_ + y0_;
+    if ((x + y) & 1) continue;
+    for (int side = 0; side < kSides; ++side) {
+      if (!(pair_sides[static_cast<size_t>(i)] >> side & 1)) continue;
+      const int nb = c + kDx[side] + kDy[side] * width_;
+      const int j = front_pos_[nb];
+      if (j >= 0) {
+        adj[static_cast<size_t>(i)][static_cast<size_t>(degree[static_cast<size_t>(i)]++)] = j;
+        any = true;
+      }
+    }
+  }
+  if (!any) return n;
+  std::vector<int>& match = cover_match_;
+  std::vector<int>& seen = cover_seen_;
+  match.assign(static_cast<size_t>(n), -1);
+  seen.assign(static_cast<size_t>(n), -1);
+  int matched = 0;
+  for (int i = 0; i < n; ++i) {
+    if (degree[static_cast<size_t>(i)] && augment(i, i)) ++matched;
+  }
+  return n - matched;
+}
+
+// The tight case: the cover bound equals the budget, so every card of a closure within the
+// budget covers a front cell (on it and, when it covers two, on a neighbour on one of its pair
+// sides). An opening of a card onto a cell n empty when it is laid faces a later card of the
+// closure, which covers a front cell v other than the two cells of this card, so n is in v's
+// zone (v, or v's neighbour on one of v's pair sides). A front cell none of whose options
+// opens only onto occupied cells or the zones of other front cells has no closure within the
+// budget. Returns the front cell with the fewest options left (in *best), or -1 when a front
+// cell has none.
+int Search::tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best) {
+  const size_t n = front_.size();
+  auto own = [this](int cell, int owner) {
+    uint8_t& count = zone_count_[static_cast<size_t>(cell)];
+    if (count < 3) zone_owner_[static_cast<size_t>(cell)][count] = owner;
+    if (count < 255) ++count;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const int t = front_[i];
+    own(t, t);
+    for (int side = 0; side < kSides; ++side) {
+      if (pair_sides[i] >> side & 1) own(t + kDx[side] + kDy[side] * width_, t);
+    }
+  }
+  int best_cell = -1;
+  std::vector<Option>& options = options_;
+  for (size_t i = 0; i < n && best_cell != -2; ++i) {
+    const int t = front_[i];
+    options_at(t, &options, nullptr);
+    size_t kept = 0;
+    for (const Option& o : options) {
+      const Shape& s = shapes_[static_cast<size_t>(o.type)][static_cast<size_t>(o.shape)];
+      if (opens_in_zone(t, s)) options[kept++] = o;
+    }
+    options.resize(kept);
+    if (kept == 0) {
+      best_cell = -2;
+    } else if (best_cell < 0 || kept < best->size()) {
+      best->swap(options);
+      best_cell = t;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int t = front_[i];
+    zone_count_[static_cast<size_t>(t)] = 0;
+    for (int side = 0; side < kSides; ++side) {
+      zone_count_[static_cast<size_t>(t + kDx[side] + kDy[side] * width_)] = 0;
+    }
+  }
+  return best_cell < 0 ? -1 : best_cell;
+}
+
+// Whether a card of shape s covering front cell t opens only onto occupied cells or the zone
+// of a front cell other than t and the card's other cell (see tight_options).
+bool Search::opens_in_zone(int t, const Shape& s) const {
+  const int o = t + kDx[s.side] + kDy[s.side] * width_;
+  const int squares[2] = {t, o};
+  const int opens[2] = {s.t_open, s.o_open};
+  for (int i = 0; i < 2; ++i) {
+    for (int side = 0; side < kSides; ++side) {
+      if (!(opens[i] >> side & 1)) continue;
+      const int nb = squares[i] + kDx[side] + kDy[side] * width_;
+      if (occ_[static_cast<size_t>(nb)]) continue;
+      const uint8_t count = zone_count_[static_cast<size_t>(nb)];
+      bool served = count >= 3;
+      for (int k = 0; k < count && k < 3 && !served; ++k) {
+        const int u = zone_owner_[static_cast<size_t>(nb)][static_cast<size_t>(k)];
+        served = u != t && u != o;
+      }
+      if (!served) return false;
+    }
+  }
+  return true;
+}
+
+// The options at t with the fewest exits after them first (a closure is found sooner).
+void Search::order_by_exits(int t, std::vector<Option>* options) const {
+  const int rim_t = rim_[static_cast<size_t>(t)];
+  auto delta = [this, t, rim_t](const Option& o) {
+    const Shape& s = shapes_[static_cast<size_t>(o.type)][static_cast<size_t>(o.shape)];
+    const int other = t + kDx[s.side] + kDy[s.side] * width_;
+    return exit_change(s.t_open, rim_t) + exit_change(s.o_open, rim_[static_cast<size_t>(other)]);
+  };
+  // A stable insertion sort on the change computed once per option (a cell has few options).
+  const size_t n = options->size();
+  std::array<int, 64> keys{};
+  if (n > keys.size()) {
+    std::stable_sort(options->begin(), options->end(),
+                     [&delta](const Option& a, const Option& b) { return delta(a) < delta(b); });
+    return;
+  }
+  Option* o = options->data();
+  for (size_t i = 0; i < n; ++i) keys[i] = delta(o[i]);
+  for (size_t i = 1; i < n; ++i) {
+    const Option v = o[i];
+    const int k = keys[i];
+    size_t j = i;
+    for (; j > 0 && keys[j - 1] > k; --j) {
+      o[j] = o[j - 1];
+      keys[j] = keys[j - 1];
+    }
+    o[j] = v;
+    keys[j] = k;
+  }
+}
+
+bool Search::augment(int i, int stamp) {
+  for (int d = 0; d < cover_degree_[static_cast<size_t>(i)]; ++d) {
+    const int u = cover_adj_[static_cast<size_t>(i)][static_cast<size_t>(d)];
+    if (cover_seen_[static_cast<size_t>(u)] == stamp) continue;
+    cover_seen_[static_cast<size_t>(u)] = stamp;
+    const int v = cover_match_[static_cast<size_t>(u)];
+    if (v < 0 || augment(v, stamp)) {
+      cover_match_[static_cast<size_t>(u)] = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace engine
+}  // namespace closure
