@@ -108,3 +108,17 @@ def test_the_shared_verbs_in_python_print_what_the_command_line_does(game: str) 
         "notation"]
     _, drawn = _exec(run(game, "show", state, "--python").out)
     assert drawn.strip() == run(game, "show", state).out.strip()
+
+
+@pytest.mark.parametrize("argv", [
+    ["banditos", "claim", "garbage", "1", "--python"],
+    ["rolling", "safe", "x y", "2", "--python"],
+    ["bandido", "show", "bandido nonsense | L", "--python"],
+    ["bandido", "new", "--players", "9", "--python"],
+])
+def test_bad_input_gets_its_one_line_not_a_snippet(argv: list[str]) -> None:
+    result = run(*argv)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("banditsolve: error: ")
+    assert len(result.err.strip().splitlines()) == 1

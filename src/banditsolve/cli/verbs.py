@@ -177,7 +177,9 @@ def state_payload(game: Game[object, object], state: object) -> dict[str, Any]:
 
 
 def _shared_python(args: argparse.Namespace, lines: list[str]) -> str:
-    """A shared verb in Python: the game, the state read from ``POSITION``, then ``lines``."""
+    """A shared verb in Python: the game, the state read from ``POSITION`` (checked first, as
+    the verb checks it), then ``lines``."""
+    read_position(args)
     return "\n".join([
         "import banditsolve", "",
         f"game = banditsolve.load_game({args.game!r})",
@@ -187,8 +189,10 @@ def _shared_python(args: argparse.Namespace, lines: list[str]) -> str:
 
 
 def new_python(args: argparse.Namespace) -> str:
-    options = parse_options(args.option, load(args))
+    game = load(args)
+    options = parse_options(args.option, game)
     seed = None if args.by_chance else args.seed
+    game.new_game(args.players, options, seed=seed)  # refused as `new` refuses it
     return "\n".join([
         "import banditsolve", "",
         f"game = banditsolve.load_game({args.game!r})",

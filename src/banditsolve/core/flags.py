@@ -374,6 +374,8 @@ def python_text(
     """A whole snippet: the imports, the game, the state read from ``POSITION`` (``read``: a
     reading of its own, the default ``game.read_state(...)``), ``answer = CALL`` and its
     printing."""
+    if read is None:
+        read_position(args)  # bad input: one line and exit 2, as the question itself gives
     reading = read or f"state = game.read_state({args.position!r})"
     return "\n".join([
         "import banditsolve", *imports, "",
