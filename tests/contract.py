@@ -246,6 +246,11 @@ def check_outcome(ctx: Context, state: Any) -> None:
     if outcome.winners:
         best = max(outcome.returns)
         assert all(outcome.returns[w] == best for w in outcome.winners)
+    if game.cooperative:
+        assert len(set(outcome.returns)) == 1, f"a team game's returns differ: {outcome.returns}"
+    else:
+        assert not outcome.winners or math.isclose(sum(outcome.returns), 1.0), (
+            f"the returns of a game played against each other sum to {sum(outcome.returns)}")
     assert isinstance(outcome.reason, str), "outcome without reason"
     assert outcome.reason.strip(), "outcome without reason"
     assert "\n" not in outcome.reason, "outcome reason is more than one line"
@@ -599,6 +604,7 @@ def check_attributes(game: Any) -> None:
     assert 1 <= game.min_players <= game.max_players <= 12
     assert type(game.perfect_information) is bool, "perfect_information is not a bool"
     assert type(game.length_bounded_by_rules) is bool, "length_bounded_by_rules is not a bool"
+    assert type(game.cooperative) is bool, "cooperative is not a bool"
     for players in player_counts(game):
         for method in ("num_distinct_actions", "max_chance_outcomes", "max_game_length"):
             value = getattr(game, method)(players, None)

@@ -32,6 +32,7 @@ class DieNim:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     perfect_information = info.PERFECT_INFORMATION
+    cooperative = False
     length_bounded_by_rules = True
 
     @property

@@ -35,6 +35,7 @@ class LosBanditos:
     min_players = 2
     max_players = 2
     perfect_information = info.PERFECT_INFORMATION
+    cooperative = False  # a duel (LB-WIN-1)
     length_bounded_by_rules = True
 
     @property

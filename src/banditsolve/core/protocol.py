@@ -161,6 +161,10 @@ class Game(Protocol[S, A]):
     #: False when a game may go on for ever under the rules and the length is a cap (named in
     #: ``core.limits``) at which an adapter must cut the game short.
     length_bounded_by_rules: bool
+    #: True when the players play as one team, winning or losing together (Bandido, Bandida):
+    #: every finished game's returns are then the same for every player; False when they play
+    #: against each other (the returns of a finished game sum to 1).
+    cooperative: bool
 
     def observation(self, state: S, player: int) -> str:
         """What ``player`` (``0..players - 1``) may know at ``state``, as text, and nothing

@@ -25,11 +25,10 @@ game's rules. What each OpenSpiel notion is made of:
   (:meth:`~banditsolve.core.protocol.Game.legal_indices`, sorted as OpenSpiel wants them), so
   ``num_distinct_actions`` and ``max_chance_outcomes`` are the game's.
 - **Utility.** The returns are the game's (:class:`~banditsolve.core.protocol.Outcome`: 1.0
-  shared equally by the winners, 0.0 for the others), so utilities lie in 0..1. The contract has
-  no flag for a team game, so it is derived (:func:`is_team_game`): a game that may be played
-  alone (``min_players == 1``) is played by all its players as one team, and its utility is
-  ``IDENTICAL`` (a win gives every player 1.0, a loss 0.0); any other game's returns sum to 1
-  (a shared first place shares the 1.0) and its utility is ``CONSTANT_SUM`` with ``utility_sum``
+  shared equally by the winners, 0.0 for the others), so utilities lie in 0..1. A game whose
+  ``cooperative`` is true (:func:`is_team_game`) is played by all its players as one team, and
+  its utility is ``IDENTICAL`` (a win gives every player 1.0, a loss 0.0); any other game's
+  returns sum to 1 (a shared first place shares the 1.0) and its utility is ``CONSTANT_SUM`` with ``utility_sum``
   1. Every finished game's returns are checked against the type declared: a game that broke it
   raises :class:`~banditsolve.errors.InternalError`.
 - **Length.** ``max_game_length`` is the game's. Where ``length_bounded_by_rules`` is False the
@@ -90,11 +89,9 @@ def short_name(game: str) -> str:
 
 
 def is_team_game(game: NativeGame) -> bool:
-    """Whether all of ``game``'s players play as one team (utility ``IDENTICAL``). The contract
-    has no flag for it: a game object that has a ``cooperative`` attribute is taken at its word;
-    otherwise a game that may be played alone (``min_players == 1``) is a team game, since a
-    player alone has no one to play against."""
-    return bool(getattr(game, "cooperative", game.min_players == 1))
+    """Whether all of ``game``'s players play as one team (utility ``IDENTICAL``): the
+    contract's ``cooperative``."""
+    return bool(game.cooperative)
 
 
 def default_players(game: NativeGame) -> int:

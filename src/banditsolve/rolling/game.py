@@ -41,6 +41,7 @@ class RollingBandits:
     min_players: int = 2
     max_players: int = 4
     perfect_information: bool = info.PERFECT_INFORMATION
+    cooperative: bool = False  # each player for themselves
     length_bounded_by_rules: bool = False
 
     def __init__(self, edition: Edition | None = None) -> None:

@@ -178,6 +178,7 @@ class TunnelGame:
         self.default_players = spec.default_players
         #: The hands are hidden from the other players (:mod:`banditsolve.tunnels.info`).
         self.perfect_information = info.PERFECT_INFORMATION
+        self.cooperative = True  # the players win or lose together
         #: Bandido's rules bound its length; Bandida's set-up may redraw an alarm for ever
         #: (BA-SETUP-3): its max_game_length is a cap (:mod:`banditsolve.tunnels.info`).
         self.length_bounded_by_rules = spec.modes is None
