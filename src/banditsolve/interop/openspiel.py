@@ -28,9 +28,9 @@ game's rules. What each OpenSpiel notion is made of:
   shared equally by the winners, 0.0 for the others), so utilities lie in 0..1. A game whose
   ``cooperative`` is true (:func:`is_team_game`) is played by all its players as one team, and
   its utility is ``IDENTICAL`` (a win gives every player 1.0, a loss 0.0); any other game's
-  returns sum to 1 (a shared first place shares the 1.0) and its utility is ``CONSTANT_SUM`` with ``utility_sum``
-  1. Every finished game's returns are checked against the type declared: a game that broke it
-  raises :class:`~banditsolve.errors.InternalError`.
+  returns sum to 1 (a shared first place shares the 1.0) and its utility is ``CONSTANT_SUM``
+  with ``utility_sum`` 1. Every finished game's returns are checked against the type declared:
+  a game that broke it raises :class:`~banditsolve.errors.InternalError`.
 - **Length.** ``max_game_length`` is the game's. Where ``length_bounded_by_rules`` is False the
   number is a cap: a game that reaches it is cut there (a terminal state after exactly that
   many steps) and scored as a draw, every player the same return: ``1 / players`` in a
