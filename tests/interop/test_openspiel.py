@@ -172,13 +172,36 @@ def test_random_sim_test(name: str, params: dict[str, Any]) -> None:
     sims = scaled(2, 6) if name in ("bandida", "rolling") else scaled(5, 20)
     if params.get("players", 2) > 2 and name == "rolling":
         sims = scaled(1, 4)  # (four players: the longest games)
-    pyspiel.random_sim_test(load(name, params), num_sims=sims, serialize=True, verbose=False)
+    game = load(name, params)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+    _check_a_random_game_s_returns(game, name)
+
+
+def _check_a_random_game_s_returns(game: Any, name: str) -> None:
+    """One seeded random game to its end: the returns follow the game type the adapter
+    declared (a team game's are all equal, the others' sum to 1)."""
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes],
+                                           [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    if banditsolve.load_game(name).cooperative:
+        assert len(set(returns)) == 1, returns
+    else:
+        assert sum(returns) == pytest.approx(1.0), returns
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "params"), SETTINGS)
 def test_random_sim_test_long(name: str, params: dict[str, Any]) -> None:
-    pyspiel.random_sim_test(load(name, params), num_sims=50, serialize=True, verbose=False)
+    game = load(name, params)
+    pyspiel.random_sim_test(game, num_sims=50, serialize=True, verbose=False)
+    _check_a_random_game_s_returns(game, name)
 
 
 # -- states: chance, observations, the information state, replay -------------------------------

@@ -103,6 +103,13 @@ def test_pettingzoo_api_test_passes(case: tuple[str, int | None, dict[str, Any]]
 
 def test_pettingzoo_seed_test_passes(case: tuple[str, int | None, dict[str, Any]]) -> None:
     seed_test(lambda: make(case), num_cycles=scaled(200, 1000))
+    first, second = make(case), make(case)
+    first.reset(seed=11)
+    second.reset(seed=11)
+    agent = first.agent_selection
+    assert second.agent_selection == agent
+    assert np.array_equal(first.observe(agent)["observation"],
+                          second.observe(agent)["observation"])  # the same seed, the same deal
 
 
 # -- random games through the environment ----------------------------------------------------------
@@ -640,8 +647,11 @@ def test_every_option_value_passes_the_api_test(name: str) -> None:
             setting: dict[str, Any] = {option: value}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                api_test(env(name, **setting), num_cycles=100)
+                made = env(name, **setting)
+                api_test(made, num_cycles=100)
             seed_test(lambda s=setting: env(name, **s), num_cycles=100)
+            shape = game.observation_shape(None, setting)
+            assert made.observation_space("player_0")["observation"].shape == shape
 
 
 @pytest.mark.slow
