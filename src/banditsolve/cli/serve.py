@@ -5,32 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from banditsolve.core.flags import add_command
+from banditsolve.core.flags import add_command, count, seconds
 from banditsolve.core.hooks import CommandTable
-
-
-def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a whole number 1-65535, not {text[:20]!r}")
-    return int(text)
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, not {text[:20]!r}"
-        ) from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected 0 < seconds <= 3600, not {text[:20]!r}")
-    return value
-
-
-def _workers(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"workers is a whole number 1-64, not {text[:20]!r}")
-    return int(text)
 
 
 def register(commands: CommandTable) -> None:
@@ -41,10 +17,11 @@ def register(commands: CommandTable) -> None:
     )
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to bind (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
-    serve.add_argument("--workers", type=_workers, default=2,
+    serve.add_argument("--port", type=count(1, 65535, "the port"), default=8000,
+                       help="the port (default 8000)")
+    serve.add_argument("--workers", type=count(1, 64, "--workers"), default=2,
                        help="questions answered at a time, each in its own process (default 2)")
-    serve.add_argument("--max-time-limit", type=_positive, default=20.0,
+    serve.add_argument("--max-time-limit", type=seconds, default=20.0,
                        help="the largest --time-limit a request may ask (default 20 s); a "
                        "question is stopped 10 s after it (504)")
     serve.set_defaults(handler=cmd_serve)
