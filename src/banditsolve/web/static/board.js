@@ -1,0 +1,138 @@
+const game = document.body.dataset.game;
+const $ = (id) => document.getElementById(id);
+function words(text) { return text.trim() ? text.trim().split(/\s+/) : []; }
+function options(text) {
+  const out = {};
+  for (const w of words(text)) {
+    const i = w.indexOf("=");
+    const [k, v] = i < 0 ? [w, true] : [w.slice(0, i), w.slice(i + 1)];
+    if (k in out) { out[k] = [].concat(out[k], v); } else { out[k] = v; }
+  }
+  return out;
+}
+function request() {
+  const args = $("position").value.trim() ? [$("position").value.trim()] : [];
+  return {args: args.concat(words($("args").value)), options: options($("options").value)};
+}
+async function ask() {
+  const verb = $("verb").value.trim();
+  const body = JSON.stringify(request());
+  const params = new URLSearchParams({verb, position: $("position").value,
+    args: $("args").value, options: $("options").value});
+  history.replaceState(null, "", "?" + params.toString());
+  $("status").textContent = "asking...";
+  $("picture").innerHTML = ""; $("answer").textContent = "";
+  const headers = {"Content-Type": "application/json"};
+  const reply = await fetch(`/api/${game}/${verb}`, {method: "POST", headers, body});
+  const text = await reply.text();
+  $("command").textContent = reply.headers.get("Banditsolve-Command") || "";
+  if (!reply.ok) {
+    $("status").textContent = `refused (${reply.status}): ` + JSON.parse(text).error;
+    $("status").dataset.state = "error";
+    return;
+  }
+  const exit = reply.headers.get("Banditsolve-Exit-Status");
+  const shown = {"0": "yes", "1": "no", "3": "unknown"}[exit] || exit;
+  $("answer").textContent = text;
+  let answer = shown;
+  try { const doc = JSON.parse(text); if (doc.answer) { answer = doc.answer; } } catch (e) {}
+  $("status").textContent = `answer: ${answer} (exit status ${exit})`;
+  $("status").dataset.state = "answered";
+  const drawn = await fetch(`/api/${game}/${verb}/svg`, {method: "POST", headers, body});
+  if (drawn.ok) { $("picture").innerHTML = await drawn.text(); }
+  const asked = request();
+  asked.options.python = true;
+  const python = await call(verb, asked);
+  $("python").textContent = python.ok ? JSON.parse(python.text).python : "";
+}
+async function puzzle() {
+  const id = $("puzzle").value;
+  if (!id) { return; }
+  const reply = await fetch(`/api/${game}/puzzle`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({args: [id]})});
+  if (reply.ok) {
+    past.length = 0;
+    $("position").value = JSON.parse(await reply.text()).position;
+    await drawPosition();
+  }
+}
+async function puzzles() {
+  const reply = await fetch(`/api/${game}/puzzles`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: "{}"});
+  if (!reply.ok) { return; }
+  for (const p of JSON.parse(await reply.text())) {
+    const o = document.createElement("option");
+    o.value = p.id; o.textContent = `${p.id}: ${p.question}`; $("puzzle").append(o);
+  }
+}
+const past = [];
+async function call(verb, body) {
+  const reply = await fetch(`/api/${game}/${verb}`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const text = await reply.text();
+  return {ok: reply.ok, status: reply.status, text};
+}
+async function drawPosition() {
+  const position = $("position").value.trim();
+  $("moves").innerHTML = "";
+  if (!position) { return; }
+  const [moves, drawn] = await Promise.all([
+    call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
+  if (drawn.ok) { $("picture").innerHTML = drawn.text; }
+  if (!moves.ok) {
+    $("moves").textContent = "(" + JSON.parse(moves.text).error + ")"; return;
+  }
+  const doc = JSON.parse(moves.text);
+  doc.actions.forEach((action, i) => {
+    const b = document.createElement("button");
+    b.className = "move"; b.dataset.action = action;
+    const p = doc.probabilities ? ` (p=${doc.probabilities[i]})` : "";
+    b.textContent = action + p;
+    b.addEventListener("click", () => play(action));
+    $("moves").append(b);
+  });
+  if (!doc.actions.length) { $("moves").textContent = "(no legal action: the game is over)"; }
+  filterMoves();
+  $("moves").dataset.ready = String(doc.actions.length);
+}
+function filterMoves() {
+  const f = $("filter").value.trim();
+  for (const b of $("moves").children) { b.hidden = f !== "" && !b.dataset.action.includes(f); }
+}
+async function play(action) {
+  const position = $("position").value.trim();
+  $("moves").dataset.ready = "";
+  const reply = await call("apply", {args: [position, action]});
+  if (!reply.ok) { $("status").textContent = JSON.parse(reply.text).error; return; }
+  past.push(position);
+  $("position").value = JSON.parse(reply.text).notation;
+  await drawPosition();
+}
+async function newGame() {
+  const options = {option: words($("rules").value)};
+  if ($("players").value) { options.players = $("players").value; }
+  if ($("seed").value) { options.seed = $("seed").value; }
+  if ($("chance").checked) { options["by-chance"] = true; }
+  const reply = await call("new", {options});
+  if (!reply.ok) { $("status").textContent = JSON.parse(reply.text).error; return; }
+  past.length = 0;
+  $("position").value = JSON.parse(reply.text).notation;
+  await drawPosition();
+}
+async function undo() {
+  if (!past.length) { return; }
+  $("position").value = past.pop();
+  await drawPosition();
+}
+$("new").addEventListener("click", newGame);
+$("undo").addEventListener("click", undo);
+$("filter").addEventListener("input", filterMoves);
+$("position").addEventListener("change", drawPosition);
+$("ask").addEventListener("click", ask);
+$("puzzle").addEventListener("change", puzzle);
+const given = new URLSearchParams(location.search);
+for (const k of ["verb", "position", "args", "options"]) {
+  if (given.has(k)) { $(k).value = given.get(k); }
+}
+puzzles();
+if (given.has("verb")) { ask(); }
