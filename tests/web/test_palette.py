@@ -2,10 +2,10 @@
 
 The counts are checked against the component facts (``../shared/reference/components.md``,
 written down here as numbers, not read from the library): Bandido's 69 tunnel cards in 31
-types, Bandida's 69 deck cards (70 with the super card) with 12 special cards and the ladder, Los Banditos' ten booty
-tiles worth 19 points and 24 dice, Rolling Bandits' locomotive, 16 wagons, 21 trunk tiles and
-28 dice. Every card name the palette offers is one the game's reader takes, and the page
-embeds the palette.
+types, Bandida's 69 deck cards (70 with the super card) with 12 special cards and the ladder,
+Los Banditos' ten booty tiles worth 19 points and 24 dice, Rolling Bandits' locomotive, 16
+wagons, 21 trunk tiles and 28 dice. Every card name the palette offers is one the game's reader
+takes, and the page embeds the palette.
 """
 
 from __future__ import annotations
