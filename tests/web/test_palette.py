@@ -92,3 +92,21 @@ def test_each_board_embeds_its_palette_and_its_editor(game: str) -> None:
     assert json.loads(found.group(1)) == palette.box(game)
     assert "id='editor'" in html
     assert "startEditor(" in html
+
+
+def test_the_pages_own_files_ship_as_package_data() -> None:
+    """Every file of ``web/static/`` (inlined into the pages) matches a package-data pattern
+    of pyproject.toml, so a wheel holds it."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    table = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = table["tool"]["setuptools"]["package-data"]["banditsolve"]
+    package = root / "src" / "banditsolve"
+    files = sorted((package / "web" / "static").iterdir())
+    assert files
+    for path in files:
+        name = path.relative_to(package).as_posix()
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
