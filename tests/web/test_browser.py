@@ -315,6 +315,19 @@ def test_bandidas_editor_lays_the_ladder_in_its_modes_only(server: str) -> None:
         assert "BA-SETUP-4" in page.inner_text("#ed-status")
 
 
+def test_a_puzzle_picked_comes_into_the_editor(server: str) -> None:
+    with _chromium() as page:
+        page.goto(f"{server}/banditos")
+        page.wait_for_selector("#puzzle option[value='claim-third-one']", state="attached")
+        page.select_option("#puzzle", "claim-third-one")
+        page.wait_for_function("document.getElementById('ed-notation').textContent"
+                               ".startsWith('3:k4g5r6')")
+        assert page.inner_text("#ed-palette button[data-colour='g']").endswith("×3")
+        page.click("#ed-board button[data-die='g1']")  # one of the opponent's 1s taken back
+        _checked(page, "valid")
+        assert page.input_value("#position") == "3:k4g5r6:g1/2::/1::/1:: 112233 -:- 0a"
+
+
 def main() -> None:  # pragma: no cover - rewrites the committed screenshots
     """Serve, ask each question in Chromium, and save the screenshots under docs/."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -76,6 +76,7 @@ async function drawPosition() {
   const position = $("position").value.trim();
   $("moves").innerHTML = "";
   if (!position) { return; }
+  if (typeof editorFollow === "function") { editorFollow(position); }
   const [moves, drawn] = await Promise.all([
     call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
   if (drawn.ok) { $("picture").innerHTML = drawn.text; }

@@ -82,3 +82,14 @@ function startEditor(game) {
   game.draw();
   $("ed-notation").textContent = game.made().notation;
 }
+// A position set up another way (a puzzle, a new game and its moves, pasted) comes into the
+// editor when the editor can hold it (a position, not a game state midway through a turn).
+function editorFollow(text) {
+  if (editor.game && editor.game.load(text.trim())) {
+    editor.seq++;
+    editor.game.draw();
+    $("ed-notation").textContent = editor.game.made().notation;
+    $("ed-status").dataset.state = "idle";
+    $("ed-status").textContent = "the position above, in the editor";
+  }
+}
