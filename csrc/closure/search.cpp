@@ -11,7 +11,10 @@
 //   of its counting bounds, or one more than the smallest bound of its children; the memo keeps
 //   that bound per state (the occupied cells, the rim, the cards laid per type: see toggle),
 //   which fixes every closure's future, so a larger budget, or another way to the same state,
-//   skips every node already known to need more.
+//   skips every node already known to need more. (A bound also holds with fewer cards left,
+//   but a dominance check on the cards left would never fire: the same occupied cells mean the
+//   same number of cards laid from the one multiset, so cards left of which one lies within
+//   the other are equal.)
 #include <algorithm>
 #include <chrono>
 
