@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 import banditsolve
+from banditsolve.core.observe import packed
 from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game
 from banditsolve.interop.pettingzoo import BanditsolveEnv, env
@@ -195,7 +196,11 @@ def parts(aec: BanditsolveEnv, games: int) -> dict[str, float]:
             clock.append(time.process_time())
             tensor = game.observation_tensor(state, actor)
             clock.append(time.process_time())
-            np.fromiter(tensor, dtype=np.float32, count=len(tensor))
+            raw = packed(tensor)
+            if raw is None:
+                np.fromiter(tensor, dtype=np.float32, count=len(tensor))
+            else:
+                np.frombuffer(raw, dtype=np.float32).copy()
             clock.append(time.process_time())
             mask = np.zeros(aec.num_actions, dtype=np.int8)
             mask[np.fromiter(indices, dtype=np.intp, count=len(indices))] = 1

@@ -43,8 +43,15 @@ from banditsolve.banditos.actions import (
     check_action,
 )
 from banditsolve.banditos.dice import COLOURS, Die
-from banditsolve.banditos.state import SLOTS, TILE_VALUES, State
-from banditsolve.core.observe import expect_index, expect_observer, fixed
+from banditsolve.banditos.state import SLOTS, TILE_VALUES, Slot, State
+from banditsolve.core.observe import (
+    Frame,
+    Memo,
+    Piece,
+    expect_index,
+    expect_observer,
+    piece,
+)
 from banditsolve.errors import IllegalActionError
 
 PERFECT_INFORMATION = True
@@ -75,23 +82,35 @@ def _counts(dice: tuple[Die, ...]) -> list[int]:
     return out
 
 
+def _slot(slot: Slot) -> Piece:
+    values = [1, slot.value, *_counts(slot.sides[0]), *_counts(slot.sides[1])]
+    return piece(values)
+
+
+#: The hands' pieces (:class:`~banditsolve.core.observe.Memo`), by the hand (a state shares it
+#: with the state before it; the frame writes the tiles of the row that changed).
+_HANDS = Memo()
+#: The numbers of a slot (present, value, the dice of each side by code).
+SLOT_NUMBERS = 2 + 2 * CODES
+
+
 def observation_tensor(state: State, player: int) -> tuple[float, ...]:
     """The whole position as numbers (the layout of :data:`TENSOR_LENGTH`)."""
     expect_observer(player, 2, "Los Banditos")
-    values: list[int] = []
-    for slot in state.row:
-        if slot is None:
-            values += [0, 0] + [0] * (2 * CODES)
-        else:
-            values += [1, slot.value, *_counts(slot.sides[0]), *_counts(slot.sides[1])]
-    values += [*state.stack, *state.bag]
+    frame = Frame.of(("banditos",), TENSOR_LENGTH)
+    frame.put_rows(0, state.row, SLOTS, SLOT_NUMBERS, _slot)
+    values = [*state.stack, *state.bag]
     for won in state.won:
         values += [won.count(v) for v in TILE_VALUES]
     values += [state.to_move, int(state.rolled), int(state.roll_pending), int(state.opening)]
-    values += _counts(state.hand)
+    at = SLOTS * SLOT_NUMBERS
+    frame.put(at, piece(values))
+    hand = _HANDS.get(state.hand, 0) or _HANDS.put(state.hand, 0, piece(_counts(state.hand)))
+    frame.put(at + len(values), hand)
     options = state.options
-    values += [int(options.proof == "bag"), int(options.unplaceable == "return")]
-    return fixed(values, TENSOR_LENGTH, "the Los Banditos tensor")
+    flags = [int(options.proof == "bag"), int(options.unplaceable == "return")]
+    frame.put(TENSOR_LENGTH - 2, piece(flags))
+    return frame.made()
 
 
 def _pair(a: int, b: int) -> int:

@@ -89,6 +89,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
+from banditsolve.core.observe import packed
 from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game
 from banditsolve.core.registry import load_game
@@ -359,7 +360,11 @@ class BanditsolveEnv(_AECEnv):
         state = self._need_state()
         seat = self._seat[self._agent(agent)]
         numbers = self.game.observation_tensor(state, seat)
-        tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
+        raw = packed(numbers)  # the game's float32 bytes of it, where it made them
+        if raw is None:
+            tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
+        else:
+            tensor = np.frombuffer(raw, dtype=np.float32).copy()
         return {"observation": tensor, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
