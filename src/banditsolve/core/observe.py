@@ -29,6 +29,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import compress
+from struct import Struct
 from typing import Any, TypeVar
 
 from banditsolve.core.args import expect_whole
@@ -96,9 +97,25 @@ def padded(values: Sequence[int], width: int, what: str) -> Piece:
 
 
 @cache
+def _format(count: int) -> Struct:
+    """``count`` float32 numbers (native order, as ``array("f")`` and NumPy write them)."""
+    return Struct(f"={count}f")
+
+
+@cache
 def zeros(count: int) -> Piece:
     """``count`` zeros as a :data:`Piece` (made once per count)."""
     return piece((0,) * count)
+
+
+def concatenated(pieces: Iterable[Piece]) -> Piece:
+    """``pieces`` one after another, as one :data:`Piece`."""
+    floats: list[float] = []
+    raw: list[bytes] = []
+    for numbers, data in pieces:
+        floats += numbers
+        raw.append(data)
+    return tuple(floats), b"".join(raw)
 
 
 class Memo:
@@ -132,13 +149,14 @@ class Frame:
     place takes pieces of one width, or rows, always the same (a place written otherwise, or
     overlapping another, is a bug)."""
 
-    __slots__ = ("_floats", "_raw", "_rows", "_written")
+    __slots__ = ("_floats", "_parts", "_raw", "_rows", "_written")
 
     def __init__(self, length: int) -> None:
         self._floats = list(zeros(length)[0])
         self._raw = bytearray(zeros(length)[1])
         self._written: dict[int, Piece] = {}
         self._rows: dict[int, tuple[object, ...]] = {}
+        self._parts: dict[int, tuple[tuple[object, ...], int, int]] = {}
 
     @staticmethod
     def of(layout: tuple[object, ...], length: int) -> Frame:
@@ -165,6 +183,32 @@ class Frame:
         if before is not part:
             self._write(place, part, len(part[0]) if before is None else len(before[0]))
             self._written[place] = part
+
+    def put_parts(
+        self, place: int, values: tuple[object, ...], tag: int, build: Callable[[], Piece]
+    ) -> None:
+        """``build()`` at ``place``, a piece made from the immutable ``values`` and the number
+        ``tag`` alone (the observer): made and written again only when one of them is not the
+        one written before."""
+        before = self._parts.get(place)
+        if before is not None and before[1] == tag and all(map(operator.is_, before[0], values)):
+            return
+        part = build()
+        self._write(place, part, len(part[0]) if before is None else before[2])
+        self._parts[place] = (values, tag, len(part[0]))
+
+    def put_numbers(self, place: int, values: Sequence[int]) -> None:
+        """The whole numbers ``values`` at ``place`` (written every time: the numbers that
+        change at every step)."""
+        end = place + len(values)
+        if end > len(self._floats):
+            raise InternalError(f"{len(values)} numbers at {place} of a tensor")
+        try:
+            floats = tuple(map(_FLOATS.__getitem__, values))
+        except KeyError:  # a number outside -4096..4095
+            floats = tuple(map(float, values))
+        self._floats[place:end] = floats
+        _format(len(values)).pack_into(self._raw, 4 * place, *floats)
 
     def put_rows(
         self,

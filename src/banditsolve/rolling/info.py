@@ -43,6 +43,7 @@ from banditsolve.core.observe import (
     Memo,
     Piece,
     at_place,
+    concatenated,
     expect_observer,
     observation_text,
     piece,
@@ -175,6 +176,16 @@ def _pending(pending: tuple[tuple[int, bool], ...], c: int) -> Piece:
     return _PENDING.put(pending, c, piece(_rows(rows, c, 2)))
 
 
+def _parts(state: State, c: int, player: int) -> Piece:
+    """The wagons taken, the trunks held (as ``player`` sees them), thrown out and pending."""
+    return concatenated((
+        _WON.get(state.won, c) or _won(state.won, c),
+        _TRUNKS.get(state.trunks, c * SEATS + player) or _trunks(state.trunks, c, player),
+        _THROWN.get(state.discarded, c) or _thrown(state.discarded, c),
+        _PENDING.get(state.pending, c) or _pending(state.pending, c),
+    ))
+
+
 def _options(options: Options) -> list[int]:
     """The place of each option's value (kept by the options' identity)."""
     entry = _OPTIONS.get(id(options))
@@ -213,22 +224,16 @@ def observation_tensor(state: State, player: int, edition: Edition) -> tuple[flo
     seats and rows are zeros)."""
     expect_observer(player, state.players, "Rolling Bandits")
     c, length = _sizes(edition)
-    frame = Frame.of(("rolling", c), length)
+    frame = Frame.of(("rolling", c, player), length)
     frame.put_rows(0, state.train, c, WAGON_NUMBERS, _wagon)
-    at = c * WAGON_NUMBERS
-    frame.put(at, _WON.get(state.won, c) or _won(state.won, c))
-    at += SEATS * c * 4
-    seen = c * SEATS + player
-    frame.put(at, _TRUNKS.get(state.trunks, seen) or _trunks(state.trunks, c, player))
-    at += SEATS * c * 5
-    frame.put(at, _THROWN.get(state.discarded, c) or _thrown(state.discarded, c))
-    frame.put(at + c * 3, _PENDING.get(state.pending, c) or _pending(state.pending, c))
+    parts = (state.won, state.trunks, state.discarded, state.pending)
+    frame.put_parts(c * WAGON_NUMBERS, parts, player, lambda: _parts(state, c, player))
     tail = [*state.reserve, *[0] * (SEATS - state.players), *state.roll, *state.mroll]
     tail += [*state.airborne, int(state.laid)]
     tail += [-1 if state.joker_wagon is None else state.joker_wagon, state.usable]
     tail += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
     tail += [state.players, state.wagons, player, *_options(state.options)]
-    frame.put(length - TAIL, piece(tail))
+    frame.put_numbers(length - TAIL, tail)
     return frame.made()
 
 

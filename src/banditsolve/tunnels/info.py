@@ -197,7 +197,7 @@ def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float
     actor, cards left to discard, quiet turn and top card; the options and the play area."""
     expect_observer(player, state.players, "a tunnel game")
     n, length = _sizes(deck, type(state.options))
-    frame = Frame.of(("tunnels", n, length), length)
+    frame = Frame.of(("tunnels", n, length, player), length)
     frame.put_rows(0, state.table.history, n + 1, 5, _laid)
     at = 5 * (n + 1)
     frame.put(at, _cards(_DISCARD, getattr(state, "discard", ()), n))
