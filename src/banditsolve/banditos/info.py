@@ -43,7 +43,7 @@ from banditsolve.banditos.actions import (
     check_action,
 )
 from banditsolve.banditos.dice import COLOURS, Die
-from banditsolve.banditos.state import SLOTS, TILE_VALUES, Slot, State
+from banditsolve.banditos.state import SLOTS, TILE_VALUES, Options, Slot, State
 from banditsolve.core.observe import (
     Frame,
     Memo,
@@ -87,9 +87,19 @@ def _slot(slot: Slot) -> Piece:
     return piece(values)
 
 
-#: The hands' pieces (:class:`~banditsolve.core.observe.Memo`), by the hand (a state shares it
-#: with the state before it; the frame writes the tiles of the row that changed).
-_HANDS = Memo()
+def _hand(hand: tuple[Die, ...]) -> Piece:
+    return _HANDS.put(hand, 0, piece(_counts(hand)))
+
+
+def _options(options: Options) -> Piece:
+    flags = (int(options.proof == "bag"), int(options.unplaceable == "return"))
+    return _OPTIONS.put(options, 0, piece(flags))
+
+
+#: The hands' and the options' pieces (:class:`~banditsolve.core.observe.Memo`), by the hand
+#: and the options (a state shares them with the state before it; the frame writes the tiles
+#: of the row that changed).
+_HANDS, _OPTIONS = Memo(), Memo()
 #: The numbers of a slot (present, value, the dice of each side by code).
 SLOT_NUMBERS = 2 + 2 * CODES
 
@@ -104,12 +114,9 @@ def observation_tensor(state: State, player: int) -> tuple[float, ...]:
         values += [won.count(v) for v in TILE_VALUES]
     values += [state.to_move, int(state.rolled), int(state.roll_pending), int(state.opening)]
     at = SLOTS * SLOT_NUMBERS
-    frame.put(at, piece(values))
-    hand = _HANDS.get(state.hand, 0) or _HANDS.put(state.hand, 0, piece(_counts(state.hand)))
-    frame.put(at + len(values), hand)
-    options = state.options
-    flags = [int(options.proof == "bag"), int(options.unplaceable == "return")]
-    frame.put(TENSOR_LENGTH - 2, piece(flags))
+    frame.put_numbers(at, values)
+    frame.put(at + len(values), _HANDS.get(state.hand, 0) or _hand(state.hand))
+    frame.put(TENSOR_LENGTH - 2, _OPTIONS.get(state.options, 0) or _options(state.options))
     return frame.made()
 
 
