@@ -70,6 +70,10 @@ def fixed(values: Iterable[int | float], length: int, what: str) -> tuple[float,
         out + (0.0,) * (length - len(out)))
 
 
+#: The entries a small cache by identity keeps before it is emptied (options, editions, decks:
+#: a few in any run; a run that makes new option objects by the thousand refills it).
+KEPT = 256
+
 #: One part of a tensor: its numbers as floats, and the same as ``float32`` bytes.
 Piece = tuple[tuple[float, ...], bytes]
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from banditsolve.core.limits import CAPPED_GAME_LENGTH
 from banditsolve.core.observe import (
+    KEPT,
     Frame,
     Memo,
     Piece,
@@ -192,6 +193,8 @@ def _options(options: Options) -> list[int]:
     if entry is None or entry[0] is not options:
         chosen = options.values()
         entry = (options, [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET])
+        if len(_OPTIONS) >= KEPT:
+            _OPTIONS.clear()
         _OPTIONS[id(options)] = entry
     return entry[1]
 
@@ -201,6 +204,8 @@ def _sizes(edition: Edition) -> tuple[int, int]:
     entry = _SIZES.get(id(edition))
     if entry is None or entry[0] is not edition:
         entry = (edition, (train_length(edition), tensor_length(edition)))
+        if len(_SIZES) >= KEPT:
+            _SIZES.clear()
         _SIZES[id(edition)] = entry
     return entry[1]
 
@@ -208,8 +213,9 @@ def _sizes(edition: Edition) -> tuple[int, int]:
 #: The pieces of the tensors made (:class:`~banditsolve.core.observe.Memo`), each by the value
 #: it is made from and the rows' count (and the observer, for the trunks): a state shares most
 #: of its values (the wagons and trunks taken) with the state before it (and its wagons: the
-#: frame writes the wagons that changed). One memo a
-#: part, as two parts may be made from one value (the empty tuple).
+#: frame writes the wagons that changed). One memo a part, as two parts may be made from one
+#: value (the empty tuple). The options' places and the editions' sizes by their identity (a
+#: few entries, emptied past :data:`~banditsolve.core.observe.KEPT`).
 _WON, _TRUNKS, _THROWN, _PENDING = (Memo() for _ in range(4))
 _OPTIONS: dict[int, tuple[Options, list[int]]] = {}
 _SIZES: dict[int, tuple[Edition, tuple[int, int]]] = {}

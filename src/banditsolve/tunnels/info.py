@@ -51,6 +51,7 @@ from typing import Any
 
 from banditsolve.core.limits import MAX_HAND
 from banditsolve.core.observe import (
+    KEPT,
     Frame,
     Memo,
     Piece,
@@ -153,6 +154,8 @@ def _options(options: Options) -> list[int]:
         value = chosen[name]
         out.append(listed.index(value) if value in listed else len(listed))
     area = options.area or (0, 0, 0, 0)
+    if len(_OPTIONS) >= KEPT:
+        _OPTIONS.clear()
     _OPTIONS[id(options)] = (options, [*out, *area])
     return [*out, *area]
 
@@ -183,6 +186,8 @@ def _sizes(deck: Deck, options: type[Options]) -> tuple[int, int]:
     entry = _SIZES.get((id(deck), options))
     if entry is None or entry[0] is not deck:
         entry = (deck, (deck.size, tensor_length(deck, options)))
+        if len(_SIZES) >= KEPT:
+            _SIZES.clear()
         _SIZES[(id(deck), options)] = entry
     return entry[1]
 
