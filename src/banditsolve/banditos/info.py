@@ -43,8 +43,15 @@ from banditsolve.banditos.actions import (
     check_action,
 )
 from banditsolve.banditos.dice import COLOURS, Die
-from banditsolve.banditos.state import SLOTS, TILE_VALUES, State
-from banditsolve.core.observe import expect_index, expect_observer, fixed
+from banditsolve.banditos.state import SLOTS, TILE_VALUES, Options, Slot, State
+from banditsolve.core.observe import (
+    Frame,
+    Memo,
+    Piece,
+    expect_index,
+    expect_observer,
+    piece,
+)
 from banditsolve.errors import IllegalActionError
 
 PERFECT_INFORMATION = True
@@ -75,23 +82,42 @@ def _counts(dice: tuple[Die, ...]) -> list[int]:
     return out
 
 
+def _slot(slot: Slot) -> Piece:
+    values = [1, slot.value, *_counts(slot.sides[0]), *_counts(slot.sides[1])]
+    return piece(values)
+
+
+def _hand(hand: tuple[Die, ...]) -> Piece:
+    return _HANDS.put(hand, 0, piece(_counts(hand)))
+
+
+def _options(options: Options) -> Piece:
+    flags = (int(options.proof == "bag"), int(options.unplaceable == "return"))
+    return _OPTIONS.put(options, 0, piece(flags))
+
+
+#: The hands' and the options' pieces (:class:`~banditsolve.core.observe.Memo`), by the hand
+#: and the options (a state shares them with the state before it; the frame writes the tiles
+#: of the row that changed).
+_HANDS, _OPTIONS = Memo(), Memo()
+#: The numbers of a slot (present, value, the dice of each side by code).
+SLOT_NUMBERS = 2 + 2 * CODES
+
+
 def observation_tensor(state: State, player: int) -> tuple[float, ...]:
     """The whole position as numbers (the layout of :data:`TENSOR_LENGTH`)."""
     expect_observer(player, 2, "Los Banditos")
-    values: list[int] = []
-    for slot in state.row:
-        if slot is None:
-            values += [0, 0] + [0] * (2 * CODES)
-        else:
-            values += [1, slot.value, *_counts(slot.sides[0]), *_counts(slot.sides[1])]
-    values += [*state.stack, *state.bag]
+    frame = Frame.of(("banditos",), TENSOR_LENGTH)
+    frame.put_rows(0, state.row, SLOTS, SLOT_NUMBERS, _slot)
+    values = [*state.stack, *state.bag]
     for won in state.won:
         values += [won.count(v) for v in TILE_VALUES]
     values += [state.to_move, int(state.rolled), int(state.roll_pending), int(state.opening)]
-    values += _counts(state.hand)
-    options = state.options
-    values += [int(options.proof == "bag"), int(options.unplaceable == "return")]
-    return fixed(values, TENSOR_LENGTH, "the Los Banditos tensor")
+    at = SLOTS * SLOT_NUMBERS
+    frame.put_numbers(at, values)
+    frame.put(at + len(values), _HANDS.get(state.hand, 0) or _hand(state.hand))
+    frame.put(TENSOR_LENGTH - 2, _OPTIONS.get(state.options, 0) or _options(state.options))
+    return frame.made()
 
 
 def _pair(a: int, b: int) -> int:

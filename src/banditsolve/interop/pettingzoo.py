@@ -17,7 +17,9 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
 - **Observations** ``{"observation": Box, "action_mask": Box}``: the observation is the game's
   ``observation_tensor(state, player)`` (what that player may know, and nothing more) as
   ``float32`` of shape ``observation_shape(players, options)`` (its space: every finite
-  ``float32``, as the contract promises finite numbers and no tighter bound); the mask is
+  ``float32``, as the contract promises finite numbers and no tighter bound), read from the
+  ``float32`` bytes the game kept beside the tuple (:func:`banditsolve.core.observe.packed`;
+  a tuple without them is converted number by number); the mask is
   ``int8`` of length ``num_distinct_actions``, 1 at the game's ``legal_indices`` of the state
   for the agent to act, all 0 for the others and once the game is over.
 - **Actions** ``Discrete(num_distinct_actions)``: the game's action indices. Los Banditos
@@ -25,7 +27,8 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
   ``legal_actions(state)`` (:mod:`banditsolve.core.observe`), so their ranges are proven bounds
   on the number of legal actions of any state, and large. The mask is built in one pass over
   ``legal_indices`` (under 10 microseconds for Bandida's 70,562 places: one zeroed allocation,
-  one assignment at the indices); the legal indices are listed once per state. To read them back
+  one assignment at the indices, a slice where they are ``0..n-1``, as in the games numbered by
+  place); the legal indices are listed once per state. To read them back
   from a mask, ``np.flatnonzero(mask.view(bool))`` is 20 to 40 times as fast as on the ``int8``
   array for the large ranges (NumPy's fast path is for booleans).
 - **Rewards** are the game's ``Outcome.returns`` at the end, 0 before: 1.0 split among the
@@ -89,6 +92,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
+from banditsolve.core.observe import packed
 from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game
 from banditsolve.core.registry import load_game
@@ -216,7 +220,8 @@ class BanditsolveEnv(_AECEnv):
         #: The seat to act now (None before reset and once the game is over or cut short).
         self._to_act: int | None = None
         self._legal: tuple[int, ...] | None = None
-        self._legal_array: npt.NDArray[np.intp] | None = None
+        #: The mask's 1s: a slice (the indices 0..n-1) or an array of the indices.
+        self._legal_array: slice | npt.NDArray[np.intp] | None = None
         self.agents = []
         self.agent_selection = self.possible_agents[0]
 
@@ -285,8 +290,8 @@ class BanditsolveEnv(_AECEnv):
         place = self._place(agent, action)
         chosen = self.game.legal_actions(state)[place]
         self._cumulative_rewards[agent] = 0.0
-        for other in self.rewards:
-            self.rewards[other] = 0.0
+        if any(self.rewards.values()):  # (only a game's end sets them)
+            self.rewards = dict.fromkeys(self.rewards, 0.0)
         self._play(self._seat[agent], chosen)
         self._advance()
         if self.render_mode == "human":
@@ -299,7 +304,7 @@ class BanditsolveEnv(_AECEnv):
             raise ArgumentTypeError(
                 f"the action of {agent} is None, which only a finished agent may step with"
             )
-        index = _whole(action, f"the action of {agent}")
+        index = action if type(action) is int else _whole(action, f"the action of {agent}")
         legal = self._legal_indices()
         if 0 <= index < len(legal) and legal[index] == index:  # (numbering by place)
             return index
@@ -357,9 +362,15 @@ class BanditsolveEnv(_AECEnv):
         """``agent``'s observation: the game's tensor for that player, and the action mask
         (1 at the legal indices when ``agent`` is to act, else all 0)."""
         state = self._need_state()
-        seat = self._seat[self._agent(agent)]
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            seat = self._seat[self._agent(agent)]
         numbers = self.game.observation_tensor(state, seat)
-        tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
+        raw = packed(numbers)  # the same numbers as float32 bytes, where the game kept them
+        if raw is None:
+            tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
+        else:
+            tensor = np.frombuffer(raw, dtype=np.float32).copy()
         return {"observation": tensor, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
@@ -368,7 +379,14 @@ class BanditsolveEnv(_AECEnv):
             return mask
         if self._legal_array is None:
             legal = self._legal_indices()
-            self._legal_array = np.fromiter(legal, dtype=np.intp, count=len(legal))
+            count = len(legal)
+            # The indices are distinct (the contract): 0..count - 1 when these are the least
+            # and the greatest (numbering by place), set as a slice.
+            self._legal_array = (
+                slice(count)
+                if not legal or (min(legal) == 0 and max(legal) == count - 1)
+                else np.fromiter(legal, dtype=np.intp, count=count)
+            )
         mask[self._legal_array] = 1
         return mask
 

@@ -39,16 +39,21 @@ from typing import Any
 
 from banditsolve.core.limits import CAPPED_GAME_LENGTH
 from banditsolve.core.observe import (
+    KEPT,
+    Frame,
+    Memo,
+    Piece,
     at_place,
+    concatenated,
     expect_observer,
-    fixed,
     observation_text,
+    piece,
     place_of,
 )
 from banditsolve.rolling import notation, rules
 from banditsolve.rolling.edition import Edition
 from banditsolve.rolling.rules import Action
-from banditsolve.rolling.state import OPTION_SET, PHASES, Held, Options, State, Wagon
+from banditsolve.rolling.state import OPTION_SET, PHASES, Held, Options, State, Wagon, Won
 
 PERFECT_INFORMATION = False
 MAX_GAME_LENGTH = CAPPED_GAME_LENGTH
@@ -125,50 +130,117 @@ def _phase(state: State, player: int) -> str:
     return state.phase
 
 
-def _wagon(wagon: Wagon | None) -> list[int]:
-    if wagon is None:
-        return [0] * WAGON_NUMBERS
+def _wagon(wagon: Wagon) -> Piece:
     trunk = 0 if wagon.trunk is None else wagon.trunk + 1
     out = [1, wagon.id, wagon.need, wagon.points, int(wagon.loco), trunk]
     for seat in range(SEATS):
         g = wagon.groups[seat] if seat < len(wagon.groups) else None
         out += [0] * 5 if g is None else [1, g.symbol + 1, g.bandits, g.mercs, g.natural]
-    return out
+    return piece(out)
 
 
-def _held(held: Held, seen: bool) -> list[int]:
-    if not seen:
-        return [1, held.symbol + 1, -1, -1, 0]
-    return [1, held.symbol + 1, held.value, held.content + 1, int(held.used)]
-
-
-def _padded(rows: list[list[int]], count: int, width: int) -> list[int]:
+def _rows(rows: list[list[int]], count: int, width: int) -> list[int]:
+    """``rows`` of ``width`` numbers, padded with zero rows to ``count`` rows, in one list."""
     rows = rows + [[0] * width] * (count - len(rows))
     return list(itertools.chain.from_iterable(rows))
 
 
+def _won(won: tuple[tuple[Won, ...], ...], c: int) -> Piece:
+    values: list[int] = []
+    for seat in range(SEATS):
+        taken = won[seat] if seat < len(won) else ()
+        values += _rows([[w.id + 1, w.need, w.points, int(w.loco)] for w in taken], c, 4)
+    return _WON.put(won, c, piece(values))
+
+
+def _trunks(trunks: tuple[tuple[Held, ...], ...], c: int, player: int) -> Piece:
+    values: list[int] = []
+    for seat in range(SEATS):
+        held = trunks[seat] if seat < len(trunks) else ()
+        rows = [
+            [1, h.symbol + 1, h.value, h.content + 1, int(h.used)]
+            if seat == player or h.used
+            else [1, h.symbol + 1, -1, -1, 0]
+            for h in held
+        ]
+        values += _rows(rows, c, 5)
+    return _TRUNKS.put(trunks, c * SEATS + player, piece(values))
+
+
+def _thrown(discarded: tuple[Held, ...], c: int) -> Piece:
+    rows = [[h.symbol + 1, h.value, h.content + 1] for h in discarded]
+    return _THROWN.put(discarded, c, piece(_rows(rows, c, 3)))
+
+
+def _pending(pending: tuple[tuple[int, bool], ...], c: int) -> Piece:
+    rows = [[wagon + 1, int(theft)] for wagon, theft in pending]
+    return _PENDING.put(pending, c, piece(_rows(rows, c, 2)))
+
+
+def _parts(state: State, c: int, player: int) -> Piece:
+    """The wagons taken, the trunks held (as ``player`` sees them), thrown out and pending."""
+    return concatenated((
+        _WON.get(state.won, c) or _won(state.won, c),
+        _TRUNKS.get(state.trunks, c * SEATS + player) or _trunks(state.trunks, c, player),
+        _THROWN.get(state.discarded, c) or _thrown(state.discarded, c),
+        _PENDING.get(state.pending, c) or _pending(state.pending, c),
+    ))
+
+
+def _options(options: Options) -> list[int]:
+    """The place of each option's value (kept by the options' identity)."""
+    entry = _OPTIONS.get(id(options))
+    if entry is None or entry[0] is not options:
+        chosen = options.values()
+        entry = (options, [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET])
+        if len(_OPTIONS) >= KEPT:
+            _OPTIONS.clear()
+        _OPTIONS[id(options)] = entry
+    return entry[1]
+
+
+def _sizes(edition: Edition) -> tuple[int, int]:
+    """:func:`train_length` and :func:`tensor_length` (kept by the edition's identity)."""
+    entry = _SIZES.get(id(edition))
+    if entry is None or entry[0] is not edition:
+        entry = (edition, (train_length(edition), tensor_length(edition)))
+        if len(_SIZES) >= KEPT:
+            _SIZES.clear()
+        _SIZES[id(edition)] = entry
+    return entry[1]
+
+
+#: The pieces of the tensors made (:class:`~banditsolve.core.observe.Memo`), each by the value
+#: it is made from and the rows' count (and the observer, for the trunks): a state shares most
+#: of its values (the wagons and trunks taken) with the state before it (and its wagons: the
+#: frame writes the wagons that changed). One memo a part, as two parts may be made from one
+#: value (the empty tuple). The options' places and the editions' sizes by their identity (a
+#: few entries, emptied past :data:`~banditsolve.core.observe.KEPT`).
+_WON, _TRUNKS, _THROWN, _PENDING = (Memo() for _ in range(4))
+_OPTIONS: dict[int, tuple[Options, list[int]]] = {}
+_SIZES: dict[int, tuple[Edition, tuple[int, int]]] = {}
+
+
 def observation_tensor(state: State, player: int, edition: Edition) -> tuple[float, ...]:
-    """:func:`observation` as numbers, :func:`tensor_length` long."""
+    """:func:`observation` as numbers, :func:`tensor_length` long: the train (``C`` rows of
+    :data:`WAGON_NUMBERS`), each seat's wagons taken (``C`` rows of 4: id + 1, need, points,
+    locomotive), each seat's trunks held (``C`` rows of 5: 1, symbol + 1, then value, content
+    + 1, used where the observer may see them, else -1, -1, 0), the trunks thrown out (``C``
+    rows of 3) and pending (``C`` rows of 2), then the numbers of :data:`TAIL` (the missing
+    seats and rows are zeros)."""
     expect_observer(player, state.players, "Rolling Bandits")
-    c = train_length(edition)
-    values = _padded([_wagon(w) for w in state.train], c, WAGON_NUMBERS)
-    for seat in range(SEATS):
-        won = state.won[seat] if seat < state.players else ()
-        values += _padded([[w.id + 1, w.need, w.points, int(w.loco)] for w in won], c, 4)
-    for seat in range(SEATS):
-        held = state.trunks[seat] if seat < state.players else ()
-        rows = [_held(h, seat == player or h.used) for h in held]
-        values += _padded(rows, c, 5)
-    values += _padded([[h.symbol + 1, h.value, h.content + 1] for h in state.discarded], c, 3)
-    values += _padded([[wagon + 1, int(theft)] for wagon, theft in state.pending], c, 2)
-    seats = [*state.reserve, *[0] * (SEATS - state.players)]
-    values += [*seats, *state.roll, *state.mroll, *state.airborne, int(state.laid)]
-    values += [-1 if state.joker_wagon is None else state.joker_wagon, state.usable]
-    values += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
-    values += [state.players, state.wagons, player]
-    chosen = state.options.values()
-    values += [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET]
-    return fixed(values, tensor_length(edition), "the Rolling Bandits tensor")
+    c, length = _sizes(edition)
+    frame = Frame.of(("rolling", c, player), length)
+    frame.put_rows(0, state.train, c, WAGON_NUMBERS, _wagon)
+    parts = (state.won, state.trunks, state.discarded, state.pending)
+    frame.put_parts(c * WAGON_NUMBERS, parts, player, lambda: _parts(state, c, player))
+    tail = [*state.reserve, *[0] * (SEATS - state.players), *state.roll, *state.mroll]
+    tail += [*state.airborne, int(state.laid)]
+    tail += [-1 if state.joker_wagon is None else state.joker_wagon, state.usable]
+    tail += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
+    tail += [state.players, state.wagons, player, *_options(state.options)]
+    frame.put_numbers(length - TAIL, tail)
+    return frame.made()
 
 
 def action_index(state: State, action: Action) -> int:

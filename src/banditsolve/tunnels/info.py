@@ -45,15 +45,26 @@ puts under, BD-TURN-3), so within ``P * (N + 2)`` turns, each one step besides i
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from banditsolve.core.limits import MAX_HAND
-from banditsolve.core.observe import at_place, expect_observer, fixed, observation_text, place_of
+from banditsolve.core.observe import (
+    KEPT,
+    Frame,
+    Memo,
+    Piece,
+    at_place,
+    expect_observer,
+    observation_text,
+    padded,
+    piece,
+    place_of,
+)
 from banditsolve.tunnels import rules
 from banditsolve.tunnels.cards import Deck
+from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.notation import StateForm, state_to_json
 from banditsolve.tunnels.state import MAX_PLAYERS, Action, GameState, Options
 
@@ -126,35 +137,79 @@ def tensor_length(deck: Deck, options: type[Options]) -> int:
     return (n + 1) * 5 + n * 2 + HAND_ROOM + seats + rest
 
 
-def _padded(values: Sequence[int], length: int) -> list[int]:
-    return [*values, *[0] * (length - len(values))]
-
-
 def _seats(state: GameState, name: str, default: Sequence[int]) -> list[int]:
     values: Sequence[int] = getattr(state, name, default)
     return [int(p in values) for p in range(MAX_PLAYERS)]
 
 
 def _options(options: Options) -> list[int]:
+    """The place of each option's value among its listed ones, then the play area (kept by
+    the options' identity)."""
+    entry = _OPTIONS.get(id(options))
+    if entry is not None and entry[0] is options:
+        return entry[1]
     chosen = options.to_text()
     out: list[int] = []
     for name, listed in options.OPTION_SET.names().items():
         value = chosen[name]
         out.append(listed.index(value) if value in listed else len(listed))
     area = options.area or (0, 0, 0, 0)
+    if len(_OPTIONS) >= KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[id(options)] = (options, [*out, *area])
     return [*out, *area]
 
 
+def _laid(placement: Placement) -> Piece:
+    return piece((1, placement.card, placement.x, placement.y, placement.rotation // 90))
+
+
+def _cards(memo: Memo, cards: tuple[int, ...], width: int) -> Piece:
+    """``cards`` as their codes + 1, in ``width`` numbers (kept in ``memo``)."""
+    return memo.get(cards, width) or memo.put(
+        cards, width, padded([c + 1 for c in cards], width, "a row of cards")
+    )
+
+
+#: The pieces of the tensors made (:class:`~banditsolve.core.observe.Memo`), each by the value
+#: it is made from and the room for it: a state shares its discards and hands with the state
+#: before it, but for the one that changed (and its table but for the last card: the frame
+#: writes the placements that changed). One memo a part, as two parts may be made from one
+#: value (the empty tuple).
+_DISCARD, _ASIDE, _HAND = (Memo() for _ in range(3))
+_OPTIONS: dict[int, tuple[Options, list[int]]] = {}
+_SIZES: dict[tuple[int, type[Options]], tuple[Deck, tuple[int, int]]] = {}
+
+
+def _sizes(deck: Deck, options: type[Options]) -> tuple[int, int]:
+    """The deck's cards and :func:`tensor_length` (kept by the deck's identity)."""
+    entry = _SIZES.get((id(deck), options))
+    if entry is None or entry[0] is not deck:
+        entry = (deck, (deck.size, tensor_length(deck, options)))
+        if len(_SIZES) >= KEPT:
+            _SIZES.clear()
+        _SIZES[(id(deck), options)] = entry
+    return entry[1]
+
+
 def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float, ...]:
-    """:func:`observation` as numbers, :func:`tensor_length` long."""
+    """:func:`observation` as numbers, :func:`tensor_length` long: per card laid (the start
+    card first, room for every card) 1, its code, x, y and rotation / 90; the codes + 1 of the
+    discards, of the cards set aside, of the observer's hand (zeros after each); per seat the
+    hand's count and size; per seat owed a draw, to discard, on hold; the pending effects
+    (their place in :data:`EFFECTS` + 1); the unseen pile's count, the known pile's, the
+    player, the actor, the turn, changed, the outcome, the players, the observer, Bandida's
+    actor, cards left to discard, quiet turn and top card; the options and the play area."""
     expect_observer(player, state.players, "a tunnel game")
-    n = deck.size
-    laid = [[1, p.card, p.x, p.y, p.rotation // 90] for p in state.table.history]
-    values = _padded(list(itertools.chain.from_iterable(laid)), 5 * (n + 1))
-    values += _padded([c + 1 for c in getattr(state, "discard", ())], n)
-    values += _padded([c + 1 for c in getattr(state, "aside", ())], n)
-    values += _padded([c + 1 for c in state.hands[player]], HAND_ROOM)
+    n, length = _sizes(deck, type(state.options))
+    frame = Frame.of(("tunnels", n, length, player), length)
+    frame.put_rows(0, state.table.history, n + 1, 5, _laid)
+    at = 5 * (n + 1)
+    frame.put(at, _cards(_DISCARD, getattr(state, "discard", ()), n))
+    frame.put(at + n, _cards(_ASIDE, getattr(state, "aside", ()), n))
+    frame.put(at + 2 * n, _cards(_HAND, state.hands[player], HAND_ROOM))
     sizes: Sequence[int] = getattr(state, "sizes", ())
+    values: list[int] = []
     for seat in range(MAX_PLAYERS):
         held = len(state.hands[seat]) if seat < state.players else 0
         size = sizes[seat] if seat < len(sizes) else state.options.hand_size
@@ -162,14 +217,13 @@ def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float
     values += [int(p in state.to_draw) for p in range(MAX_PLAYERS)]
     values += _seats(state, "queue", ()) + _seats(state, "hold", ())
     phase: Sequence[str] = getattr(state, "phase", ())
-    values += _padded([EFFECTS.index(p) + 1 for p in phase], DEPTH)
+    values += [EFFECTS.index(p) + 1 for p in phase] + [0] * (DEPTH - len(phase))
     values += [len(state.unseen), len(state.pile), state.player, state.to_act, state.turn]
     values += [int(state.changed), OUTCOMES.index(state.outcome), state.players, player]
     values += [getattr(state, "actor", 0), getattr(state, "left", 0), getattr(state, "quiet", -1)]
-    values += [TOPS.index(getattr(state, "top", ""))]
-    values += _options(state.options)
-    length = tensor_length(deck, type(state.options))
-    return fixed(values, length, "the tunnel game's tensor")
+    values += [TOPS.index(getattr(state, "top", "")), *_options(state.options)]
+    frame.put(at + 2 * n + HAND_ROOM, padded(values, length - at - 2 * n - HAND_ROOM, "the rest"))
+    return frame.made()
 
 
 def action_index(state: GameState, action: Action, title: str) -> int:
