@@ -110,6 +110,17 @@ def test_the_shared_verbs_in_python_print_what_the_command_line_does(game: str) 
     assert drawn.strip() == run(game, "show", state).out.strip()
 
 
+@pytest.mark.parametrize(("game", "position"), [
+    ("bandido", "bandido L+TL+TR+R+BR+BL@0,0,0 L+R@2,0,0 | L TR*2"),
+    ("bandida", "bandida mode=2 L+TL+TR+R+BR+BL@0,0,0 | L L:ladder TL+TR:broken_tool"),
+])
+def test_a_tunnel_position_shown_in_python_prints_what_the_command_line_does(
+    game: str, position: str
+) -> None:
+    _, drawn = _exec(run(game, "show", position, "--python").out)
+    assert drawn.strip() == run(game, "show", position).out.strip() != ""
+
+
 @pytest.mark.parametrize("argv", [
     ["banditos", "claim", "garbage", "1", "--python"],
     ["rolling", "safe", "x y", "2", "--python"],

@@ -107,6 +107,40 @@ def test_show_moves_apply_on_a_game_state(tmp_path: Path) -> None:
     assert bad.err.count("\n") == 1
 
 
+@rules("BD-NOTE-2", "BD-NOTE-3", "BD-CLOSE-6")
+def test_show_draws_a_position_as_close_reads_it(tmp_path: Path) -> None:
+    """``show`` takes a position (the table and the cards to come) wherever ``close`` does:
+    text, JSON or a file; a position the game cannot hold is one line and exit 2."""
+    out_svg = tmp_path / "position.svg"
+    drawn = run("bandido", "show", START, "--svg", str(out_svg))
+    assert drawn.code == 0, drawn.err
+    position = from_notation(START)
+    assert drawn.out.strip() == ascii_art(position.table, position.remaining).strip()
+    root = ET.fromstring(out_svg.read_text(encoding="utf-8"))
+    circles = root.iter("{http://www.w3.org/2000/svg}circle")
+    assert len([c for c in circles if c.get("fill") == "#d62828"]) == 6  # the six live exits
+    doc = json.loads(run("bandido", "show", START, "--json").out)
+    assert set(doc) == {"game", "notation", "position", "exits"}
+    assert (doc["game"], doc["exits"]) == ("bandido", 6)
+    # R+BR is L+TL turned: the normal name is written (BD-NOTE-2).
+    assert doc["position"]["remaining"] == ["L", "L", "TL", "TL", "L+TL", "L+TL", "TL+BL"]
+    assert doc["notation"] == "bandido L+TL+TR+R+BR+BL@0,0,0 | L*2 TL*2 L+TL*2 TL+BL"
+    for written in (doc["notation"], json.dumps(doc["position"])):
+        assert json.loads(run("bandido", "show", written, "--json").out) == doc
+    f = tmp_path / "position.txt"
+    f.write_text(HOLE, encoding="utf-8")
+    hole = run("bandido", "show", str(f))
+    assert hole.code == 0
+    assert "X" in hole.out
+    for bad in ("bandido L+TL+TR+R+BR+BL@0,0,0 L@5,5,0 | L",  # joins no exit (BD-PLACE-3)
+                "bandido L+TL+TR+R+BR+BL@0,0,0 | L*9"):  # more copies than the deck
+        refused = run("bandido", "show", bad)
+        assert refused.code == 2
+        assert refused.err.count("\n") == 1, refused.err
+    assert run("bandido", "show", "bandido L+TL+TR+R+BR+BL@0,0,0 | L*9", "--hypothetical").code == 0
+    assert run("bandida", "show", START).code == 2  # a position of the other tunnel game
+
+
 @rules("BD-PLACE-4")
 def test_placements_command() -> None:
     result = run("bandido", "placements", "bandido super6@0,0,0", "L", "--json")

@@ -15,13 +15,13 @@ goal directly, and the two are refused together when they disagree), and has its
 notation with ``FIELD=VALUE`` words after its bar (``| hands=... player=...``) or a JSON
 document with ``"hands"`` (a saved state or a puzzle's game document) is a game state, and the
 question is then asked of its cards not yet played; anything else is read as a position,
-exactly as before.
+exactly as before. ``show`` reads its argument the same way, and draws a position too.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -124,6 +124,55 @@ def with_table_sizes(epilog: str) -> str:
     return "\n".join([*lines[:end], "", TABLE_SIZE_NOTE, *lines[end:]])
 
 
+def adapt_show(show: argparse.ArgumentParser) -> None:
+    """``show`` draws a position too (the table and the cards still to come, as ``close`` and
+    ``placements`` take it), not only a game state, told apart by their form
+    (:func:`read_close_input`); ``--hypothetical`` as for ``close``."""
+    add_hypothetical(show)
+    shared: Handler = show.get_default("handler")
+    shared_python = show.get_default("snippet")
+    show.set_defaults(
+        handler=lambda args: cmd_show(args, shared),
+        snippet=lambda args: show_python(args, shared_python),
+    )
+
+
+def cmd_show(args: argparse.Namespace, shared: Handler) -> int:
+    """A game state drawn by the shared ``show``; a position drawn here: the table in text
+    (``--svg``: as a picture) and the cards still to come; ``--json`` its document
+    (``position``) with its notation and its count of open exits."""
+    from banditsolve.tunnels import notation, render
+    from banditsolve.tunnels.state import GameState
+
+    game = tunnel_of(args)
+    asked = read_close_input(args, game, None)
+    if isinstance(asked, GameState):
+        args.position = game.to_notation(asked)  # read once: the shared verb reads it again
+        return shared(args)
+    table = asked.table
+    if args.svg is not None:
+        write_svg(args.svg, render.svg(table, asked.remaining))
+    written = notation.to_notation(asked)
+    payload = {"game": game.name, "notation": written, "position": notation.to_json(asked),
+               "exits": table.exit_count}
+    emit(args, render.ascii_art(table, asked.remaining), payload)
+    return 0
+
+
+def show_python(args: argparse.Namespace, shared: Callable[[argparse.Namespace], str]) -> str:
+    """``show --python``: a game state's as the shared verb writes it; a position's reads it
+    with ``read_position`` and prints its picture."""
+    from banditsolve.tunnels.state import GameState
+
+    game = tunnel_of(args)
+    if isinstance(read_close_input(args, game, None), GameState):
+        return shared(args)
+    reading = "state = game.read_position(" + python_args(
+        args.position, **({"hypothetical": True} if args.hypothetical else {})) + ")"
+    return python_text(args, ["from banditsolve.tunnels import render"],
+                       "render.ascii_art(state.table, state.remaining)", read=reading)
+
+
 def is_mode(item: str) -> bool:
     """Is ``item`` (of ``--option K=V``) the option ``mode``?"""
     return item.partition("=")[0].strip() == "mode"
@@ -167,6 +216,9 @@ def register(commands: Commands) -> None:
     play = commands.choices.get("play")
     if play is not None:
         adapt_play(play, modes)
+    show = commands.choices.get("show")
+    if show is not None:
+        adapt_show(show)
     close = add_query(
         commands,
         "close",
@@ -300,45 +352,14 @@ def read_game_state(args: argparse.Namespace) -> GameState:
     return tunnel_of(args).read_state(args.position)
 
 
-def is_state_text(text: str) -> bool:
-    """Whether a notation is a game state's: ``FIELD=VALUE`` words after its bar (``| hands=...
-    player=...``), where a position lists cards."""
-    words = text.split()
-    return "|" in words and any("=" in w for w in words[words.index("|") + 1 :])
-
-
-def is_state_document(data: object) -> bool:
-    """Whether a JSON document is a game state's (a saved state, or a puzzle's game document):
-    it has ``"hands"``, which a position's never has."""
-    return isinstance(data, dict) and "hands" in data
-
-
 def read_close_input(
     args: argparse.Namespace, game: TunnelGame, mode: int | None
 ) -> Position | GameState:
-    """What ``close`` asks of: a game state when its form says so (:func:`is_state_text`,
-    :func:`is_state_document`: read as ``show`` reads one), else a position read exactly as
-    :meth:`~banditsolve.tunnels.game.TunnelGame.read_position` reads it (``--hypothetical``,
-    ``mode``). Text, a file or ``-``, read once; an error names the file it came from."""
-    from banditsolve.core import io
-    from banditsolve.tunnels import notation
-
-    def from_text(text: str) -> Position | GameState:
-        if is_state_text(text):
-            return game.from_notation(text)
-        return notation.from_notation(
-            text, game.deck, hypothetical=args.hypothetical, game=game.name, mode=mode
-        )
-
-    def from_document(data: Any) -> Position | GameState:
-        if is_state_document(data):
-            return game.from_json(data)
-        return notation.from_json(
-            data, game.deck, hypothetical=args.hypothetical, game=game.name, mode=mode
-        )
-
-    return io.read_state(
-        args.position, notation=from_text, json_document=from_document, what="position"
+    """What ``close`` and ``show`` ask of: a game state or a position, told apart by their form
+    (:meth:`~banditsolve.tunnels.game.TunnelGame.read_position_or_state`, ``--hypothetical``,
+    ``mode``)."""
+    return game.read_position_or_state(
+        args.position, hypothetical=args.hypothetical, mode=mode
     )
 
 

@@ -224,6 +224,32 @@ class TunnelGame:
             source, self.deck, hypothetical=hypothetical, game=self.name, mode=mode
         )
 
+    def read_position_or_state(
+        self, source: object, *, hypothetical: bool = False, mode: int | None = None
+    ) -> Position | GameState:
+        """A game state when its form says so (a notation with ``FIELD=VALUE`` words after its
+        bar, a JSON document with ``"hands"``: read as :meth:`read_state` reads one), else a
+        position read exactly as :meth:`read_position` reads it (BD-CLOSE-6). Text, UTF-8
+        bytes, a file or ``-``, read once; an error names the file it came from."""
+
+        def from_text(text: str) -> Position | GameState:
+            if notation.is_state_text(text):
+                return self.from_notation(text)
+            return notation.from_notation(
+                text, self.deck, hypothetical=hypothetical, game=self.name, mode=mode
+            )
+
+        def from_document(data: Any) -> Position | GameState:
+            if notation.is_state_document(data):
+                return self.from_json(data)
+            return notation.from_json(
+                data, self.deck, hypothetical=hypothetical, game=self.name, mode=mode
+            )
+
+        return io.read_state(
+            source, notation=from_text, json_document=from_document, what="position"
+        )
+
     def refuse_foreign(self, values: object) -> None:
         """Refuse, with one line saying whose it is, an option (or a value) of the mapping
         ``values`` that only the other tunnel game reads (BA-OPT-13)."""

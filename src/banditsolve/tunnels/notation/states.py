@@ -125,6 +125,19 @@ class StateForm:
 BANDIDO_FORM = StateForm()
 
 
+def is_state_text(text: str) -> bool:
+    """Whether a notation is a game state's: ``FIELD=VALUE`` words after its bar (``| hands=...
+    player=...``), where a position lists cards (BD-CLOSE-6)."""
+    words = text.split()
+    return "|" in words and any("=" in w for w in words[words.index("|") + 1 :])
+
+
+def is_state_document(data: object) -> bool:
+    """Whether a JSON document is a game state's (a saved state, or a puzzle's game document):
+    it has ``"hands"``, which a position's never has (BD-CLOSE-6)."""
+    return isinstance(data, dict) and "hands" in data
+
+
 def state_to_notation(state: GameState, form: StateForm = BANDIDO_FORM) -> str:
     """The one-line notation of a game state (see the module notes)."""
     parts = [form.game, *(str(p) for p in state.table.history), "|"]
