@@ -31,8 +31,6 @@ constexpr int kSquareBPorts = 0b011100;  // TR, R, BR
 constexpr uint64_t kFrozenPart = uint64_t{1} << 61;
 // The plain cards a line may still lay while a map is left (a node with a map left only).
 constexpr uint64_t kPrePart = uint64_t{1} << 60;
-// A card of the starting table taken off (with the relaxation's sets only: see maps.cpp).
-constexpr uint64_t kGonePart = uint64_t{3} << 60;
 
 struct Option {
   int type;
@@ -137,7 +135,6 @@ class Search {
   void drop_card();
   int map_node(int budget);
   bool beyond_maps(const std::vector<int>& dead);
-  bool viable_removal(const RemovalSet& r) const;
   int pick_cell(std::vector<int>* dead);
   int cover_or_freeze(int t, int budget);
   int lay_maps(int budget);
@@ -217,8 +214,6 @@ class Search {
   std::vector<Removed> removal_log_;
   std::vector<std::vector<RemovalSet>> removal_scratch_;  // by depth
   std::vector<int> near_used_;  // beyond_maps: the cards near the dead cells counted apart
-  std::vector<uint64_t> viable_masks_;  // MapRules::viable as bit sets (up to 64 table cards)
-  bool viable_on_ = false;
   std::vector<std::vector<int>> frozen_saved_;            // by depth: frozen before a map
 };
 

@@ -36,10 +36,6 @@
 // and the memo keeps it by a key that fixes a node's future: with maps on, besides the occupied
 // cells, the rim and the cards laid per type (maps included), every card on the table (its
 // cells, openings and kind: what a removal may take and what it leaves) and the frozen cells.
-// Kept to the relaxation's sets (MapRules::viable, BA-CLOSE-2 (a)), a removal that takes a
-// card of the starting table off outside every set, or leaves no map to come while those taken
-// off are not one of them, is not searched, and the key also says which of the starting
-// table's cards are gone.
 // The order the table's cards were laid in plays no part once a map's removal is chosen (only
 // the map just laid is special, BA-OPT-1).
 #include <algorithm>
@@ -134,14 +130,6 @@ void Search::build_maps() {
     if (c[4] & kKindLadder) ++ladders_;
   }
   table_cards_ = static_cast<int>(cards_.size());
-  if (m.viable_on && table_cards_ <= 64) {
-    viable_on_ = true;
-    for (const auto& set : m.viable) {
-      uint64_t mask = 0;
-      for (int i : set) mask |= uint64_t{1} << i;
-      viable_masks_.push_back(mask);
-    }
-  }
   for (size_t k = 0; k < m.type_kinds.size() && k < left_.size(); ++k) {
     if (m.type_kinds[k] & kKindMap) maps_left_ += left_[k];
   }
@@ -345,12 +333,10 @@ int Search::after_map(int budget) {
   if (!clock_ok()) {
     result = kStopped;
   } else if (sets.empty()) {
-    const RemovalSet none{0, {0, 0, 0}};
-    result = viable_on_ && !viable_removal(none) ? kNever : dfs(budget);
+    result = dfs(budget);
   } else {
     for (size_t i = 0; i < sets.size(); ++i) {
       const RemovalSet r = sets[i];
-      if (viable_on_ && !viable_removal(r)) continue;
       const int need = need_after(r);
       if (need > budget) {
         result = std::min(result, need);
@@ -376,25 +362,6 @@ int Search::after_map(int budget) {
   }
   for (int c : saved) freeze(c);
   return result;
-}
-
-// Whether removal r keeps the cards taken off the starting table so far within a set the
-// relaxation left (BA-CLOSE-2 (a)): a line's final table holds the starting table less such a
-// set, so a line whose maps take off a table card outside every one, or (once no map is left)
-// whose cards taken off are not exactly one of them, never closes.
-bool Search::viable_removal(const RemovalSet& r) const {
-  uint64_t gone = 0;
-  for (int id = 1; id < table_cards_; ++id) {
-    if (!cards_[static_cast<size_t>(id)].alive) gone |= uint64_t{1} << id;
-  }
-  for (int x = 0; x < r.n; ++x) {
-    const int id = r.ids[static_cast<size_t>(x)];
-    if (id < table_cards_) gone |= uint64_t{1} << id;
-  }
-  for (const uint64_t v : viable_masks_) {
-    if (maps_left_ == 0 ? v == gone : (v & gone) == gone) return true;
-  }
-  return false;
 }
 
 // The card graph of the table now (see CardGraph), its cards in the order laid.
@@ -567,10 +534,6 @@ size_t Search::take_off(const RemovalSet& r) {
     }
     if (c.type >= 0) ++removed_[static_cast<size_t>(c.type)];
     if (c.kind & kKindLadder) --ladders_;
-    const int id = r.ids[static_cast<size_t>(x)];
-    // (With the relaxation's sets, which cards of the starting table are gone is part of the
-    // key: a card laid later in the same place is not one of them.)
-    if (viable_on_ && id < table_cards_) toggle(kGonePart | static_cast<uint64_t>(id));
   }
   for (int x = 0; x < r.n; ++x) {
     const CardRec& c = cards_[static_cast<size_t>(r.ids[static_cast<size_t>(x)])];
@@ -602,7 +565,6 @@ void Search::put_back(const RemovalSet& r, size_t mark) {
     }
     c.alive = true;
     toggle(card_part(c));
-    if (viable_on_ && id < table_cards_) toggle(kGonePart | static_cast<uint64_t>(id));
     if (c.type >= 0) --removed_[static_cast<size_t>(c.type)];
     if (c.kind & kKindLadder) ++ladders_;
   }

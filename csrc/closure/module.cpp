@@ -79,8 +79,7 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
                const std::vector<std::vector<int>>& required,
                std::optional<std::array<int, 4>> bounds, int max_cards, int first_budget,
                int64_t node_limit, double time_limit, std::optional<py::buffer> cancel,
-               std::optional<MapTuple> maps,
-               std::optional<std::vector<std::vector<int>>> viable) {
+               std::optional<MapTuple> maps) {
   closure::Problem problem;
   problem.cells = cells;
   for (const auto& t : types) problem.types.push_back({t[0], t[1]});
@@ -88,16 +87,6 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
   if (maps) {
     set_maps(&problem, MapData{std::get<0>(*maps), std::get<1>(*maps), std::get<2>(*maps),
                                std::get<3>(*maps)});
-    if (viable) {
-      const int n = static_cast<int>(problem.maps.table_cards.size());
-      for (const auto& set : *viable) {
-        for (int i : set) {
-          if (i < 0 || i >= n) throw py::value_error("a viable set names a card off the table");
-        }
-      }
-      problem.maps.viable_on = true;
-      problem.maps.viable = *viable;
-    }
   }
   if (bounds) {
     problem.bounded = true;
@@ -160,7 +149,7 @@ PYBIND11_MODULE(closure_core, m) {
   m.def("solve", &solve, py::arg("cells"), py::arg("types"), py::arg("required"),
         py::arg("bounds"), py::arg("max_cards"), py::arg("first_budget"),
         py::arg("node_limit"), py::arg("time_limit"), py::arg("cancel"),
-        py::arg("maps") = py::none(), py::arg("viable") = py::none());
+        py::arg("maps") = py::none());
   m.def("removals", &removals, py::arg("cells"), py::arg("maps"));
   m.attr("NEVER") = closure::kNever;
 }

@@ -55,11 +55,6 @@ struct MapRules {
   // The table's cards in the order laid (the start card first): square A's cell, square B's
   // cell, the kind flags. Together they cover exactly the table's cells.
   std::vector<std::array<int, 5>> table_cards;
-  // The sets of the table's cards (indices into table_cards) that the cards taken off the
-  // starting table by all the maps together may make up (the relaxation's sets not ruled
-  // out: BA-CLOSE-2 (a)); with `viable_on` off, any.
-  bool viable_on = false;
-  std::vector<std::vector<int>> viable;
 };
 
 // The question, as plain data (checked in Python before it gets here).

@@ -24,10 +24,8 @@ from banditsolve.tunnels import Closure, Table, can_close
 from banditsolve.tunnels.bandida.maps import removal_indices
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import KIND_INDEX, kind_index, parse_card
-from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import closure_core
-from banditsolve.tunnels.solvers.closure import Asked
 from banditsolve.tunnels.solvers.compiled import (
     core_removals,
     map_data,
@@ -35,7 +33,7 @@ from banditsolve.tunnels.solvers.compiled import (
     solve_compiled_maps,
 )
 from banditsolve.tunnels.solvers.goals import collapse, is_ladder, is_map
-from banditsolve.tunnels.solvers.mapclose import Readings, relaxed_sets, replay
+from banditsolve.tunnels.solvers.mapclose import Readings, replay
 from banditsolve.tunnels.solvers.maplines import core_lines
 from banditsolve.tunnels.state import GameState
 from banditsolve.tunnels.table import legal_placements
@@ -302,86 +300,3 @@ def test_the_cores_map_inputs_are_checked() -> None:
                             max_cards=None, bounds=None, limits=Limits(1.0, None))
     ok = closure_core.solve(*args, (kinds, table_cards, flags, goal))
     assert ok["status"] in ("closable", "impossible", "unknown")
-
-
-def three_before_the_map() -> tuple[Table, list[int]]:
-    """A question whose only closures lay three plain cards before the map: the map must take
-    three cards off (BA-OPT-4 ``as_many``), and the only three it may take without losing the
-    game are three cards laid for it to take (found among seeded small questions with six
-    plain cards; the oracle's search of every line says closable)."""
-    table = Table.start("L+R")
-    for name, x, y, rotation in (("L", 2, 0, 0), ("L+TR+BR", -1, 1, 270)):
-        table = table.place(Placement(parse_card(name), x, y, rotation))
-    names = ("L+TR+BR:map", "L+BL", "TL+BR", "TL+BR", "L+TL", "TL+TR", "TR")
-    return table, [parse_card(n) for n in names]
-
-
-@rules("BA-CLOSE-2", "BA-OPT-4")
-def test_a_line_may_lay_three_plain_cards_before_its_map() -> None:
-    """The plain cards a line lays before its map are not capped below the budget: the
-    compiled search (alone, and on the default route) finds a line with at least three
-    before the map, the Python reference agrees, and the line replays by the rules."""
-    table, cards = three_before_the_map()
-    assert can_close(table, [c for c in cards if not is_map(c)], hypothetical=True,
-                     backend="exact").status == "impossible"
-    for found in (
-        core_answer(table, cards, "close", READINGS[0], 20.0),
-        can_close(table, cards, backend="exact", time_limit=20, hypothetical=True),
-    ):
-        assert found.status == "closable", found.reason
-        first_map = next(i for i, p in enumerate(found.placements) if is_map(p.card))
-        assert first_map >= 3, found.placements
-        replay(table, found.placements, found.removals, READINGS[0], "close")
-    ref = can_close(table, cards, backend="python", time_limit=20, hypothetical=True)
-    assert ref.status == "closable", ref.reason
-
-
-def viable_answer(table: Table, cards: list[int], readings: Readings) -> Closure | None:
-    """The compiled map search kept to the sets of table cards the relaxation leaves (None
-    when the relaxation proves the question impossible by itself)."""
-    codes = tuple(sorted(cards))
-    ask = Asked("close", None, "exact", None, Limits(60.0), 1, readings, time.perf_counter())
-    why, _nodes, viable = relaxed_sets(
-        table, codes, readings, ask.plain("close"), len(codes), lambda: Limits(60.0),
-        every=60.0,
-    )
-    if why is not None:
-        return None
-    assert viable, "a relaxation that proves nothing leaves a set"
-    found = core_lines(
-        table, codes, goal="close", readings=readings, area=None, budget=len(codes),
-        deadline=time.perf_counter() + 60.0, node_limit=None, viable=viable,
-    )
-    assert found is not None
-    if found.status == "closable":
-        replay(table, found.placements, found.removals, readings, "close")
-    return found
-
-
-@rules("BA-CLOSE-2")
-def test_the_relaxations_sets_keep_every_verdict() -> None:
-    """Kept to the sets of table cards the relaxation leaves, the compiled map search gives
-    the oracle's verdict on small questions under every reading (its lines replay), and still
-    finds the line of three plain cards before the map."""
-    seen: Counter[str] = Counter()
-    n = scaled(2, 8)
-    for k, readings in enumerate(READINGS):
-        for seed in range(k * n, (k + 1) * n):
-            table, cards = small_question(seed)
-            if not table.exit_count:
-                continue
-            truth = brute_close(table, cards, oracle_readings(readings))
-            found = viable_answer(table, cards, readings)
-            if found is None:
-                assert not truth, (seed, readings)
-                seen["relaxation"] += 1
-                continue
-            assert found.status != "unknown", found.reason
-            assert (found.status == "closable") == truth, (seed, readings, found.reason)
-            seen[found.status] += 1
-    assert seen["closable"], seen
-    assert seen["impossible"], seen
-    table, cards = three_before_the_map()
-    found = viable_answer(table, cards, READINGS[0])
-    assert found is not None
-    assert found.status == "closable", found.reason

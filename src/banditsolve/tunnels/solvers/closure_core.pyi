@@ -35,6 +35,5 @@ def solve(
     time_limit: float,
     cancel: bytearray | None,
     maps: MapData | None = None,
-    viable: Sequence[Sequence[int]] | None = None,
 ) -> Answer: ...
 def removals(cells: Sequence[tuple[int, int, int]], maps: MapData) -> list[list[int]]: ...

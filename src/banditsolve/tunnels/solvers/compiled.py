@@ -257,13 +257,10 @@ def solve_compiled_maps(
     limits: Limits,
     required: Sequence[frozenset[int]] = (),
     cancel: bytearray | None = None,
-    viable: Sequence[tuple[int, ...]] | None = None,
 ) -> Closure | None:
     """The compiled search with the map move (BA-CLOSE-2): lines that lay the map cards among
     ``cards`` (those of kind map) with every removal ``readings`` allow, and lines without
-    them; ``goal`` checked on the final table. ``viable``: the sets of table cards (indices
-    into ``table.history``) the maps may take off the table in all, when the relaxation
-    has ruled out the others (None: any). Closable: the placements named by ``cards``'
+    them; ``goal`` checked on the final table. Closable: the placements named by ``cards``'
     codes with the removals (:class:`Removal`, the cards by the placements that laid them),
     not yet replayed (the caller names the real cards, then replays them); impossible: every
     line within the budget searched. None when the question is too large for the core."""
@@ -290,7 +287,6 @@ def solve_compiled_maps(
         limits.time_limit or 0.0,
         cancel,
         maps,
-        None if viable is None else [list(v) for v in viable],
     )
     stats = SearchStats(got["nodes"], time.perf_counter() - start)
     status = got["status"]

@@ -61,7 +61,6 @@ __all__ = [
     "owed_removals",
     "readings_of",
     "relaxed_reason",
-    "relaxed_sets",
     "replay",
 ]
 
@@ -480,23 +479,6 @@ def relaxed_reason(
     area: Bounds | None = None,
 ) -> tuple[str | None, int]:
     """Why no line with maps closes ``table`` (the relaxation: see the module's notes), or
-    None when it proves nothing; and the nodes it spent (:func:`relaxed_sets`, stopping at
-    the first set it cannot rule out)."""
-    why, nodes, _left = relaxed_sets(table, codes, readings, relaxed, budget, limits, area)
-    return why, nodes
-
-
-def relaxed_sets(
-    table: Table,
-    codes: Sequence[int],
-    readings: Readings,
-    relaxed: Plain,
-    budget: int,
-    limits: Callable[[], Limits | None],
-    area: Bounds | None = None,
-    every: float | None = None,
-) -> tuple[str | None, int, tuple[tuple[int, ...], ...] | None]:
-    """Why no line with maps closes ``table`` (the relaxation: see the module's notes), or
     None when it proves nothing (a set leaves a table the relaxed question closes, a limit ran
     out, or more than :data:`MAX_RELAXED` sets would need searching); and the nodes it spent.
     ``relaxed`` asks the map-free question without the ladder's requirement; ``limits`` gives
@@ -505,13 +487,7 @@ def relaxed_sets(
     The sets are searched from the empty one up, a card at a time: a table left with a cell no
     card can fill (:func:`conflicts`) stays so until a card near it goes (:func:`cards_near`),
     so only those cards are tried next; after a search that proved the table impossible, any
-    card may go next.
-
-    With ``every`` (seconds), the search goes on for that long past the first set it cannot
-    rule out and also returns every such set (indices into ``table.history``): the cards a
-    winning line's maps take off the table together make up one of them. None in their place
-    when it did not look at every set (a limit or ``every`` ran out, or more than
-    :data:`MAX_RELAXED`)."""
+    card may go next."""
     maps = sum(1 for c in codes if is_map(c))
     tunnel = tuple(sorted(c & PORT_MASK if is_map(c) else c for c in codes))
     types = sorted(set(tunnel))
@@ -521,15 +497,13 @@ def relaxed_sets(
     seen: set[tuple[int, ...]] = set()
     todo: list[tuple[int, ...]] = [()]
     searched = 0
-    left: list[tuple[int, ...]] = []
-    until = None  # (when the search past the first set left ends)
     while todo:
         combo = todo.pop()
         if combo in seen:
             continue
         seen.add(combo)
         if len(seen) > MAX_RELAXED:
-            return None, nodes, None
+            return None, nodes
         gone = [table.history[i] for i in combo]
         rest = rebuilt(table, gone) if gone else table
         where = next(conflicts(rest, types, area), None)
@@ -537,32 +511,21 @@ def relaxed_sets(
             near = {table.history.index(rest.history[i]) for i in cards_near(rest, where)}
             nexts = [i for i in pool if i in near and i not in combo]
         else:
-            allowed = limits()
-            if allowed is None or (until is not None and time.perf_counter() >= until):
-                return None, nodes, None
-            if until is not None:  # (no search past the end of ``every``)
-                seconds = until - time.perf_counter()
-                if allowed.time_limit is not None:
-                    seconds = min(seconds, allowed.time_limit)
-                allowed = Limits(max(seconds, 0.001), allowed.node_limit)
-            answer = relaxed(rest, tunnel, budget, allowed)
+            left = limits()
+            if left is None:
+                return None, nodes
+            answer = relaxed(rest, tunnel, budget, left)
             nodes += answer.stats.nodes
             searched += 1
             if answer.status != "impossible":
-                if every is None:
-                    return None, nodes, None
-                if until is None:
-                    until = time.perf_counter() + every
-                left.append(combo)
+                return None, nodes
             nexts = [i for i in pool if i not in combo]
         if len(combo) < most:
             todo.extend(tuple(sorted((*combo, i))) for i in nexts)
-    if left:
-        return None, nodes, tuple(sorted(left))
     kinds = "cards" if maps > 1 else "card"
     why = (
         f"no closure even with the map {kinds} laid as tunnel {kinds} and any set of up to"
         f" {most} of the {len(pool)} table cards a map may take off taken off ({len(seen)} sets"
         f" ruled out, {searched} of them by a search; a map takes off at most three cards)"
     )
-    return why, nodes, ()
+    return why, nodes

@@ -26,7 +26,7 @@ from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers.compiled import solve_compiled_maps
 from banditsolve.tunnels.solvers.goals import is_map, plan, restore
 from banditsolve.tunnels.solvers.inputs import Bounds
-from banditsolve.tunnels.solvers.mapclose import Plain, Readings, relaxed_sets, replay
+from banditsolve.tunnels.solvers.mapclose import Plain, Readings, relaxed_reason, replay
 from banditsolve.tunnels.solvers.result import Closure, Removal, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
@@ -38,11 +38,6 @@ MAP_CORE_BACKENDS = ("exact", "auto")
 #: The share of the time left (after the search without the map cards) the relaxation may take
 #: before the compiled line search.
 RELAXATION_SHARE = 0.3
-#: Sets of the table's cards (indices into its history).
-Sets = tuple[tuple[int, ...], ...]
-#: The share of the time left the relaxation may go on for past the first set it cannot rule
-#: out, looking for every such set (the line search keeps to them).
-EVERY_SHARE = 0.05
 
 
 def core_lines(
@@ -55,7 +50,6 @@ def core_lines(
     budget: int,
     deadline: float | None,
     node_limit: int | None,
-    viable: Sets | None = None,
 ) -> Closure | None:
     """The compiled line search: every line, maps laid with each removal, searched once per
     search of the goal's plan (each side of the second super card), the time left shared among
@@ -74,7 +68,7 @@ def core_lines(
         left = Limits(seconds, None if node_limit is None else max(1, node_limit - nodes))
         r = solve_compiled_maps(
             table, (*v.codes, *maps), goal=goal, readings=readings, max_cards=budget,
-            bounds=area, limits=left, required=v.required, viable=viable,
+            bounds=area, limits=left, required=v.required,
         )
         if r is None:
             return None
@@ -136,16 +130,15 @@ def with_core(
     if limits.node_limit is not None:
         node_limit = max(1, limits.node_limit - plain.stats.nodes)
     keep = goal if readings.split == "tunnels" else "close"
-    why, spent, viable = relaxation(
-        table, codes, readings, relaxed(keep), budget, deadline, node_limit, area
-    )
-    if why is not None:
+    proof = relaxation(table, codes, readings, relaxed(keep), budget, deadline, node_limit, area)
+    if proof is not None:
+        why, spent = proof
         stats = SearchStats(plain.stats.nodes + spent, time.perf_counter() - start)
         why = f"{plain_why} without the map cards, and {why}"
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
     lines = core_lines(
         table, codes, goal=goal, readings=readings, area=area, budget=budget,
-        deadline=deadline, node_limit=node_limit, viable=viable,
+        deadline=deadline, node_limit=node_limit,
     )
     if lines is None:
         return None
@@ -192,12 +185,9 @@ def relaxation(
     deadline: float | None,
     node_limit: int | None,
     area: Bounds | None,
-) -> tuple[str | None, int, Sets | None]:
-    """The relaxation within :data:`RELAXATION_SHARE` of the time left: its reason when it
-    proves ``impossible`` (else None), its nodes, and the sets of table cards it could not
-    rule out when it looked at every one (else None), for at most :data:`EVERY_SHARE` of the
-    time left past the first (none without a time limit): the cards a winning line's maps
-    take off the table make up one of them, which the line search keeps to."""
+) -> tuple[str, int] | None:
+    """The relaxation within :data:`RELAXATION_SHARE` of the time left: its reason and nodes
+    when it proves ``impossible``, else None."""
     until = None
     if deadline is not None:
         until = time.perf_counter() + RELAXATION_SHARE * (deadline - time.perf_counter())
@@ -210,5 +200,5 @@ def relaxation(
                 return None
         return Limits(seconds, node_limit)
 
-    every = None if deadline is None else EVERY_SHARE * (deadline - time.perf_counter())
-    return relaxed_sets(table, codes, readings, relaxed, budget, left, area, every)
+    why, spent = relaxed_reason(table, codes, readings, relaxed, budget, left, area)
+    return None if why is None else (why, spent)
