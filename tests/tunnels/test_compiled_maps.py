@@ -24,6 +24,7 @@ from banditsolve.tunnels import Closure, Table, can_close
 from banditsolve.tunnels.bandida.maps import removal_indices
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import KIND_INDEX, kind_index, parse_card
+from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import closure_core
 from banditsolve.tunnels.solvers.compiled import (
@@ -300,3 +301,35 @@ def test_the_cores_map_inputs_are_checked() -> None:
                             max_cards=None, bounds=None, limits=Limits(1.0, None))
     ok = closure_core.solve(*args, (kinds, table_cards, flags, goal))
     assert ok["status"] in ("closable", "impossible", "unknown")
+
+
+def three_before_the_map() -> tuple[Table, list[int]]:
+    """A question whose only closures lay three plain cards before the map: the map must take
+    three cards off (BA-OPT-4 ``as_many``), and the only three it may take without losing the
+    game are three cards laid for it to take (found among seeded small questions with six
+    plain cards; the oracle's search of every line says closable)."""
+    table = Table.start("L+R")
+    for name, x, y, rotation in (("L", 2, 0, 0), ("L+TR+BR", -1, 1, 270)):
+        table = table.place(Placement(parse_card(name), x, y, rotation))
+    names = ("L+TR+BR:map", "L+BL", "TL+BR", "TL+BR", "L+TL", "TL+TR", "TR")
+    return table, [parse_card(n) for n in names]
+
+
+@rules("BA-CLOSE-2", "BA-OPT-4")
+def test_a_line_may_lay_three_plain_cards_before_its_map() -> None:
+    """The plain cards a line lays before its map are not capped below the budget: the
+    compiled search (alone, and on the default route) finds a line with at least three
+    before the map, the Python reference agrees, and the line replays by the rules."""
+    table, cards = three_before_the_map()
+    assert can_close(table, [c for c in cards if not is_map(c)], hypothetical=True,
+                     backend="exact").status == "impossible"
+    for found in (
+        core_answer(table, cards, "close", READINGS[0], 20.0),
+        can_close(table, cards, backend="exact", time_limit=20, hypothetical=True),
+    ):
+        assert found.status == "closable", found.reason
+        first_map = next(i for i, p in enumerate(found.placements) if is_map(p.card))
+        assert first_map >= 3, found.placements
+        replay(table, found.placements, found.removals, READINGS[0], "close")
+    ref = can_close(table, cards, backend="python", time_limit=20, hypothetical=True)
+    assert ref.status == "closable", ref.reason
