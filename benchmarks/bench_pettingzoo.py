@@ -110,6 +110,7 @@ class StubbedTensor:
     def __init__(self, game: Game[Any, Any]) -> None:
         self._game = game
         self._zeros: tuple[float, ...] | None = None
+        self._raw: bytes | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
@@ -118,6 +119,12 @@ class StubbedTensor:
         if self._zeros is None:
             self._zeros = (0.0,) * len(self._game.observation_tensor(state, player))
         return self._zeros
+
+    def observation_bytes(self, state: Any, player: int) -> bytes:
+        """The constant tensor's ``float32`` bytes (what the environment reads), made once."""
+        if self._raw is None:
+            self._raw = bytes(4 * len(self.observation_tensor(state, player)))
+        return self._raw
 
 
 def _timed(call: Callable[[int], tuple[int, int]], seed: int) -> tuple[float, float, int, int]:

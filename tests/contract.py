@@ -43,6 +43,7 @@ import random
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -54,7 +55,13 @@ import pytest
 
 import banditsolve
 from banditsolve.core.play import sample_chance, simulate
-from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
+from banditsolve.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Outcome,
+    legal_actions_and_indices,
+    observation_bytes,
+)
 from banditsolve.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -421,6 +428,8 @@ def check_observation(ctx: Context, state: Any) -> None:
         )
         assert all(type(x) is float and math.isfinite(x) for x in tensor), "a tensor not of floats"
         assert game.observation_tensor(state, player) == tensor, "two tensors of one state"
+        raw = observation_bytes(game, state, player)  # the game's own, or the default
+        assert raw == array("f", tensor).tobytes(), "observation_bytes: not the tensor's float32"
         _same(ctx, ("text", player, text), tensor, "one observation text, two tensors")
         _same(ctx, ("tensor", player, tensor), text, "one tensor, two observation texts")
         if game.perfect_information:
@@ -460,6 +469,8 @@ def check_numbering(ctx: Context, state: Any) -> None:
     assert isinstance(listed, tuple), f"legal_indices is a {type(listed).__name__}"
     assert len(listed) == len(legal), f"{len(listed)} indices for {len(legal)} legal actions"
     assert len(set(listed)) == len(listed), "legal_indices repeats an index"
+    paired = legal_actions_and_indices(game, state)  # the game's own, or the default
+    assert paired == (legal, listed), "legal_actions_and_indices: not the two listings"
     assert all(type(i) is int and 0 <= i < size for i in listed), "an index out of range"
     indices: dict[int, Any] = {}
     most = ctx.max_actions if ctx.max_actions is not None else NUMBERED

@@ -589,10 +589,13 @@ def test_bandidos_action_range_grows_with_the_hand() -> None:
 
 def test_a_plugged_in_game_is_an_environment_too() -> None:
     """The toy of ``tests/toy`` (Nim with a die), registered as a plug-in: the adapter knows no
-    game, so it serves this one as any other."""
+    game, so it serves this one as any other; the toy has neither optional method of the
+    contract (``legal_actions_and_indices``, ``observation_bytes``): their defaults serve."""
     register(TOY)
     try:
         aec = env("nim")
+        assert not hasattr(aec.game, "legal_actions_and_indices")
+        assert not hasattr(aec.game, "observation_bytes")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             api_test(aec, num_cycles=100)
@@ -601,6 +604,8 @@ def test_a_plugged_in_game_is_an_environment_too() -> None:
         for seed in range(5):
             chosen = list(_episode(aec, seed, rng))
             assert _replay(aec, chosen) == aec.game_state
+        aec.reset(seed=0)
+        _check_observations(aec, aec.agent_selection)  # (the defaults' tensor and mask)
     finally:
         unregister("nim")
 

@@ -5,7 +5,7 @@ tensor is written again the straightforward way (a list of numbers in the docume
 padded), and the two must agree at every state of random legal games, for every observer, with
 the games interleaved (so that a frame holds another game's numbers when it is asked), in
 several threads, and the ``float32`` bytes an adapter reads (:func:`~banditsolve.core.observe.
-packed`) must be the tensor's.
+packed`, and each game's ``observation_bytes``, made without the tuple) must be the tensor's.
 """
 
 from __future__ import annotations
@@ -151,7 +151,9 @@ def _visits(name: str, players: int | None, options: dict[str, object], seed: in
 
 
 def _check(game: Any, slow: Slow, state: Any, player: int) -> None:
+    alone = game.observation_bytes(state, player)  # (first: the frame as the last call left it)
     fast = game.observation_tensor(state, player)
+    assert alone == np.array(fast, dtype=np.float32).tobytes(), "observation_bytes differs"
     raw = packed(fast)
     assert raw is not None, "the tensor's float32 bytes were not kept"
     assert raw == np.array(fast, dtype=np.float32).tobytes()

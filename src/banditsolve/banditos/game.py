@@ -127,6 +127,10 @@ class LosBanditos:
     def observation_tensor(self, state: State, player: int) -> tuple[float, ...]:
         return info.observation_tensor(expect_state(state), player)
 
+    def observation_bytes(self, state: State, player: int) -> bytes:
+        """:meth:`observation_tensor` as ``float32`` bytes, without the tuple."""
+        return info.observation_bytes(expect_state(state), player)
+
     def observation_shape(
         self, players: int | None = None, options: Mapping[str, object] | None = None
     ) -> tuple[int, ...]:
@@ -150,6 +154,13 @@ class LosBanditos:
 
     def legal_indices(self, state: State) -> tuple[int, ...]:
         return info.legal_indices(expect_state(state))
+
+    def legal_actions_and_indices(
+        self, state: State
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+        """``(legal_actions(state), legal_indices(state))`` from one listing."""
+        legal = tuple(rules.legal_actions(expect_state(state)))
+        return legal, tuple(map(info.index_of, legal))
 
     def action_from_index(self, state: State, index: int) -> Action:
         return info.action_from_index(expect_state(state), index)

@@ -104,7 +104,7 @@ _HANDS, _OPTIONS = Memo(), Memo()
 SLOT_NUMBERS = 2 + 2 * CODES
 
 
-def observation_tensor(state: State, player: int) -> tuple[float, ...]:
+def _filled(state: State, player: int) -> Frame:
     """The whole position as numbers (the layout of :data:`TENSOR_LENGTH`)."""
     expect_observer(player, 2, "Los Banditos")
     frame = Frame.of(("banditos",), TENSOR_LENGTH)
@@ -117,7 +117,17 @@ def observation_tensor(state: State, player: int) -> tuple[float, ...]:
     frame.put_numbers(at, values)
     frame.put(at + len(values), _HANDS.get(state.hand, 0) or _hand(state.hand))
     frame.put(TENSOR_LENGTH - 2, _OPTIONS.get(state.options, 0) or _options(state.options))
-    return frame.made()
+    return frame
+
+
+def observation_tensor(state: State, player: int) -> tuple[float, ...]:
+    """The observation tensor (the layout of :func:`_filled`)."""
+    return _filled(state, player).made()
+
+
+def observation_bytes(state: State, player: int) -> bytes:
+    """:func:`observation_tensor` as ``float32`` bytes, without the tuple."""
+    return _filled(state, player).raw()
 
 
 def _pair(a: int, b: int) -> int:

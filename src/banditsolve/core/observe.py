@@ -237,6 +237,10 @@ class Frame:
             self._write(place + i * width, zeros(width) if value is None else row(value), width)
         self._rows[place] = new
 
+    def raw(self) -> bytes:
+        """The tensor's numbers as ``float32`` bytes, without the tuple of :meth:`made`."""
+        return bytes(self._raw)
+
     def made(self) -> tuple[float, ...]:
         """The tensor: the numbers written (its ``float32`` bytes kept for :func:`packed`)."""
         tensor = tuple(self._floats)
@@ -255,6 +259,15 @@ def packed(tensor: tuple[float, ...]) -> bytes | None:
     when None."""
     last: Piece | None = getattr(_local, "pack", None)
     return last[1] if last is not None and last[0] is tensor else None
+
+
+#: The places 0..4095, made once: :func:`places` slices them.
+_PLACES = tuple(range(4096))
+
+
+def places(count: int) -> tuple[int, ...]:
+    """``(0, 1, ..., count - 1)``: the indices of ``count`` actions numbered by place."""
+    return _PLACES[:count] if count <= len(_PLACES) else tuple(range(count))
 
 
 def place_of(legal: Sequence[A], action: object, title: str) -> int:

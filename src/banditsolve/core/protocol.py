@@ -28,6 +28,12 @@ Conventions every game follows (the contract suite in ``tests/contract.py`` chec
   :meth:`Game.action_from_index`; no game is longer than :meth:`Game.max_game_length` steps
   (player moves and chance nodes, as OpenSpiel counts them), where
   :attr:`Game.length_bounded_by_rules` is False the number is a cap an adapter must cut at.
+- Two optional methods, for an adapter's every step: ``legal_actions_and_indices(state)``,
+  ``(legal_actions(state), legal_indices(state))`` from one listing of the actions, and
+  ``observation_bytes(state, player)``, :meth:`Game.observation_tensor` as ``float32`` numbers
+  (native byte order) without the tuple. A game that lacks them gets them from the methods
+  above: call them as :func:`legal_actions_and_indices` and :func:`observation_bytes` (or
+  :func:`paired_listing` and :func:`tensor_bytes` for the bound call, looked up once).
 - Text forms round-trip: ``parse_action(s, action_text(s, a)) == a`` for every legal ``a``;
   ``from_notation(to_notation(s)) == s`` and ``from_json(to_json(s)) == s`` for every state the
   game can reach.
@@ -36,12 +42,14 @@ Conventions every game follows (the contract suite in ``tests/contract.py`` chec
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from os import PathLike
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from banditsolve.core.observe import packed
 from banditsolve.core.options import OptionSet
 
 #: :meth:`Game.current_player` at a chance node.
@@ -260,3 +268,43 @@ def is_terminal(game: Game[S, A], state: S) -> bool:
 def probability_text(p: Fraction) -> str:
     """A probability as the text the JSON forms use: ``"1/6"`` (exact)."""
     return str(p)
+
+
+def paired_listing(game: Game[S, A]) -> Callable[[S], tuple[tuple[A, ...], tuple[int, ...]]]:
+    """``game``'s ``legal_actions_and_indices``: its own where it has one (one listing of the
+    actions), else :meth:`Game.legal_actions` and :meth:`Game.legal_indices` in turn."""
+    own: Callable[[S], tuple[tuple[A, ...], tuple[int, ...]]] | None = getattr(
+        game, "legal_actions_and_indices", None
+    )
+    if own is not None:
+        return own
+    return lambda state: (game.legal_actions(state), game.legal_indices(state))
+
+
+def legal_actions_and_indices(game: Game[S, A], state: S) -> tuple[tuple[A, ...], tuple[int, ...]]:
+    """``(game.legal_actions(state), game.legal_indices(state))``, in one listing where the
+    game offers it (:func:`paired_listing`)."""
+    return paired_listing(game)(state)
+
+
+def tensor_bytes(game: Game[S, A]) -> Callable[[S, int], bytes]:
+    """``game``'s ``observation_bytes``: its own where it has one (no tuple made), else
+    :meth:`Game.observation_tensor` as ``float32`` bytes (those the game kept with the tuple,
+    :func:`~banditsolve.core.observe.packed`, where it did)."""
+    own: Callable[[S, int], bytes] | None = getattr(game, "observation_bytes", None)
+    if own is not None:
+        return own
+
+    def converted(state: S, player: int) -> bytes:
+        tensor = game.observation_tensor(state, player)
+        raw = packed(tensor)
+        return array("f", tensor).tobytes() if raw is None else raw
+
+    return converted
+
+
+def observation_bytes(game: Game[S, A], state: S, player: int) -> bytes:
+    """``game.observation_tensor(state, player)`` as ``float32`` numbers in native byte order
+    (``4 * len(tensor)`` bytes; ``numpy.frombuffer(raw, numpy.float32)`` reads it), made
+    without the tuple where the game offers it (:func:`tensor_bytes`)."""
+    return tensor_bytes(game)(state, player)

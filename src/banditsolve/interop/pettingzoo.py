@@ -18,8 +18,9 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
   ``observation_tensor(state, player)`` (what that player may know, and nothing more) as
   ``float32`` of shape ``observation_shape(players, options)`` (its space: every finite
   ``float32``, as the contract promises finite numbers and no tighter bound), read from the
-  ``float32`` bytes the game kept beside the tuple (:func:`banditsolve.core.observe.packed`;
-  a tuple without them is converted number by number); the mask is
+  game's ``observation_bytes`` (:func:`banditsolve.core.protocol.tensor_bytes`: the same
+  numbers as ``float32`` bytes, made without the tuple; a game without it has its tuple
+  converted); the mask is
   ``int8`` of length ``num_distinct_actions``, 1 at the game's ``legal_indices`` of the state
   for the agent to act, all 0 for the others and once the game is over.
 - **Actions** ``Discrete(num_distinct_actions)``: the game's action indices. Los Banditos
@@ -28,7 +29,9 @@ options by name (``env("bandida", mode=2)``). It is written once over the game c
   on the number of legal actions of any state, and large. The mask is built in one pass over
   ``legal_indices`` (under 10 microseconds for Bandida's 70,562 places: one zeroed allocation,
   one assignment at the indices, a slice where they are ``0..n-1``, as in the games numbered by
-  place); the legal indices are listed once per state. To read them back
+  place); the legal actions and their indices are listed once per state, together (the
+  contract's ``legal_actions_and_indices``, :func:`banditsolve.core.protocol.paired_listing`),
+  for the mask and for the step. To read them back
   from a mask, ``np.flatnonzero(mask.view(bool))`` is 20 to 40 times as fast as on the ``int8``
   array for the large ranges (NumPy's fast path is for booleans).
 - **Rewards** are the game's ``Outcome.returns`` at the end, 0 before: 1.0 split among the
@@ -92,9 +95,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
-from banditsolve.core.observe import packed
 from banditsolve.core.play import sample_chance
-from banditsolve.core.protocol import CHANCE, TERMINAL, Game
+from banditsolve.core.protocol import CHANCE, TERMINAL, Game, paired_listing, tensor_bytes
 from banditsolve.core.registry import load_game
 from banditsolve.core.text import shown
 from banditsolve.errors import ArgumentTypeError, IllegalActionError, RuleOptionError
@@ -219,6 +221,12 @@ class BanditsolveEnv(_AECEnv):
         self.steps = 0
         #: The seat to act now (None before reset and once the game is over or cut short).
         self._to_act: int | None = None
+        #: The game's paired listing and its tensor as bytes (the contract's defaults where
+        #: the game has no faster form of its own), looked up once.
+        self._listing = paired_listing(game)
+        self._tensor_bytes = tensor_bytes(game)
+        #: The legal actions of the state now and their indices (one listing per state).
+        self._actions: tuple[Any, ...] = ()
         self._legal: tuple[int, ...] | None = None
         #: The mask's 1s: a slice (the indices 0..n-1) or an array of the indices.
         self._legal_array: slice | npt.NDArray[np.intp] | None = None
@@ -274,7 +282,7 @@ class BanditsolveEnv(_AECEnv):
     def step(self, action: SupportsIndex | None) -> None:
         """Play ``action`` (an index the mask allows) for the agent to act, then the chance
         nodes that follow; a finished agent's step is ``None`` (PettingZoo's convention)."""
-        state = self._need_state()
+        self._need_state()
         agent = self.agent_selection
         if not self.agents:
             raise IllegalActionError(
@@ -288,7 +296,7 @@ class BanditsolveEnv(_AECEnv):
             self._was_dead_step(action)
             return
         place = self._place(agent, action)
-        chosen = self.game.legal_actions(state)[place]
+        chosen = self._actions[place]  # (listed with the indices _place read)
         self._cumulative_rewards[agent] = 0.0
         if any(self.rewards.values()):  # (only a game's end sets them)
             self.rewards = dict.fromkeys(self.rewards, 0.0)
@@ -346,9 +354,10 @@ class BanditsolveEnv(_AECEnv):
             self._to_act = actor
 
     def _legal_indices(self) -> tuple[int, ...]:
-        """The legal indices of the state now (listed once per state)."""
+        """The legal indices of the state now, listed once per state with the legal actions
+        (:attr:`_actions`), from the contract's ``legal_actions_and_indices``."""
         if self._legal is None:
-            self._legal = self.game.legal_indices(self.game_state)
+            self._actions, self._legal = self._listing(self.game_state)
         return self._legal
 
     def _need_state(self) -> Any:
@@ -365,12 +374,8 @@ class BanditsolveEnv(_AECEnv):
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:
             seat = self._seat[self._agent(agent)]
-        numbers = self.game.observation_tensor(state, seat)
-        raw = packed(numbers)  # the same numbers as float32 bytes, where the game kept them
-        if raw is None:
-            tensor = np.fromiter(numbers, dtype=np.float32, count=len(numbers))
-        else:
-            tensor = np.frombuffer(raw, dtype=np.float32).copy()
+        # The tensor as float32 bytes (the contract's observation_bytes: no tuple made).
+        tensor = np.frombuffer(self._tensor_bytes(state, seat), dtype=np.float32).copy()
         return {"observation": tensor, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from banditsolve.core.args import expect_players
 from banditsolve.core.io import read_state
+from banditsolve.core.observe import places
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
 from banditsolve.rolling import info, notation, render, rules
@@ -116,6 +117,10 @@ class RollingBandits:
     def observation_tensor(self, state: State, player: int) -> tuple[float, ...]:
         return info.observation_tensor(expect_state(state), player, self.edition)
 
+    def observation_bytes(self, state: State, player: int) -> bytes:
+        """:meth:`observation_tensor` as ``float32`` bytes, without the tuple."""
+        return info.observation_bytes(expect_state(state), player, self.edition)
+
     def observation_shape(
         self, players: int | None = None, options: Mapping[str, object] | None = None
     ) -> tuple[int, ...]:
@@ -137,7 +142,14 @@ class RollingBandits:
         return info.action_index(expect_state(state), action)
 
     def legal_indices(self, state: State) -> tuple[int, ...]:
-        return tuple(range(len(rules.legal_actions(expect_state(state)))))
+        return places(len(rules.legal_actions(expect_state(state))))
+
+    def legal_actions_and_indices(
+        self, state: State
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+        """``(legal_actions(state), legal_indices(state))`` from one listing."""
+        legal = rules.legal_actions(expect_state(state))
+        return legal, places(len(legal))
 
     def action_from_index(self, state: State, index: int) -> Action:
         return info.action_from_index(expect_state(state), index, self.edition)

@@ -221,7 +221,7 @@ _OPTIONS: dict[int, tuple[Options, list[int]]] = {}
 _SIZES: dict[int, tuple[Edition, tuple[int, int]]] = {}
 
 
-def observation_tensor(state: State, player: int, edition: Edition) -> tuple[float, ...]:
+def _filled(state: State, player: int, edition: Edition) -> Frame:
     """:func:`observation` as numbers, :func:`tensor_length` long: the train (``C`` rows of
     :data:`WAGON_NUMBERS`), each seat's wagons taken (``C`` rows of 4: id + 1, need, points,
     locomotive), each seat's trunks held (``C`` rows of 5: 1, symbol + 1, then value, content
@@ -240,7 +240,17 @@ def observation_tensor(state: State, player: int, edition: Edition) -> tuple[flo
     tail += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
     tail += [state.players, state.wagons, player, *_options(state.options)]
     frame.put_numbers(length - TAIL, tail)
-    return frame.made()
+    return frame
+
+
+def observation_tensor(state: State, player: int, edition: Edition) -> tuple[float, ...]:
+    """The observation tensor (the layout of :func:`_filled`)."""
+    return _filled(state, player, edition).made()
+
+
+def observation_bytes(state: State, player: int, edition: Edition) -> bytes:
+    """:func:`observation_tensor` as ``float32`` bytes, without the tuple."""
+    return _filled(state, player, edition).raw()
 
 
 def action_index(state: State, action: Action) -> int:

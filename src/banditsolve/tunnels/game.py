@@ -44,6 +44,7 @@ from typing import Any
 
 from banditsolve.core import io
 from banditsolve.core.args import expect_players, expect_whole
+from banditsolve.core.observe import places
 from banditsolve.core.options import OptionSet
 from banditsolve.core.play import random_policy
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
@@ -366,6 +367,10 @@ class TunnelGame:
     def observation_tensor(self, state: GameState, player: int) -> tuple[float, ...]:
         return info.observation_tensor(self._state(state), player, self.deck)
 
+    def observation_bytes(self, state: GameState, player: int) -> bytes:
+        """:meth:`observation_tensor` as ``float32`` bytes, without the tuple."""
+        return info.observation_bytes(self._state(state), player, self.deck)
+
     def observation_shape(
         self, players: int | None = None, options: Mapping[str, object] | None = None
     ) -> tuple[int, ...]:
@@ -388,7 +393,14 @@ class TunnelGame:
         return info.action_index(self._state(state), action, self.title)
 
     def legal_indices(self, state: GameState) -> tuple[int, ...]:
-        return tuple(range(len(rules.legal_actions(self._state(state)))))
+        return places(len(rules.legal_actions(self._state(state))))
+
+    def legal_actions_and_indices(
+        self, state: GameState
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+        """``(legal_actions(state), legal_indices(state))`` from one listing."""
+        legal = rules.legal_actions(self._state(state))
+        return legal, places(len(legal))
 
     def action_from_index(self, state: GameState, index: int) -> Action:
         state = self._state(state)

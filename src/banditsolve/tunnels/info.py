@@ -192,7 +192,7 @@ def _sizes(deck: Deck, options: type[Options]) -> tuple[int, int]:
     return entry[1]
 
 
-def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float, ...]:
+def _filled(state: GameState, player: int, deck: Deck) -> Frame:
     """:func:`observation` as numbers, :func:`tensor_length` long: per card laid (the start
     card first, room for every card) 1, its code, x, y and rotation / 90; the codes + 1 of the
     discards, of the cards set aside, of the observer's hand (zeros after each); per seat the
@@ -223,7 +223,17 @@ def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float
     values += [getattr(state, "actor", 0), getattr(state, "left", 0), getattr(state, "quiet", -1)]
     values += [TOPS.index(getattr(state, "top", "")), *_options(state.options)]
     frame.put(at + 2 * n + HAND_ROOM, padded(values, length - at - 2 * n - HAND_ROOM, "the rest"))
-    return frame.made()
+    return frame
+
+
+def observation_tensor(state: GameState, player: int, deck: Deck) -> tuple[float, ...]:
+    """The observation tensor (the layout of :func:`_filled`)."""
+    return _filled(state, player, deck).made()
+
+
+def observation_bytes(state: GameState, player: int, deck: Deck) -> bytes:
+    """:func:`observation_tensor` as ``float32`` bytes, without the tuple."""
+    return _filled(state, player, deck).raw()
 
 
 def action_index(state: GameState, action: Action, title: str) -> int:
