@@ -282,8 +282,30 @@ class BanditsolveEnv(_AECEnv):
     def step(self, action: SupportsIndex | None) -> None:
         """Play ``action`` (an index the mask allows) for the agent to act, then the chance
         nodes that follow; a finished agent's step is ``None`` (PettingZoo's convention)."""
-        self._need_state()
         agent = self.agent_selection
+        seat = self._to_act
+        if seat is None or agent != self.possible_agents[seat]:
+            self._step_otherwise(agent, action)
+            return
+        # The agent to act (the game is neither over nor cut short: no reward is set).
+        legal = self._legal
+        place = (
+            action
+            if type(action) is int and legal is not None and 0 <= action < len(legal)
+            and legal[action] == action  # (numbering by place)
+            else self._place(agent, action)
+        )
+        chosen = self._actions[place]  # (listed with the indices _place read)
+        self._cumulative_rewards[agent] = 0.0
+        self._play(seat, chosen)
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def _step_otherwise(self, agent: str, action: SupportsIndex | None) -> None:
+        """:meth:`step` when ``agent`` is not the one to act: before ``reset``, once the game
+        is over (a finished agent's ``None``), or after ``agent_selection`` was changed."""
+        self._need_state()
         if not self.agents:
             raise IllegalActionError(
                 f"the {self.game.title} game is over and every agent has left: reset() first"
@@ -336,6 +358,10 @@ class BanditsolveEnv(_AECEnv):
         rng = self._rng
         assert rng is not None
         actor = game.current_player(self.game_state)
+        if actor >= 0 and self.steps < self.max_steps:  # (a player to act, at once)
+            self.agent_selection = self.possible_agents[actor]
+            self._to_act = actor
+            return
         while actor == CHANCE and self.steps < self.max_steps:
             self._play(CHANCE, sample_chance(game, self.game_state, rng))
             actor = game.current_player(self.game_state)
@@ -370,9 +396,10 @@ class BanditsolveEnv(_AECEnv):
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: the game's tensor for that player, and the action mask
         (1 at the legal indices when ``agent`` is to act, else all 0)."""
-        state = self._need_state()
-        seat = self._seat.get(agent) if isinstance(agent, str) else None
-        if seat is None:
+        state = self.game_state
+        seat = self._seat.get(agent) if type(agent) is str else None
+        if seat is None or state is None:
+            state = self._need_state()
             seat = self._seat[self._agent(agent)]
         # The tensor as float32 bytes (the contract's observation_bytes: no tuple made).
         tensor = np.frombuffer(self._tensor_bytes(state, seat), dtype=np.float32).copy()

@@ -218,6 +218,9 @@ def _sizes(edition: Edition) -> tuple[int, int]:
 #: few entries, emptied past :data:`~banditsolve.core.observe.KEPT`).
 _WON, _TRUNKS, _THROWN, _PENDING = (Memo() for _ in range(4))
 _OPTIONS: dict[int, tuple[Options, list[int]]] = {}
+#: The place of each phase in :data:`PHASES`; the zeros of the missing seats by player count.
+_PHASE_AT = {phase: place for place, phase in enumerate(PHASES)}
+_NO_SEATS = tuple((0,) * (SEATS - n) for n in range(SEATS + 1))
 _SIZES: dict[int, tuple[Edition, tuple[int, int]]] = {}
 
 
@@ -234,11 +237,13 @@ def _filled(state: State, player: int, edition: Edition) -> Frame:
     frame.put_rows(0, state.train, c, WAGON_NUMBERS, _wagon)
     parts = (state.won, state.trunks, state.discarded, state.pending)
     frame.put_parts(c * WAGON_NUMBERS, parts, player, lambda: _parts(state, c, player))
-    tail = [*state.reserve, *[0] * (SEATS - state.players), *state.roll, *state.mroll]
-    tail += [*state.airborne, int(state.laid)]
-    tail += [-1 if state.joker_wagon is None else state.joker_wagon, state.usable]
-    tail += [PHASES.index(_phase(state, player)), PHASES.index(state.resume), state.to_move]
-    tail += [state.players, state.wagons, player, *_options(state.options)]
+    joker = state.joker_wagon
+    tail = [
+        *state.reserve, *_NO_SEATS[state.players], *state.roll, *state.mroll, *state.airborne,
+        int(state.laid), -1 if joker is None else joker, state.usable,
+        _PHASE_AT[_phase(state, player)], _PHASE_AT[state.resume], state.to_move,
+        state.players, state.wagons, player, *_options(state.options),
+    ]
     frame.put_numbers(length - TAIL, tail)
     return frame
 
