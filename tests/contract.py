@@ -54,14 +54,9 @@ from typing import Any
 import pytest
 
 import banditsolve
+from banditsolve.core import protocol
 from banditsolve.core.play import sample_chance, simulate
-from banditsolve.core.protocol import (
-    CHANCE,
-    TERMINAL,
-    Outcome,
-    legal_actions_and_indices,
-    observation_bytes,
-)
+from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
 from banditsolve.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -352,6 +347,8 @@ def check_apply_pure(ctx: Context, state: Any, actions: Iterable[Any] | None = N
         assert state == copy, f"apply({action!r}) left its input unequal to a re-read copy"
         again = game.apply(copy, action)
         assert again == after, f"apply({action!r}) on a re-read copy gave another state"
+        legal_one = protocol.apply_legal(game, state, action)  # the game's own, or the default
+        assert legal_one == after, f"apply_legal({action!r}) is not apply"
 
 
 def illegal_candidates(ctx: Context, state: Any) -> list[Any]:
@@ -428,7 +425,7 @@ def check_observation(ctx: Context, state: Any) -> None:
         )
         assert all(type(x) is float and math.isfinite(x) for x in tensor), "a tensor not of floats"
         assert game.observation_tensor(state, player) == tensor, "two tensors of one state"
-        raw = observation_bytes(game, state, player)  # the game's own, or the default
+        raw = protocol.observation_bytes(game, state, player)  # the game's own, or the default
         assert raw == array("f", tensor).tobytes(), "observation_bytes: not the tensor's float32"
         _same(ctx, ("text", player, text), tensor, "one observation text, two tensors")
         _same(ctx, ("tensor", player, tensor), text, "one tensor, two observation texts")
@@ -469,7 +466,7 @@ def check_numbering(ctx: Context, state: Any) -> None:
     assert isinstance(listed, tuple), f"legal_indices is a {type(listed).__name__}"
     assert len(listed) == len(legal), f"{len(listed)} indices for {len(legal)} legal actions"
     assert len(set(listed)) == len(listed), "legal_indices repeats an index"
-    paired = legal_actions_and_indices(game, state)  # the game's own, or the default
+    paired = protocol.legal_actions_and_indices(game, state)  # the game's own, or the default
     assert paired == (legal, listed), "legal_actions_and_indices: not the two listings"
     assert all(type(i) is int and 0 <= i < size for i in listed), "an index out of range"
     indices: dict[int, Any] = {}

@@ -28,12 +28,16 @@ Conventions every game follows (the contract suite in ``tests/contract.py`` chec
   :meth:`Game.action_from_index`; no game is longer than :meth:`Game.max_game_length` steps
   (player moves and chance nodes, as OpenSpiel counts them), where
   :attr:`Game.length_bounded_by_rules` is False the number is a cap an adapter must cut at.
-- Two optional methods, for an adapter's every step: ``legal_actions_and_indices(state)``,
-  ``(legal_actions(state), legal_indices(state))`` from one listing of the actions, and
+- Three optional methods, for an adapter's every step: ``legal_actions_and_indices(state)``,
+  ``(legal_actions(state), legal_indices(state))`` from one listing of the actions;
   ``observation_bytes(state, player)``, :meth:`Game.observation_tensor` as ``float32`` numbers
-  (native byte order) without the tuple. A game that lacks them gets them from the methods
-  above: call them as :func:`legal_actions_and_indices` and :func:`observation_bytes` (or
-  :func:`paired_listing` and :func:`tensor_bytes` for the bound call, looked up once).
+  (native byte order) without the tuple; ``apply_legal(state, action)``, :meth:`Game.apply` of
+  an action the caller took from this very state's legal actions or chance outcomes, which
+  the game may apply without checking it again (an action from elsewhere: no promise). A game
+  that lacks them gets them from the methods above: call them as
+  :func:`legal_actions_and_indices`, :func:`observation_bytes` and :func:`apply_legal` (or
+  :func:`paired_listing`, :func:`tensor_bytes` and :func:`legal_apply` for the bound call,
+  looked up once).
 - Text forms round-trip: ``parse_action(s, action_text(s, a)) == a`` for every legal ``a``;
   ``from_notation(to_notation(s)) == s`` and ``from_json(to_json(s)) == s`` for every state the
   game can reach.
@@ -308,3 +312,18 @@ def observation_bytes(game: Game[S, A], state: S, player: int) -> bytes:
     (``4 * len(tensor)`` bytes; ``numpy.frombuffer(raw, numpy.float32)`` reads it), made
     without the tuple where the game offers it (:func:`tensor_bytes`)."""
     return tensor_bytes(game)(state, player)
+
+
+def legal_apply(game: Game[S, A]) -> Callable[[S, A], S]:
+    """``game``'s ``apply_legal`` (the state after an action taken from that state's own
+    legal actions or chance outcomes, not checked again) where it has one, else
+    :meth:`Game.apply`."""
+    own: Callable[[S, A], S] | None = getattr(game, "apply_legal", None)
+    return game.apply if own is None else own
+
+
+def apply_legal(game: Game[S, A], state: S, action: A) -> S:
+    """``game.apply(state, action)`` for an ``action`` taken from ``state``'s own legal
+    actions or chance outcomes, without the game's check of it where the game offers that
+    (:func:`legal_apply`); an action from elsewhere: call :meth:`Game.apply`."""
+    return legal_apply(game)(state, action)

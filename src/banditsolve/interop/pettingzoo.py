@@ -96,7 +96,14 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from banditsolve.core.args import expect_choice, expect_whole
 from banditsolve.core.play import sample_chance
-from banditsolve.core.protocol import CHANCE, TERMINAL, Game, paired_listing, tensor_bytes
+from banditsolve.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    legal_apply,
+    paired_listing,
+    tensor_bytes,
+)
 from banditsolve.core.registry import load_game
 from banditsolve.core.text import shown
 from banditsolve.errors import ArgumentTypeError, IllegalActionError, RuleOptionError
@@ -225,6 +232,9 @@ class BanditsolveEnv(_AECEnv):
         #: the game has no faster form of its own), looked up once.
         self._listing = paired_listing(game)
         self._tensor_bytes = tensor_bytes(game)
+        #: Apply for the actions the environment takes from the state's own listing (the
+        #: agent's index checked against it) or draws from its chance outcomes.
+        self._apply = legal_apply(game)
         #: The legal actions of the state now and their indices (one listing per state).
         self._actions: tuple[Any, ...] = ()
         self._legal: tuple[int, ...] | None = None
@@ -346,7 +356,7 @@ class BanditsolveEnv(_AECEnv):
         return legal.index(index)
 
     def _play(self, actor: int, action: object) -> None:
-        self.game_state = self.game.apply(self.game_state, action)
+        self.game_state = self._apply(self.game_state, action)
         self.history.append((actor, action))
         self.steps += 1
         self._legal = self._legal_array = None

@@ -96,6 +96,11 @@ class RollingBandits:
         expect_state(state)
         return rules.apply(state, action)
 
+    def apply_legal(self, state: State, action: Action) -> State:
+        """:meth:`apply` of an action taken from this state's legal actions or chance
+        outcomes, not checked again (``rules.apply_unchecked``)."""
+        return rules.apply_unchecked(expect_state(state), action)
+
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
         expect_state(state)
         return rules.chance_outcomes(state)

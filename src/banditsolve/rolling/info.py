@@ -219,7 +219,7 @@ def _sizes(edition: Edition) -> tuple[int, int]:
 _WON, _TRUNKS, _THROWN, _PENDING = (Memo() for _ in range(4))
 _OPTIONS: dict[int, tuple[Options, list[int]]] = {}
 #: The place of each phase in :data:`PHASES`; the zeros of the missing seats by player count.
-_PHASE_AT = {phase: place for place, phase in enumerate(PHASES)}
+_PHASE_AT: dict[str, int] = {phase: place for place, phase in enumerate(PHASES)}
 _NO_SEATS = tuple((0,) * (SEATS - n) for n in range(SEATS + 1))
 _SIZES: dict[int, tuple[Edition, tuple[int, int]]] = {}
 
