@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 import banditsolve
-from banditsolve.core.protocol import CHANCE, TERMINAL, Game
+from banditsolve.core.protocol import CHANCE, TERMINAL, Game, apply_legal, legal_actions_and_indices
 from banditsolve.errors import IllegalActionError, InternalError, RuleOptionError
 from banditsolve.interop import require
 
@@ -349,13 +349,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return self.current_player() == _TERMINAL
 
     def _list(self) -> tuple[int, ...]:
-        """The legal indices of this state (kept with their native actions)."""
+        """The legal indices of this state (kept with their native actions, from one listing:
+        the contract's ``legal_actions_and_indices``)."""
         core = self.core
         if core.indices is None:
-            native = core.game.native
-            state = core.trail.state
-            core.actions = tuple(native.legal_actions(state))
-            core.indices = tuple(native.legal_indices(state))
+            actions, indices = legal_actions_and_indices(core.game.native, core.trail.state)
+            core.actions, core.indices = tuple(actions), tuple(indices)
         return core.indices
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -386,7 +385,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if chosen is None:
             chosen = native.action_from_index(state, action)
         actor = CHANCE if self.current_player() == _CHANCE else self.current_player()
-        core.trail = Trail(core.trail, native.apply(state, chosen), actor, chosen)
+        # (chosen from this state's own listing or outcomes, or by action_from_index: legal)
+        after = apply_legal(native, state, chosen)
+        core.trail = Trail(core.trail, after, actor, chosen)
         core.steps += 1
         core.player = None
         core.indices = None
