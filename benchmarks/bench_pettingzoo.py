@@ -10,13 +10,16 @@ side always finds the caches warm):
   by ``core.play.sample_chance`` from ``random.Random(seed)`` (what the environment does);
 - ``native+obs``: the same, and the mover's ``game.observation_tensor`` at every move (what an
   agent on the contract needs to see, the like-for-like baseline);
-- ``aec``: ``env.reset(seed=seed)``, then for each agent ``env.last()`` and ``env.step`` with a
+- ``aec``: ``env.reset(seed=seed)`` (the environment lists a state's actions and indices once,
+  reads the tensor as ``float32`` bytes and applies through ``apply_legal``: the contract's
+  optional calls, ``core.protocol``), then for each agent ``env.last()`` and ``env.step`` with a
   uniform choice among the mask's 1s (``None`` for a finished agent), read as
   ``np.flatnonzero(mask.view(np.bool_))`` (on the ``int8`` array itself NumPy takes 26 µs for
   Bandido's 10,082 places and 140 µs for Bandida's 70,562, 20 to 40 times as long: no fast
   path; ``action_space.sample(mask)`` takes 25 and 38 µs);
 - ``aec, tensor stubbed``: the same environment over the game with ``observation_tensor``
-  replaced by a constant tuple of its length: what the adapter itself costs.
+  replaced by a constant tuple of its length (and ``observation_bytes`` by its bytes): what the
+  adapter itself costs.
 
 Where the game numbers its actions by their place (every game but Los Banditos) the four play
 the same game, step for step (checked: the same number of steps). A step is a player move or a
@@ -46,9 +49,15 @@ from typing import Any
 import numpy as np
 
 import banditsolve
-from banditsolve.core.observe import packed
 from banditsolve.core.play import sample_chance
-from banditsolve.core.protocol import CHANCE, TERMINAL, Game
+from banditsolve.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    legal_apply,
+    paired_listing,
+    tensor_bytes,
+)
 from banditsolve.interop.pettingzoo import BanditsolveEnv, env
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -113,7 +122,9 @@ class StubbedTensor:
         self._raw: bytes | None = None
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
+        value = getattr(self._game, name)
+        setattr(self, name, value)  # (kept: the next look-up costs what the game's does)
+        return value
 
     def observation_tensor(self, state: Any, player: int) -> tuple[float, ...]:
         if self._zeros is None:
@@ -182,13 +193,16 @@ def _by_place(aec: BanditsolveEnv) -> bool:
 
 def parts(aec: BanditsolveEnv, games: int) -> dict[str, float]:
     """Microseconds of CPU per player move of each call a step of the environment makes, in its
-    order, on the states of native random games: the legal indices (the game lists its actions
-    for them), the mover's tensor, its conversion to NumPy (as the environment reads it: from the
-    ``float32`` bytes the game kept, else number by number), the mask, the legal actions again
-    (the action at the chosen index's place), apply; and the chance nodes (draw and apply)."""
+    order, on the states of native random games: the legal actions and their indices (one
+    listing, ``legal_actions_and_indices``), the mover's tensor as ``float32`` bytes
+    (``observation_bytes``), read into NumPy, the mask, ``apply_legal``; the game's ``apply``
+    of the same action (checked: what the native loop calls, for comparison); and the chance
+    nodes (draw and ``apply_legal``). Each through ``core.protocol``: the game's own form, or
+    the contract's default where it has none."""
     game, count, options = aec.game, aec.players, aec.options
-    names = ("legal_indices", "observation_tensor", "tensor to numpy", "mask",
-             "legal_actions", "apply", "chance")
+    listing, as_bytes, apply = paired_listing(game), tensor_bytes(game), legal_apply(game)
+    names = ("listing", "observation_bytes", "bytes to numpy", "mask", "apply_legal",
+             "apply", "chance")
     spent = dict.fromkeys(names, 0.0)
     moves = 0
     for seed in range(games):
@@ -197,26 +211,24 @@ def parts(aec: BanditsolveEnv, games: int) -> dict[str, float]:
         while (actor := game.current_player(state)) != TERMINAL:
             clock = [time.process_time()]
             if actor == CHANCE:
-                state = game.apply(state, sample_chance(game, state, chance))
+                state = apply(state, sample_chance(game, state, chance))
                 spent["chance"] += time.process_time() - clock[0]
                 continue
-            indices = game.legal_indices(state)
+            actions, indices = listing(state)
             clock.append(time.process_time())
-            tensor = game.observation_tensor(state, actor)
+            raw = as_bytes(state, actor)
             clock.append(time.process_time())
-            raw = packed(tensor)
-            if raw is None:
-                np.fromiter(tensor, dtype=np.float32, count=len(tensor))
-            else:
-                np.frombuffer(raw, dtype=np.float32).copy()
+            np.frombuffer(raw, dtype=np.float32).copy()
             clock.append(time.process_time())
             mask = np.zeros(aec.num_actions, dtype=np.int8)
             mask[np.fromiter(indices, dtype=np.intp, count=len(indices))] = 1
             clock.append(time.process_time())
-            action = game.legal_actions(state)[agent.randrange(len(indices))]
+            action = actions[agent.randrange(len(indices))]
+            after = apply(state, action)
             clock.append(time.process_time())
-            state = game.apply(state, action)
+            game.apply(state, action)
             clock.append(time.process_time())
+            state = after
             for name, a, b in zip(names, clock, clock[1:], strict=False):
                 spent[name] += b - a
             moves += 1
@@ -296,11 +308,13 @@ def write(result: dict[str, Any]) -> None:
         "",
         "Where a step's time goes: microseconds of CPU per player move of each call the"
         " environment's step makes, in its order, on the native games' states: the legal"
-        " indices (the game lists its actions for them), the mover's tensor and its conversion"
-        " (from the float32 bytes the game kept with it, as the environment reads it),"
-        " the mask, the legal actions again (the action at the index's place), `apply`; and"
-        " the chance nodes (draw and apply). The native loop makes `legal_actions`, `apply` and"
-        " the chance nodes' calls.",
+        " actions and their indices (one listing, `legal_actions_and_indices`), the mover's"
+        " tensor as float32 bytes (`observation_bytes`) and its reading into NumPy, the mask,"
+        " `apply_legal` (the action taken from the listing, not checked again); the game's"
+        " `apply` of the same action (checked, what the native loop calls); and the chance"
+        " nodes (draw and `apply_legal`). The native loop makes `legal_actions`, `apply` and"
+        " the chance nodes' calls (draw and `apply`). A game without its own form of a call"
+        " gets the contract's default (`core.protocol`).",
         "",
         "| case | " + " | ".join(names) + " |",
         "| --- | " + " | ".join("---" for _ in names) + " |",
