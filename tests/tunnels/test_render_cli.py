@@ -137,7 +137,8 @@ def test_show_draws_a_position_as_close_reads_it(tmp_path: Path) -> None:
         refused = run("bandido", "show", bad)
         assert refused.code == 2
         assert refused.err.count("\n") == 1, refused.err
-    assert run("bandido", "show", "bandido L+TL+TR+R+BR+BL@0,0,0 | L*9", "--hypothetical").code == 0
+    shown = run("bandido", "show", "bandido hypothetical L+TL+TR+R+BR+BL@0,0,0 | L*9", "--json")
+    assert json.loads(shown.out)["position"]["remaining"] == ["L"] * 9
     assert run("bandida", "show", START).code == 2  # a position of the other tunnel game
 
 

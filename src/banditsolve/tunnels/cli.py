@@ -127,8 +127,8 @@ def with_table_sizes(epilog: str) -> str:
 def adapt_show(show: argparse.ArgumentParser) -> None:
     """``show`` draws a position too (the table and the cards still to come, as ``close`` and
     ``placements`` take it), not only a game state, told apart by their form
-    (:func:`read_close_input`); ``--hypothetical`` as for ``close``."""
-    add_hypothetical(show)
+    (:func:`read_close_input`). Its flags stay the shared verb's: a hypothetical position says
+    so in its notation (the word after the game name) or its JSON."""
     shared: Handler = show.get_default("handler")
     shared_python = show.get_default("snippet")
     show.set_defaults(
@@ -167,8 +167,7 @@ def show_python(args: argparse.Namespace, shared: Callable[[argparse.Namespace],
     game = tunnel_of(args)
     if isinstance(read_close_input(args, game, None), GameState):
         return shared(args)
-    reading = "state = game.read_position(" + python_args(
-        args.position, **({"hypothetical": True} if args.hypothetical else {})) + ")"
+    reading = f"state = game.read_position({python_args(args.position)})"
     return python_text(args, ["from banditsolve.tunnels import render"],
                        "render.ascii_art(state.table, state.remaining)", read=reading)
 
@@ -359,7 +358,7 @@ def read_close_input(
     (:meth:`~banditsolve.tunnels.game.TunnelGame.read_position_or_state`, ``--hypothetical``,
     ``mode``)."""
     return game.read_position_or_state(
-        args.position, hypothetical=args.hypothetical, mode=mode
+        args.position, hypothetical=getattr(args, "hypothetical", False), mode=mode
     )
 
 
