@@ -286,9 +286,23 @@ def pseudo_boolean(
     written as ``-w`` on ``(not x)`` with ``w`` taken off the bound."""
     if relation not in _PB_NAMES:
         raise ValueError(f"bad relation {relation!r}: expected <=, >= or ==")
-    bound = operator.index(bound)
+    rest, bound = _pb_terms(weighted, operator.index(bound))
+    decided = _pb_decided(relation, bound, sum(w for _b, w in rest), bool(rest))
+    if decided is not None:
+        return decided
+    head = " ".join([_PB_NAMES[relation], str(bound), *(str(w) for _b, w in rest)])
+    terms = " ".join(b.text for b, _w in rest)
+    return BoolExpr(f"((_ {head}) {terms})", _union(b for b, _w in rest))
+
+
+def _pb_terms(
+    weighted: Iterable[tuple[BoolExpr | bool, int]], bound: int
+) -> tuple[list[tuple[BoolExpr, int]], int]:
+    """The weighted terms of :func:`pseudo_boolean` with positive weights only, and the bound
+    that goes with them: a constant term folded into the bound, a negative weight ``w`` on
+    ``x`` turned into ``-w`` on ``(not x)`` with ``w`` taken off the bound, a zero weight
+    dropped."""
     rest: list[tuple[BoolExpr, int]] = []
-    total = 0
     for term, weight in weighted:
         b = _bool(term)
         w = operator.index(weight)
@@ -301,18 +315,20 @@ def pseudo_boolean(
             b, w = not_(b), -w
         if w:
             rest.append((b, w))
-            total += w
-    # Every weight is positive now, so the count lies in [0, total]: a bound outside that
-    # range (or no term left) decides the comparison.
+    return rest, bound
+
+
+def _pb_decided(relation: PbRelation, bound: int, total: int, terms: bool) -> BoolExpr | None:
+    """The comparison's value when the bound alone decides it, else None. Every weight is
+    positive, so the count lies in [0, total]: a bound outside that range (or no term left)
+    decides the comparison."""
     if relation == "<=" and (bound < 0 or bound >= total):
         return bool_val(bound >= total)
     if relation == ">=" and (bound <= 0 or bound > total):
         return bool_val(bound <= 0)
-    if relation == "==" and (bound < 0 or bound > total or not rest):
-        return bool_val(bound == 0 and not rest)
-    head = " ".join([_PB_NAMES[relation], str(bound), *(str(w) for _b, w in rest)])
-    terms = " ".join(b.text for b, _w in rest)
-    return BoolExpr(f"((_ {head}) {terms})", _union(b for b, _w in rest))
+    if relation == "==" and (bound < 0 or bound > total or not terms):
+        return bool_val(bound == 0 and not terms)
+    return None
 
 
 def distinct(*terms: IntExpr | int) -> BoolExpr:

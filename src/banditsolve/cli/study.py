@@ -187,22 +187,32 @@ def _stop_on_terminate() -> Callable[[], None]:
     return restore
 
 
+def _list_studies(args: argparse.Namespace, studies: dict[str, Any]) -> int:
+    """``banditsolve study list``: each study's name and title."""
+    rows = [{"name": name, "title": spec.title} for name, spec in sorted(studies.items())]
+    width = max((len(r["name"]) for r in rows), default=0)
+    emit(args, "\n".join(f"{r['name']:<{width}}  {r['title']}" for r in rows), rows)
+    return 0
+
+
+def _require_extras(spec: Any) -> None:
+    """Refuse a study whose optional extras' packages are not installed, naming the extra."""
+    for package, extra in spec.extras:
+        if importlib.util.find_spec(package) is None:
+            fail(f"the study {spec.name} needs the package {package}, of banditsolve's optional "
+                 f"extra '{extra}', which is not installed: pip install 'banditsolve[{extra}]'")
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     studies = _catalog()
     if args.name == "list":
-        rows = [{"name": name, "title": spec.title} for name, spec in sorted(studies.items())]
-        width = max((len(r["name"]) for r in rows), default=0)
-        emit(args, "\n".join(f"{r['name']:<{width}}  {r['title']}" for r in rows), rows)
-        return 0
+        return _list_studies(args, studies)
     spec = studies.get(args.name)
     if spec is None:
         fail(f"unknown study {args.name[:40]!r} (studies: {', '.join(sorted(studies)) or 'none'})")
     kind, address = _executor(args.executor)
     _require(STUDY_PACKAGES + (DASK_PACKAGES if kind in ("dask", "local-dask") else ()))
-    for package, extra in spec.extras:
-        if importlib.util.find_spec(package) is None:
-            fail(f"the study {spec.name} needs the package {package}, of banditsolve's optional "
-                 f"extra '{extra}', which is not installed: pip install 'banditsolve[{extra}]'")
+    _require_extras(spec)
     from banditsolve.study.batch import run_study
     from banditsolve.study.executors import open_executor
 

@@ -138,6 +138,12 @@ def accepts(value: object, hint: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if origin is not None:
         return _accepts_generic(value, origin, get_args(hint))
+    return _accepts_plain(value, hint)
+
+
+def _accepts_plain(value: object, hint: object) -> bool:
+    """:func:`accepts` for a hint that is no generic alias: a type variable (its bound), a
+    ``NewType`` (its supertype) or a class; anything else is accepted."""
     if isinstance(hint, TypeVar):
         return hint.__bound__ is None or accepts(value, hint.__bound__)
     supertype = getattr(hint, "__supertype__", None)  # a NewType
@@ -166,6 +172,14 @@ def _accepts_generic(value: object, origin: Any, params: tuple[Any, ...]) -> boo
         return False  # a mapping iterates over its keys: never what a list is meant to hold
     if not params or not isinstance(value, list | tuple):
         return True
+    return _accepts_items(value, origin, params)
+
+
+def _accepts_items(
+    value: list[Any] | tuple[Any, ...], origin: type, params: tuple[Any, ...]
+) -> bool:
+    """Whether a list or tuple's first :data:`CHECKED_ITEMS` items are of the types ``params``
+    name: a fixed tuple's one by one (and its length), any other container's all of the first."""
     items = value[:CHECKED_ITEMS]
     if origin is tuple and not (len(params) == 2 and params[1] is Ellipsis):
         return len(value) == len(params) and all(
@@ -265,6 +279,12 @@ def _shown_hint(hint: object) -> str:
         return "one of " + ", ".join(repr(choice) for choice in params)
     if origin is collections.abc.Callable:
         return "a function"
+    return _shown_container(hint, origin, params)
+
+
+def _shown_container(hint: object, origin: object, params: tuple[Any, ...]) -> str:
+    """:func:`_shown_hint` for a hint that is no ``None``, union, literal or ``Callable``: a
+    mapping, a tuple, a list of something, a class, or the hint's own words."""
     if isinstance(origin, type) and issubclass(origin, collections.abc.Mapping):
         return "a mapping"
     if origin is tuple and params and params[-1] is not Ellipsis:

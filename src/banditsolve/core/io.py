@@ -78,16 +78,7 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
         where = str(path) if len(str(path)) <= 80 else excerpt(str(path), 80)
         text = _read_file(path, where)
     elif isinstance(source, str):
-        if _meant_as_path(source):
-            stripped = source.strip()
-            if _is_dir(stripped):
-                raise NotationError(f"{excerpt(stripped, 60)} is a directory, not a {what} file")
-            raise NotationError(
-                f"no such file: {excerpt(stripped, 60)} (and it is not a {what} in the notation)"
-            )
-        if len(source) > MAX_INPUT_BYTES:
-            raise NotationError(f"{what} is {len(source)} characters, more than {MAX_INPUT_BYTES}")
-        text = source
+        text = _notation_text(source, what)
     else:
         raise ArgumentTypeError(
             f"a {what} must be text, bytes or a path, not {type(source).__name__}"
@@ -95,6 +86,21 @@ def read_text(source: object, what: str = "position") -> tuple[str, str]:
     if not text.strip():
         raise NotationError(f"{where} is empty" if where != what else f"empty {what}")
     return text, where
+
+
+def _notation_text(source: str, what: str) -> str:
+    """``source``, a string that names no file, as the notation's text: one that can only be
+    meant as a file name is refused as a missing file (or a directory), as is one too long."""
+    if _meant_as_path(source):
+        stripped = source.strip()
+        if _is_dir(stripped):
+            raise NotationError(f"{excerpt(stripped, 60)} is a directory, not a {what} file")
+        raise NotationError(
+            f"no such file: {excerpt(stripped, 60)} (and it is not a {what} in the notation)"
+        )
+    if len(source) > MAX_INPUT_BYTES:
+        raise NotationError(f"{what} is {len(source)} characters, more than {MAX_INPUT_BYTES}")
+    return source
 
 
 def _text_only(source: str | os.PathLike[str], what: str) -> str:

@@ -210,11 +210,13 @@ def run_packed_chunk(payload: bytes) -> bytes:
     return pickle.dumps(run_chunk(runner, tasks), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _check_picklable(runner: Runner) -> None:
+def _check_picklable(runner: Runner, pool: Pool) -> None:
     """A process pool sends the runner by name: refuse at once one it cannot send (else every
     task would fail with the same pickling error)."""
     import pickle
 
+    if not isinstance(pool.executor, ProcessPoolExecutor):
+        return
     try:
         pickle.dumps(runner)
     except (pickle.PicklingError, AttributeError, TypeError) as exc:
@@ -456,7 +458,11 @@ class _Engine:
         self.inflight.clear()
 
 
-def _as_pool(executor: Executor | Pool | None) -> tuple[Pool, bool]:
+def _as_pool(executor: Executor | Pool | None, work: bool = True) -> tuple[Pool, bool]:
+    """The pool to run on and whether the study owns it (and shuts it down): with no ``work``
+    to do, a pool that runs nothing; else ``executor`` (``None``: a new local pool)."""
+    if not work:
+        return Pool(_NullExecutor(), 1, "none"), True
     if executor is None:
         return open_executor("local"), True
     if isinstance(executor, Pool):
@@ -503,7 +509,7 @@ def run_study(
         out_dir, executor, chunk_size, progress, runner, params, retry_failed, grow,
         target_seconds, flush_rows, flush_seconds,
     )
-    if executor is None or (isinstance(executor, Pool) and executor.spawns):
+    if _spawns(executor):
         check_main_guard()
     digests = _digests(task_list)
     study = _study_name(task_list, params)
@@ -521,9 +527,8 @@ def run_study(
             store.resize(manifest)
         todo = [task for task in task_list if task.index not in done]
         bar = make_progress(progress)
-        pool, owned = _as_pool(executor) if todo else (Pool(_NullExecutor(), 1, "none"), True)
-        if isinstance(pool.executor, ProcessPoolExecutor):
-            _check_picklable(run_with)
+        pool, owned = _as_pool(executor, bool(todo))
+        _check_picklable(run_with, pool)
         engine = _Engine(pool, store, run_with, todo, digests, done, bar, chunk_size,
                          target_seconds or pool.target_seconds, flush_rows, flush_seconds)
         bar.start(len(task_list), len(task_list) - len(todo), study or "study")
@@ -539,11 +544,24 @@ def run_study(
         wall = time.perf_counter() - started
         _close(store, engine, wall, pool if owned else None)
     assert engine is not None
+    return _summary(engine, study, out_dir, len(task_list), len(todo), wall)
+
+
+def _spawns(executor: Executor | Pool | None) -> bool:
+    """Whether ``executor``'s workers start fresh and import the main script again."""
+    return executor is None or (isinstance(executor, Pool) and executor.spawns)
+
+
+def _summary(
+    engine: _Engine, study: str, out_dir: str | os.PathLike[str], total: int, todo: int,
+    wall: float,
+) -> StudySummary:
+    """What a run did: of ``total`` tasks, ``todo`` were left to run, by ``engine``."""
     return StudySummary(
         study=study,
         out_dir=str(out_dir),
-        total=len(task_list),
-        already_done=len(task_list) - len(todo),
+        total=total,
+        already_done=total - todo,
         ran=engine.ran,
         ok=engine.ok,
         failed=engine.failed,
@@ -554,7 +572,7 @@ def run_study(
         task_cpu_seconds=engine.task_cpu,
         executor=engine.pool.name,
         workers=engine.pool.workers,
-        chunk_size=len(todo) / engine.chunks if engine.chunks else 0.0,
+        chunk_size=todo / engine.chunks if engine.chunks else 0.0,
     )
 
 

@@ -91,6 +91,24 @@ def bradley_terry(
     ``prior`` adds that many wins to each side of every pair that met, so that a policy that won
     every game still has a finite rating."""
     names = sorted({n for pair in games for n in pair})
+    wins, meets = _bt_tally(games, prior)
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(rounds):
+        new = {i: _bt_update(i, wins, meets, strength) for i in names}
+        scale = math.exp(statistics.fmean(math.log(v) for v in new.values()))
+        new = {k: v / scale for k, v in new.items()}
+        done = max(abs(new[k] - strength[k]) for k in names) < 1e-12
+        strength = new
+        if done:
+            break
+    return {n: 400 * math.log10(strength[n]) for n in names}
+
+
+def _bt_tally(
+    games: dict[tuple[str, str], tuple[float, float]], prior: float
+) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
+    """Each player's wins and each pair's games (both with ``prior`` added per side), a pair
+    keyed by its names in order; a player's games against itself left out."""
     wins: dict[str, float] = defaultdict(float)
     meets: dict[tuple[str, str], float] = defaultdict(float)
     for (a, b), (wa, wb) in games.items():
@@ -100,23 +118,21 @@ def bradley_terry(
         wins[b] += wb + prior
         key = (a, b) if a < b else (b, a)
         meets[key] += wa + wb + 2 * prior
-    strength = dict.fromkeys(names, 1.0)
-    for _ in range(rounds):
-        new: dict[str, float] = {}
-        for i in names:
-            denominator = 0.0
-            for (a, b), m in meets.items():
-                if i in (a, b):
-                    j = b if i == a else a
-                    denominator += m / (strength[i] + strength[j])
-            new[i] = wins[i] / denominator if denominator > 0 else strength[i]
-        scale = math.exp(statistics.fmean(math.log(v) for v in new.values()))
-        new = {k: v / scale for k, v in new.items()}
-        done = max(abs(new[k] - strength[k]) for k in names) < 1e-12
-        strength = new
-        if done:
-            break
-    return {n: 400 * math.log10(strength[n]) for n in names}
+    return wins, meets
+
+
+def _bt_update(
+    i: str, wins: dict[str, float], meets: dict[tuple[str, str], float],
+    strength: dict[str, float],
+) -> float:
+    """Player ``i``'s next strength in the minorisation-maximisation iteration (its strength
+    unchanged if it met no one)."""
+    denominator = 0.0
+    for (a, b), m in meets.items():
+        if i in (a, b):
+            j = b if i == a else a
+            denominator += m / (strength[i] + strength[j])
+    return wins[i] / denominator if denominator > 0 else strength[i]
 
 
 # -- formatting ----------------------------------------------------------------------------------

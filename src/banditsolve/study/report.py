@@ -580,14 +580,7 @@ def run_section(
     """What the runs took, and (``projected``) what the study's full size would take on N
     cores."""
     task_seconds = meta.get("task_seconds")
-    wall_seconds = meta.get("wall_seconds")
-    failed = _int(meta.get("failed"))
-    facts = [f"**{len(rows)}** tasks with a result" + (f", {failed} failed" if failed else "")]
-    if isinstance(wall_seconds, (int, float)) and wall_seconds:
-        facts.append(f"wall-clock time {duration(float(wall_seconds))}")
-    if isinstance(task_seconds, (int, float)) and task_seconds:
-        facts.append(f"time inside the tasks {duration(float(task_seconds))}")
-    out = ["## The run", "", "; ".join(facts) + ".", ""]
+    out = ["## The run", "", _run_facts(rows, meta), ""]
     timed = [r for r in rows if isinstance(r.get("_seconds"), (int, float))]
     per_setting: dict[str, list[float]] = defaultdict(list)
     for r in timed:
@@ -606,6 +599,20 @@ def run_section(
     if details:
         out.extend((table(("run detail", "value"), details), ""))
     return out
+
+
+def _run_facts(rows: Sequence[Row], meta: dict[str, Scalar]) -> str:
+    """The run's sentence: how many tasks have a result (and failed), its wall-clock time and
+    the time inside its tasks, each where recorded."""
+    task_seconds = meta.get("task_seconds")
+    wall_seconds = meta.get("wall_seconds")
+    failed = _int(meta.get("failed"))
+    facts = [f"**{len(rows)}** tasks with a result" + (f", {failed} failed" if failed else "")]
+    if isinstance(wall_seconds, (int, float)) and wall_seconds:
+        facts.append(f"wall-clock time {duration(float(wall_seconds))}")
+    if isinstance(task_seconds, (int, float)) and task_seconds:
+        facts.append(f"time inside the tasks {duration(float(task_seconds))}")
+    return "; ".join(facts) + "."
 
 
 #: The run details a report lists, in order, with their labels (seconds shown as durations).

@@ -85,15 +85,22 @@ def _load(task: Task, players: int) -> Any:
     return openspiel.pyspiel.load_game(openspiel.short_name(task.game), params)
 
 
-def mcts_game(task: Task) -> Row:
-    """One seeded game of the task's seats through OpenSpiel (see the module notes)."""
-    native = load_game(task.game)
-    players = task_players(task) or native.players(native.new_game())
+def _policy_names(task: Task, players: int) -> list[str]:
+    """The task's policy per seat: its ``policies`` parameter, one name for every seat or one
+    name per seat (``random`` by default)."""
     raw = task.param("policies", "random")
     names = [n.strip() for n in str(raw).split(",")]
     names = names * players if len(names) == 1 else names
     if len(names) != players:
         raise QuestionError(f"task {task.index}: {len(names)} policies for {players} players")
+    return names
+
+
+def mcts_game(task: Task) -> Row:
+    """One seeded game of the task's seats through OpenSpiel (see the module notes)."""
+    native = load_game(task.game)
+    players = task_players(task) or native.players(native.new_game())
+    names = _policy_names(task, players)
     game = _load(task, players)
     seats_ = [_seat(task, name, game, native, k) for k, name in enumerate(names)]
     rng = random.Random(task.seed)
