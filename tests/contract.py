@@ -581,20 +581,23 @@ def check_traces(
                 continue
             if budget is not None and time.monotonic() - start > budget:
                 break
-        visit = trace.visits[i]
-        where = f" (seed {trace.seed}, step {i})"
-        if name == "apply_pure" and visit.action is not None:
-            try:
-                check_apply_pure(ctx, visit.state, [visit.action])
-            except AssertionError as exc:
-                raise AssertionError(
-                    f"{ctx.game.name} apply_pure{where} at "
-                    f"{_show(ctx.game, visit.state)!r}: {exc}"
-                ) from exc
-        else:
-            run_check(ctx, name, visit.state, where)
+        _check_visit(ctx, name, trace, i)
         checked += 1
     return checked
+
+
+def _check_visit(ctx: Context, name: str, trace: Trace, i: int) -> None:
+    """Check ``name`` on step ``i`` of ``trace``, a failure naming the seed and the step."""
+    visit, where = trace.visits[i], f" (seed {trace.seed}, step {i})"
+    if name != "apply_pure" or visit.action is None:
+        run_check(ctx, name, visit.state, where)
+        return
+    try:
+        check_apply_pure(ctx, visit.state, [visit.action])
+    except AssertionError as exc:
+        raise AssertionError(
+            f"{ctx.game.name} apply_pure{where} at {_show(ctx.game, visit.state)!r}: {exc}"
+        ) from exc
 
 
 # -- per-game checks ----------------------------------------------------------------------------

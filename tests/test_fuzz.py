@@ -183,44 +183,11 @@ def _module_reader(label: str) -> Callable[[Any], object]:
 def valid_texts(label: str) -> list[str]:
     """Valid inputs for ``label``, to mutate."""
     if ":" in label:
-        name, method = label.split(":")
-        game = contract.load(name)
-        if method == "parse_action":
-            state = player_state(name)
-            return [game.action_text(state, a) for a in game.legal_actions(state)[:5]]
-        states = sample_states(name)
-        if method == "from_json":
-            return [json.dumps(game.to_json(s)) for s in states[:3]]
-        return [game.to_notation(s) for s in states] + [json.dumps(game.to_json(states[1]))]
+        return _game_method_texts(label)
     if label.startswith("banditos."):
-        game = contract.load("banditos")
-        states = sample_states("banditos")
-        if label == "banditos.parse_dice":
-            return ["r5 g3 b1 k6", "r1"]
-        if label == "banditos.Die.parse":
-            return ["r5", "k1"]
-        if label == "banditos.parse_action":
-            return ["claim 1", "give 4", "roll", "place 2 r5", "end", "reveal 3"]
-        if label == "banditos.from_json":
-            return [json.dumps(game.to_json(s)) for s in states[:3]]
-        return [game.to_notation(s) for s in states]
+        return _banditos_texts(label)
     if label.startswith("tunnels."):
-        if label == "tunnels.parse_card":
-            return ["L+TL+BR", "super6", "R+BR+TL"]
-        if label == "tunnels.load_deck":
-            return ["bandido"]
-        notation = "bandido L+TL+TR+R+BR+BL@0,0,0 L+TL@2,0,90 | L*3 TL+BL*2"
-        if label == "tunnels.from_json":
-            return [
-                json.dumps(
-                    {
-                        "game": "bandido",
-                        "placements": [{"card": "super6", "x": 0, "y": 0, "rotation": 0}],
-                        "remaining": ["L", "TL+BL"],
-                    }
-                )
-            ]
-        return [notation]
+        return _tunnels_texts(label)
     from banditsolve.core.registry import entries
 
     for e in entries():
@@ -230,6 +197,55 @@ def valid_texts(label: str) -> list[str]:
             states = sample_states(e.name)
             return [game.to_notation(s) for s in states] + [json.dumps(game.to_json(states[1]))]
     return ['{"a": [1, 2, {"b": null}]}', "text"]
+
+
+def _game_method_texts(label: str) -> list[str]:
+    """Valid inputs for ``GAME:method``: legal actions' texts, or states' JSON and notation."""
+    name, method = label.split(":")
+    game = contract.load(name)
+    if method == "parse_action":
+        state = player_state(name)
+        return [game.action_text(state, a) for a in game.legal_actions(state)[:5]]
+    states = sample_states(name)
+    if method == "from_json":
+        return [json.dumps(game.to_json(s)) for s in states[:3]]
+    return [game.to_notation(s) for s in states] + [json.dumps(game.to_json(states[1]))]
+
+
+def _banditos_texts(label: str) -> list[str]:
+    """Valid inputs for a ``banditos.`` reader: dice, actions, or states' JSON or notation."""
+    game = contract.load("banditos")
+    states = sample_states("banditos")
+    if label == "banditos.parse_dice":
+        return ["r5 g3 b1 k6", "r1"]
+    if label == "banditos.Die.parse":
+        return ["r5", "k1"]
+    if label == "banditos.parse_action":
+        return ["claim 1", "give 4", "roll", "place 2 r5", "end", "reveal 3"]
+    if label == "banditos.from_json":
+        return [json.dumps(game.to_json(s)) for s in states[:3]]
+    return [game.to_notation(s) for s in states]
+
+
+def _tunnels_texts(label: str) -> list[str]:
+    """Valid inputs for a ``tunnels.`` reader: cards, a deck's name, a position's JSON or
+    notation."""
+    if label == "tunnels.parse_card":
+        return ["L+TL+BR", "super6", "R+BR+TL"]
+    if label == "tunnels.load_deck":
+        return ["bandido"]
+    notation = "bandido L+TL+TR+R+BR+BL@0,0,0 L+TL@2,0,90 | L*3 TL+BL*2"
+    if label == "tunnels.from_json":
+        return [
+            json.dumps(
+                {
+                    "game": "bandido",
+                    "placements": [{"card": "super6", "x": 0, "y": 0, "rotation": 0}],
+                    "remaining": ["L", "TL+BL"],
+                }
+            )
+        ]
+    return [notation]
 
 
 # -- hypothesis text and bytes ------------------------------------------------------------------

@@ -185,6 +185,58 @@ def positions(seeds: range, every: int = 3) -> list[GameState]:
     return [s for seed in seeds for s in simulate(2, seed)[:-1][::every]]
 
 
+def _goal_cards(s: GameState, goal: str, i: int, rng: random.Random) -> list[str]:
+    """The cards of generated case ``i``: a few of the state's with the goal's special cards
+    added, or (two cases in three, every join case) a small closure's cards plus one, when the
+    state has one."""
+    pool = list(s.hands[s.player]) + list(s.pile)
+    extra = {"close": [], "ladder": [LADDER], "join": [LADDER, BANDIDO, "L", "TL"]}[goal]
+    n = rng.randint(2, 4)
+    cards = [card_name(c) for c in pool[:n]] + extra
+    if i % 3 != 2 or goal == "join":
+        # A case built to be closable more often: the cards of a small closure, plus one.
+        found = can_close(
+            s.table,
+            [*map(card_name, s.remaining()), *extra],
+            goal=goal,
+            time_limit=0.5,
+            max_cards=5 if goal != "join" else 7,
+            hypothetical=True,
+        )
+        if found.status == "closable":
+            cards = [card_name(p.card) for p in found.placements] + [card_name(pool[0])]
+    return cards
+
+
+def _check_cpsat_agrees(table: Table, cards: list[str], goal: str, exact: Closure) -> None:
+    """CP-SAT's answer, unless unknown, has the exact search's status, no fewer cards (as few
+    when it says minimum) and a certificate that reaches the goal."""
+    cp = min_cards_to_close(
+        table, cards, goal=goal, backend="cpsat", hypothetical=True, time_limit=5
+    )
+    if cp.status != "unknown":
+        assert cp.status == exact.status, (cards, exact.reason, cp.reason)
+        if exact.status == "closable":
+            # (CP-SAT may prove one side of the second super card and time out on the other.)
+            assert cp.cards >= exact.cards
+            assert (cp.cards == exact.cards or not cp.minimum)
+            replay_goal(table, cp, goal)
+
+
+def _check_z3_agrees(table: Table, cards: list[str], goal: str, exact: Closure) -> None:
+    """Z3's answer, unless unknown, has the exact search's status, and a closable one its
+    minimum, proven, with a certificate that reaches the goal."""
+    z = min_cards_to_close(
+        table, cards, goal=goal, backend="z3", hypothetical=True, time_limit=5
+    )
+    if z.status != "unknown":
+        assert z.status == exact.status, (cards, exact.reason, z.reason)
+        if z.status == "closable":
+            assert z.cards == exact.cards
+            assert z.minimum
+            replay_goal(table, z, goal)
+
+
 @rules("BA-CLOSE-3")
 @pytest.mark.parametrize("goal", ["close", "ladder", "join"])
 def test_backends_agree_per_goal(goal: str) -> None:
@@ -205,45 +257,13 @@ def test_backends_agree_per_goal(goal: str) -> None:
         s = states[i]
         if goal == "join":
             s = replace(s, table=table, hands=((),), player=0, pile=tuple(rng.choices(SMALL, k=8)))
-        pool = list(s.hands[s.player]) + list(s.pile)
-        extra = {"close": [], "ladder": [LADDER], "join": [LADDER, BANDIDO, "L", "TL"]}[goal]
-        n = rng.randint(2, 4)
-        cards = [card_name(c) for c in pool[:n]] + extra
-        if i % 3 != 2 or goal == "join":
-            # A case built to be closable more often: the cards of a small closure, plus one.
-            found = can_close(
-                s.table,
-                [*map(card_name, s.remaining()), *extra],
-                goal=goal,
-                time_limit=0.5,
-                max_cards=5 if goal != "join" else 7,
-                hypothetical=True,
-            )
-            if found.status == "closable":
-                cards = [card_name(p.card) for p in found.placements] + [card_name(pool[0])]
+        cards = _goal_cards(s, goal, i, rng)
         exact = min_cards_to_close(s.table, cards, goal=goal, hypothetical=True, time_limit=30)
         assert exact.status != "unknown", exact.reason
-        cp = min_cards_to_close(
-            s.table, cards, goal=goal, backend="cpsat", hypothetical=True, time_limit=5
-        )
-        if cp.status != "unknown":
-            assert cp.status == exact.status, (cards, exact.reason, cp.reason)
-            if exact.status == "closable":
-                # (CP-SAT may prove one side of the second super card and time out on the other.)
-                assert cp.cards >= exact.cards
-                assert (cp.cards == exact.cards or not cp.minimum)
-                replay_goal(s.table, cp, goal)
+        _check_cpsat_agrees(s.table, cards, goal, exact)
         # (Not for the join goal: Z3 ran out of its 5 s on 4 of the 6 default join cases.)
         if goal != "join":
-            z = min_cards_to_close(
-                s.table, cards, goal=goal, backend="z3", hypothetical=True, time_limit=5
-            )
-            if z.status != "unknown":
-                assert z.status == exact.status, (cards, exact.reason, z.reason)
-                if z.status == "closable":
-                    assert z.cards == exact.cards
-                    assert z.minimum
-                    replay_goal(s.table, z, goal)
+            _check_z3_agrees(s.table, cards, goal, exact)
         if exact.status == "closable":
             closable += 1
             replay_goal(s.table, exact, goal)

@@ -39,27 +39,39 @@ def touching(table: Table, tunnels: bool) -> list[set[int]]:
     return out
 
 
-def brute(table: Table, removes: str, split: str, reopen: str, short: str) -> tuple[Remove, ...]:
+def _removable(table: Table, removes: str) -> list[int]:
+    """The indices of the laid cards the option ``removes`` lets a map remove (never the first
+    card or a super card)."""
     history = table.history
     last = len(history) - 1
-    pool = [
+    return [
         i
         for i in range(1, len(history))
         if card_kind(history[i].card) != "bandido_super"
         and (removes == "not_super" or (card_kind(history[i].card) not in KEEP and i != last))
     ]
+
+
+def _reached(links: list[set[int]], gone: set[int]) -> set[int]:
+    """The cards reached from the first card through ``links`` without the ``gone`` ones."""
+    seen, todo = {0}, [0]
+    while todo:
+        for j in links[todo.pop()] - gone - seen:
+            seen.add(j)
+            todo.append(j)
+    return seen
+
+
+def brute(table: Table, removes: str, split: str, reopen: str, short: str) -> tuple[Remove, ...]:
+    history = table.history
+    pool = _removable(table, removes)
     links = touching(table, split == "tunnels")
     tunnel_links = touching(table, True)
     for k in (3, 2, 1):
         found = []
         for combo in combinations(pool, k):
             gone = set(combo)
-            seen, todo = {0}, [0]
-            while todo:
-                for j in links[todo.pop()] - gone - seen:
-                    seen.add(j)
-                    todo.append(j)
-            if len(seen) != len(history) - k:
+            if len(_reached(links, gone)) != len(history) - k:
                 continue
             if reopen == "forbidden" and any(tunnel_links[i] - gone for i in combo):
                 continue

@@ -11,13 +11,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from banditsolve.tunnels import can_close, min_cards_to_close, solve_game
+from banditsolve.tunnels import Closure, can_close, min_cards_to_close, solve_game
 from banditsolve.tunnels.bandida.rules import expect
 from banditsolve.tunnels.cards import PORT_MASK, as_code, card_name
 from banditsolve.tunnels.game import BANDIDA
@@ -162,6 +162,23 @@ class _Oracle:
         return found
 
 
+def _check_closable(
+    state: GameState, r: Closure, expected: Mapping[str, object], plain: PlainTable,
+    usable: list[str], first: tuple[int, int],
+) -> None:
+    """A closable puzzle's answer: the expected count and minimality, its line replayed (with
+    the map oracle when it uses a map) or matched by the oracle, and (a minimum) no shorter
+    closure by the oracle."""
+    assert r.cards == expected["cards"]
+    assert r.minimum == expected["minimum"]
+    if r.removals or any(card_name(p.card).endswith(":map") for p in r.placements):
+        replay_with_maps(state.table, r)
+    else:
+        assert oracle_closure(plain, usable, r.goal, r.cards, first)
+    if r.minimum:
+        assert not oracle_closure(plain, usable, r.goal, r.cards - 1, first)
+
+
 def check_close(puzzle: BandidaPuzzle) -> None:
     state = puzzle.state()
     assert puzzle.cards is not None
@@ -179,14 +196,7 @@ def check_close(puzzle: BandidaPuzzle) -> None:
     usable = [c for c in cards if not c.endswith(":map")]
     maps = any(c.endswith(":map") for c in cards)
     if r.status == "closable":
-        assert r.cards == expected["cards"]
-        assert r.minimum == expected["minimum"]
-        if r.removals or any(card_name(p.card).endswith(":map") for p in r.placements):
-            replay_with_maps(state.table, r)
-        else:
-            assert oracle_closure(plain, usable, goal, r.cards, first)
-        if r.minimum:
-            assert not oracle_closure(plain, usable, goal, r.cards - 1, first)
+        _check_closable(state, r, expected, plain, usable, first)
     elif r.status == "impossible":
         assert not oracle_closure(plain, cards, goal, len(cards), first)
         if maps and goal == "close":

@@ -42,6 +42,16 @@ def test_ascii_shows_scores_and_every_side(state: State) -> None:
     assert all(line == line.rstrip() for line in text.splitlines())
 
 
+def _full_sides(state: State) -> list[str]:
+    """The title of each full side of a tile in play, sorted."""
+    return sorted(
+        f"player {p}'s side is full: {describe(rank(tile.sides[p]))}"
+        for _, tile in state.tiles_in_play()
+        for p in (0, 1)
+        if len(tile.sides[p]) == 3
+    )
+
+
 @rules("LB-NOTE-1")
 @given(reachable_states())
 def test_svg_shows_the_bag_the_full_sides_and_the_hand_only_when_held(state: State) -> None:
@@ -51,12 +61,7 @@ def test_svg_shows_the_bag_the_full_sides_and_the_hand_only_when_held(state: Sta
     colours = ("black", "green", "red", "blue")
     bag = " ".join(f"{n} {c}" for c, n in zip(colours, state.bag, strict=True))
     assert f"bag: {bag}" in titles
-    full = sorted(
-        f"player {p}'s side is full: {describe(rank(tile.sides[p]))}"
-        for _, tile in state.tiles_in_play()
-        for p in (0, 1)
-        if len(tile.sides[p]) == 3
-    )
+    full = _full_sides(state)
     assert sorted(t for t in titles if "side is full" in t) == full
     assert sum(t.startswith("full: ") for t in texts) == len(full)
     placing = [t for t in texts if t.endswith(" to place:")]

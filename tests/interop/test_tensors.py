@@ -43,6 +43,15 @@ def _rows(rows: list[list[int]], count: int, width: int) -> list[int]:
 def rolling_tensor(game: Any, state: Any, player: int) -> list[int]:
     """Rolling Bandits' tensor (``rolling.info.observation_tensor``'s documented layout)."""
     c = train_length(game.edition)
+    values = _padded(_rolling_train(state), c * WAGON_NUMBERS)
+    values += _rolling_holdings(state, player, c)
+    tail = _rolling_tail(state, player)
+    assert len(tail) == TAIL
+    return values + tail
+
+
+def _rolling_train(state: Any) -> list[int]:
+    """Each wagon's numbers: its card, its trunk and each seat's group on it (zeros for none)."""
     values: list[int] = []
     for wagon in state.train:
         values += [1, wagon.id, wagon.need, wagon.points, int(wagon.loco)]
@@ -50,7 +59,13 @@ def rolling_tensor(game: Any, state: Any, player: int) -> list[int]:
         for seat in range(SEATS):
             g = wagon.groups[seat] if seat < len(wagon.groups) else None
             values += [0] * 5 if g is None else [1, g.symbol + 1, g.bandits, g.mercs, g.natural]
-    values = _padded(values, c * WAGON_NUMBERS)
+    return values
+
+
+def _rolling_holdings(state: Any, player: int, c: int) -> list[int]:
+    """Each seat's won wagons, each seat's trunks (another's unused ones hidden), the discarded
+    trunks and the pending wagons, each block padded to ``c`` rows."""
+    values: list[int] = []
     for seat in range(SEATS):
         won = state.won[seat] if seat < state.players else ()
         values += _rows([[w.id + 1, w.need, w.points, int(w.loco)] for w in won], c, 4)
@@ -65,6 +80,12 @@ def rolling_tensor(game: Any, state: Any, player: int) -> list[int]:
         values += _rows(rows, c, 5)
     values += _rows([[h.symbol + 1, h.value, h.content + 1] for h in state.discarded], c, 3)
     values += _rows([[w + 1, int(theft)] for w, theft in state.pending], c, 2)
+    return values
+
+
+def _rolling_tail(state: Any, player: int) -> list[int]:
+    """The tensor's tail: reserves, dice, the turn's facts, the phase as ``player`` sees it, the
+    table's size and the options chosen."""
     tail = [*state.reserve, *[0] * (SEATS - state.players), *state.roll, *state.mroll]
     tail += [*state.airborne, int(state.laid)]
     tail.append(-1 if state.joker_wagon is None else state.joker_wagon)
@@ -74,8 +95,7 @@ def rolling_tensor(game: Any, state: Any, player: int) -> list[int]:
     tail += [state.players, state.wagons, player]
     chosen = state.options.values()
     tail += [spec.values.index(str(chosen[spec.name])) for spec in OPTION_SET]
-    assert len(tail) == TAIL
-    return values + tail
+    return tail
 
 
 def tunnel_tensor(game: Any, state: Any, player: int) -> list[int]:

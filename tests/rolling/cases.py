@@ -47,6 +47,43 @@ OPTION_POOL = ("jokers", "trunk_count", "trunk_jokers", "front", "locomotive", "
                "keep")
 
 
+def _train(
+    rng: random.Random, gangs: list[dict[int, str]], n: int, loco_need: int = 3,
+    needs: tuple[int, ...] = (1, 2), trunk_chance: float = 0.35,
+) -> list[str]:
+    """The locomotive and ``n`` wagons in the notation, with the ``gangs`` on them: each wagon's
+    need drawn from ``needs``, a trunk on it with ``trunk_chance``."""
+    train = []
+    for i in range(n + 1):
+        groups = "|".join(g.get(i, "-") for g in gangs)
+        if i == 0:
+            train.append(f"0:{loco_need}/{loco_need}L:-:{groups}")
+        else:
+            need = rng.choice(needs)
+            trunk = rng.choice("RMHBS") if rng.random() < trunk_chance else "-"
+            train.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    return train
+
+
+def _held(
+    rng: random.Random, players: int, q: int, chance: float | None
+) -> tuple[list[str], int]:
+    """Each player's trunks in hand in the notation and how many are usable: one or two for
+    ``q`` with ``chance`` (``None``: none, and no number drawn)."""
+    held = ["-"] * players
+    usable = 0
+    if chance is not None and rng.random() < chance:
+        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
+        held[q] = ",".join(tiles)
+        usable = len(tiles)
+    return held, usable
+
+
+def _usable(usable: int) -> str:
+    """The notation's ``usable=`` field, none for 0."""
+    return f" usable={usable}" if usable else ""
+
+
 def built(
     rng: random.Random,
     *,
@@ -63,26 +100,13 @@ def built(
     needs = (1, 2) if edition.startswith("tiny") else (1, 2, 3, 4)
     n = rng.randint(*wagons)
     gangs = [_gang(rng, n + 1, dice) for _ in range(players)]
-    train = []
-    for i in range(n + 1):
-        groups = "|".join(g.get(i, "-") for g in gangs)
-        if i == 0:
-            train.append(f"0:{loco_need}/{loco_need}L:-:{groups}")
-        else:
-            need = rng.choice(needs)
-            trunk = rng.choice("RMHBS") if rng.random() < trunk_chance else "-"
-            train.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    train = _train(rng, gangs, n, loco_need, needs, trunk_chance)
     q = rng.randrange(players)
-    held = ["-"] * players
-    usable = 0
-    if edition == "tinyx" and rng.random() < held_chance:
-        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
-        held[q] = ",".join(tiles)
-        usable = len(tiles)
+    held, usable = _held(rng, players, q, held_chance if edition == "tinyx" else None)
     text = (
         f"rb ed={edition} n={players} phase=start turn={q} wagons={n} train={','.join(train)} "
         f"won={'|'.join('-' * 1 for _ in range(players))} trunks={'|'.join(held)}"
-        + (f" usable={usable}" if usable else "")
+        + _usable(usable)
         + _options(rng, options)
     )
     try:
@@ -138,6 +162,29 @@ def game_cases(
     return out
 
 
+def _own_gang(rng: random.Random, w: int) -> dict[int, str]:
+    """The asked player's gang in :func:`far`: two or three dice on wagon ``w``, sometimes one
+    of another symbol on the wagon behind it."""
+    extra = {w + 1: f"{rng.choice('RMHBS')}1"} if rng.random() < 0.3 else {}
+    mine = rng.choice("RMHBS")
+    while any(v[0] == mine for v in extra.values()):
+        mine = rng.choice("RMHBS")
+    return {w: f"{mine}{3 - len(extra) - rng.randrange(2)}", **extra}
+
+
+def _far_gang(rng: random.Random, w: int, n: int) -> dict[int, str]:
+    """An opponent's gang in :func:`far`: up to two single dice from a random wagon behind
+    (or next to) wagon ``w``, on the train of ``n`` wagons."""
+    start = rng.randint(w - 1, n)
+    length = rng.randint(0, min(2, n - start + 1))
+    symbols = rng.sample("RMHBS", length)
+    g = {}
+    for k in range(length):
+        if start + k >= 0 and start + k <= n:
+            g[start + k] = f"{symbols[k]}1"
+    return g
+
+
 def far(
     rng: random.Random, players: int, options: Sequence[str] = OPTION_POOL, merc: bool = False
 ) -> Case | None:
@@ -148,43 +195,14 @@ def far(
     n = rng.randint(5, 8)
     p = rng.randrange(players)
     w = rng.randint(1, 3)
-    gangs: list[dict[int, str]] = []
-    for r in range(players):
-        if r == p:
-            extra = {w + 1: f"{rng.choice('RMHBS')}1"} if rng.random() < 0.3 else {}
-            mine = rng.choice("RMHBS")
-            while any(v[0] == mine for v in extra.values()):
-                mine = rng.choice("RMHBS")
-            gangs.append({w: f"{mine}{3 - len(extra) - rng.randrange(2)}", **extra})
-            continue
-        start = rng.randint(w - 1, n)
-        length = rng.randint(0, min(2, n - start + 1))
-        symbols = rng.sample("RMHBS", length)
-        g = {}
-        for k in range(length):
-            if start + k >= 0 and start + k <= n:
-                g[start + k] = f"{symbols[k]}1"
-        gangs.append(g)
-    wagons = []
-    for i in range(n + 1):
-        groups = "|".join(g.get(i, "-") for g in gangs)
-        if i == 0:
-            wagons.append(f"0:3/3L:-:{groups}")
-        else:
-            need = rng.choice((1, 2))
-            trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
-            wagons.append(f"{i}:{need}/{need}:{trunk}:{groups}")
+    gangs = [_own_gang(rng, w) if r == p else _far_gang(rng, w, n) for r in range(players)]
+    wagons = _train(rng, gangs, n)
     q = (p + 1 + rng.randrange(players - 1)) % players
-    held = ["-"] * players
-    usable = 0
-    if rng.random() < 0.35:
-        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
-        held[q] = ",".join(tiles)
-        usable = len(tiles)
+    held, usable = _held(rng, players, q, 0.35)
     text = (
         f"rb ed=tinyx n={players} phase=start turn={q} wagons={n} train={','.join(wagons)} "
         f"won={'|'.join('-' for _ in range(players))} trunks={'|'.join(held)}"
-        + (f" usable={usable}" if usable else "")
+        + _usable(usable)
         + _options(rng, options)
     )
     if merc:
@@ -231,6 +249,31 @@ def _merc_gang(rng: random.Random, n: int) -> tuple[dict[int, str], int]:
     return g, mercs
 
 
+def _merc_options(rng: random.Random) -> str:
+    """The rule options of :func:`merc`: mercenaries on, sometimes theft_mercenaries, and the
+    others at random."""
+    opts = "mercenaries:on"
+    if rng.random() < 0.5:
+        opts += f",theft_mercenaries:{rng.choice(('hoard', 'any'))}"
+    extra = _options(rng, OPTION_POOL)
+    if extra:
+        opts += "," + extra[len(" opt="):]
+    return opts
+
+
+def _into_the_turn(rng: random.Random, state: State) -> State | None:
+    """Half the time, play into the turn: a roll with some mercenaries, maybe its faces
+    (``None`` if that leaves a chance node other than a roll's)."""
+    if rng.random() < 0.5:
+        rolls = [a for a in legal_actions(state) if str(a).startswith("roll")]
+        state = apply(state, rng.choice(rolls))
+        while state.is_chance and rng.random() < 0.6:
+            state = apply(state, sample_chance(GAME, state, rng))
+        if state.is_chance and state.phase not in ("roll", "mroll"):
+            return None
+    return state
+
+
 def merc(rng: random.Random) -> Case | None:
     """A two-player question of the mercenary variant on a tinyx train: gangs of hoard dice and
     mercenaries, reserves, trunks, the theft_mercenaries option and the others at random; the
@@ -244,32 +287,13 @@ def merc(rng: random.Random) -> Case | None:
         gang, mercs = _merc_gang(rng, n)
         gangs.append(gang)
         reserve.append(rng.randrange(0, mercs + 1))
-    wagons = []
-    for i in range(n + 1):
-        groups = "|".join(g.get(i, "-") for g in gangs)
-        if i == 0:
-            wagons.append(f"0:3/3L:-:{groups}")
-        else:
-            need = rng.choice((1, 2))
-            trunk = rng.choice("RMHBS") if rng.random() < 0.35 else "-"
-            wagons.append(f"{i}:{need}/{need}:{trunk}:{groups}")
-    held = ["-", "-"]
-    usable = 0
-    if rng.random() < 0.35:
-        tiles = [f"{rng.choice('RMHBS')}1{rng.choice('ar')}" for _ in range(rng.randint(1, 2))]
-        held[q] = ",".join(tiles)
-        usable = len(tiles)
-    opts = "mercenaries:on"
-    if rng.random() < 0.5:
-        opts += f",theft_mercenaries:{rng.choice(('hoard', 'any'))}"
-    extra = _options(rng, OPTION_POOL)
-    if extra:
-        opts += "," + extra[len(" opt="):]
+    wagons = _train(rng, gangs, n)
+    held, usable = _held(rng, 2, q, 0.35)
     text = (
         f"rb ed=tinyx n=2 phase=start turn={q} wagons={n} train={','.join(wagons)} "
         f"won=-|- trunks={'|'.join(held)} reserve={reserve[0]}|{reserve[1]}"
-        + (f" usable={usable}" if usable else "")
-        + f" opt={opts}"
+        + _usable(usable)
+        + f" opt={_merc_options(rng)}"
     )
     try:
         state = GAME.from_notation(text)
@@ -278,14 +302,10 @@ def merc(rng: random.Random) -> Case | None:
     mine = [c.id for c in state.train if c.groups[p] is not None]
     if not mine:
         return None
-    # play into the turn: a roll with some mercenaries, maybe its faces
-    if rng.random() < 0.5:
-        rolls = [a for a in legal_actions(state) if str(a).startswith("roll")]
-        state = apply(state, rng.choice(rolls))
-        while state.is_chance and rng.random() < 0.6:
-            state = apply(state, sample_chance(GAME, state, rng))
-        if state.is_chance and state.phase not in ("roll", "mroll"):
-            return None
+    into = _into_the_turn(rng, state)
+    if into is None:
+        return None
+    state = into
     if state.wagon(mine[0]) is None and not mine[1:]:
         return None
     alive = [c for c in mine if _holds(state, c, p)]

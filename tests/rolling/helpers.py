@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from banditsolve.rolling.edition import LETTERS
 from banditsolve.rolling.rules import NO_FACES, parse_faces, validate
-from banditsolve.rolling.state import Group, Held, Options, Phase, State, Wagon
+from banditsolve.rolling.state import Group, Held, Options, Phase, State, Wagon, Won
 
 
 def group(text: str | None) -> Group | None:
@@ -45,18 +45,6 @@ def position(
     """A position: ``wagons`` behind the locomotive as (need, trunk letter, groups per player);
     ``loco`` the groups on the locomotive (``None``: no locomotive, it was taken by player 0)."""
     players = len(wagons[0][2]) if wagons else len(loco or ())
-    train: list[Wagon] = []
-    won: list[list[object]] = [[] for _ in range(players)]
-    if loco is not None:
-        train.append(Wagon(0, 5, 5, True, None, tuple(group(g) for g in loco)))
-    for i, (need, trunk, groups) in enumerate(wagons, start=1):
-        t = None if trunk is None else LETTERS.index(trunk)
-        train.append(Wagon(i, need, need, False, t, tuple(group(g) for g in groups)))
-    from banditsolve.rolling.state import Won
-
-    won_t = tuple(tuple(w for w in ws if isinstance(w, Won)) for ws in won)
-    if loco is None:
-        won_t = ((Won(0, 5, 5, True),), *won_t[1:])
     held = tuple(tuple(t) for t in (trunks or [()] * players))
     state = State(
         players=players,
@@ -64,15 +52,43 @@ def position(
         options=options or Options(),
         phase=phase,
         to_move=to_move,
-        train=tuple(train),
+        train=_train(wagons, loco),
         wagons=len(wagons),
-        won=won_t,
+        won=_won(players, loco),
         trunks=held,
         reserve=tuple(reserve or [0] * players),
-        roll=parse_faces(roll) if roll != "-" else NO_FACES,
-        mroll=parse_faces(mroll) if mroll != "-" else NO_FACES,
+        roll=_faces(roll),
+        mroll=_faces(mroll),
         laid=laid,
         usable=len(held[to_move]) if usable is None else usable,
     )
     validate(state)
     return state
+
+
+def _train(
+    wagons: Sequence[tuple[int, str | None, Sequence[str | None]]],
+    loco: Sequence[str | None] | None,
+) -> tuple[Wagon, ...]:
+    """The train of :func:`position`: the locomotive (if ``loco`` is given), then ``wagons``."""
+    train: list[Wagon] = []
+    if loco is not None:
+        train.append(Wagon(0, 5, 5, True, None, tuple(group(g) for g in loco)))
+    for i, (need, trunk, groups) in enumerate(wagons, start=1):
+        t = None if trunk is None else LETTERS.index(trunk)
+        train.append(Wagon(i, need, need, False, t, tuple(group(g) for g in groups)))
+    return tuple(train)
+
+
+def _won(players: int, loco: Sequence[str | None] | None) -> tuple[tuple[Won, ...], ...]:
+    """The wagons won in :func:`position`: none, but the locomotive, player 0's, when there is
+    no ``loco``."""
+    won_t: tuple[tuple[Won, ...], ...] = tuple(() for _ in range(players))
+    if loco is None:
+        won_t = ((Won(0, 5, 5, True),), *won_t[1:])
+    return won_t
+
+
+def _faces(text: str) -> tuple[int, ...]:
+    """Rolled faces from their text, ``-`` for none."""
+    return parse_faces(text) if text != "-" else NO_FACES

@@ -262,12 +262,29 @@ def trunk_layings(
             for order in itertools.permutations(new, r):
                 if front - r < 0:
                     continue
-                groups: dict[int, tuple[str, int]] = {}
-                for wagon, s, size in gang:
-                    groups[wagon] = (s, size + (counts[s] if joined[s] else 0))
-                for j, s in enumerate(order):
-                    groups[wagons[front - 1 - j]] = (s, counts[s])
-                for wagon, (s, size) in groups.items():
-                    if trunks.get(wagon) == s and size + counts["J"] >= 3:
-                        found.add(wagon)
+                groups = _laid_groups(gang, counts, joined, order, wagons[:front])
+                found |= _carried(groups, trunks, counts["J"])
+    return found
+
+
+def _laid_groups(
+    gang: list[tuple[int, str, int]], counts: dict[str, int], joined: dict[str, bool],
+    order: tuple[str, ...], ahead: list[int],
+) -> dict[int, tuple[str, int]]:
+    """Each wagon's (symbol, size) of the gang after one laying: a ``joined`` symbol's dice join
+    its wagon, the new symbols in ``order`` fill the wagons ``ahead`` of the gang from the back."""
+    groups: dict[int, tuple[str, int]] = {}
+    for wagon, s, size in gang:
+        groups[wagon] = (s, size + (counts[s] if joined[s] else 0))
+    for j, s in enumerate(order):
+        groups[ahead[len(ahead) - 1 - j]] = (s, counts[s])
+    return groups
+
+
+def _carried(groups: dict[int, tuple[str, int]], trunks: dict[int, str], jokers: int) -> set[int]:
+    """The wagons whose trunk symbol matches their group, three dice or more with the jokers."""
+    found: set[int] = set()
+    for wagon, (s, size) in groups.items():
+        if trunks.get(wagon) == s and size + jokers >= 3:
+            found.add(wagon)
     return found

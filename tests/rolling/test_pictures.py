@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -72,6 +73,27 @@ def _unsafe_cases() -> list[tuple[State, int, int]]:
     return out
 
 
+def _replay_steps(
+    state: State, steps: list[ET.Element], line: Sequence[str]
+) -> tuple[State, dict[int, set[str]]]:
+    """Check each drawn step's words (its number, who played it, the solver's action) and replay
+    the ``line`` by the rules from ``state``; the state reached, and the step numbers that lay
+    on or swap each wagon."""
+    s = state
+    marked: dict[int, set[str]] = {}
+    for g, text in zip(steps, line, strict=True):
+        who = "chance" if s.is_chance else f"P{s.to_move}"
+        action = parse_action(text)
+        assert _texts(g) == [f"{g.get('data-step')}. {who}: {text}"]
+        if isinstance(action, Lay | Joker):
+            marked.setdefault(action.wagon, set()).add(g.get("data-step") or "")
+        if isinstance(action, Ambush):
+            for w in (action.a, action.b):
+                marked.setdefault(w, set()).add(g.get("data-step") or "")
+        s = apply(s, action)  # the rules accept every step
+    return s, marked
+
+
 @rules("RB-NOTE-4", "RB-SAFE-1")
 def test_the_counterexample_drawn_is_the_solvers_and_really_keeps_the_wagon_away() -> None:
     for state, wagon, player in _unsafe_cases():
@@ -85,18 +107,7 @@ def test_the_counterexample_drawn_is_the_solvers_and_really_keeps_the_wagon_away
         assert [g.get("data-step") for g in steps] == [
             str(n) for n in range(1, len(verdict.counterexample) + 1)
         ]
-        s = state
-        marked: dict[int, set[str]] = {}
-        for g, text in zip(steps, verdict.counterexample, strict=True):
-            who = "chance" if s.is_chance else f"P{s.to_move}"
-            action = parse_action(text)
-            assert _texts(g) == [f"{g.get('data-step')}. {who}: {text}"]
-            if isinstance(action, Lay | Joker):
-                marked.setdefault(action.wagon, set()).add(g.get("data-step") or "")
-            if isinstance(action, Ambush):
-                for w in (action.a, action.b):
-                    marked.setdefault(w, set()).add(g.get("data-step") or "")
-            s = apply(s, action)  # the rules accept every step
+        s, marked = _replay_steps(state, steps, verdict.counterexample)
         # replayed by the rules, the line ends with the player's turn begun (or the game over,
         # or the wagon gone) without the wagon in the player's hands
         assert s.is_terminal or s.to_move == player or s.wagon(wagon) is None

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -377,15 +378,25 @@ def _expected_column(values: list[Scalar]) -> list[Scalar]:
     they are; integers and floats mixed come back as floats; anything else comes back as
     text, a value that was not text as its JSON."""
     present = [v for v in values if v is not None]
-    if all(type(v) is bool for v in present):
+    if all(type(v) is bool for v in present) or _ints_within_64_bits(present):
         return values
-    if all(type(v) is int for v in present):
-        ints = [v for v in present if type(v) is int]
-        if all(-(2**63) <= v < 2**63 for v in ints) or all(0 <= v < 2**64 for v in ints):
-            return values
-    elif all(type(v) in (int, float) for v in present):
+    if _numbers_not_all_ints(present):
         return [None if v is None else float(v) for v in values]
     return [v if v is None or type(v) is str else json.dumps(v) for v in values]
+
+
+def _ints_within_64_bits(present: Sequence[Scalar]) -> bool:
+    """Whether the values are all integers within 64 bits, signed, or else all unsigned."""
+    ints = [v for v in present if type(v) is int]
+    if len(ints) != len(present):
+        return False
+    return all(-(2**63) <= v < 2**63 for v in ints) or all(0 <= v < 2**64 for v in ints)
+
+
+def _numbers_not_all_ints(present: Sequence[Scalar]) -> bool:
+    """Whether the values are integers and floats mixed (or floats only)."""
+    numbers = all(type(v) in (int, float) for v in present)
+    return numbers and not all(type(v) is int for v in present)
 
 
 @settings(max_examples=60, deadline=None,

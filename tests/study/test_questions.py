@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from banditsolve.core.hooks import Task
+from banditsolve.core.hooks import Row, Task
 from banditsolve.core.play import resolve_policies
 from banditsolve.core.play import simulate as contract_simulate
-from banditsolve.core.protocol import CHANCE
+from banditsolve.core.protocol import CHANCE, Outcome
 from banditsolve.core.registry import games, load_game
 from banditsolve.errors import RuleOptionError
 from banditsolve.study.questions import columns, run
@@ -61,22 +61,35 @@ def test_simulate_agrees_with_the_contract_simulation(game: str) -> None:
         expected_winner = outcome.winners[0] if len(outcome.winners) == 1 else -1
         assert row["winner"] == expected_winner
         assert row["reason"] == outcome.reason
-        for p in range(4):
-            assert row[f"policy_{p}"] == (names[p] if p < players else None)
-            assert row[f"return_{p}"] == (outcome.returns[p] if p < players else None)
-            score = outcome.scores[p] if p < len(outcome.scores) else None
-            assert row[f"score_{p}"] == score
+        _check_seat_columns(row, names, outcome)
         if game == "rolling":
-            from banditsolve.rolling.edition import CONTENTS
-            from banditsolve.rolling.state import State as RollingState
+            _check_rolling_columns(row, final, players)
 
-            assert isinstance(final, RollingState)
 
-            for p in range(players):
-                for kind in CONTENTS:
-                    held = [t for t in final.trunks[p] if CONTENTS[t.content] == kind]
-                    assert row[f"trunks_{kind}_{p}"] == len(held)
-                assert row[f"wagons_{p}"] == len(final.won[p])
+def _check_seat_columns(row: Row, names: list[str], outcome: Outcome) -> None:
+    """Each of the four seats' policy, return and score columns: the seat's, or empty for a
+    seat not at the table."""
+    players = len(names)
+    for p in range(4):
+        assert row[f"policy_{p}"] == (names[p] if p < players else None)
+        assert row[f"return_{p}"] == (outcome.returns[p] if p < players else None)
+        score = outcome.scores[p] if p < len(outcome.scores) else None
+        assert row[f"score_{p}"] == score
+
+
+def _check_rolling_columns(row: Row, final: object, players: int) -> None:
+    """Rolling Bandits' columns: each player's trunks of each content and wagons won at the
+    end."""
+    from banditsolve.rolling.edition import CONTENTS
+    from banditsolve.rolling.state import State as RollingState
+
+    assert isinstance(final, RollingState)
+
+    for p in range(players):
+        for kind in CONTENTS:
+            held = [t for t in final.trunks[p] if CONTENTS[t.content] == kind]
+            assert row[f"trunks_{kind}_{p}"] == len(held)
+        assert row[f"wagons_{p}"] == len(final.won[p])
 
 
 def test_rule_options_and_players_reach_the_game() -> None:

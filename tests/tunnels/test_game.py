@@ -200,10 +200,44 @@ def _states(players: int, seed: int, options: Options | None = None) -> list[Gam
     return simulate(players, seed, options)
 
 
-@rules("BD-TURN-4", "BD-END-2", "BD-END-3", "BD-OPT-1")
-def test_end_of_the_pile() -> None:
+def _check_after_the_pile(states: list[GameState], first: int) -> bool:
+    """Check the turns of a play_on game from ``first``, its first state with an empty pile,
+    and its end (BD-TURN-4, BD-END-2); whether a card was placed after the pile ran out."""
     from banditsolve.tunnels import legal_placements
 
+    for state in states[first:-1]:
+        acts = legal_actions(state)
+        assert CHANGE not in acts  # nothing to change with
+        if not any(isinstance(a, Placement) for a in acts):
+            assert acts == (PASS,)  # BD-TURN-4
+    after = [s for s in states[first + 1 :] if len(s.table) > len(states[first].table)]
+    final = states[-1]
+    if final.outcome == "lost":
+        assert final.reason in ("no card still in play fits anywhere", "every card is down")
+        assert final.table.exit_count > 0
+        for hand in final.hands:
+            for code in hand:
+                assert legal_placements(final.table, code) == ()
+    return bool(after)
+
+
+def _check_pile_out_end(states: list[GameState]) -> bool:
+    """Check a game with pile_out=end (BD-END-3): the pile never runs out before its last
+    state, which is lost when it does; whether it ended that way."""
+    final = states[-1]
+    assert all(s.pile_size > 0 for s in states[:-1])
+    if final.reason != "the draw pile is empty":
+        assert final.outcome == "won" or final.pile_size > 0
+        return False
+    assert final.outcome == "lost"
+    assert final.pile_size == 0
+    assert final.table.exit_count > 0
+    assert any(final.hands)
+    return True
+
+
+@rules("BD-TURN-4", "BD-END-2", "BD-END-3", "BD-OPT-1")
+def test_end_of_the_pile() -> None:
     # play_on: the game goes on after the pile is empty, and ends only when nobody can place.
     reached = played_on = 0
     for seed in range(40):
@@ -212,20 +246,7 @@ def test_end_of_the_pile() -> None:
         if not empty:
             continue
         reached += 1
-        for state in states[empty[0] : -1]:
-            acts = legal_actions(state)
-            assert CHANGE not in acts  # nothing to change with
-            if not any(isinstance(a, Placement) for a in acts):
-                assert acts == (PASS,)  # BD-TURN-4
-        after = [s for s in states[empty[0] + 1 :] if len(s.table) > len(states[empty[0]].table)]
-        played_on += bool(after)
-        final = states[-1]
-        if final.outcome == "lost":
-            assert final.reason in ("no card still in play fits anywhere", "every card is down")
-            assert final.table.exit_count > 0
-            for hand in final.hands:
-                for code in hand:
-                    assert legal_placements(final.table, code) == ()
+        played_on += _check_after_the_pile(states, empty[0])
         if reached >= 5 and played_on >= 3:
             break
     assert reached >= 5, (reached, played_on)
@@ -233,17 +254,7 @@ def test_end_of_the_pile() -> None:
     # end: the game is lost as soon as the pile is empty, with exits left and cards in hand.
     ended = 0
     for seed in range(20):
-        states = _states(1 + seed % 2, seed, Options(pile_out="end"))
-        final = states[-1]
-        assert all(s.pile_size > 0 for s in states[:-1])
-        if final.reason == "the draw pile is empty":
-            ended += 1
-            assert final.outcome == "lost"
-            assert final.pile_size == 0
-            assert final.table.exit_count > 0
-            assert any(final.hands)
-        else:
-            assert final.outcome == "won" or final.pile_size > 0
+        ended += _check_pile_out_end(_states(1 + seed % 2, seed, Options(pile_out="end")))
     assert ended >= 3
 
 
