@@ -47,52 +47,81 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
         "|---:|---|---:|---|---|---:|---:|---|---|---|---|---|",
     ]
 
-    def fmt(e: dict[str, Any]) -> str:
-        return f"{e['seconds']:.2f}" if e["done"] else "–"
-
-    def fmt_cpu(e: dict[str, Any]) -> str:
-        return f"{e['cpu_seconds']:.2f}" if e["done"] else f"({e['cpu_seconds']:.1f})"
-
-    def within(runs: list[dict[str, Any]], n: int) -> str:
-        secs = [r["seconds"] if r["done"] else float("inf") for r in runs]
-        return f"{sum(1 for x in secs if x <= 1.0)}/{n} / {sum(1 for x in secs if x <= 10.0)}/{n}"
-
-    status: dict[int, tuple[int, int, int, float, float]] = {}
+    status: dict[int, Status] = {}
     for row in endgames["by_tiles"]:
-        entries = row["positions"]
-        if not entries:
+        if not row["positions"]:
             continue
-        n = len(entries)
-        dice = sorted(e["dice"] for e in entries)
-        comp = [e["compact"] for e in entries]
-        rate = sum(c["nodes"] for c in comp) / max(sum(c["seconds"] for c in comp), 1e-9)
-
-        def column(name: str, cpu: bool = False, entries: list[Any] = entries) -> str:
-            runs = [e[name] for e in entries if name in e]
-            if not runs:
-                return "not run"
-            return " ".join((fmt_cpu if cpu else fmt)(r) for r in runs)
-
-        befores = [e["before"] for e in entries if "before" in e]
-        loads = [e["load"] for e in entries if "load" in e]
-        secs = [c["seconds"] if c["done"] else float("inf") for c in comp]
-        status[row["tiles_left"]] = (
-            sum(1 for x in secs if x <= 1.0), sum(1 for x in secs if x <= 10.0), n,
-            max(secs), max(c["cpu_seconds"] for c in comp),
-        )
-        lines.append(
-            f"| {row['tiles_left']} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
-            f"| {within(comp, n)} | {column('compact')} | {column('compact', True)} "
-            f"| {rate:,.0f} | {within(befores, n) if befores else ''} | {column('before')} "
-            f"| {column('before', True)} | {column('no_probe')} | {column('old')} "
-            f"| {f'{min(loads):.1f}–{max(loads):.1f}' if loads else ''} |"
-        )
+        line, status[row["tiles_left"]] = _by_tiles_row(row["tiles_left"], row["positions"])
+        lines.append(line)
     lines += _how_far_markdown(endgames)
+    lines += _by_tiles_notes(status)
+    return lines
+
+
+#: Per number of tiles left: the positions searched within 1 s and within 10 s, how many, the
+#: slowest wall-clock and CPU seconds.
+Status = tuple[int, int, int, float, float]
+
+
+def _fmt(e: dict[str, Any]) -> str:
+    return f"{e['seconds']:.2f}" if e["done"] else "–"
+
+
+def _fmt_cpu(e: dict[str, Any]) -> str:
+    return f"{e['cpu_seconds']:.2f}" if e["done"] else f"({e['cpu_seconds']:.1f})"
+
+
+def _within(runs: list[dict[str, Any]], n: int) -> str:
+    """How many of ``n`` runs finished within 1 s and within 10 s."""
+    secs = [r["seconds"] if r["done"] else float("inf") for r in runs]
+    return f"{sum(1 for x in secs if x <= 1.0)}/{n} / {sum(1 for x in secs if x <= 10.0)}/{n}"
+
+
+def _column(entries: list[Any], name: str, cpu: bool = False) -> str:
+    """The seconds (``cpu``: CPU seconds) of search ``name`` on each position that ran it."""
+    runs = [e[name] for e in entries if name in e]
+    if not runs:
+        return "not run"
+    return " ".join((_fmt_cpu if cpu else _fmt)(r) for r in runs)
+
+
+def _by_tiles_row(tiles_left: int, entries: list[Any]) -> tuple[str, Status]:
+    """The table's row for the positions with ``tiles_left`` tiles left, and their status."""
+    n = len(entries)
+    dice = sorted(e["dice"] for e in entries)
+    comp = [e["compact"] for e in entries]
+    rate = sum(c["nodes"] for c in comp) / max(sum(c["seconds"] for c in comp), 1e-9)
+    befores = [e["before"] for e in entries if "before" in e]
+    loads = [e["load"] for e in entries if "load" in e]
+    line = (
+        f"| {tiles_left} | {dice[0]}–{dice[-1]} (median {dice[len(dice) // 2]}) "
+        f"| {_within(comp, n)} | {_column(entries, 'compact')} "
+        f"| {_column(entries, 'compact', True)} "
+        f"| {rate:,.0f} | {_within(befores, n) if befores else ''} "
+        f"| {_column(entries, 'before')} "
+        f"| {_column(entries, 'before', True)} | {_column(entries, 'no_probe')} "
+        f"| {_column(entries, 'old')} "
+        f"| {f'{min(loads):.1f}–{max(loads):.1f}' if loads else ''} |"
+    )
+    return line, _status(comp, n)
+
+
+def _status(comp: list[dict[str, Any]], n: int) -> Status:
+    """The status of ``n`` positions from their ``after`` searches ``comp``."""
+    secs = [c["seconds"] if c["done"] else float("inf") for c in comp]
+    return (
+        sum(1 for x in secs if x <= 1.0), sum(1 for x in secs if x <= 10.0), n,
+        max(secs), max(c["cpu_seconds"] for c in comp),
+    )
+
+
+def _by_tiles_notes(status: dict[int, Status]) -> list[str]:
+    """The notes under the table: the targets met or not, and what the searches showed."""
     three = status.get(3, (0, 0, 0, 0.0, 0.0))
     four = status.get(4, (0, 0, 0, 0.0, 0.0))
     three_ok = three[2] > 0 and three[0] == three[2]
     four_ok = four[2] > 0 and four[1] == four[2]
-    lines += [
+    return [
         "",
         f"- Targets: every position with 3 tiles left within 1 s: "
         f"{'met' if three_ok else 'NOT met'} ({three[0]}/{three[2]}, slowest "
@@ -143,7 +172,6 @@ def _by_tiles_markdown(endgames: dict[str, Any]) -> list[str]:
         "those two turns on.",
         "",
     ]
-    return lines
 
 
 def _how_far_markdown(endgames: dict[str, Any]) -> list[str]:

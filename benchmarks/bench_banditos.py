@@ -192,6 +192,79 @@ def _check_before(answers: dict[str, list[Any]], exact: list[Any], readme_safe: 
         raise AssertionError(f"claim_verdict at {CLAIMS_BEFORE} disagrees: {wrong}")
 
 
+def _prepared(cases: list[Case]) -> list[tuple[Any, ...]]:
+    """Each case's hot-path arguments: claim rank, table key, codes, availability, (codes, cap)."""
+    prepared = []
+    for mine, theirs, avail in cases:
+        codes = tuple(d.code for d in theirs)
+        key = claim_key(codes, avail)
+        capped = tuple(min(n, 3) for n in avail)
+        prepared.append(
+            (rank_codes(mine[0].code, mine[1].code, mine[2].code), key, codes, avail,
+             (codes, capped))
+        )
+    return prepared
+
+
+def _readme_forms(cases: list[Case]) -> tuple[list[Any], list[Any]]:
+    """The cases with the availability by colour letter, and as dice lists with Colour keys."""
+    letters = [(m, t, {"kgrb"[i]: n for i, n in enumerate(a) if n}) for m, t, a in cases]
+    colours = [(list(m), list(t), {Colour(i): n for i, n in enumerate(a) if n})
+               for m, t, a in cases]
+    return letters, colours
+
+
+def _run_rounds(
+    cheap: dict[str, tuple[Callable[[Any], Any], list[Any], Callable[[], None] | None]],
+) -> tuple[dict[str, list[float]], dict[str, list[Any]]]:
+    """Each row's fastest time per case over :data:`ROUNDS` rounds, and its first answers."""
+    best_times: dict[str, list[float]] = {}
+    answers: dict[str, list[Any]] = {}
+    for _round in range(ROUNDS):
+        for name, (fn, items, before) in cheap.items():
+            if before is not None:
+                before()
+            times, found = _time_per_case(fn, items, repeat=20)
+            if name in best_times:
+                best_times[name] = [min(a, b) for a, b in zip(best_times[name], times, strict=True)]
+            else:
+                best_times[name], answers[name] = times, found
+    return best_times, answers
+
+
+def _check_agree(rows: list[list[Any]]) -> None:
+    """Every row gives the same verdict on each case (the run fails otherwise)."""
+    mismatches = [
+        i for i in range(len(rows[0])) if not all(a[i] == b[i] for a, b in itertools.pairwise(rows))
+    ]
+    if mismatches:
+        raise AssertionError(f"backends disagree on cases {mismatches[:10]}")
+
+
+def _method_summary(
+    times: list[float], cases: list[Case], brute_t: list[float], dict_t: list[float]
+) -> dict[str, Any]:
+    """A row's times, and the brute force and dict against them, overall and by opponent dice."""
+    summary: dict[str, Any] = dict(_summary(times))
+    summary["brute_over_method"] = statistics.median(brute_t) / statistics.median(times)
+    summary["over_dict"] = statistics.median(times) / statistics.median(dict_t)
+    summary["paired_over_dict"] = statistics.median(
+        t / d for t, d in zip(times, dict_t, strict=True)
+    )
+    by_count = {}
+    ratio_by_count = {}
+    for n in range(3):
+        sub = [t for t, (_, theirs, _) in zip(times, cases, strict=True) if len(theirs) == n]
+        brute_sub = [
+            t for t, (_, theirs, _) in zip(brute_t, cases, strict=True) if len(theirs) == n
+        ]
+        by_count[str(n)] = statistics.median(sub) * 1e6
+        ratio_by_count[str(n)] = statistics.median(brute_sub) / statistics.median(sub)
+    summary["median_us_by_opponent_dice"] = by_count
+    summary["brute_over_method_by_opponent_dice"] = ratio_by_count
+    return summary
+
+
 def bench_claims(quick: bool) -> dict[str, Any]:
     from banditsolve.banditos.solvers import cpsat
 
@@ -216,23 +289,13 @@ def bench_claims(quick: bool) -> dict[str, Any]:
     # The hot path's arguments, prepared once per case as a search holds them: the claim's rank
     # and the table key; and the same key in a bare dict (the physical reference), and a dict
     # keyed by the tuple (opponent codes, availability capped at three).
-    prepared = []
-    for mine, theirs, avail in cases:
-        codes = tuple(d.code for d in theirs)
-        key = claim_key(codes, avail)
-        capped = tuple(min(n, 3) for n in avail)
-        prepared.append(
-            (rank_codes(mine[0].code, mine[1].code, mine[2].code), key, codes, avail,
-             (codes, capped))
-        )
+    prepared = _prepared(cases)
     int_dict = {key: claim_table.best_rank(key) for key in range(claim_table.TABLE_SIZE)}
     tuple_dict = {p[4]: claim_table.best_rank(p[1]) for p in prepared}
     # The same questions in the forms the README shows, held once as a user holds them: the
     # tuples parse_dice returns and the availability as a dict of the colour letters it names
     # (``{"g": 1}``: a colour left out counts 0); lists of dice and a dict of Colour members.
-    letters = [(m, t, {"kgrb"[i]: n for i, n in enumerate(a) if n}) for m, t, a in cases]
-    colours = [(list(m), list(t), {Colour(i): n for i, n in enumerate(a) if n})
-               for m, t, a in cases]
+    letters, colours = _readme_forms(cases)
     # The README's call itself, its arguments held as the user holds them (the results of
     # parse_dice and the dict), the one question asked once per timed call; and the same call
     # with parse_dice inside it, as the line is written.
@@ -270,17 +333,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
         "closed_form": (old_hot_path, cases, None),
         **_before_rows(cases, letters, readme),
     }
-    best_times: dict[str, list[float]] = {}
-    answers: dict[str, list[Any]] = {}
-    for _round in range(ROUNDS):
-        for name, (fn, items, before) in cheap.items():
-            if before is not None:
-                before()
-            times, found = _time_per_case(fn, items, repeat=20)
-            if name in best_times:
-                best_times[name] = [min(a, b) for a, b in zip(best_times[name], times, strict=True)]
-            else:
-                best_times[name], answers[name] = times, found
+    best_times, answers = _run_rounds(cheap)
     exact_t, exact_a = best_times["exact"], answers["exact"]
     cold_t, cold_a = best_times["exact_cold"], answers["exact_cold"]
     dict_t, tuple_dict_t = best_times["dict"], best_times["tuple_dict"]
@@ -297,15 +350,8 @@ def bench_claims(quick: bool) -> dict[str, Any]:
 
     cpsat_t, cpsat_a = _time_per_case(run_cpsat, cases)
     z3_t, z3_a = _time_per_case(lambda c: claim_verdict(*c, backend="z3").safe, cases)
-    mismatches = [
-        i
-        for i in range(len(cases))
-        if not exact_a[i] == cold_a[i] == codes_a[i] == from_codes_a[i] == closed_a[i]
-        == brute_a[i]
-        == cpsat_a[i] == z3_a[i] == answers["readme_form"][i] == answers["readme_lists"][i]
-    ]
-    if mismatches:
-        raise AssertionError(f"backends disagree on cases {mismatches[:10]}")
+    _check_agree([exact_a, cold_a, codes_a, from_codes_a, closed_a, brute_a, cpsat_a, z3_a,
+                  answers["readme_form"], answers["readme_lists"]])
     if {*answers["readme_call"], *answers["readme_parse"]} != {readme_safe}:
         raise AssertionError("the README's call disagrees with the brute force")
     _check_before(answers, exact_a, readme_safe)
@@ -327,28 +373,7 @@ def bench_claims(quick: bool) -> dict[str, Any]:
         "z3": z3_t,
         **{name: best_times[name] for name in BEFORE_ROWS if name in best_times},
     }
-    brute_median = statistics.median(brute_t)
-    dict_median = statistics.median(dict_t)
-    table: dict[str, Any] = {}
-    for name, times in methods.items():
-        summary: dict[str, Any] = dict(_summary(times))
-        summary["brute_over_method"] = brute_median / statistics.median(times)
-        summary["over_dict"] = statistics.median(times) / dict_median
-        summary["paired_over_dict"] = statistics.median(
-            t / d for t, d in zip(times, dict_t, strict=True)
-        )
-        by_count = {}
-        ratio_by_count = {}
-        for n in range(3):
-            sub = [t for t, (_, theirs, _) in zip(times, cases, strict=True) if len(theirs) == n]
-            brute_sub = [
-                t for t, (_, theirs, _) in zip(brute_t, cases, strict=True) if len(theirs) == n
-            ]
-            by_count[str(n)] = statistics.median(sub) * 1e6
-            ratio_by_count[str(n)] = statistics.median(brute_sub) / statistics.median(sub)
-        summary["median_us_by_opponent_dice"] = by_count
-        summary["brute_over_method_by_opponent_dice"] = ratio_by_count
-        table[name] = summary
+    table = {name: _method_summary(t, cases, brute_t, dict_t) for name, t in methods.items()}
     # Paired ratio: brute / exact on the same case.
     paired = [b / e for b, e in zip(brute_t, exact_t, strict=True)]
     table["exact"]["paired_ratio_median"] = statistics.median(paired)
@@ -594,7 +619,7 @@ def principal_tree(state: Any, limit: float) -> dict[str, int] | None:
 
 def _best_moves(search: Any, todo: list[Any], seen: set[Any]) -> None:
     """:func:`principal_tree`'s walk: every position of the tree of best moves into ``seen``."""
-    from banditsolve.banditos.solvers.compact import NO_STACK, PLAYER0_WON, PLAYER1_WON, Value
+    from banditsolve.banditos.solvers.compact import NO_STACK, PLAYER0_WON, PLAYER1_WON
 
     while todo:
         s = todo.pop()
@@ -607,30 +632,80 @@ def _best_moves(search: Any, todo: list[Any], seen: set[Any]) -> None:
         if rolled is not None:
             todo.extend(child for child, _w in rolled[0])
             continue
-        maximise = s[4] == 0
-        best: Value | None = None
-        chosen = None
-        for child in search.children(s):
-            if child is PLAYER0_WON:
-                v: Value = (1, 1)
-            elif child is PLAYER1_WON:
-                v = (0, 1)
-            else:
-                v = search.value(child)
-            if best is None or (
-                v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
-            ):
-                best, chosen = v, child
-                if (v[0] == v[1]) if maximise else v[0] == 0:
-                    break
-        todo.append(chosen)
+        todo.append(_first_best_child(search, s))
+
+
+def _first_best_child(search: Any, s: Any) -> Any:
+    """The first child of decision ``s`` best for its mover, a certain result ending the choice."""
+    from banditsolve.banditos.solvers.compact import PLAYER0_WON, PLAYER1_WON, Value
+
+    maximise = s[4] == 0
+    best: Value | None = None
+    chosen = None
+    for child in search.children(s):
+        if child is PLAYER0_WON:
+            v: Value = (1, 1)
+        elif child is PLAYER1_WON:
+            v = (0, 1)
+        else:
+            v = search.value(child)
+        if best is None or (
+            v[0] * best[1] > best[0] * v[1] if maximise else v[0] * best[1] < best[0] * v[1]
+        ):
+            best, chosen = v, child
+            if (v[0] == v[1]) if maximise else v[0] == 0:
+                break
+    return chosen
+
+
+def _by_tiles_methods(
+    tiles_left: int, state: Any, before: Any, limit: float
+) -> list[tuple[str, Callable[[], Any]]]:
+    """The searches a position with ``tiles_left`` tiles left is timed with."""
+    from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver
+    from banditsolve.core.limits import Limits
+
+    methods: list[tuple[str, Callable[[], Any]]] = [
+        ("compact", partial(CompactSolver, Limits(time_limit=limit), state.options)),
+    ]
+    if before is not None:
+        methods.append(("before", partial(_BeforeSolver, before, limit, state.options)))
+    if tiles_left <= 4:
+        no_probe = partial(CompactSolver, Limits(time_limit=limit), state.options, probe=False)
+        methods.append(("no_probe", no_probe))
+    if tiles_left <= 3:
+        methods.append(("old", partial(ExactSolver, Limits(time_limit=limit))))
+    return methods
+
+
+def _by_tiles_entry(
+    seed: int, state: Any, tiles_left: int, before: Any, limit: float
+) -> dict[str, Any]:
+    """One position's searches (those that finished must agree) and its size's measures."""
+    dice = sum(len(s.dice) for s in state.row if s is not None)
+    entry: dict[str, Any] = {"seed": seed, "position": state.notation(), "dice": dice}
+    methods = _by_tiles_methods(tiles_left, state, before, limit)
+    for name, make in methods:
+        seconds, value, nodes, done, cpu = _solve(make, state)
+        entry[name] = {
+            "seconds": seconds, "cpu_seconds": cpu, "nodes": nodes, "done": done,
+            "value": None if value is None else str(value),
+        }
+    finished = [entry[n]["value"] for n, _ in methods if entry[n]["done"]]
+    if len(set(finished)) > 1:
+        raise AssertionError(f"exact searches disagree on {state.notation()}")
+    if tiles_left <= 4:
+        entry["next_turns"] = next_turns(state)
+    if 2 <= tiles_left <= 3 and entry["no_probe"]["done"]:
+        entry["principal"] = principal_tree(state, limit)
+    if tiles_left == 4 and not entry["compact"]["done"]:
+        entry["root_draws"] = root_draws(state, limit)
+    entry["load"] = os.getloadavg()[0]
+    return entry
 
 
 def bench_by_tiles(quick: bool) -> dict[str, Any]:
     """The exact best-turn rows by tiles left (1 to 6), before and after in the same run."""
-    from banditsolve.banditos.solvers.endgame import CompactSolver, ExactSolver
-    from banditsolve.core.limits import Limits
-
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     limit = 10.0
     per_row = 2 if quick else 5
@@ -638,43 +713,8 @@ def bench_by_tiles(quick: bool) -> dict[str, Any]:
     by_tiles = []
     for tiles_left in range(1, 7):
         positions = endgame_positions(tiles_left, per_row)
-        entries = []
-        for seed, state in positions:
-            dice = sum(len(s.dice) for s in state.row if s is not None)
-            entry: dict[str, Any] = {"seed": seed, "position": state.notation(), "dice": dice}
-            methods: list[tuple[str, Callable[[], Any]]] = [
-                ("compact", partial(CompactSolver, Limits(time_limit=limit), state.options)),
-            ]
-            if before is not None:
-                methods.append(("before", partial(_BeforeSolver, before, limit, state.options)))
-            if tiles_left <= 4:
-                methods.append(
-                    (
-                        "no_probe",
-                        partial(
-                            CompactSolver, Limits(time_limit=limit), state.options, probe=False
-                        ),
-                    )
-                )
-            if tiles_left <= 3:
-                methods.append(("old", partial(ExactSolver, Limits(time_limit=limit))))
-            for name, make in methods:
-                seconds, value, nodes, done, cpu = _solve(make, state)
-                entry[name] = {
-                    "seconds": seconds, "cpu_seconds": cpu, "nodes": nodes, "done": done,
-                    "value": None if value is None else str(value),
-                }
-            finished = [entry[n]["value"] for n, _ in methods if entry[n]["done"]]
-            if len(set(finished)) > 1:
-                raise AssertionError(f"exact searches disagree on {state.notation()}")
-            if tiles_left <= 4:
-                entry["next_turns"] = next_turns(state)
-            if 2 <= tiles_left <= 3 and entry["no_probe"]["done"]:
-                entry["principal"] = principal_tree(state, limit)
-            if tiles_left == 4 and not entry["compact"]["done"]:
-                entry["root_draws"] = root_draws(state, limit)
-            entry["load"] = os.getloadavg()[0]
-            entries.append(entry)
+        entries = [_by_tiles_entry(seed, state, tiles_left, before, limit)
+                   for seed, state in positions]
         by_tiles.append({"tiles_left": tiles_left, "limit_seconds": limit, "positions": entries})
     before_note = None if before is None else f"expectimax.py at {BEFORE_COMMIT}"
     return {"by_tiles": by_tiles, "before": before_note}

@@ -120,10 +120,7 @@ def run(quick: bool = False, exact: bool = True) -> dict[str, Any]:
 
 def summary(rows: list[dict[str, Any]], limit: float) -> dict[str, Any]:
     """Counts, times, agreement and how far past the limit the unknown answers stopped."""
-    def decided(key: str) -> list[dict[str, Any]]:
-        return [r for r in rows if key in r and r[key]["status"] != "unknown"]
-
-    sat_decided = decided("sat")
+    sat_decided = _decided(rows, "sat")
     out: dict[str, Any] = {
         "positions": len(rows),
         "sat_decided": len(sat_decided),
@@ -134,23 +131,45 @@ def summary(rows: list[dict[str, Any]], limit: float) -> dict[str, Any]:
             if sat_decided else None
         ),
     }
+    out.update(_over_limits(rows, limit))
+    if any("exact" in r for r in rows):
+        out.update(_against_exact(rows, sat_decided))
+    return out
+
+
+def _decided(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """The rows whose search ``key`` ran and decided."""
+    return [r for r in rows if key in r and r[key]["status"] != "unknown"]
+
+
+def _over_limits(rows: list[dict[str, Any]], limit: float) -> dict[str, float]:
+    """How far past its limit (``limit``, and :data:`SHORT`) an unknown answer stopped: the
+    worst and the median, in per cent, for each limit with an unknown answer."""
+    out: dict[str, float] = {}
     unknown = [r["sat"]["seconds"] for r in rows if r["sat"]["status"] == "unknown"]
     short = [r["short"]["seconds"] for r in rows if r["short"]["status"] == "unknown"]
     for name, times, lim in (("limit", unknown, limit), ("short", short, SHORT)):
         if times:
             out[f"{name}_worst_over_pct"] = round(100 * (max(times) / lim - 1), 1)
             out[f"{name}_median_over_pct"] = round(100 * (statistics.median(times) / lim - 1), 1)
-    if any("exact" in r for r in rows):
-        both = [r for r in sat_decided if r["exact"]["status"] != "unknown"]
-        out["exact_decided"] = len(decided("exact"))
-        out["disagreements"] = sum(r["sat"]["status"] != r["exact"]["status"] for r in both)
-        out["decided_by_either"] = sum(
-            r["sat"]["status"] != "unknown" or r["exact"]["status"] != "unknown" for r in rows
-        )
-        out["sat_only"] = sum(
-            r["sat"]["status"] != "unknown" and r["exact"]["status"] == "unknown" for r in rows
-        )
     return out
+
+
+def _against_exact(
+    rows: list[dict[str, Any]], sat_decided: list[dict[str, Any]]
+) -> dict[str, int]:
+    """The SAT search beside the exact one: how many each decided, and their disagreements."""
+    both = [r for r in sat_decided if r["exact"]["status"] != "unknown"]
+    return {
+        "exact_decided": len(_decided(rows, "exact")),
+        "disagreements": sum(r["sat"]["status"] != r["exact"]["status"] for r in both),
+        "decided_by_either": sum(
+            r["sat"]["status"] != "unknown" or r["exact"]["status"] != "unknown" for r in rows
+        ),
+        "sat_only": sum(
+            r["sat"]["status"] != "unknown" and r["exact"]["status"] == "unknown" for r in rows
+        ),
+    }
 
 
 def write(result: dict[str, Any]) -> None:

@@ -92,12 +92,10 @@ def _position(text: str) -> object:
     return parse_state(text)
 
 
-def run(quick: bool = False) -> dict[str, object]:
-    """Time the turn solver against its plain enumeration, the safety backends (exact, plain,
-    CP-SAT, Z3) on the same questions, and whole games per second; write
-    ``benchmarks/results/rolling.{md,json}``."""
+def _turn_rows(quick: bool) -> list[dict[str, object]]:
+    """The turn solver against its plain enumeration, on each position (the first in quick
+    mode); their values, when both finish, must agree."""
     rows: list[dict[str, object]] = []
-    load_before = os.getloadavg()[0]
     turns = TURNS[:1] if quick else TURNS
     for label, text in turns:
         state = _position(text)
@@ -109,6 +107,13 @@ def run(quick: bool = False) -> dict[str, object]:
                      "shared_s": round(t1, 3), "plain_s": round(t2, 3),
                      "shared_nodes": shared.nodes, "plain_nodes": plain.nodes,  # type: ignore[attr-defined]
                      "plain_answer": None if plain.value is None else str(plain.value)})  # type: ignore[attr-defined]
+    return rows
+
+
+def _safety_rows(quick: bool) -> list[dict[str, object]]:
+    """The safety backends on the same questions (the first two in quick mode), the solver
+    libraries imported first; every backend that decides must agree."""
+    rows: list[dict[str, object]] = []
     warm = parse_state(SAFETY[0][1])
     for backend in ("cpsat", "z3"):  # import the solvers before anything is timed
         is_safe(warm, SAFETY[0][2], SAFETY[0][3], backend=backend)
@@ -126,6 +131,12 @@ def run(quick: bool = False) -> dict[str, object]:
         decided = {a for a in answers.values() if a is not None}
         assert len(decided) <= 1, (label, answers)  # every decided backend agrees
         rows.append(row)
+    return rows
+
+
+def _game_rows(quick: bool) -> list[dict[str, object]]:
+    """Whole games per second and steps per second, for each kind of game."""
+    rows: list[dict[str, object]] = []
     games = 2 if quick else 20
     for label, players, options, policy in GAMES:
         policies = [PLAYERS[policy]] * players
@@ -139,6 +150,15 @@ def run(quick: bool = False) -> dict[str, object]:
         rows.append({"bench": "games", "what": label, "games": games,
                      "games_per_s": round(games / elapsed, 2),
                      "steps_per_s": round(steps / elapsed)})
+    return rows
+
+
+def run(quick: bool = False) -> dict[str, object]:
+    """Time the turn solver against its plain enumeration, the safety backends (exact, plain,
+    CP-SAT, Z3) on the same questions, and whole games per second; write
+    ``benchmarks/results/rolling.{md,json}``."""
+    load_before = os.getloadavg()[0]
+    rows = [*_turn_rows(quick), *_safety_rows(quick), *_game_rows(quick)]
     out = Path(__file__).resolve().parent / "results"
     out.mkdir(exist_ok=True)
     (out / "rolling.json").write_text(json.dumps({"quick": quick, "rows": rows}, indent=2) + "\n")
