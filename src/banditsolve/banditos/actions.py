@@ -102,8 +102,17 @@ def check_action(action: object) -> Action:
             raise IllegalActionError(
                 f"slot {shown(slot)} does not exist: slots are numbered 1 to 4"
             )
-    if isinstance(action, Place) and not isinstance(action.die, Die):
-        raise IllegalActionError(f"{shown(action.die)} is not a die")
+        if isinstance(action, Place) and not isinstance(action.die, Die):
+            raise IllegalActionError(f"{shown(action.die)} is not a die")
+        return action
+    if isinstance(action, Reveal | Drawn):
+        _check_chance_fields(action)
+    return action
+
+
+def _check_chance_fields(action: Reveal | Drawn) -> None:
+    """An :class:`IllegalActionError` for a chance outcome whose fields are out of range: a
+    reveal of no tile value, a draw that is not one or two dice."""
     if isinstance(action, Reveal) and (
         isinstance(action.value, bool)
         or not isinstance(action.value, int)
@@ -116,7 +125,6 @@ def check_action(action: object) -> Action:
         or not all(isinstance(d, Die) for d in action.dice)
     ):
         raise IllegalActionError(f"a draw is one or two dice, not {shown(action.dice)}")
-    return action
 
 
 def parse_action(text: str) -> Action:
@@ -128,24 +136,44 @@ def parse_action(text: str) -> Action:
     if not words:
         raise NotationError("empty action")
     verb, rest = words[0].lower(), words[1:]
+    action = _parse_player_action(verb, rest, text)
+    if action is None:
+        action = _parse_chance_action(verb, rest, text)
+    if action is None:
+        raise NotationError(
+            f"bad action {excerpt(text)}: expected claim N, give N, roll, place DIE N, end, "
+            "drawn DICE or reveal V"
+        )
+    return action
 
-    def slot_number(word: str) -> int:
-        if word not in ("1", "2", "3", "4"):
-            raise NotationError(
-                f"bad slot {excerpt(word)} in action {excerpt(text)}: expected 1 to 4"
-            )
-        return int(word)
 
+def _slot_number(word: str, text: str) -> int:
+    """The slot (1-4) that ``word`` of the action ``text`` names; a :class:`NotationError` for
+    any other word."""
+    if word not in ("1", "2", "3", "4"):
+        raise NotationError(f"bad slot {excerpt(word)} in action {excerpt(text)}: expected 1 to 4")
+    return int(word)
+
+
+def _parse_player_action(verb: str, rest: list[str], text: str) -> Action | None:
+    """The player's move that ``verb`` and the words after it write (``text`` is the whole
+    action, for messages); ``None`` when they write none."""
     if verb == "claim" and len(rest) == 1:
-        return Claim(slot_number(rest[0]))
+        return Claim(_slot_number(rest[0], text))
     if verb in ("give", "giveup") and len(rest) == 1:
-        return GiveUp(slot_number(rest[0]))
+        return GiveUp(_slot_number(rest[0], text))
     if verb == "roll" and not rest:
         return Roll()
     if verb == "end" and not rest:
         return EndTurn()
     if verb == "place" and len(rest) == 2:
-        return Place(Die.parse(rest[0]), slot_number(rest[1]))
+        return Place(Die.parse(rest[0]), _slot_number(rest[1], text))
+    return None
+
+
+def _parse_chance_action(verb: str, rest: list[str], text: str) -> Action | None:
+    """The chance outcome that ``verb`` and the words after it write (``text`` is the whole
+    action, for messages); ``None`` when they write none."""
     if verb == "drawn" and rest:
         dice = parse_dice(" ".join(rest))  # (a word may hold two dice run together: "r5g3")
         if not 1 <= len(dice) <= 2:
@@ -155,7 +183,4 @@ def parse_action(text: str) -> Action:
         return Drawn(tuple(sorted(dice)))
     if verb == "reveal" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
         return Reveal(int(rest[0]))
-    raise NotationError(
-        f"bad action {excerpt(text)}: expected claim N, give N, roll, place DIE N, end, "
-        "drawn DICE or reveal V"
-    )
+    return None

@@ -159,22 +159,8 @@ def normalise_availability(available: object) -> Availability:
         and all(type(n) is int and 0 <= n <= DICE_PER_COLOUR for n in available)
     ):
         return available  # already normalised: the hot path
-    counts: list[object] = [0, 0, 0, 0]
     if isinstance(available, Mapping):
-        for key, value in available.items():
-            index = _COLOUR_INDEX.get(key) if isinstance(key, str) else None
-            if index is not None:
-                counts[index] = value
-                continue
-            if isinstance(key, str):
-                colour = Colour.parse(key)
-            elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 4:
-                colour = Colour(key)
-            else:
-                raise ArgumentTypeError(
-                    f"availability: {shown(key)} is not a colour (k g r b, or 0-3)"
-                )
-            counts[colour] = value
+        counts = _counts_of_mapping(available)
     elif isinstance(available, Sequence) and not isinstance(available, str | bytes | bytearray):
         if len(available) != 4:
             raise NotationError(
@@ -186,6 +172,34 @@ def normalise_availability(available: object) -> Availability:
             "availability must be four counts (k g r b) or a mapping colour -> count, "
             f"not {json_type(available)}"
         )
+    return _checked_counts(counts)
+
+
+def _counts_of_mapping(available: Mapping[object, object]) -> list[object]:
+    """The four counts (k g r b, not yet checked) that a mapping colour -> count gives: a colour
+    left out counts 0, a later key for the same colour wins; a key that is no colour is refused."""
+    counts: list[object] = [0, 0, 0, 0]
+    for key, value in available.items():
+        index = _COLOUR_INDEX.get(key) if isinstance(key, str) else None
+        if index is not None:
+            counts[index] = value
+            continue
+        if isinstance(key, str):
+            colour = Colour.parse(key)
+        elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 4:
+            colour = Colour(key)
+        else:
+            raise ArgumentTypeError(
+                f"availability: {shown(key)} is not a colour (k g r b, or 0-3)"
+            )
+        counts[colour] = value
+    return counts
+
+
+def _checked_counts(counts: list[object]) -> Availability:
+    """The four counts (k g r b) as an availability, each refused unless it is an int from 0 to
+    :data:`DICE_PER_COLOUR` (a :class:`NotationError` for an int out of range, an
+    :class:`ArgumentTypeError` for anything else)."""
     out: list[int] = []
     for colour, value in zip(COLOURS, counts, strict=True):
         if type(value) is not int or not 0 <= value <= DICE_PER_COLOUR:
@@ -241,16 +255,12 @@ def _check_tuples(mine: tuple[object, ...], theirs: tuple[object, ...], avail: t
     if len(mine) != 3 or len(theirs) > 2 or len(avail) != 4:
         return False
     k, g, r, b = avail
-    if not (type(k) is int and type(g) is int and type(r) is int and type(b) is int):
+    if not type(k) is type(g) is type(r) is type(b) is int:
         return False
     left = [DICE_PER_COLOUR - k, DICE_PER_COLOUR - g, DICE_PER_COLOUR - r, DICE_PER_COLOUR - b]
     if left[0] > 6 or left[1] > 6 or left[2] > 6 or left[3] > 6:
         return False
-    for die in mine:
-        if type(die) is not Die:
-            return False
-        left[die.colour] -= 1
-    for die in theirs:
+    for die in mine + theirs:
         if type(die) is not Die:
             return False
         left[die.colour] -= 1
@@ -289,7 +299,13 @@ def best_completion(theirs: Sequence[int], avail: Availability) -> tuple[int, ..
         if a[c] >= 2:
             return (theirs[0], theirs[0])  # colour three-of-a-kind
         return tuple(_take(a, v + 1, 2) or ())  # three-of-a-kind
-    d1, d2 = theirs
+    return _complete_pair(theirs[0], theirs[1], a)
+
+
+def _complete_pair(d1: int, d2: int, a: list[int]) -> tuple[int, ...]:
+    """The die code that completes the opponent's two dice ``d1`` and ``d2`` (die codes) to the
+    best possible combination, with ``a`` the dice of each colour they can still get (capped at
+    one; at least one in all): :func:`best_completion` when one die is needed."""
     c1, v1 = divmod(d1, 6)
     c2, v2 = divmod(d2, 6)
     v1 += 1

@@ -62,22 +62,33 @@ def greedy_player(state: State, rng: random.Random) -> Action:
         return Roll()
     places = [a for a in actions if isinstance(a, Place)]
     if places:
-        me = state.to_move
-
-        def gain(action: Place) -> tuple[float, float]:
-            tile = state.row[action.slot - 1]
-            assert tile is not None
-            side = tuple(d.code for d in tile.side(me))
-            after = _potential(state, action.slot, (*side, action.die.code))
-            return (tile.value * after / 3584.0, rng.random())
-
-        return max(places, key=gain)
+        return _best_place(state, places, rng)
     if state.hand and EndTurn() in actions:  # option LB-OPT-4: the dice go back to the bag
         return EndTurn()
     if state.hand:  # a die with nowhere to go: give up the cheapest tile
-        gives = [a for a in actions if isinstance(a, GiveUp)]
-        return min(gives, key=lambda a: ((state.row[a.slot - 1] or _NO_TILE).value, a.slot))
+        return _cheapest_give(state, actions)
     return EndTurn()
+
+
+def _best_place(state: State, places: list[Place], rng: random.Random) -> Place:
+    """``greedy``'s placement: the one after which the side's best reachable combination,
+    weighted by the tile's value, is highest (ties broken at random)."""
+    me = state.to_move
+
+    def gain(action: Place) -> tuple[float, float]:
+        tile = state.row[action.slot - 1]
+        assert tile is not None
+        side = tuple(d.code for d in tile.side(me))
+        after = _potential(state, action.slot, (*side, action.die.code))
+        return (tile.value * after / 3584.0, rng.random())
+
+    return max(places, key=gain)
+
+
+def _cheapest_give(state: State, actions: list[Action]) -> Action:
+    """The give-up among ``actions`` of the cheapest tile (the lowest slot among equals)."""
+    gives = [a for a in actions if isinstance(a, GiveUp)]
+    return min(gives, key=lambda a: ((state.row[a.slot - 1] or _NO_TILE).value, a.slot))
 
 
 class _NoTile:

@@ -115,6 +115,36 @@ def svg_picture(state: State) -> str:
     width, row_h, top = 520, 66, 104
     height = top + 4 * row_h + (56 if state.hand else 12)
     doc = Svg(width, height, title=f"Los Banditos: {_status(state)}", background="#f7f1e3")
+    _draw_header(doc, state)
+    cx = width / 2
+    for label, x in (("player 1", cx - 84), ("player 0", cx + 84)):
+        _text(doc, x, top - 10, label, 12, text_anchor="middle", fill=_GREY)
+    for index, tile in enumerate(state.row):
+        y = top + index * row_h
+        _text(doc, 12, y + 26, str(index + 1), 12, fill=_GREY)
+        if tile is None:
+            doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
+                             "fill": "none", "stroke": "#bbbbbb", "stroke_dasharray": "4 3"})
+            continue
+        group = doc.group(title=f"tile worth {tile.value}")
+        doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
+                         "fill": "#d4a017", "stroke": "#7a5c00"}, parent=group)
+        doc.add("text", {"x": cx, "y": y + 30, "font_family": FONT, "font_size": 22,
+                         "text_anchor": "middle", "font_weight": "bold"},
+                text=str(tile.value), parent=group)
+        for player, direction in ((1, -1), (0, 1)):
+            _draw_side(doc, tile.sides[player], player, direction, cx, y)
+    if state.hand:
+        y = top + 4 * row_h + 10
+        _text(doc, 10, y + 20, f"player {state.to_move} to place:")
+        for k, die in enumerate(state.hand):
+            draw_die(doc, die, 150 + k * 36, y)
+    return doc.to_string()
+
+
+def _draw_header(doc: Svg, state: State) -> None:
+    """The picture's top lines: the status, the scores with the tiles won, the stack, the
+    changed rule options and the bag."""
     _text(doc, 10, 20, _status(state))
     won = ["+".join(str(v) for v in w) or "none" for w in state.won]
     _text(
@@ -134,46 +164,30 @@ def svg_picture(state: State) -> str:
                          "fill": _FILL[letter], "stroke": "#000000"}, parent=bag)
         doc.add("text", {"x": bx + 23, "y": 64, "font_family": FONT, "font_size": 13},
                 text=f"×{n}", parent=bag)
-    cx = width / 2
-    for label, x in (("player 1", cx - 84), ("player 0", cx + 84)):
-        _text(doc, x, top - 10, label, 12, text_anchor="middle", fill=_GREY)
-    for index, tile in enumerate(state.row):
-        y = top + index * row_h
-        _text(doc, 12, y + 26, str(index + 1), 12, fill=_GREY)
-        if tile is None:
-            doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
-                             "fill": "none", "stroke": "#bbbbbb", "stroke_dasharray": "4 3"})
-            continue
-        group = doc.group(title=f"tile worth {tile.value}")
-        doc.add("rect", {"x": cx - 22, "y": y, "width": 44, "height": 44, "rx": 6,
-                         "fill": "#d4a017", "stroke": "#7a5c00"}, parent=group)
-        doc.add("text", {"x": cx, "y": y + 30, "font_family": FONT, "font_size": 22,
-                         "text_anchor": "middle", "font_weight": "bold"},
-                text=str(tile.value), parent=group)
-        for player, direction in ((1, -1), (0, 1)):
-            side = tile.sides[player]
-            near: float = cx + 32 if direction > 0 else cx - 32 - (MAX_SIDE * 36 - 6)
-            if len(side) == MAX_SIDE:
-                name = describe(rank(side))
-                frame = doc.group(title=f"player {player}'s side is full: {name}")
-                doc.add("rect", {"x": near - 4, "y": y + 3, "width": MAX_SIDE * 36 + 2,
-                                 "height": _DIE + 8, "rx": 6, "fill": "none",
-                                 "stroke": "#7a5c00", "stroke_width": 2}, parent=frame)
-                doc.add("text", {"x": near + (MAX_SIDE * 36 - 6) / 2, "y": y + 56,
-                                 "font_family": FONT, "font_size": 11,
-                                 "text_anchor": "middle", "fill": "#333333"},
-                        text=f"full: {name}", parent=frame)
-            for k in range(MAX_SIDE):
-                die = side[k] if k < len(side) else None
-                offset = 32 + k * 36
-                x = cx + offset if direction > 0 else cx - offset - _DIE
-                draw_die(doc, die, x, y + 7)
-    if state.hand:
-        y = top + 4 * row_h + 10
-        _text(doc, 10, y + 20, f"player {state.to_move} to place:")
-        for k, die in enumerate(state.hand):
-            draw_die(doc, die, 150 + k * 36, y)
-    return doc.to_string()
+
+
+def _draw_side(
+    doc: Svg, side: tuple[Die, ...], player: int, direction: int, cx: float, y: float
+) -> None:
+    """One player's side of the tile in the row at height ``y``: its dice and empty places
+    outward from the tile (``direction`` -1 to the left, 1 to the right of ``cx``), a full side
+    framed with its combination's name."""
+    near: float = cx + 32 if direction > 0 else cx - 32 - (MAX_SIDE * 36 - 6)
+    if len(side) == MAX_SIDE:
+        name = describe(rank(side))
+        frame = doc.group(title=f"player {player}'s side is full: {name}")
+        doc.add("rect", {"x": near - 4, "y": y + 3, "width": MAX_SIDE * 36 + 2,
+                         "height": _DIE + 8, "rx": 6, "fill": "none",
+                         "stroke": "#7a5c00", "stroke_width": 2}, parent=frame)
+        doc.add("text", {"x": near + (MAX_SIDE * 36 - 6) / 2, "y": y + 56,
+                         "font_family": FONT, "font_size": 11,
+                         "text_anchor": "middle", "fill": "#333333"},
+                text=f"full: {name}", parent=frame)
+    for k in range(MAX_SIDE):
+        die = side[k] if k < len(side) else None
+        offset = 32 + k * 36
+        x = cx + offset if direction > 0 else cx - offset - _DIE
+        draw_die(doc, die, x, y + 7)
 
 
 register_pictures(ascii_picture, svg_picture)

@@ -437,16 +437,30 @@ def check_count_kinds(state: State) -> None:
     """LB-COMP-1, LB-COMP-2: the stack counts the face-down tiles of each value, the bag the
     dice of each colour, and the won tiles are tile values, two lists of them."""
     stack, bag, won = state.stack, state.bag, state.won
-    if not isinstance(stack, tuple) or len(stack) != 3 or not all(
-        _is_int(n) and n >= 0 for n in stack
-    ):
+    if not _is_counts(stack, 3, 0):
         _refuse(f"the stack is three counts of face-down tiles, not {shown(stack)}", "LB-COMP-2")
-    if not isinstance(bag, tuple) or len(bag) != 4 or not all(map(_is_int, bag)):
+    if not _is_counts(bag, 4, None):
         _refuse(f"the bag is four counts of dice, one a colour, not {shown(bag)}", "LB-COMP-1")
-    if not isinstance(won, tuple) or len(won) != 2 or not all(
-        isinstance(w, tuple) and all(_is_int(v) and v in TILE_VALUES for v in w) for w in won
-    ):
+    if not _is_won_lists(won):
         _refuse(f"the won tiles are two lists of tile values, not {shown(won)}", "LB-COMP-2")
+
+
+def _is_counts(value: object, size: int, least: int | None) -> bool:
+    """Whether ``value`` is a tuple of ``size`` ints, each at least ``least`` (any int when
+    ``least`` is ``None``)."""
+    if not isinstance(value, tuple) or len(value) != size or not all(map(_is_int, value)):
+        return False
+    return least is None or all(n >= least for n in value)
+
+
+def _is_won_lists(won: object) -> bool:
+    """Whether ``won`` is two tuples of tile values (the tiles each player has won)."""
+    return isinstance(won, tuple) and len(won) == 2 and all(map(_is_tile_values, won))
+
+
+def _is_tile_values(value: object) -> bool:
+    """Whether ``value`` is a tuple of tile values."""
+    return isinstance(value, tuple) and all(_is_int(v) and v in TILE_VALUES for v in value)
 
 
 def check_turn_kinds(state: State) -> None:

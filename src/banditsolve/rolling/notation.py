@@ -102,6 +102,15 @@ def format_state(state: State) -> str:
         "won=" + "|".join(_list([_won_text(w) for w in ws]) for ws in state.won),
         "trunks=" + "|".join(_list([held_text(h) for h in hs]) for hs in state.trunks),
     ]
+    parts += _round_fields(state)
+    parts += _turn_fields(state)
+    return " ".join(parts)
+
+
+def _round_fields(state: State) -> list[str]:
+    """The notation's fields of the dice in play, each written only when it holds anything:
+    the reserve, the rolls, the airborne dice, a lay made, the joker's wagon."""
+    parts = []
     if any(state.reserve):
         parts.append("reserve=" + "|".join(str(r) for r in state.reserve))
     if any(state.roll):
@@ -114,6 +123,14 @@ def format_state(state: State) -> str:
         parts.append("laid=1")
     if state.joker_wagon is not None:
         parts.append(f"jc={state.joker_wagon}")
+    return parts
+
+
+def _turn_fields(state: State) -> list[str]:
+    """The notation's fields of the turn's progress, each written only when it differs from
+    the start of a turn: the dice usable, the pending steps, where the turn resumes, the trunks
+    discarded."""
+    parts = []
     if state.usable:
         parts.append(f"usable={state.usable}")
     if state.pending:
@@ -122,7 +139,7 @@ def format_state(state: State) -> str:
         parts.append(f"resume={state.resume}")
     if state.discarded:
         parts.append("discarded=" + ",".join(held_text(h) for h in state.discarded))
-    return " ".join(parts)
+    return parts
 
 
 def _int(text: str, where: str, low: int = 0, high: int = 99) -> int:

@@ -161,91 +161,8 @@ def svg_picture(state: State) -> str:
             },
             parent=g,
         )
-        for row_y, size, text in (
-            (NAME_Y, 12, wagon_name(wagon)),
-            (NEED_Y, 11, f"need {wagon.need}"),
-            (POINTS_Y, 11, f"{wagon.points} pts"),
-        ):
-            doc.add(
-                "text",
-                {
-                    "x": x + WAGON_PAD,
-                    "y": top + row_y,
-                    "font_size": size,
-                    "fill": "#fff",
-                    "font_family": "sans-serif",
-                },
-                text=text,
-                parent=g,
-            )
-        if wagon.loco and wagon.trunk is None:
-            # the locomotive's badge, where a wagon shows its trunk
-            doc.add(
-                "text",
-                {
-                    "x": x + 78,
-                    "y": top + 34,
-                    "font_size": 9,
-                    "fill": "#fff",
-                    "text_anchor": "middle",
-                    "font_family": "sans-serif",
-                },
-                text="loco",
-                parent=g,
-            )
-        if wagon.trunk is not None:
-            # beside the need and points rows, right of the widest of them ("need 99": 50 px)
-            doc.add(
-                "rect",
-                {
-                    "x": x + 62,
-                    "y": top + 22,
-                    "width": 32,
-                    "height": 16,
-                    "fill": "#ffd54f",
-                    "stroke": "#000",
-                },
-                parent=g,
-            )
-            doc.add(
-                "text",
-                {
-                    "x": x + 78,
-                    "y": top + 34,
-                    "font_size": 9,
-                    "text_anchor": "middle",
-                    "font_family": "sans-serif",
-                },
-                text=f"{LETTERS[wagon.trunk]} {SYMBOLS[wagon.trunk][:3]}",
-                parent=g,
-            )
-        for q, grp in enumerate(wagon.groups):
-            if grp is None:
-                continue
-            y = top + DICE_Y + q * BAND
-            for k in range(grp.size):
-                merc = k >= grp.bandits
-                dx = x + WAGON_PAD + (k % 7) * 13
-                dy = y + (k // 7) * 13
-                die = doc.group(
-                    {"class": f"die die-{SYMBOLS[grp.symbol]}"},
-                    title=f"{COLOURS[q + 2 if merc else q]} {SYMBOLS[grp.symbol]}",
-                    parent=g,
-                )
-                doc.add(
-                    "rect",
-                    {
-                        "x": dx,
-                        "y": dy,
-                        "width": 12,
-                        "height": 12,
-                        "rx": 2,
-                        "fill": COLOUR_FILLS[q + 2 if merc else q],
-                        "stroke": "#000",
-                    },
-                    parent=die,
-                )
-                symbol_shape(doc, die, grp.symbol, dx, dy)
+        _draw_wagon_labels(doc, g, wagon, x, top)
+        _draw_groups(doc, g, wagon, x, top)
         thief = state.stealer(wagon)
         label = f"P{thief} steals" if thief is not None else "nobody steals"
         doc.add(
@@ -273,6 +190,102 @@ def svg_picture(state: State) -> str:
             text=line,
         )
     return doc.to_string()
+
+
+def _draw_wagon_labels(doc: Svg, g: ET.Element, wagon: Wagon, x: float, top: float) -> None:
+    """A wagon's labels in its group ``g`` (the wagon at ``x``, the train at ``top``): its
+    name, need and points on rows of their own, and beside the last two its trunk or, on the
+    locomotive without one, the locomotive's badge."""
+    for row_y, size, text in (
+        (NAME_Y, 12, wagon_name(wagon)),
+        (NEED_Y, 11, f"need {wagon.need}"),
+        (POINTS_Y, 11, f"{wagon.points} pts"),
+    ):
+        doc.add(
+            "text",
+            {
+                "x": x + WAGON_PAD,
+                "y": top + row_y,
+                "font_size": size,
+                "fill": "#fff",
+                "font_family": "sans-serif",
+            },
+            text=text,
+            parent=g,
+        )
+    if wagon.loco and wagon.trunk is None:
+        # the locomotive's badge, where a wagon shows its trunk
+        doc.add(
+            "text",
+            {
+                "x": x + 78,
+                "y": top + 34,
+                "font_size": 9,
+                "fill": "#fff",
+                "text_anchor": "middle",
+                "font_family": "sans-serif",
+            },
+            text="loco",
+            parent=g,
+        )
+    if wagon.trunk is not None:
+        # beside the need and points rows, right of the widest of them ("need 99": 50 px)
+        doc.add(
+            "rect",
+            {
+                "x": x + 62,
+                "y": top + 22,
+                "width": 32,
+                "height": 16,
+                "fill": "#ffd54f",
+                "stroke": "#000",
+            },
+            parent=g,
+        )
+        doc.add(
+            "text",
+            {
+                "x": x + 78,
+                "y": top + 34,
+                "font_size": 9,
+                "text_anchor": "middle",
+                "font_family": "sans-serif",
+            },
+            text=f"{LETTERS[wagon.trunk]} {SYMBOLS[wagon.trunk][:3]}",
+            parent=g,
+        )
+
+
+def _draw_groups(doc: Svg, g: ET.Element, wagon: Wagon, x: float, top: float) -> None:
+    """Each player's group of dice on a wagon, in the wagon's group ``g`` (the wagon at ``x``,
+    the train at ``top``), one band a player, a mercenary in its own colour."""
+    for q, grp in enumerate(wagon.groups):
+        if grp is None:
+            continue
+        y = top + DICE_Y + q * BAND
+        for k in range(grp.size):
+            merc = k >= grp.bandits
+            dx = x + WAGON_PAD + (k % 7) * 13
+            dy = y + (k // 7) * 13
+            die = doc.group(
+                {"class": f"die die-{SYMBOLS[grp.symbol]}"},
+                title=f"{COLOURS[q + 2 if merc else q]} {SYMBOLS[grp.symbol]}",
+                parent=g,
+            )
+            doc.add(
+                "rect",
+                {
+                    "x": dx,
+                    "y": dy,
+                    "width": 12,
+                    "height": 12,
+                    "rx": 2,
+                    "fill": COLOUR_FILLS[q + 2 if merc else q],
+                    "stroke": "#000",
+                },
+                parent=die,
+            )
+            symbol_shape(doc, die, grp.symbol, dx, dy)
 
 
 register_form("ascii", ascii_picture)

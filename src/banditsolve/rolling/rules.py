@@ -386,21 +386,28 @@ def _remove_wagons(state: State, indices: Iterable[int], winner: int) -> State:
         wagon = train[i]
         won[winner] = (*won[winner], Won(wagon.id, wagon.need, wagon.points, wagon.loco))
     if state.options.cut == "rear_back":
-        for i in taken:
-            for q in range(state.players):
-                if train[i].groups[q] is None:
-                    continue
-                ahead = any(train[j].groups[q] is not None for j in range(i) if j not in taken)
-                behind = [j for j in range(i + 1, len(train)) if j not in taken]
-                if ahead and any(train[j].groups[q] is not None for j in behind):
-                    for j in behind:
-                        if train[j].groups[q] is not None:
-                            train[j] = train[j].with_group(q, None)
+        _cut_rear_back(train, taken, state.players)
     kept = tuple(wagon for i, wagon in enumerate(train) if i not in taken)
     out = state.replace(train=kept, won=tuple(won))
     if not kept:
         out = out.replace(phase="over", roll=NO_FACES, mroll=NO_FACES, pending=())
     return out
+
+
+def _cut_rear_back(train: list[Wagon], taken: list[int], players: int) -> None:
+    """Option cut ``rear_back``: a player with a group on a taken wagon and groups both ahead
+    of it and behind it (on wagons not taken) loses the groups behind it, in ``train`` (the
+    wagons before the train closes up)."""
+    for i in taken:
+        for q in range(players):
+            if train[i].groups[q] is None:
+                continue
+            ahead = any(train[j].groups[q] is not None for j in range(i) if j not in taken)
+            behind = [j for j in range(i + 1, len(train)) if j not in taken]
+            if ahead and any(train[j].groups[q] is not None for j in behind):
+                for j in behind:
+                    if train[j].groups[q] is not None:
+                        train[j] = train[j].with_group(q, None)
 
 
 def _begin_turn(state: State, player: int) -> State:

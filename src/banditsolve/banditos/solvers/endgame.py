@@ -453,54 +453,18 @@ def _monte_carlo(
     first_candidates: tuple[tuple[str, float, int], ...] = ()
     while state.winner is None and not state.is_chance and state.to_move == player:
         options = legal_actions(state)
-        wins = [0] * len(options)
-        runs = [0] * len(options)
         afters = [apply(state, a) for a in options]
-        cut = False
-        # Sequential halving: every surviving candidate gets the same number of playouts, the
-        # worse half is dropped, and the target doubles, until the survivors have ``samples``.
-        survivors = list(range(len(options)))
-        # Start with a quarter of the samples (at least 16) so that no candidate is dropped on
-        # a handful of playouts.
-        target = min(samples, max(16, samples // 4))
-        while not cut:
-            # Round robin, one playout at a time, so that a deadline finds every candidate
-            # tried about equally often (and each at least once).
-            while not cut and any(runs[i] < target for i in survivors):
-                for i in survivors:
-                    if runs[i] >= target:
-                        continue
-                    if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
-                        cut = True
-                        break
-                    wins[i] += playout(afters[i], rng) == player
-                    runs[i] += 1
-            if target >= samples:
-                break
-            if len(survivors) > 2:
-                survivors.sort(key=lambda i: (-wins[i] / max(runs[i], 1), i))
-                survivors = survivors[: (len(survivors) + 1) // 2]
-            target = min(samples, target * 2)
+        wins, runs, survivors, cut = _halving(afters, player, samples, rng, deadline)
         contenders = [i for i in survivors if runs[i]] or list(range(len(options)))
         complete = complete and not cut
         best = max(contenders, key=lambda i: (wins[i] / runs[i], -i))
         if not actions:
-            first_candidates = tuple(
-                (str(options[i]), wins[i] / runs[i], runs[i])
-                for i in sorted(range(len(options)), key=lambda i: (-runs[i], -wins[i] / runs[i]))
-                if runs[i]
-            )
+            first_candidates = _candidates(options, wins, runs)
         actions.append(options[best])
         chosen_wins, chosen_n = wins[best], runs[best]
         state = afters[best]
         if isinstance(options[best], EndTurn) or cut:
             break
-    note = ""
-    if state.winner is None and state.is_chance and state.to_move == player:
-        note = (
-            "the turn continues after a chance step; ask again once its outcome is known "
-            "for the rest of the turn"
-        )
     if not actions:  # pragma: no cover - callers never pass a chance or terminal state
         raise SolverError("nothing to decide in this position")
     return BestTurn(
@@ -513,7 +477,83 @@ def _monte_carlo(
         samples=chosen_n,
         elapsed=time.perf_counter() - start,
         candidates=first_candidates,
-        note=note,
+        note=_continues_note(state, player),
+    )
+
+
+def _continues_note(state: State, player: int) -> str:
+    """The note of an estimate whose turn stopped at a chance step within ``player``'s turn
+    (``state`` where it stopped): ask again after it; empty otherwise."""
+    if state.winner is None and state.is_chance and state.to_move == player:
+        return (
+            "the turn continues after a chance step; ask again once its outcome is known "
+            "for the rest of the turn"
+        )
+    return ""
+
+
+def _halving(
+    afters: list[State], player: int, samples: int, rng: random.Random, deadline: float | None
+) -> tuple[list[int], list[int], list[int], bool]:
+    """One decision of :func:`_monte_carlo` among the states ``afters`` its actions lead to:
+    each candidate's wins for ``player`` and playouts, the surviving candidates, and whether
+    the deadline cut the playouts short.
+
+    Sequential halving: every surviving candidate gets the same number of playouts, the
+    worse half is dropped, and the target doubles, until the survivors have ``samples``."""
+    wins = [0] * len(afters)
+    runs = [0] * len(afters)
+    cut = False
+    survivors = list(range(len(afters)))
+    # Start with a quarter of the samples (at least 16) so that no candidate is dropped on
+    # a handful of playouts.
+    target = min(samples, max(16, samples // 4))
+    while not cut:
+        cut = _round_robin(afters, survivors, target, (wins, runs), player, rng, deadline)
+        if target >= samples:
+            break
+        if len(survivors) > 2:
+            survivors.sort(key=lambda i: (-wins[i] / max(runs[i], 1), i))
+            survivors = survivors[: (len(survivors) + 1) // 2]
+        target = min(samples, target * 2)
+    return wins, runs, survivors, cut
+
+
+def _round_robin(
+    afters: list[State],
+    survivors: list[int],
+    target: int,
+    tally: tuple[list[int], list[int]],
+    player: int,
+    rng: random.Random,
+    deadline: float | None,
+) -> bool:
+    """Playouts for the ``survivors`` until each has ``target`` of them, counted in ``tally``
+    (wins for ``player``, playouts, by candidate); whether the deadline cut them short.
+
+    Round robin, one playout at a time, so that a deadline finds every candidate tried about
+    equally often (and each at least once)."""
+    wins, runs = tally
+    while any(runs[i] < target for i in survivors):
+        for i in survivors:
+            if runs[i] >= target:
+                continue
+            if deadline is not None and time.perf_counter() > deadline and min(runs) > 0:
+                return True
+            wins[i] += playout(afters[i], rng) == player
+            runs[i] += 1
+    return False
+
+
+def _candidates(
+    options: list[Action], wins: list[int], runs: list[int]
+) -> tuple[tuple[str, float, int], ...]:
+    """The candidates of a decision that had playouts: each action's text, its share of wins
+    and its playouts, the most tried first (then the best)."""
+    return tuple(
+        (str(options[i]), wins[i] / runs[i], runs[i])
+        for i in sorted(range(len(options)), key=lambda i: (-runs[i], -wins[i] / runs[i]))
+        if runs[i]
     )
 
 
@@ -556,65 +596,12 @@ def best_turn(
     start = time.perf_counter()
     seconds = limits.time_limit
     deadline = None if seconds is None else start + seconds
-    player = position.to_move
     nodes = 0
     note = ""
     if method in ("auto", "exact"):
-        exact_seconds = seconds
-        if method == "auto" and seconds is not None:
-            exact_seconds = seconds / 2  # keep half for the estimate
-        solver = CompactSolver(
-            Limits(time_limit=exact_seconds, node_limit=limits.node_limit), position.options
-        )
-        old_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old_limit, 20_000))
-        try:
-            solver.value(position)
-            plan = solver.plan(position, player)
-            return BestTurn(
-                player=player,
-                actions=plan.actions,
-                probability=plan.value,
-                method="exact",
-                complete=True,
-                plan=plan,
-                nodes=solver.nodes,
-                elapsed=time.perf_counter() - start,
-                limits=limits,
-                start=position,
-            )
-        except LimitReached as exc:
-            reason = exc.reason
-            if exc.kind == "time" and method == "auto" and seconds is not None:
-                # The search had only its share of the user's limit: say so, with both numbers.
-                reason = (
-                    f"the exact search's share of the time limit ({exact_seconds:g} s of "
-                    f"{seconds:g} s) ran out before an answer was proven"
-                )
-            stopped = (
-                f"the exact search stopped after {plural(solver.nodes, 'position')}: {reason}"
-            )
-        except RecursionError:
-            stopped = (
-                f"the exact search stopped after {plural(solver.nodes, 'position')}: the game "
-                "tree is too deep to search"
-            )
-        finally:
-            sys.setrecursionlimit(old_limit)
-        nodes = solver.nodes
-        if method == "exact":
-            return BestTurn(
-                player=player,
-                actions=(),
-                probability=None,
-                method="exact",
-                complete=False,
-                nodes=nodes,
-                elapsed=time.perf_counter() - start,
-                note=stopped,
-                limits=limits,
-                start=position,
-            )
+        exact, stopped, nodes = _exact_turn(position, method, limits, start)
+        if exact is not None:
+            return exact
         note = f"{stopped}; this is a Monte Carlo estimate"
     rng = random.Random(seed)
     result = _monte_carlo(position, samples, rng, deadline)
@@ -633,3 +620,70 @@ def best_turn(
         limits=limits,
         start=position,
     )
+
+
+def _exact_turn(
+    position: State, method: str, limits: Limits, start: float
+) -> tuple[BestTurn | None, str, int]:
+    """:func:`best_turn`'s exact search (``method`` ``"auto"`` or ``"exact"``, begun at
+    ``start``): the answer, or, when a limit or the depth stopped it, the unknown answer under
+    ``"exact"`` and ``None`` under ``"auto"``; then why it stopped (empty when it did not) and
+    the positions it searched."""
+    seconds = limits.time_limit
+    player = position.to_move
+    exact_seconds = seconds
+    if method == "auto" and seconds is not None:
+        exact_seconds = seconds / 2  # keep half for the estimate
+    solver = CompactSolver(
+        Limits(time_limit=exact_seconds, node_limit=limits.node_limit), position.options
+    )
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        solver.value(position)
+        plan = solver.plan(position, player)
+        return BestTurn(
+            player=player,
+            actions=plan.actions,
+            probability=plan.value,
+            method="exact",
+            complete=True,
+            plan=plan,
+            nodes=solver.nodes,
+            elapsed=time.perf_counter() - start,
+            limits=limits,
+            start=position,
+        ), "", solver.nodes
+    except LimitReached as exc:
+        reason = exc.reason
+        if exc.kind == "time" and method == "auto" and seconds is not None:
+            # The search had only its share of the user's limit: say so, with both numbers.
+            reason = (
+                f"the exact search's share of the time limit ({exact_seconds:g} s of "
+                f"{seconds:g} s) ran out before an answer was proven"
+            )
+        stopped = (
+            f"the exact search stopped after {plural(solver.nodes, 'position')}: {reason}"
+        )
+    except RecursionError:
+        stopped = (
+            f"the exact search stopped after {plural(solver.nodes, 'position')}: the game "
+            "tree is too deep to search"
+        )
+    finally:
+        sys.setrecursionlimit(old_limit)
+    nodes = solver.nodes
+    if method == "exact":
+        return BestTurn(
+            player=player,
+            actions=(),
+            probability=None,
+            method="exact",
+            complete=False,
+            nodes=nodes,
+            elapsed=time.perf_counter() - start,
+            note=stopped,
+            limits=limits,
+            start=position,
+        ), stopped, nodes
+    return None, stopped, nodes

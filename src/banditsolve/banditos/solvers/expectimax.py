@@ -29,7 +29,7 @@ long as the solver (every question asked of one solver shares it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from math import gcd
 
 from banditsolve.banditos.claim import RANK3, build_table
@@ -176,6 +176,18 @@ class CompactSearch:
             for i in range(len(tiles)):
                 yield self._won(s, i, 1 - me)
             return
+        room = yield from self._placements(s)
+        if not hand or (self.may_return and not room):
+            yield (tiles, stack, s0, s1, 1 - me, 0, (), False, bag_with(bag, hand))
+        if hand and room and self.late_give_ups and stack == NO_STACK:
+            return  # give-ups wait until the dice are placed (see ``late_give_ups``)
+        for i in range(len(tiles)):
+            yield self._won(s, i, 1 - me)
+
+    def _placements(self, s: Compact) -> Generator[Compact, None, bool]:
+        """The states after each placement of a die in hand on the mover's side of a tile (for
+        :meth:`children`), each different die once; returns whether any tile had room."""
+        tiles, stack, s0, s1, me, phase, hand, opening, bag = s
         previous = -1
         room = False
         for h, die in enumerate(hand):
@@ -202,12 +214,7 @@ class CompactSearch:
                     tuple(sorted((*tiles[:i], new, *tiles[i + 1:]))), stack, s0, s1, me,
                     phase, left, opening, bag,
                 )
-        if not hand or (self.may_return and not room):
-            yield (tiles, stack, s0, s1, 1 - me, 0, (), False, bag_with(bag, hand))
-        if hand and room and self.late_give_ups and stack == NO_STACK:
-            return  # give-ups wait until the dice are placed (see ``late_give_ups``)
-        for i in range(len(tiles)):
-            yield self._won(s, i, 1 - me)
+        return room
 
     def _resolved(self, s: Compact, i: int, side: Side, theirs: Side, left: Side) -> Compact:
         """The mover's die makes their side of tile ``i`` ``side``, full like the opponent's
@@ -303,14 +310,15 @@ class CompactSearch:
         are memoised by player; known exact values and the last-tile solver answer first.
         Raises :class:`_ProbeSpent` when the probe's allowance of positions runs out (the
         answers already found stay memoised: each is complete)."""
-        if s is PLAYER0_WON or s[2] >= WIN:
+        if s[2] >= WIN:  # (PLAYER0_WON too)
             return player == 0
-        if s is PLAYER1_WON or s[3] >= WIN:
+        if s[3] >= WIN:  # (PLAYER1_WON too)
             return player == 1
+        known: Value | None
         if len(s[0]) == 1 and not s[7] and s[1] == NO_STACK:
-            n, d = self.last_tile(s)
-            return n == d if player == 0 else n == 0
-        known = self.memo.get(s)
+            known = self.last_tile(s)
+        else:
+            known = self.memo.get(s)
         if known is not None:
             return known[0] == known[1] if player == 0 else known[0] == 0
         memo = self.sure_memo[player]
@@ -388,18 +396,7 @@ class CompactSearch:
             if self._sure_within(s, me):
                 return ONE if me == 0 else ZERO
         if chance is not None:
-            outcomes, total = chance
-            num, den = 0, 1
-            value = self.value
-            for child, w in outcomes:
-                n, d = value(child)
-                if n:
-                    g = gcd(den, d)
-                    num = num * (d // g) + w * n * (den // g)
-                    den = den // g * d
-            den *= total
-            g = gcd(num, den)
-            return (num // g, den // g)
+            return self._average(*chance)
         maximise = s[4] == 0
         best: Value | None = None
         for child in self.children(s):
@@ -417,6 +414,21 @@ class CompactSearch:
                     break  # nothing can do better
         assert best is not None
         return best
+
+    def _average(self, outcomes: list[tuple[Compact, int]], total: int) -> Value:
+        """The value of a chance step: its outcomes' values weighted by their integer weights
+        (``total`` their sum), exactly and in lowest terms."""
+        num, den = 0, 1
+        value = self.value
+        for child, w in outcomes:
+            n, d = value(child)
+            if n:
+                g = gcd(den, d)
+                num = num * (d // g) + w * n * (den // g)
+                den = den // g * d
+        den *= total
+        g = gcd(num, den)
+        return (num // g, den // g)
 
     # -- the last tile ---------------------------------------------------------------------
 

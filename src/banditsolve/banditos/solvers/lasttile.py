@@ -188,6 +188,18 @@ class LastTile:
         n, d = self.turn(theirs, mine)
         return (d - n, d)
 
+    def _full_with_hand(
+        self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
+    ) -> Value:
+        """:meth:`after_roll` with the mover's side full: claim if safe; else, with dice in
+        hand that have no room, give up (lose) unless they may go back; else end the turn."""
+        if self._safe(mine, theirs, bag):
+            return ONE
+        if hand and not self.may_return:
+            return ZERO  # no room for a die: give up (LB-TURN-6)
+        n, d = self.turn(theirs, mine)  # end the turn (the dice left go back)
+        return (d - n, d)
+
     def placing(
         self, mine: Side, theirs: Side, hand: tuple[int, ...], bag: tuple[int, int, int, int]
     ) -> Value:
@@ -205,12 +217,7 @@ class LastTile:
     ) -> Value:
         """The mover's chance with ``hand`` still to place (``bag``: the bag now)."""
         if len(mine) == 3:
-            if self._safe(mine, theirs, bag):
-                return ONE
-            if hand and not self.may_return:
-                return ZERO  # no room for a die: give up (LB-TURN-6)
-            n, d = self.turn(theirs, mine)  # end the turn (the dice left go back)
-            return (d - n, d)
+            return self._full_with_hand(mine, theirs, hand, bag)
         if not hand:
             n, d = self.turn(theirs, mine)
             return (d - n, d)

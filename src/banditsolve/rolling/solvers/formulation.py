@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from banditsolve.rolling.edition import JOKER
 from banditsolve.rolling.rules import AMBUSH, BOMB, ROLL_AGAIN, edition_of, unseen_tiles
 from banditsolve.rolling.solvers.backends import Ops, T, is_zero
-from banditsolve.rolling.state import State
+from banditsolve.rolling.state import Held, State
 
 
 @dataclass
@@ -91,6 +91,27 @@ def build(
     return _Model(ops, state, wagon, player, free, stack, claim).build()
 
 
+def _trunk_effects(trunks: tuple[Held, ...], quiet: bool) -> tuple[int, bool]:
+    """What a turn's unused tiles in ``trunks`` allow: the ambushes (none in a ``quiet`` turn)
+    and whether a roll-again is among them."""
+    ambushes = 0 if quiet else sum(1 for h in trunks if h.content == AMBUSH and not h.used)
+    again = any(h.content == ROLL_AGAIN and not h.used for h in trunks)
+    return ambushes, again
+
+
+def _unseen_by_symbol(state: State) -> tuple[list[int], list[int]]:
+    """By trunk symbol, how many of the tiles not yet seen are bombs and how many are not."""
+    bombs_left = [0] * 5
+    other_left = [0] * 5
+    for s in range(5):
+        for tile, n in unseen_tiles(state, s).items():
+            if tile.content == BOMB:
+                bombs_left[s] += n
+            else:
+                other_left[s] += n
+    return bombs_left, other_left
+
+
 class _Model:
     """The terms of the position as the turns change it: each player's dice on each wagon
     (``size``; ``nat``, the natural ones, under trunk_jokers=natural), the wagons still there
@@ -123,21 +144,10 @@ class _Model:
         ]
         self.size: list[list[T]] = [[c.count(r) for c in self.train] for r in range(self.P)]
         self.natural = o.trunk_jokers == "natural"
-        self.nat: list[list[T]] = [
-            [0 if (g := c.groups[r]) is None or not self.natural else g.natural
-             for c in self.train]
-            for r in range(self.P)
-        ]
+        self.nat: list[list[T]] = self.natural_counts()
         self.alive: list[T] = [True] * self.N
         self.tp: list[T] = [t is not None for t in self.tsym]
-        self.bombs_left = [0] * 5
-        self.other_left = [0] * 5
-        for s in range(5):
-            for tile, n in unseen_tiles(state, s).items():
-                if tile.content == BOMB:
-                    self.bombs_left[s] += n
-                else:
-                    self.other_left[s] += n
+        self.bombs_left, self.other_left = _unseen_by_symbol(state)
         self.tiles: list[tuple[int, T, T]] = []  # (symbol, opened, bomb)
         turns = (player - state.to_move) % self.P
         self.movers = [(state.to_move + j) % self.P for j in range(turns)]
@@ -146,6 +156,15 @@ class _Model:
         self.discard = o.theft_trunk == "discard"
         self.loco_last = o.locomotive == "last"
         self.rear_back = o.cut == "rear_back"
+
+    def natural_counts(self) -> list[list[T]]:
+        """By player and wagon, the natural dice of their group there (option
+        trunk_jokers=natural; all 0 otherwise)."""
+        return [
+            [0 if (g := c.groups[r]) is None or not self.natural else g.natural
+             for c in self.train]
+            for r in range(self.P)
+        ]
 
     def build(self) -> Built:
         for t, m in enumerate(self.movers):
@@ -213,27 +232,37 @@ class _Model:
         plan = TurnPlan(m, phase, quiet=quiet)
         self.plans.append(plan)
         me = st.trunks[m][: st.usable] if t == 0 else st.trunks[m]
-        ambushes = 0 if quiet else sum(1 for h in me if h.content == AMBUSH and not h.used)
-        again = any(h.content == ROLL_AGAIN and not h.used for h in me)
+        ambushes, again = _trunk_effects(me, quiet)
         if t > 0:
             self.steal(m)
         plan.has = [ops.ge(self.size[m][i], 1) for i in range(self.N)]
         reachable = [self.reach(i, self.alive) for i in range(self.N)]
-        plan.kept = self.take_backs(plan) if phase == "start" and not quiet else list(plan.has)
-        for i in range(self.N):
-            self.size[m][i] = ops.ite(plan.kept[i], self.size[m][i], 0)
-            self.nat[m][i] = ops.ite(plan.kept[i], self.nat[m][i], 0)
+        self.keep(plan, phase == "start" and not quiet)
         plan.faces = self.faces(plan, again)
         self.in_hand = ops.sum(plan.faces)
         self.stack_open = self.stack_open or ambushes > 0 or self.rear_back
-        symv: list[list[T]] = [
-            [plan.kept[i] if self.sym0[m][i] == s else False for s in range(5)]
-            for i in range(self.N)
-        ]
+        symv = self.symbol_terms(plan)
         if phase != "ambush" and not quiet:
             self.attack(plan, reachable, symv)
         for _ in range(ambushes):
             symv = self.swap(plan, symv)
+
+    def keep(self, plan: TurnPlan, take_back: bool) -> None:
+        """The mover's dice that stay where they are at the start of the turn (``plan.kept``:
+        after the take-backs when ``take_back``, else every group they have), the rest gone."""
+        ops, m = self.ops, plan.mover
+        plan.kept = self.take_backs(plan) if take_back else list(plan.has)
+        for i in range(self.N):
+            self.size[m][i] = ops.ite(plan.kept[i], self.size[m][i], 0)
+            self.nat[m][i] = ops.ite(plan.kept[i], self.nat[m][i], 0)
+
+    def symbol_terms(self, plan: TurnPlan) -> list[list[T]]:
+        """By wagon and symbol: the mover has kept a group of that symbol there."""
+        m = plan.mover
+        return [
+            [plan.kept[i] if self.sym0[m][i] == s else False for s in range(5)]
+            for i in range(self.N)
+        ]
 
     def steal(self, m: int) -> None:
         """The steal that begins ``m``'s turn (RB-STEAL-1..3; option cut)."""

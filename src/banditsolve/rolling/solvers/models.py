@@ -164,9 +164,23 @@ class _Replay:
     def lay(self, plan: TurnPlan, kept: list[bool]) -> None:
         """The groups that join (with their jokers before and after), then the new groups
         from the front of the gang outwards."""
-        value, ids, m = self.value, self.ids, plan.mover
+        value, ids = self.value, self.ids
         n = len(ids)
-        for i in range(n):
+        self.lay_joins(plan, kept)
+        new = {i: s for (s, i), y in plan.new.items() if value(y)}
+        first_kept = next((i for i in range(n) if kept[i]), n)
+        order = sorted((i for i in new if i < first_kept), reverse=True)
+        order += sorted(i for i in new if i > first_kept)
+        for i in order:
+            self.do(Lay(new[i], ids[i]))
+            for _ in range(value(plan.post[i])):
+                self.joker(ids[i])
+
+    def lay_joins(self, plan: TurnPlan, kept: list[bool]) -> None:
+        """The groups kept that the plan's dice join, front to back, each with its jokers
+        before and after."""
+        value, ids, m = self.value, self.ids, plan.mover
+        for i in range(len(ids)):
             if not kept[i]:
                 continue
             for _ in range(value(plan.pre[i])):
@@ -174,14 +188,6 @@ class _Replay:
             if value(plan.join.get(i, False)):
                 s = self.state.wagon(ids[i]).groups[m].symbol  # type: ignore[union-attr]
                 self.do(Lay(s, ids[i]))
-            for _ in range(value(plan.post[i])):
-                self.joker(ids[i])
-        new = {i: s for (s, i), y in plan.new.items() if value(y)}
-        first_kept = next((i for i in range(n) if kept[i]), n)
-        order = sorted((i for i in new if i < first_kept), reverse=True)
-        order += sorted(i for i in new if i > first_kept)
-        for i in order:
-            self.do(Lay(new[i], ids[i]))
             for _ in range(value(plan.post[i])):
                 self.joker(ids[i])
 

@@ -253,6 +253,28 @@ def _safe_reason(wagon: int, p: int, nodes: int) -> str:
     )
 
 
+def _check_backend(backend: str | None, share: bool) -> str:
+    """The backend :func:`is_safe` runs: ``backend``, by default ``exact`` (``plain`` when
+    ``share`` is false); refused when it is unknown or clashes with ``share=False``."""
+    if not share and backend not in (None, "plain"):
+        raise SolverError(
+            f"share=False (the plain enumeration) clashes with backend {_shown(backend)!r}: "
+            "give one of them"
+        )
+    if backend is None:
+        return "exact" if share else "plain"
+    if backend not in BACKENDS:
+        raise SolverError(
+            f"unknown safety backend {_shown(backend)!r}: choose from {', '.join(BACKENDS)}"
+        )
+    return backend
+
+
+def _shown(backend: object) -> str:
+    """A backend as a message shows it: itself if it is short text, else ``that``."""
+    return backend if isinstance(backend, str) and len(backend) <= 20 else "that"
+
+
 @steady
 def is_safe(
     state: State,
@@ -273,16 +295,7 @@ def is_safe(
     the exact search within a small node budget and then the CP-SAT model, see :func:`_auto`).
     ``workers`` and ``seed`` go to CP-SAT (and the seed to Z3)."""
     limits = Limits(time_limit, node_limit)
-    if not share and backend not in (None, "plain"):
-        shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
-        raise SolverError(
-            f"share=False (the plain enumeration) clashes with backend {shown!r}: give one of them"
-        )
-    if backend is None:
-        backend = "exact" if share else "plain"
-    if backend not in BACKENDS:
-        shown = backend if isinstance(backend, str) and len(backend) <= 20 else "that"
-        raise SolverError(f"unknown safety backend {shown!r}: choose from {', '.join(BACKENDS)}")
+    backend = _check_backend(backend, share)
     p = _check(state, player, wagon)
     if backend == "auto":
         return _auto(state, wagon, p, limits, workers, seed)
