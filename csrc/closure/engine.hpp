@@ -117,11 +117,15 @@ class Search {
   }
   int cover_bound(const std::vector<int>& pair_sides);
   int tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best);
+  void mark_zones(const std::vector<int>& pair_sides);
+  void clear_zones();
+  int kept_options(int t);
   bool opens_in_zone(int t, const Shape& s) const;
   void order_by_exits(int t, std::vector<Option>* options) const;
   bool augment(int i, int stamp);
   int dfs(int budget);
   int branch(int budget, int low, bool memo);
+  int scan_front(std::vector<int>* pair_sides);
   int closed() const;
   void build_types();
   void block_cells();

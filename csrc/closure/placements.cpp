@@ -138,45 +138,60 @@ int Search::cover_bound(const std::vector<int>& pair_sides) {
 // budget. Returns the front cell with the fewest options left (in *best), or -1 when a front
 // cell has none.
 int Search::tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best) {
-  const size_t n = front_.size();
+  mark_zones(pair_sides);
+  int best_cell = -1;
+  for (const int t : front_) {
+    const int kept = kept_options(t);
+    if (kept == 0) {
+      best_cell = -1;
+      break;
+    }
+    if (best_cell < 0 || static_cast<size_t>(kept) < best->size()) {
+      best->swap(options_);
+      best_cell = t;
+    }
+  }
+  clear_zones();
+  return best_cell;
+}
+
+// Each front cell's zone: the cell, and its neighbours on its pair sides (see tight_options).
+void Search::mark_zones(const std::vector<int>& pair_sides) {
   auto own = [this](int cell, int owner) {
     uint8_t& count = zone_count_[static_cast<size_t>(cell)];
     if (count < 3) zone_owner_[static_cast<size_t>(cell)][count] = owner;
     if (count < 255) ++count;
   };
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < front_.size(); ++i) {
     const int t = front_[i];
     own(t, t);
     for (int side = 0; side < kSides; ++side) {
       if (pair_sides[i] >> side & 1) own(t + kDx[side] + kDy[side] * width_, t);
     }
   }
-  int best_cell = -1;
-  std::vector<Option>& options = options_;
-  for (size_t i = 0; i < n && best_cell != -2; ++i) {
-    const int t = front_[i];
-    options_at(t, &options, nullptr);
-    size_t kept = 0;
-    for (const Option& o : options) {
-      const Shape& s = shapes_[static_cast<size_t>(o.type)][static_cast<size_t>(o.shape)];
-      if (opens_in_zone(t, s)) options[kept++] = o;
-    }
-    options.resize(kept);
-    if (kept == 0) {
-      best_cell = -2;
-    } else if (best_cell < 0 || kept < best->size()) {
-      best->swap(options);
-      best_cell = t;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const int t = front_[i];
+}
+
+void Search::clear_zones() {
+  for (const int t : front_) {
     zone_count_[static_cast<size_t>(t)] = 0;
     for (int side = 0; side < kSides; ++side) {
       zone_count_[static_cast<size_t>(t + kDx[side] + kDy[side] * width_)] = 0;
     }
   }
-  return best_cell < 0 ? -1 : best_cell;
+}
+
+// Front cell t's options that open only onto taken cells or other front cells' zones, left in
+// options_: how many.
+int Search::kept_options(int t) {
+  std::vector<Option>& options = options_;
+  options_at(t, &options, nullptr);
+  size_t kept = 0;
+  for (const Option& o : options) {
+    const Shape& s = shapes_[static_cast<size_t>(o.type)][static_cast<size_t>(o.shape)];
+    if (opens_in_zone(t, s)) options[kept++] = o;
+  }
+  options.resize(kept);
+  return static_cast<int>(kept);
 }
 
 // Whether a card of shape s covering front cell t opens only onto occupied cells or the zone

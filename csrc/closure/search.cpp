@@ -97,19 +97,9 @@ int Search::branch(int budget, int low, bool memo) {
   Scratch& sc = scratch_[path_.size()];
   std::vector<int>& pair_sides = sc.pair_sides;
   std::vector<Option>& best = sc.best;
-  pair_sides.assign(n, 0);
   best.clear();
-  int best_cell = -1;
-  int best_count = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const int t = front_[i];
-    const int count = count_at(t, &pair_sides[i]);
-    if (!count) return kNever;
-    if (best_cell < 0 || count < best_count) {
-      best_count = count;
-      best_cell = t;
-    }
-  }
+  int best_cell = scan_front(&pair_sides);
+  if (best_cell < 0) return kNever;
   int cover = 1;
   if (n > 1) {
     cover = cover_bound(pair_sides);
@@ -149,6 +139,25 @@ int Search::branch(int budget, int low, bool memo) {
   result = std::max({result, low, budget + 1});
   if (memo) memo_.put(key_a_, key_b_, result);
   return result;
+}
+
+// Every front cell's option count (through the cache) and pair sides: the cell with the fewest
+// options, or -1 when one has none.
+int Search::scan_front(std::vector<int>* pair_sides) {
+  const size_t n = front_.size();
+  pair_sides->assign(n, 0);
+  int best_cell = -1;
+  int best_count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int t = front_[i];
+    const int count = count_at(t, &(*pair_sides)[i]);
+    if (!count) return -1;
+    if (best_cell < 0 || count < best_count) {
+      best_count = count;
+      best_cell = t;
+    }
+  }
+  return best_cell;
 }
 
 Answer Search::run() {

@@ -170,21 +170,30 @@ def mode_questions(mode: int, games: int, size: int) -> list[tuple[GameState, li
     for seed in range(games):
         rng = random.Random(seed)
         for s in simulate(2, 500 + seed, BandidaOptions(mode=mode))[3:-1:6]:
-            if s.is_chance or s.outcome is not None or getattr(s, "pending", "") == "map":
-                continue
-            cards = [*s.hands[s.to_act], *s.pile]
-            maps = [c for c in cards if is_map(c)]
-            if not maps or not s.table.exit_count:
-                continue
-            # The goal's cards first: the ladder, Bandido's super card, then any object.
-            special = sorted(
-                (c for c in cards if not is_map(c) and c & ~0x3F),
-                key=lambda c: (not is_ladder(c), kind_index(c) != BANDIDO_SUPER, c),
-            )
-            others = [c for c in cards if not is_map(c) and not c & ~0x3F]
-            pick = [maps[0], *special[:2], *rng.sample(others, min(size, len(others)))]
-            out.append((s, pick[: size + 1]))
+            pick = map_question(s, rng, size)
+            if pick is not None:
+                out.append((s, pick))
     return out
+
+
+def map_question(s: GameState, rng: random.Random, size: int) -> list[int] | None:
+    """A map card, the goal's cards first (the ladder, Bandido's super card, then any object),
+    then others drawn by ``rng``: ``size + 1`` of the cards ``s`` has not played, or None when
+    ``s`` asks no such question (a chance node, a game over, a map under way, no map left, or
+    no exit)."""
+    if s.is_chance or s.outcome is not None or getattr(s, "pending", "") == "map":
+        return None
+    cards = [*s.hands[s.to_act], *s.pile]
+    maps = [c for c in cards if is_map(c)]
+    if not maps or not s.table.exit_count:
+        return None
+    special = sorted(
+        (c for c in cards if not is_map(c) and c & ~0x3F),
+        key=lambda c: (not is_ladder(c), kind_index(c) != BANDIDO_SUPER, c),
+    )
+    others = [c for c in cards if not is_map(c) and not c & ~0x3F]
+    pick = [maps[0], *special[:2], *rng.sample(others, min(size, len(others)))]
+    return pick[: size + 1]
 
 
 def check_modes(mode: int, games: int, size: int, readings: Readings) -> Counter[str]:
