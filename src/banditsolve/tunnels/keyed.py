@@ -298,25 +298,7 @@ def lay_tracked(
     ``ROTATIONS[r]`` on mappings by cell key, keeping the front signatures ``fsig``, their rows
     ``frow`` (:func:`~banditsolve.tunnels.table.least_row`) and the walled cells (``three``,
     ``danger``) up to date. True when the card walls an exit into a one-cell hole."""
-    bk, va, vb, sides, _ = LAY_KEYED[(code & PORT_MASK) << 2 | r] or lay_keyed(
-        code & PORT_MASK, r
-    )
-    b = a + bk
-    covered = (rim.pop(a, 0), rim.pop(b, 0))
-    front.pop(a, None)
-    front.pop(b, None)
-    fsig.pop(a, None)
-    fsig.pop(b, None)
-    frow.pop(a, None)
-    frow.pop(b, None)
-    if three:
-        if a in three:
-            unwalled(three, danger, a)
-        if b in three:
-            unwalled(three, danger, b)
-    shifted = index << INDEX_SHIFT
-    packed[a] = va | shifted
-    packed[b] = vb | shifted
+    covered, sides = _lay_squares(packed, rim, front, fsig, frow, three, danger, code, a, r, index)
     hole = False
     fresh: list[int] = []
     fget = fsig.get
@@ -364,6 +346,43 @@ def lay_tracked(
         fsig[n] = s
         frow[n] = row_get(s) or least_row(s)
     return hole
+
+
+def _lay_squares(
+    packed: dict[int, int],
+    rim: dict[int, int],
+    front: dict[int, int],
+    fsig: dict[int, int],
+    frow: dict[int, list[int]],
+    three: dict[int, int],
+    danger: dict[int, int],
+    code: int,
+    a: int,
+    r: int,
+    index: int,
+) -> tuple[tuple[int, int], tuple[KeyedSide, ...]]:
+    """The first part of :func:`lay_tracked`: the card's two squares taken off the rim, the
+    front and the walled cells, and packed; their rim values before, and the card's sides."""
+    bk, va, vb, sides, _ = LAY_KEYED[(code & PORT_MASK) << 2 | r] or lay_keyed(
+        code & PORT_MASK, r
+    )
+    b = a + bk
+    covered = (rim.pop(a, 0), rim.pop(b, 0))
+    front.pop(a, None)
+    front.pop(b, None)
+    fsig.pop(a, None)
+    fsig.pop(b, None)
+    frow.pop(a, None)
+    frow.pop(b, None)
+    if three:
+        if a in three:
+            unwalled(three, danger, a)
+        if b in three:
+            unwalled(three, danger, b)
+    shifted = index << INDEX_SHIFT
+    packed[a] = va | shifted
+    packed[b] = vb | shifted
+    return covered, sides
 
 
 def walled(three: dict[int, int], danger: dict[int, int], cell: int, rim: int) -> None:

@@ -124,9 +124,32 @@ def ascii_art(
     ys = range(min_y - 1, max_y + 2)
     width, height = 4 * len(xs) + 1, 2 * len(ys) + 1
     grid = [[" "] * width for _ in range(height)]
-    marks = _marks(table, remaining, area)
-    labels = _labels(table, steps or {})
+    _draw_grid(grid, table, xs, ys, _marks(table, remaining, area), _labels(table, steps or {}))
+    header = "    " + "".join(f"{x:>3} " for x in xs)
+    lines = [header]
+    for r, chars in enumerate(grid):
+        label = f"{ys[r // 2]:>3} " if r % 2 else "    "
+        lines.append((label + "".join(chars)).rstrip())
+    if legend:
+        lines.append(LEGEND)
+        kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
+        if kinds:
+            lines.append(
+                "  ".join(f"{KIND_MARKS[k]} {KIND_WORDS[k][0]}" for k in kinds)
+            )
+    return "\n".join(lines)
 
+
+def _draw_grid(
+    grid: list[list[str]],
+    table: Table,
+    xs: range,
+    ys: range,
+    marks: Mapping[Cell, str],
+    labels: Mapping[Cell, str],
+) -> None:
+    """Each cell of ``xs`` by ``ys`` into ``grid``: its square, label or mark, its west and
+    north edges and their corner."""
     occ = table.is_occupied
     for j, y in enumerate(ys):
         for i, x in enumerate(xs):
@@ -147,19 +170,6 @@ def ascii_art(
             grid[row - 1][col + 1 : col + 4] = list(_horizontal(table, n, c))
             if occ(c) or occ(w) or occ(n) or occ((x - 1, y - 1)):
                 grid[row - 1][col] = "+"
-    header = "    " + "".join(f"{x:>3} " for x in xs)
-    lines = [header]
-    for r, chars in enumerate(grid):
-        label = f"{ys[r // 2]:>3} " if r % 2 else "    "
-        lines.append((label + "".join(chars)).rstrip())
-    if legend:
-        lines.append(LEGEND)
-        kinds = sorted({card_kind(p.card) for p in table.history} - {"tunnel"})
-        if kinds:
-            lines.append(
-                "  ".join(f"{KIND_MARKS[k]} {KIND_WORDS[k][0]}" for k in kinds)
-            )
-    return "\n".join(lines)
 
 
 def _labels(table: Table, steps: Mapping[int, int]) -> dict[Cell, str]:
@@ -311,16 +321,7 @@ def svg(
     grid = _Grid(min_x - 1, min_y - 1, size, 24)
     cols, rows = max_x - min_x + 3, max_y - min_y + 3
     laid = (*table.history, *(g.placement for g in ghosts))
-    kinds = sorted({card_kind(p.card) for p in laid} - {"tunnel"})
-    key = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
-    text = "\n".join(t for t in (caption, key) if t)
-    w = cols * size + grid.margin
-    if text or legend:
-        w = max(w, LEGEND_MIN_WIDTH if legend else CAPTION_MIN_WIDTH)
-    lines = wrap(text, w - 2 * grid.margin) if text else []
-    notes = [(n.step, wrap(n.text, w - 2 * grid.margin)) for n in legend]
-    count = len(lines) + sum(len(chunk) for _, chunk in notes)
-    foot = count * CAPTION_LINE + 6 if count else 0
+    w, lines, notes, foot = _footer(laid, caption, legend, cols * size + grid.margin, grid.margin)
     doc = Svg(
         w,
         rows * size + grid.margin + foot,
@@ -332,11 +333,7 @@ def svg(
     _axes(doc, grid, cols, rows)
     if area is not None:
         _area(doc, grid, area)
-    for index, p in enumerate(table.history):
-        green = highlight_from is not None and index >= highlight_from
-        step = None if steps is None else steps.get(index)
-        green = green or step is not None
-        _card(doc, grid, table, index, p, green, step=step, classed=steps is not None)
+    _cards(doc, grid, table, highlight_from, steps)
     for ghost in ghosts:  # (dashed outlines over the cards laid since)
         colour = "#555" if ghost.role == "removed" else BAR_COLOURS[(ghost.step or 0) % 6]
         _ghost(doc, grid, ghost, colour)
@@ -347,6 +344,33 @@ def svg(
         _open_exits(doc, grid, table)
     _foot(doc, grid.margin, rows * size + grid.margin, lines, notes)
     return doc.to_string()
+
+
+def _footer(
+    laid: Sequence[Placement], caption: str | None, legend: Sequence[Note], w: int, margin: int
+) -> tuple[int, list[str], list[tuple[int | None, list[str]]], int]:
+    """The width (at least ``w``), the caption's lines with the key of the special cards
+    ``laid``, the legend's lines per note, and the height of the foot they fill."""
+    kinds = sorted({card_kind(p.card) for p in laid} - {"tunnel"})
+    key = ", ".join(f"{KIND_MARKS[k]} = {KIND_WORDS[k][0]}" for k in kinds)
+    text = "\n".join(t for t in (caption, key) if t)
+    if text or legend:
+        w = max(w, LEGEND_MIN_WIDTH if legend else CAPTION_MIN_WIDTH)
+    lines = wrap(text, w - 2 * margin) if text else []
+    notes = [(n.step, wrap(n.text, w - 2 * margin)) for n in legend]
+    count = len(lines) + sum(len(chunk) for _, chunk in notes)
+    return w, lines, notes, count * CAPTION_LINE + 6 if count else 0
+
+
+def _cards(
+    doc: Svg, grid: _Grid, table: Table, highlight_from: int | None, steps: Mapping[int, int] | None
+) -> None:
+    """The table's cards, green from ``highlight_from`` on and when numbered by ``steps``."""
+    for index, p in enumerate(table.history):
+        green = highlight_from is not None and index >= highlight_from
+        step = None if steps is None else steps.get(index)
+        green = green or step is not None
+        _card(doc, grid, table, index, p, green, step=step, classed=steps is not None)
 
 
 #: A step's badge: its radius and the distance of its centre from the corner of its square (a

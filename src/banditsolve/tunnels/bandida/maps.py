@@ -227,41 +227,62 @@ def search_removals(table: Table, removes: str, split: str, reopen: str, short: 
         without = Without(graph, i, cache)
         if without.alone_ok:
             alone |= 1 << i
-        for j in pool[a + 1 :]:
-            bj = 1 << j
-            later = pool_mask & ~((bj << 1) - 1)
-            # The third cards that may go with i and j, and whether i and j alone may go: a
-            # set {i, j, k} may go when the table without i and j is one group in which k is
-            # no cut vertex, or two groups one of which is k alone.
-            if without.cut_off:
-                ks, whole = without.i_cuts(j, bj, later)
-            elif without.count[j] >= 2:
-                ks, whole = without.j_cuts(j, bj, later), False
-            elif later:
-                # j is no cut vertex; the cut vertices without i and j that matter to the
-                # cards to come: those without i, and in j's block the cards in two blocks or
-                # more once j is gone (Without.cut_without, inline: the common case).
-                blk = without.block_of[j]
-                if not later & blk:
-                    bad = without.cut
-                elif blk.bit_count() == 2:
-                    bad = (without.cut & ~blk) | (without.cut3 & blk)
-                else:
-                    inner = cache.cuts.get((blk, j))
-                    bad = without.cut | (cache.inner_cuts(blk, j) if inner is None else inner)
-                ks, whole = later & ~bad, True
-            else:
-                ks, whole = 0, True
-            if whole:
-                whole_pairs.append((i, j))
-            if graph.forbidden:
-                ks &= sum(1 << k for k in bits(ks) if graph.keeps((i, j, k)))
-            if ks:
-                triples.append(((i, j), ks))
-                total += ks.bit_count()
+        total += _pairs_with(
+            graph, cache, without, i, pool[a + 1 :], pool_mask, triples, whole_pairs
+        )
     if triples or short == "none":
         return Choices(total, tuple(triples))
     return _fewer(graph, whole_pairs, alone)
+
+
+def _pairs_with(
+    graph: Graph,
+    cache: _BlockCache,
+    without: Without,
+    i: int,
+    js: list[int],
+    pool_mask: int,
+    triples: list[tuple[tuple[int, ...], int]],
+    whole_pairs: list[tuple[int, int]],
+) -> int:
+    """For the card ``i`` (the table ``without`` it) and each later card ``j`` of the pool
+    (``js``; all of it: ``pool_mask``): the pair appended to ``whole_pairs`` when it alone may
+    go, and to ``triples`` with the third cards that may go with it (a mask); the count of
+    the sets of three appended."""
+    total = 0
+    for j in js:
+        bj = 1 << j
+        later = pool_mask & ~((bj << 1) - 1)
+        # The third cards that may go with i and j, and whether i and j alone may go: a
+        # set {i, j, k} may go when the table without i and j is one group in which k is
+        # no cut vertex, or two groups one of which is k alone.
+        if without.cut_off:
+            ks, whole = without.i_cuts(j, bj, later)
+        elif without.count[j] >= 2:
+            ks, whole = without.j_cuts(j, bj, later), False
+        elif later:
+            # j is no cut vertex; the cut vertices without i and j that matter to the
+            # cards to come: those without i, and in j's block the cards in two blocks or
+            # more once j is gone (Without.cut_without, inline: the common case).
+            blk = without.block_of[j]
+            if not later & blk:
+                bad = without.cut
+            elif blk.bit_count() == 2:
+                bad = (without.cut & ~blk) | (without.cut3 & blk)
+            else:
+                inner = cache.cuts.get((blk, j))
+                bad = without.cut | (cache.inner_cuts(blk, j) if inner is None else inner)
+            ks, whole = later & ~bad, True
+        else:
+            ks, whole = 0, True
+        if whole:
+            whole_pairs.append((i, j))
+        if graph.forbidden:
+            ks &= sum(1 << k for k in bits(ks) if graph.keeps((i, j, k)))
+        if ks:
+            triples.append(((i, j), ks))
+            total += ks.bit_count()
+    return total
 
 
 def _fewer(graph: Graph, whole_pairs: list[tuple[int, int]], alone: int) -> Choices:

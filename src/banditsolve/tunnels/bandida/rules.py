@@ -300,14 +300,8 @@ def _draw(state: BandidaState, action: Action) -> BandidaState:
 
 def _lay(state: BandidaState, action: Placement) -> BandidaState:
     """A card laid: the alarm just drawn, or a turn's card with its object's effect."""
+    _check_lay(state, action)
     pending = state.pending
-    if pending in ("map", "discard"):
-        effect, wanted = ("map", "removal") if pending == "map" else ("alarm", "discard")
-        raise IllegalActionError(f"{action}: the {effect} wants a {wanted} first")
-    if pending == "alarm" and not is_alarm(action.card):
-        raise IllegalActionError(f"{action}: the alarm just drawn must be laid first")
-    if not bandido.is_legal(state, action):
-        raise IllegalActionError(bandido.why_illegal(state, action))
     who = state.to_act
     hands = list(state.hands)
     hands[who] = bandido.remove_one(hands[who], hand_code(action.card))
@@ -333,6 +327,19 @@ def _lay(state: BandidaState, action: Placement) -> BandidaState:
     if not new.phase:
         new = end_turn(new)
     return settle(new)
+
+
+def _check_lay(state: BandidaState, action: Placement) -> None:
+    """:class:`IllegalActionError` for a card laid while a map's removal, a discard or the
+    alarm just drawn is owed first, or laid where the rules forbid."""
+    pending = state.pending
+    if pending in ("map", "discard"):
+        effect, wanted = ("map", "removal") if pending == "map" else ("alarm", "discard")
+        raise IllegalActionError(f"{action}: the {effect} wants a {wanted} first")
+    if pending == "alarm" and not is_alarm(action.card):
+        raise IllegalActionError(f"{action}: the alarm just drawn must be laid first")
+    if not bandido.is_legal(state, action):
+        raise IllegalActionError(bandido.why_illegal(state, action))
 
 
 def _remove(state: BandidaState, action: Remove) -> BandidaState:
@@ -487,14 +494,7 @@ def check_objects(state: BandidaState, pile: tuple[int, ...]) -> None:
     left = Counter(card_kind(c) for c in state.remaining())
     played = Counter(card_kind(c) for c in pile)
     played.subtract(left)
-    for i, hand in enumerate(state.hands):
-        alarms = sum(1 for c in hand if is_alarm(c))
-        drawer = state.pending == "alarm" and i == state.actor
-        if alarms and not (alarms == 1 and (drawer or not going)):
-            raise NotationError(
-                f"hand {i} keeps an alarm card: a drawn alarm is laid at once, by the drawer"
-                " (phase alarm; BA-ALARM-2)"
-            )
+    _check_alarms_held(state, going)
     if "dynamite" in state.phase and going:
         history = state.table.history
         if len(history) < 2 or card_kind(history[-1].card) != "dynamite":
@@ -507,6 +507,25 @@ def check_objects(state: BandidaState, pile: tuple[int, ...]) -> None:
             f"quiet={state.quiet}: a quiet round follows a water bottle laid, but every water"
             " bottle is still in play (BA-OBJ-7)"
         )
+    _check_hand_sizes(state, played)
+
+
+def _check_alarms_held(state: BandidaState, going: bool) -> None:
+    """BA-ALARM-2: no hand keeps an alarm but the drawer's, one, while it is being laid (or
+    one in any hand once the game is over: ``going`` False)."""
+    for i, hand in enumerate(state.hands):
+        alarms = sum(1 for c in hand if is_alarm(c))
+        drawer = state.pending == "alarm" and i == state.actor
+        if alarms and not (alarms == 1 and (drawer or not going)):
+            raise NotationError(
+                f"hand {i} keeps an alarm card: a drawn alarm is laid at once, by the drawer"
+                " (phase alarm; BA-ALARM-2)"
+            )
+
+
+def _check_hand_sizes(state: BandidaState, played: Counter[str]) -> None:
+    """BA-OBJ-2, BA-OBJ-4: hand sizes above the larger of the option's and a broken tool's
+    only by the backpacks ``played``, one each, and no hand larger than the largest size."""
     base = max(state.options.hand_size, TOOL_HAND)
     backpacks = max(0, played["backpack"])
     grown = sum(max(0, state.size(p) - base) for p in range(state.players))

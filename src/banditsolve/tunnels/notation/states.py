@@ -476,6 +476,20 @@ def parse_action(text: object) -> Action:
     if words in (["change"], ["pass"]):
         return CHANGE if words == ["change"] else PASS
     head = words[0] if words else ""
+    worded = _worded_action(head, words)
+    if worded is not None:
+        return worded
+    if len(words) == 1 and "@" in head:
+        return _placement_word(head, "placement")
+    raise NotationError(
+        f"{shown(text)} is not an action (NAME@x,y,r, change, pass, draw NAME,"
+        " discard NAME or remove NAME@x,y,r ...)"
+    )
+
+
+def _worded_action(head: str, words: list[str]) -> Action | None:
+    """The action of ``words`` led by the verb ``head`` (``draw``, ``discard``, ``remove``),
+    or None when they are none of those forms."""
     if head == "draw" and len(words) == 2:
         return Draw(parse_card(words[1]))
     if head == "draw" and len(words) == 3 and words[2] in ("top=alarm", "top=plain"):
@@ -484,12 +498,7 @@ def parse_action(text: object) -> Action:
         return Discard(parse_card(words[1]))
     if head == "remove" and 2 <= len(words) <= 4:
         return Remove(tuple(_placement_word(w, f"removal {i}") for i, w in enumerate(words[1:], 1)))
-    if len(words) == 1 and "@" in head:
-        return _placement_word(head, "placement")
-    raise NotationError(
-        f"{shown(text)} is not an action (NAME@x,y,r, change, pass, draw NAME,"
-        " discard NAME or remove NAME@x,y,r ...)"
-    )
+    return None
 
 
 def _placement_word(word: str, where: str) -> Placement:

@@ -39,6 +39,7 @@ from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.compiled import solve_compiled
 from banditsolve.tunnels.solvers.exact import ExactSearch
 from banditsolve.tunnels.solvers.goals import (
+    Plan,
     Required,
     Search,
     goal_problem,
@@ -385,7 +386,20 @@ def solve_goal(
     (:mod:`~banditsolve.tunnels.solvers.mapclose`)."""
     start = time.perf_counter()
     p = plan(table, codes, goal)
-    name = answer_backend(backend)
+    early = _settled_goal(table, goal, p, answer_backend(backend))
+    if early is not None:
+        return early
+    ask = Asked(goal, max_cards, backend, area, limits, workers, readings, start)
+    results = _plan_results(table, p, ask, minimum)
+    closable = [(v, r) for v, r in results if r.status == "closable"]
+    stats = SearchStats(sum(r.stats.nodes for _v, r in results), time.perf_counter() - start)
+    if closable:
+        return _closable_answer(table, p, results, closable, stats)
+    return _unclosed_answer(table, codes, p, ask, results, stats)
+
+
+def _settled_goal(table: Table, goal: str, p: Plan, name: str) -> Closure | None:
+    """The answer before any search: the plan's verdict, or a table without exits; else None."""
     if p.verdict is not None:
         # Holds whatever a map removes: the card is missing from the cards and the table.
         return Closure("impossible", (), p.verdict, name, goal=goal, notes=p.notes)
@@ -396,6 +410,15 @@ def solve_goal(
         # No card can be laid on a closed table (a map card neither): lost for good.
         why = f"{problem}: no card can be laid on a table without exits"
         return Closure("impossible", (), why, name, goal=goal, notes=p.notes)
+    return None
+
+
+def _plan_results(
+    table: Table, p: Plan, ask: Asked, minimum: bool
+) -> list[tuple[Search, Closure]]:
+    """The searches of plan ``p`` run in turn, each within the time left, until one closes
+    (all of them when the minimum is asked)."""
+    limits = ask.limits
     results: list[tuple[Search, Closure]] = []
     # With map cards, the search without them may take MAP_FREE_SHARE of the time; the lines
     # that lay a map get the rest.
@@ -403,49 +426,71 @@ def solve_goal(
     for v in p.searches:
         left = limits
         if limits.time_limit is not None:
-            spent = time.perf_counter() - start
+            spent = time.perf_counter() - ask.start
             left = Limits(max(0.01, share * limits.time_limit - spent), limits.node_limit)
-        r = _dispatch(table, v.codes, max_cards, backend, area, left, minimum, workers, v.required)
+        r = _dispatch(
+            table, v.codes, ask.max_cards, ask.backend, ask.area, left, minimum, ask.workers,
+            v.required,
+        )
         if r.status == "unknown" and left is not limits and "time limit" in r.reason:
             r = replace(r, reason=limits.reason("time"))  # the limit asked, not the time left
         results.append((v, r))
         if r.status == "closable" and not minimum:
             break
-    closable = [(v, r) for v, r in results if r.status == "closable"]
-    seconds = time.perf_counter() - start
-    nodes = sum(r.stats.nodes for _v, r in results)
-    if closable:
-        v, best = min(closable, key=lambda vr: vr[1].cards)
-        sure = all(
-            r.status == "impossible" or (r.status == "closable" and r.minimum)
-            for _v, r in results
-        )
-        proven = best.minimum and sure and len(results) == len(p.searches) and not p.maps
-        why = best.reason
-        if v.side:
-            why += f" (the second super card on its {v.side} side)"
-        if best.minimum and not proven and p.maps:
-            why += "; fewest among closures without the map cards"
-        placements = certify(table, restore(best.placements, v.cards), goal)
-        stats = replace(best.stats, nodes=nodes, seconds=seconds)
-        return replace(
-            best, placements=placements, reason=why, minimum=proven, stats=stats,
-            goal=goal, notes=p.notes,
-        )
+    return results
+
+
+def _closable_answer(
+    table: Table,
+    p: Plan,
+    results: list[tuple[Search, Closure]],
+    closable: list[tuple[Search, Closure]],
+    stats: SearchStats,
+) -> Closure:
+    """The answer from the searches' fewest-card closure (``closable``), named by the real
+    cards and replayed with the goal checked; a minimum when every search proved its own."""
+    v, best = min(closable, key=lambda vr: vr[1].cards)
+    sure = all(
+        r.status == "impossible" or (r.status == "closable" and r.minimum)
+        for _v, r in results
+    )
+    proven = best.minimum and sure and len(results) == len(p.searches) and not p.maps
+    why = best.reason
+    if v.side:
+        why += f" (the second super card on its {v.side} side)"
+    if best.minimum and not proven and p.maps:
+        why += "; fewest among closures without the map cards"
+    placements = certify(table, restore(best.placements, v.cards), p.goal)
+    stats = replace(best.stats, nodes=stats.nodes, seconds=stats.seconds)
+    return replace(
+        best, placements=placements, reason=why, minimum=proven, stats=stats,
+        goal=p.goal, notes=p.notes,
+    )
+
+
+def _unclosed_answer(
+    table: Table,
+    codes: tuple[int, ...],
+    p: Plan,
+    ask: Asked,
+    results: list[tuple[Search, Closure]],
+    stats: SearchStats,
+) -> Closure:
+    """The answer when no search closed: unknown or impossible, or with map cards among the
+    cards, the lines that lay a map (:func:`with_maps`)."""
+    goal = ask.goal
     unknown = [r for _v, r in results if r.status == "unknown"]
     first = results[0][1]
     if unknown and p.maps and "node limit" not in unknown[0].reason:
-        ask = Asked(goal, max_cards, backend, area, limits, workers, readings, start)
-        cut = replace(unknown[0], stats=SearchStats(nodes, seconds), notes=p.notes)
+        cut = replace(unknown[0], stats=stats, notes=p.notes)
         return with_maps(table, codes, ask, "the search was cut short", cut)
     if unknown:
         return replace(unknown[0], goal=goal, notes=p.notes)
     why = first.reason
     if len(results) > 1:
         why = "; ".join(f"{v.side} side: {r.reason}" for v, r in results)
-    stats = replace(first.stats, nodes=nodes, seconds=seconds)
+    stats = replace(first.stats, nodes=stats.nodes, seconds=stats.seconds)
     if p.maps:
-        ask = Asked(goal, max_cards, backend, area, limits, workers, readings, start)
         return with_maps(table, codes, ask, why, replace(first, stats=stats, notes=p.notes))
     return Closure("impossible", (), why, first.backend, stats, goal=goal, notes=p.notes)
 
@@ -542,10 +587,18 @@ def with_maps(
             )
     if found is not None:
         return _map_answer(table, found, ask, finder, plain)
+    return _no_map_answer(ask, finder, plain_why, plain, why)
+
+
+def _no_map_answer(
+    ask: Asked, finder: MapFinder, plain_why: str, plain: Closure, why: str | None
+) -> Closure:
+    """No closing line with a map found: impossible with ``why`` when it is known, else
+    unknown with the limit or the undecided questions that stopped the search."""
     stats = SearchStats(finder.nodes, time.perf_counter() - ask.start)
     name = plain.backend
     if why is not None:
-        return Closure("impossible", (), why, name, stats, goal=goal, notes=plain.notes)
+        return Closure("impossible", (), why, name, stats, goal=ask.goal, notes=plain.notes)
     if finder.stopped or plain.status == "unknown":
         how = ask.limits.reason("nodes" if finder.stopped == "nodes" else "time")
     else:
@@ -554,7 +607,7 @@ def with_maps(
             " in its share of the time"
         )
     why = f"{plain_why} without the map cards; with them: {how}"
-    return Closure("unknown", (), why, name, stats, goal=goal, notes=plain.notes)
+    return Closure("unknown", (), why, name, stats, goal=ask.goal, notes=plain.notes)
 
 
 def _map_answer(
@@ -585,7 +638,7 @@ def _dispatch(
     workers: int | None,
     required: Required = (),
 ) -> Closure:
-    time_limit, node_limit = limits.time_limit, limits.node_limit
+    time_limit = limits.time_limit
     if backend == "plain":
         return search_plain(table, codes, max_cards, limits, required)
     if backend == "cpsat":
@@ -626,6 +679,23 @@ def _dispatch(
     )
     if backend in ("exact", "python") or result.status != "unknown":
         return result
+    return _cpsat_after(table, codes, max_cards, area, limits, minimum, required, start, result)
+
+
+def _cpsat_after(
+    table: Table,
+    codes: tuple[int, ...],
+    max_cards: int | None,
+    area: Bounds | None,
+    limits: Limits,
+    minimum: bool,
+    required: Required,
+    start: float,
+    result: Closure,
+) -> Closure:
+    """``auto``'s fallback once the exact search gave up (``result``, unknown): CP-SAT for the
+    time left since ``start``, when the card budget is small; its answer if it decides."""
+    time_limit, node_limit = limits.time_limit, limits.node_limit
     budget = len(codes) if max_cards is None else min(max_cards, len(codes))
     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
     # (Not when a node limit stopped it: the solver could not honour that limit.)
@@ -687,12 +757,7 @@ def solve_exact(
             last = time.perf_counter() - level
             if isinstance(found, tuple):
                 n = len(found)
-                if n == low:
-                    why = f"{n} cards close it; counting bounds rule out fewer"
-                elif n == floor:
-                    why = f"{n} cards close it; an exhaustive search proved that fewer cannot"
-                else:
-                    why = f"{n} cards close it; at least {floor} are needed"
+                why = _closed_why(n, low, floor)
                 return Closure(
                     "closable",
                     certify(table, found),
@@ -719,3 +784,13 @@ def solve_exact(
         "python",
         stats(search.nodes),
     )
+
+
+def _closed_why(n: int, low: int, floor: int) -> str:
+    """Why a closure of ``n`` cards is the answer: the counting bound ``low`` or the proven
+    ``floor`` rules out fewer, or at least ``floor`` are needed."""
+    if n == low:
+        return f"{n} cards close it; counting bounds rule out fewer"
+    if n == floor:
+        return f"{n} cards close it; an exhaustive search proved that fewer cannot"
+    return f"{n} cards close it; at least {floor} are needed"

@@ -76,12 +76,7 @@ def problem_of(
     groups = tuple(tuple(sorted(index[c] for c in group if c in index)) for group in required)
     if not cells or len(cards) > MAX_CARDS or not 0 <= max_cards <= len(cards):
         return None
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    if max(map(abs, (*xs, *ys))) > MAX_COORDINATE:
-        return None
-    margin = 2 * (2 * max_cards + 3)
-    if (max(xs) - min(xs) + 1 + margin) * (max(ys) - min(ys) + 1 + margin) > MAX_BOARD_CELLS:
+    if not _board_fits(cells, max_cards):
         return None
     area = None
     if bounds is not None:
@@ -89,6 +84,35 @@ def problem_of(
             return None
         area = (bounds[0], bounds[1], bounds[2], bounds[3])
     return Problem(cells, types, codes, groups, area, max_cards)
+
+
+def _board_fits(cells: Sequence[tuple[int, int, int]], max_cards: int) -> bool:
+    """True when the table's ``cells`` (at least one) lie within the core's coordinates and
+    their span, with a margin of twice ``max_cards`` on each side, within its board."""
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    if max(map(abs, (*xs, *ys))) > MAX_COORDINATE:
+        return False
+    margin = 2 * (2 * max_cards + 3)
+    return (max(xs) - min(xs) + 1 + margin) * (max(ys) - min(ys) + 1 + margin) <= MAX_BOARD_CELLS
+
+
+def _check_cancel(cancel: bytearray | None) -> None:
+    """:class:`ValueError` for a cancel flag without a byte."""
+    if cancel is not None and len(cancel) < 1:
+        raise ValueError("the cancel flag must hold at least one byte")
+
+
+def _budget_note(budget: int, cards: Sequence[int]) -> str:
+    """The words an impossible answer adds when the budget is below the cards given."""
+    return "" if budget == len(cards) else f" with at most {budget} cards"
+
+
+def _stopped_why(stopped: str, limits: Limits) -> str:
+    """Why the core stopped without an answer (its ``stopped``): cancelled, or a limit."""
+    if stopped == "cancel":
+        return "cancelled: another solver answered first"
+    return limits.reason("nodes" if stopped == "nodes" else "time")
 
 
 def fits_core(
@@ -130,8 +154,7 @@ def solve_compiled(
     if early is not None or problem is None:
         return early
     low = max(lower_bound(table, cards, bounds) or 1, len(required))
-    if cancel is not None and len(cancel) < 1:
-        raise ValueError("the cancel flag must hold at least one byte")
+    _check_cancel(cancel)
     got = closure_core.solve(
         problem.cells,
         problem.types,
@@ -155,15 +178,9 @@ def solve_compiled(
         )
         return Closure("closable", certify(table, placements), why, "exact", stats(nodes), True)
     if status == "impossible":
-        limit = "" if budget == len(cards) else f" with at most {budget} cards"
-        why = f"an exhaustive search found no closure{limit}"
+        why = f"an exhaustive search found no closure{_budget_note(budget, cards)}"
         return Closure("impossible", (), why, "exact", stats(nodes))
-    stopped = got["stopped"]
-    if stopped == "cancel":
-        why = "cancelled: another solver answered first"
-    else:
-        why = limits.reason("nodes" if stopped == "nodes" else "time")
-    return Closure("unknown", (), why, "exact", stats(nodes))
+    return Closure("unknown", (), _stopped_why(got["stopped"], limits), "exact", stats(nodes))
 
 
 def placements_of(
@@ -272,9 +289,7 @@ def solve_compiled_maps(
     problem = problem_of(table, cards, budget, bounds, required)
     if problem is None:
         return None
-    if cancel is not None and len(cancel) < 1:
-        raise ValueError("the cancel flag must hold at least one byte")
-    history = table.history
+    _check_cancel(cancel)
     maps = map_data(table, problem.codes, readings, goal)
     got = closure_core.solve(
         problem.cells,
@@ -292,28 +307,30 @@ def solve_compiled_maps(
     status = got["status"]
     if status == "closable":
         placements = placements_of(got["placements"], problem.codes)
-        n = len(history)
-        removals = []
-        for after, ids in got["removals"]:
-            if not 1 <= after <= len(placements) or not all(
-                0 <= i < n + after for i in ids
-            ):
-                raise SolverError("internal error: the core named a removal out of range")
-            gone = tuple(history[i] if i < n else placements[i - n] for i in ids)
-            removals.append(Removal(after, gone))
+        removals = _removals_of(got["removals"], table.history, placements)
         why = f"{len(placements)} cards close it"
-        return Closure("closable", placements, why, "exact", stats, removals=tuple(removals))
+        return Closure("closable", placements, why, "exact", stats, removals=removals)
     if status == "impossible":
-        limit = "" if budget == len(cards) else f" with at most {budget} cards"
         why = (
             "an exhaustive search of every line, each map laid in every way with every"
-            f" removal its reading allows, found no closure{limit}"
+            f" removal its reading allows, found no closure{_budget_note(budget, cards)}"
         )
         return Closure("impossible", (), why, "exact", stats)
-    stopped = got["stopped"]
-    why = (
-        "cancelled: another solver answered first"
-        if stopped == "cancel"
-        else limits.reason("nodes" if stopped == "nodes" else "time")
-    )
-    return Closure("unknown", (), why, "exact", stats)
+    return Closure("unknown", (), _stopped_why(got["stopped"], limits), "exact", stats)
+
+
+def _removals_of(
+    raw: Sequence[tuple[int, Sequence[int]]],
+    history: Sequence[Placement],
+    placements: tuple[Placement, ...],
+) -> tuple[Removal, ...]:
+    """The core's removals ``(after, indices)`` as :class:`Removal`: each index names a card of
+    ``history`` or, past it, of ``placements``; :class:`SolverError` for one out of range."""
+    n = len(history)
+    removals = []
+    for after, ids in raw:
+        if not 1 <= after <= len(placements) or not all(0 <= i < n + after for i in ids):
+            raise SolverError("internal error: the core named a removal out of range")
+        gone = tuple(history[i] if i < n else placements[i - n] for i in ids)
+        removals.append(Removal(after, gone))
+    return tuple(removals)

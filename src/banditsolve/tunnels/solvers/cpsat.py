@@ -47,16 +47,7 @@ def model_of(
     of codes of which at least one card must be laid (a Bandida mode's goal)."""
     model = cp_model.CpModel()
     xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
-    front = set(m.front)
-    for cell, idx in m.covering.items():
-        lits = [xs[i] for i in idx]
-        if cell in front:
-            model.add_exactly_one(lits)
-        elif len(lits) > 1:
-            model.add_at_most_one(lits)
-    for t in m.front:
-        if t not in m.covering:
-            model.add_bool_or([])  # a front cell outside the region: nothing can cover it
+    _add_covering(model, m, xs)
     for c, side, n in m.edges:
         mine = [xs[i] for i in m.opening.get((c, side), ())]
         theirs = [xs[i] for i in m.opening.get((n, opposite(side)), ())]
@@ -69,15 +60,36 @@ def model_of(
         if len(lits) > count:
             model.add(sum(lits) <= count)
     model.add(sum(total) <= m.budget)
+    _add_required(model, m, xs, required)
+    if minimum:
+        model.minimize(sum(total))
+    return model, xs
+
+
+def _add_covering(model: cp_model.CpModel, m: ClosureModel, xs: list[cp_model.IntVar]) -> None:
+    """Each front cell covered exactly once, every other cell at most once."""
+    front = set(m.front)
+    for cell, idx in m.covering.items():
+        lits = [xs[i] for i in idx]
+        if cell in front:
+            model.add_exactly_one(lits)
+        elif len(lits) > 1:
+            model.add_at_most_one(lits)
+    for t in m.front:
+        if t not in m.covering:
+            model.add_bool_or([])  # a front cell outside the region: nothing can cover it
+
+
+def _add_required(
+    model: cp_model.CpModel, m: ClosureModel, xs: list[cp_model.IntVar], required: Required
+) -> None:
+    """At least one card of each group of ``required`` laid."""
     for group in required:
         need = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
         if need:
             model.add_bool_or(need)
         else:
             model.add_bool_or([])  # the required card fits nowhere in the region
-    if minimum:
-        model.minimize(sum(total))
-    return model, xs
 
 
 #: The first card budget of the staged models (see :func:`solve_cpsat`).
@@ -130,36 +142,51 @@ def solve_cpsat(
     while True:
         left = None if time_limit is None else time_limit - (time.perf_counter() - start)
         if left is not None and left <= 0:
-            why = "CP-SAT: the time limit ran out"
-            if ruled_out:
-                why += f" (no closure of at most {plural(ruled_out, 'card')})"
-            return Closure(
-                "unknown", (), why, "cpsat", SearchStats(nodes, time.perf_counter() - start)
-            )
+            return _out_of_time(ruled_out, SearchStats(nodes, time.perf_counter() - start))
         last = stage == budget
         share = left if left is None or last or timed_out else left * STAGE_SHARE
         r = _solve_budget(table, cards, stage, bounds, share, minimum, required)
         nodes += r.stats.nodes
         stats = replace(r.stats, nodes=nodes, seconds=time.perf_counter() - start)
-        if r.status == "closable" and minimum and len(r.placements) == ruled_out + 1:
-            # No closure of ``ruled_out`` cards or fewer exists: one more is the fewest, even
-            # when the stage's own optimisation stopped at its share of the time.
-            why = f"CP-SAT proved {r.cards} cards optimal (the stages before hold no closure)"
-            return replace(r, stats=stats, minimum=True, reason=why)
-        if r.status == "closable" or (last and r.status == "impossible"):
-            return replace(r, stats=stats)
-        if r.status == "unknown" and (last or r.reason.startswith(TOO_LARGE)):
-            why = r.reason
-            if ruled_out:
-                why += f"; no closure of at most {plural(ruled_out, 'card')}"
-            return replace(r, reason=why, stats=stats)
-        if r.reason.startswith(DEAD):
-            return replace(r, stats=stats)
+        answer = _stage_answer(r, stats, minimum, last, ruled_out)
+        if answer is not None:
+            return answer
         if r.status == "impossible":
             ruled_out = stage
         else:
             timed_out = True
         stage = next_stage(stage, budget)
+
+
+def _out_of_time(ruled_out: int, stats: SearchStats) -> Closure:
+    """``unknown``: the time limit ran out before a stage (``ruled_out``: the budget already
+    ruled out)."""
+    why = "CP-SAT: the time limit ran out"
+    if ruled_out:
+        why += f" (no closure of at most {plural(ruled_out, 'card')})"
+    return Closure("unknown", (), why, "cpsat", stats)
+
+
+def _stage_answer(
+    r: Closure, stats: SearchStats, minimum: bool, last: bool, ruled_out: int
+) -> Closure | None:
+    """The answer a stage's result ``r`` gives (with ``stats``, the stages' so far), or None
+    when the next stage must go on (``last``: the stage of the whole budget)."""
+    if r.status == "closable" and minimum and len(r.placements) == ruled_out + 1:
+        # No closure of ``ruled_out`` cards or fewer exists: one more is the fewest, even
+        # when the stage's own optimisation stopped at its share of the time.
+        why = f"CP-SAT proved {r.cards} cards optimal (the stages before hold no closure)"
+        return replace(r, stats=stats, minimum=True, reason=why)
+    if r.status == "closable" or (last and r.status == "impossible"):
+        return replace(r, stats=stats)
+    if r.status == "unknown" and (last or r.reason.startswith(TOO_LARGE)):
+        why = r.reason
+        if ruled_out:
+            why += f"; no closure of at most {plural(ruled_out, 'card')}"
+        return replace(r, reason=why, stats=stats)
+    if r.reason.startswith(DEAD):
+        return replace(r, stats=stats)
+    return None
 
 
 #: How the reason of an exit no model can close begins.
@@ -186,36 +213,11 @@ def _solve_budget(
     if isinstance(prepared, Closure):
         return prepared
     budget, m = prepared
-    if m.radius >= 2:
-        for t in m.front:
-            if not m.covering.get(t):
-                why = (
-                    f"{DEAD} the front cell {t} in the model (radius {m.radius}): every"
-                    " placement covering it lies within two steps, so none ever will"
-                )
-                stats = SearchStats(0, time.perf_counter() - start)
-                return Closure("impossible", (), why, "cpsat", stats)
+    dead = _dead_front(m, start)
+    if dead is not None:
+        return dead
     model, xs = model_of(m, minimum, required)
-    index = {c.placement: i for i, c in enumerate(m.candidates)}
-    branches = 0
-    while True:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = SEED
-        solver.parameters.cp_model_probing_level = PROBING
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - start)
-            solver.parameters.max_time_in_seconds = max(0.01, left)
-        status = solver.solve(model)
-        branches += int(solver.num_branches)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or not required:
-            break
-        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
-        ordered: tuple[Placement, ...] = order_placements(table, chosen)
-        if not missing(required, Counter(p.card for p in ordered)):
-            break
-        dropped = set(chosen) - set(ordered)
-        model.add(sum(xs[index[p]] for p in dropped) <= len(dropped) - 1)
+    solver, status, branches = _solve_model(table, m, model, xs, required, time_limit, start)
     stats = SearchStats(branches, time.perf_counter() - start, float(solver.deterministic_time))
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -246,3 +248,52 @@ def _solve_budget(
         "cpsat",
         stats,
     )
+
+
+def _dead_front(m: ClosureModel, start: float) -> Closure | None:
+    """``impossible`` when a front cell of a model of radius 2 or more has no placement
+    covering it (none of any larger model will either); else None."""
+    if m.radius >= 2:
+        for t in m.front:
+            if not m.covering.get(t):
+                why = (
+                    f"{DEAD} the front cell {t} in the model (radius {m.radius}): every"
+                    " placement covering it lies within two steps, so none ever will"
+                )
+                stats = SearchStats(0, time.perf_counter() - start)
+                return Closure("impossible", (), why, "cpsat", stats)
+    return None
+
+
+def _solve_model(
+    table: Table,
+    m: ClosureModel,
+    model: cp_model.CpModel,
+    xs: list[cp_model.IntVar],
+    required: Required,
+    time_limit: float | None,
+    start: float,
+) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, int]:
+    """Solve ``model`` (one worker, the seed, no probing, the time left since ``start``),
+    cutting off each solution whose required cards lie in a detached closed group and solving
+    again; the last solver, its status, and the branches of every solve."""
+    index = {c.placement: i for i, c in enumerate(m.candidates)}
+    branches = 0
+    while True:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = SEED
+        solver.parameters.cp_model_probing_level = PROBING
+        if time_limit is not None:
+            left = time_limit - (time.perf_counter() - start)
+            solver.parameters.max_time_in_seconds = max(0.01, left)
+        status = solver.solve(model)
+        branches += int(solver.num_branches)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or not required:
+            return solver, status, branches
+        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
+        ordered: tuple[Placement, ...] = order_placements(table, chosen)
+        if not missing(required, Counter(p.card for p in ordered)):
+            return solver, status, branches
+        dropped = set(chosen) - set(ordered)
+        model.add(sum(xs[index[p]] for p in dropped) <= len(dropped) - 1)

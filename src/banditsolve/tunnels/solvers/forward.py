@@ -83,7 +83,6 @@ class ForwardCheck(Board):
         child tight, :meth:`tight_dead`. (A child bound of :data:`NEVER` drops the placement
         and leaves ``result`` as it is.)"""
         options.sort()
-        cells = self.cells
         exits = self.exits
         balance = self.balance
         nfront = len(self.front)
@@ -115,26 +114,10 @@ class ForwardCheck(Board):
                     bdx, bdy, faced = shape_info(mask, rotation)
                     if nfront + len(faced) >= budget:
                         # (The child's front has at most this many cells, its cover bound no
-                        # more.) The child's front cells: the node's, less the two covered,
-                        # and the empty cells the card opens onto.
-                        after = front_cells.copy()
-                        after.discard((x, y))
-                        after.discard((x + bdx, y + bdy))
-                        opened = []
-                        for dx, dy in faced:
-                            n = (x + dx, y + dy)
-                            if n not in cells:
-                                after.add(n)
-                                opened.append(n)
-                        cover = quick_cover(after)
-                        if (
-                            cover == budget - 1
-                            and opened
-                            and self.tight_dead(code, x, y, rotation, after, opened)
-                        ):
-                            # A tight child with a front cell no card can cover within its
-                            # budget: it needs at least ``budget`` cards.
-                            cover = budget
+                        # more.)
+                        cover = self._child_cover(
+                            code, x, y, rotation, (bdx, bdy), faced, budget, front_cells
+                        )
                         if cover > child:
                             child = cover
                 if child > budget - 1:
@@ -143,6 +126,44 @@ class ForwardCheck(Board):
                     continue
             children.append(Placement(code, x, y, rotation))
         return result, children
+
+    def _child_cover(
+        self,
+        code: int,
+        x: int,
+        y: int,
+        rotation: int,
+        second: Cell,
+        faced: Sequence[Cell],
+        budget: int,
+        front_cells: set[Cell],
+    ) -> int:
+        """The quick cover bound of the child after laying ``code`` at ``(x, y, rotation)``
+        (``second``: its other cell's offset; ``faced``: the offsets its openings face), at a
+        node of front ``front_cells`` with ``budget`` cards left; ``budget`` when the child is
+        tight and :meth:`tight_dead`."""
+        cells = self.cells
+        # The child's front cells: the node's, less the two covered, and the empty cells the
+        # card opens onto.
+        after = front_cells.copy()
+        after.discard((x, y))
+        after.discard((x + second[0], y + second[1]))
+        opened = []
+        for dx, dy in faced:
+            n = (x + dx, y + dy)
+            if n not in cells:
+                after.add(n)
+                opened.append(n)
+        cover = quick_cover(after)
+        if (
+            cover == budget - 1
+            and opened
+            and self.tight_dead(code, x, y, rotation, after, opened)
+        ):
+            # A tight child with a front cell no card can cover within its budget: it needs
+            # at least ``budget`` cards.
+            cover = budget
+        return cover
 
     def tight_dead(
         self, code: int, x: int, y: int, rotation: int, after: set[Cell], opened: list[Cell]

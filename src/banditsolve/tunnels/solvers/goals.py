@@ -174,6 +174,31 @@ def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
     make the first note say so, with their count (BD-CLOSE-6)."""
     maps = sum(1 for c in codes if is_map(c))
     rest = [c for c in codes if not is_map(c)]
+    notes = _plan_notes(codes, maps)
+    required: list[frozenset[int]] = []
+    if goal in ("ladder", "join") and not ladder_laid(table):
+        ladders = frozenset(c for c in rest if is_ladder(c))
+        if not ladders:
+            why = "no ladder card among the cards or on the table"
+            return Plan(goal, (), maps, tuple(notes), why)
+        required.append(ladders)
+    need_super = goal == "join" and not second_super_laid(table)
+    supers = _second_supers(rest, need_super)
+    if need_super and not supers:
+        why = "no second super card among the cards or on the table"
+        return Plan(goal, (), maps, tuple(notes), why)
+    if supers:
+        searches = _side_searches(rest, supers[0], tuple(required), need_super)
+        return Plan(goal, searches, maps, tuple(notes))
+    req = tuple(required)
+    cards = tuple(sorted(rest))
+    only = Search(tuple(sorted(collapse(cards))), req, cards)
+    return Plan(goal, (only,), maps, tuple(notes))
+
+
+def _plan_notes(codes: Sequence[int], maps: int) -> list[str]:
+    """A plan's notes: the game state's cards not yet played, the ``maps`` map cards, the
+    objects that are tunnel cards here."""
     notes: list[str] = [codes.source.note] if isinstance(codes, Unplayed) else []
     if maps:
         notes.append(
@@ -185,37 +210,33 @@ def plan(table: Table, codes: Sequence[int], goal: str) -> Plan:
             "the backpack, dynamite, broken tool and water bottle change only hands and"
             " draws, not which placement sequences exist: here they are tunnel cards"
         )
-    required: list[frozenset[int]] = []
-    if goal in ("ladder", "join") and not ladder_laid(table):
-        ladders = frozenset(c for c in rest if is_ladder(c))
-        if not ladders:
-            why = "no ladder card among the cards or on the table"
-            return Plan(goal, (), maps, tuple(notes), why)
-        required.append(ladders)
-    need_super = goal == "join" and not second_super_laid(table)
-    supers = [c for c in rest if kind_index(c) == BANDIDO_SUPER] or (
+    return notes
+
+
+def _second_supers(rest: Sequence[int], need_super: bool) -> list[int]:
+    """The cards of ``rest`` that may be the second super card: Bandido's super cards, else
+    (when the goal needs a second super card) any super card."""
+    return [c for c in rest if kind_index(c) == BANDIDO_SUPER] or (
         [c for c in rest if is_super(c)] if need_super else []
     )
-    if need_super and not supers:
-        why = "no second super card among the cards or on the table"
-        return Plan(goal, (), maps, tuple(notes), why)
-    if supers:
-        # Bandido's super card is laid on the side the players choose: one search per side.
-        first = supers[0]
-        others = list(rest)
-        others.remove(first)
-        kind = first & ~PORT_MASK
-        searches = []
-        for side, mask in (("super6", SUPER6), ("super5", SUPER5)):
-            code = mask | kind
-            need = (*required, frozenset({code})) if need_super else tuple(required)
-            cards = tuple(sorted([*others, code]))
-            searches.append(Search(tuple(sorted(collapse(cards))), need, cards, side))
-        return Plan(goal, tuple(searches), maps, tuple(notes))
-    req = tuple(required)
-    cards = tuple(sorted(rest))
-    only = Search(tuple(sorted(collapse(cards))), req, cards)
-    return Plan(goal, (only,), maps, tuple(notes))
+
+
+def _side_searches(
+    rest: Sequence[int], first: int, required: Required, need_super: bool
+) -> tuple[Search, ...]:
+    """The searches with the super card ``first`` of ``rest`` on each side (``need_super``:
+    the goal requires it laid)."""
+    # Bandido's super card is laid on the side the players choose: one search per side.
+    others = list(rest)
+    others.remove(first)
+    kind = first & ~PORT_MASK
+    searches = []
+    for side, mask in (("super6", SUPER6), ("super5", SUPER5)):
+        code = mask | kind
+        need = (*required, frozenset({code})) if need_super else required
+        cards = tuple(sorted([*others, code]))
+        searches.append(Search(tuple(sorted(collapse(cards))), need, cards, side))
+    return tuple(searches)
 
 
 def collapse(codes: Iterable[int]) -> list[int]:

@@ -488,8 +488,7 @@ def relaxed_reason(
     card can fill (:func:`conflicts`) stays so until a card near it goes (:func:`cards_near`),
     so only those cards are tried next; after a search that proved the table impossible, any
     card may go next."""
-    maps = sum(1 for c in codes if is_map(c))
-    tunnel = tuple(sorted(c & PORT_MASK if is_map(c) else c for c in codes))
+    maps, tunnel = _maps_as_tunnels(codes)
     types = sorted(set(tunnel))
     pool = removable(table, readings)
     most = min(len(pool), 3 * maps)
@@ -508,8 +507,7 @@ def relaxed_reason(
         rest = rebuilt(table, gone) if gone else table
         where = next(conflicts(rest, types, area), None)
         if where is not None:
-            near = {table.history.index(rest.history[i]) for i in cards_near(rest, where)}
-            nexts = [i for i in pool if i in near and i not in combo]
+            nexts = _near_next(table, rest, where, pool, combo)
         else:
             left = limits()
             if left is None:
@@ -522,10 +520,32 @@ def relaxed_reason(
             nexts = [i for i in pool if i not in combo]
         if len(combo) < most:
             todo.extend(tuple(sorted((*combo, i))) for i in nexts)
+    return _relaxed_why(maps, most, len(pool), len(seen), searched), nodes
+
+
+def _maps_as_tunnels(codes: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """How many of ``codes`` are map cards, and the codes (sorted) with each map card as the
+    tunnel card of its openings."""
+    maps = sum(1 for c in codes if is_map(c))
+    tunnel = tuple(sorted(c & PORT_MASK if is_map(c) else c for c in codes))
+    return maps, tunnel
+
+
+def _near_next(
+    table: Table, rest: Table, where: Cell, pool: list[int], combo: tuple[int, ...]
+) -> list[int]:
+    """The cards of ``pool`` (indices into ``table``'s history) not yet in ``combo`` that lie
+    near the cell ``where`` no card can fill on ``rest`` (the table with ``combo`` gone)."""
+    near = {table.history.index(rest.history[i]) for i in cards_near(rest, where)}
+    return [i for i in pool if i in near and i not in combo]
+
+
+def _relaxed_why(maps: int, most: int, pool: int, seen: int, searched: int) -> str:
+    """The relaxation's reason: ``seen`` sets of up to ``most`` of the ``pool`` removable
+    cards ruled out, ``searched`` of them by a search, with ``maps`` map cards."""
     kinds = "cards" if maps > 1 else "card"
-    why = (
+    return (
         f"no closure even with the map {kinds} laid as tunnel {kinds} and any set of up to"
-        f" {most} of the {len(pool)} table cards a map may take off taken off ({len(seen)} sets"
+        f" {most} of the {pool} table cards a map may take off taken off ({seen} sets"
         f" ruled out, {searched} of them by a search; a map takes off at most three cards)"
     )
-    return why, nodes

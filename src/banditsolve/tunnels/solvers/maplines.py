@@ -144,21 +144,7 @@ def with_core(
         return None
     stats = SearchStats(plain.stats.nodes + lines.stats.nodes, time.perf_counter() - start)
     if lines.status == "closable":
-        placements = lines.placements
-        if lines.removals or any(is_map(p.card) for p in placements):
-            replay(table, placements, lines.removals, readings, goal)
-            taken = sum(len(r.cards) for r in lines.removals)
-            how = f"{plural(taken, 'card')} taken off" if lines.removals else "the map laid last"
-            if not lines.removals and not is_map(placements[-1].card):
-                how = "the map taking nothing off"
-            why = (
-                f"{len(placements)} cards close it with a map ({how}); no closure without the"
-                " map cards"
-            )
-        else:
-            # A closure without the maps that the search without them missed in its time.
-            placements = certify(table, placements, goal)
-            why = f"{len(placements)} cards close it without the map cards"
+        placements, why = _lines_closed(table, lines, readings, goal)
         return Closure(
             "closable", placements, why, plain.backend, stats, False, goal=goal,
             notes=plain.notes, removals=lines.removals,
@@ -174,6 +160,29 @@ def with_core(
         how = limits.reason("time")  # the limit asked, not the time left
     why = f"{plain_why} without the map cards; with them: {how}"
     return Closure("unknown", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
+
+
+def _lines_closed(
+    table: Table, lines: Closure, readings: Readings, goal: str
+) -> tuple[tuple[Placement, ...], str]:
+    """The placements of the line search's closure (``lines``), replayed by the rules, and
+    why they answer."""
+    placements = lines.placements
+    if lines.removals or any(is_map(p.card) for p in placements):
+        replay(table, placements, lines.removals, readings, goal)
+        taken = sum(len(r.cards) for r in lines.removals)
+        how = f"{plural(taken, 'card')} taken off" if lines.removals else "the map laid last"
+        if not lines.removals and not is_map(placements[-1].card):
+            how = "the map taking nothing off"
+        why = (
+            f"{len(placements)} cards close it with a map ({how}); no closure without the"
+            " map cards"
+        )
+    else:
+        # A closure without the maps that the search without them missed in its time.
+        placements = certify(table, placements, goal)
+        why = f"{len(placements)} cards close it without the map cards"
+    return placements, why
 
 
 def relaxation(

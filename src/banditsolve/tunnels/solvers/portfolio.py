@@ -110,7 +110,15 @@ def race(
         flag[0] = 1  # the SAT finder has answered (or failed): the core stops if it still runs
         worker.join()
     core = box[0] if box else None
-    seconds = time.perf_counter() - start
+    return _race_answer(core, sat, minimum, limits, time.perf_counter() - start)
+
+
+def _race_answer(
+    core: Closure | None, sat: Closure, minimum: bool, limits: Limits, seconds: float
+) -> Closure | None:
+    """The race's answer from the core's (None: too large for it) and the SAT finder's, with
+    the race's ``seconds``: the first definite one, else SAT's closure, else the core's
+    ``unknown`` naming the time limit asked."""
     for result in (core, sat):
         if result is not None and definite(result, minimum):
             return replace(result, stats=replace(result.stats, seconds=seconds))

@@ -142,6 +142,20 @@ def constraints_of(
     """The model's constraints on the literals ``xs``: each front cell covered once (False
     when one cannot be), each other region cell at most once, equal openings across each
     edge, no more of a card type than given, one card of each ``required`` group."""
+    constraints = _covering(m, xs)
+    constraints.extend(_edges(m, xs))
+    for count, idx in m.by_type.values():
+        if len(idx) > count:
+            constraints.append(_count([xs[i] for i in idx], "<=", count))
+    for group in required:
+        lits = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
+        constraints.append(_count(lits, ">=", 1))
+    return constraints
+
+
+def _covering(m: ClosureModel, xs: list[z.BoolExpr]) -> list[z.BoolExpr | bool]:
+    """Each front cell covered once (False for one no placement covers), each other region
+    cell at most once."""
     constraints: list[z.BoolExpr | bool] = [False for t in m.front if t not in m.covering]
     front = set(m.front)
     for cell, idx in m.covering.items():
@@ -150,16 +164,16 @@ def constraints_of(
             constraints.append(_count(lits, "==", 1))
         elif len(lits) > 1:
             constraints.append(_count(lits, "<=", 1))
+    return constraints
+
+
+def _edges(m: ClosureModel, xs: list[z.BoolExpr]) -> list[z.BoolExpr]:
+    """Equal openings across each edge of the region that any placement opens onto."""
+    constraints = []
     for c, side, n in m.edges:
         mine = [xs[i] for i in m.opening.get((c, side), ())]
         theirs = [xs[i] for i in m.opening.get((n, opposite(side)), ())]
         if mine or theirs:
             weighted = [(x, 1) for x in mine] + [(x, -1) for x in theirs]
             constraints.append(z.pseudo_boolean(weighted, "==", 0))
-    for count, idx in m.by_type.values():
-        if len(idx) > count:
-            constraints.append(_count([xs[i] for i in idx], "<=", count))
-    for group in required:
-        lits = [xs[i] for code in group for i in m.by_type.get(code, (0, ()))[1]]
-        constraints.append(_count(lits, ">=", 1))
     return constraints
