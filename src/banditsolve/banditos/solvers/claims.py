@@ -68,6 +68,10 @@ def memo_key(mine: Any, theirs: Any, available: Any) -> tuple[object, ...] | Non
     (as read, they are the question; items and counts never compare equal). The key's values
     are not checked here: a key holding a count or a colour out of range is never stored. The
     arguments are ``Any``: this function is what checks their types."""
+    # lizard forgives: its complexity (19) is the one exception to the house's 15. It is the
+    # claim verdict's hot path, at 9.7x a dict lookup of a 10x target (results/banditos.md), and
+    # every form below 15 measured slower: a helper for the dict's items +20 ns (4.5 %), the two
+    # sequence checks as one `in (tuple, list)` test +25 ns (7 %).
     kind = type(available)
     if kind is dict:
         available = tuple(available.items())
