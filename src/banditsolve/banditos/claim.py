@@ -218,7 +218,8 @@ def check_claim(
     """Validate a claim question: three dice of your own, at most two of the opponent's, and an
     availability the dice on this tile leave possible. Returns them normalised."""
     if type(mine) is tuple and type(theirs) is tuple and type(available) is tuple:
-        # The hot path: tuples of dice and four counts, checked without building anything.
+        # The hot path: tuples of dice and four counts, checked in place (the counts left and
+        # the dice joined are all it builds), with no normalised copies.
         fast = _check_tuples(mine, theirs, available)
         if fast:
             return mine, theirs, available
