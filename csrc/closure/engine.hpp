@@ -22,6 +22,9 @@ constexpr uint64_t kRimPart = uint64_t{3} << 62;
 constexpr uint64_t kKeyB = 0xD6E8FEB86659FD93ULL;
 constexpr int kFound = -1;
 constexpr int kMemoBudget = 2;
+// The most cards to spare (the budget less the cover bound) at which spare_options filters the
+// branching cell's options (measured: with two to spare it never dropped one).
+constexpr int kSpareFilter = 1;
 constexpr int kStopped = -2;
 constexpr uint8_t kOccupied = 0x10;
 constexpr int kSquareAPorts = 0b100011;  // L, TL, BL
@@ -120,12 +123,18 @@ class Search {
   void mark_zones(const std::vector<int>& pair_sides);
   void clear_zones();
   int kept_options(int t);
+  bool spare_options(int t, int spare, const std::vector<int>& pair_sides,
+                     std::vector<Option>* best);
   bool opens_in_zone(int t, const Shape& s) const;
+  bool opens_near_zone(int t, const Shape& s, int spare) const;
+  bool served(int nb, int t, int o) const;
   void order_by_exits(int t, std::vector<Option>* options) const;
   bool augment(int i, int stamp);
   int dfs(int budget);
   int branch(int budget, int low, bool memo);
   int scan_front(std::vector<int>* pair_sides);
+  int branch_options(int budget, int cover, int best_cell, const std::vector<int>& pair_sides,
+                     std::vector<Option>* best, int* result);
   int closed() const;
   void build_types();
   void block_cells();

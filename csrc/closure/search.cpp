@@ -114,17 +114,10 @@ int Search::branch(int budget, int low, bool memo) {
   if (known > budget) return known;
   low = std::max(low, known);
   int result = kNever;
-  if (cover == budget) {
-    // Tight: every card still laid covers a front cell (see tight_options). The options it
-    // drops may serve a larger budget, so the bound proven here is at most budget + 1.
-    best_cell = tight_options(pair_sides, &best);
-    if (best_cell < 0) {
-      if (memo) memo_.put(key_a_, key_b_, budget + 1);
-      return budget + 1;
-    }
-    result = budget + 1;
-  } else {
-    options_at(best_cell, &best, nullptr);
+  best_cell = branch_options(budget, cover, best_cell, pair_sides, &best, &result);
+  if (best_cell < 0) {
+    if (memo) memo_.put(key_a_, key_b_, budget + 1);
+    return budget + 1;
   }
   order_by_exits(best_cell, &best);
   for (const Option& option : best) {
@@ -139,6 +132,27 @@ int Search::branch(int budget, int low, bool memo) {
   result = std::max({result, low, budget + 1});
   if (memo) memo_.put(key_a_, key_b_, result);
   return result;
+}
+
+// The options the node branches on (in *best) and the cell they cover, or -1 when a front cell
+// has none that a closure within the budget may lay. *result: kNever, or budget + 1 when
+// options were dropped that may serve a larger budget (the bound proven is then at most that).
+int Search::branch_options(int budget, int cover, int best_cell,
+                           const std::vector<int>& pair_sides, std::vector<Option>* best,
+                           int* result) {
+  const int spare = budget - cover;
+  if (spare == 0) {
+    // Tight: every card still laid covers a front cell (see tight_options).
+    *result = budget + 1;
+    return tight_options(pair_sides, best);
+  }
+  if (front_.size() > 1 && spare <= kSpareFilter) {
+    // Cards to spare: at most `spare` cards still laid cover no front cell (spare_options).
+    if (spare_options(best_cell, spare, pair_sides, best)) *result = budget + 1;
+    return best_cell;
+  }
+  options_at(best_cell, best, nullptr);
+  return best_cell;
 }
 
 // Every front cell's option count (through the cache) and pair sides: the cell with the fewest
