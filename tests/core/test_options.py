@@ -113,3 +113,23 @@ def test_check_refuses_python_values_the_option_does_not_take() -> None:
     for bad in ({"hand": "4"}, {"trunk_count": "nope"}, {"hand": 9}):
         with pytest.raises(RuleOptionError):
             OPTIONS.check(bad)
+
+
+def test_an_unknown_option_of_a_game_with_many_names_a_few_of_them_in_a_short_line() -> None:
+    """A game with many options lists the first of them and how many more: the refusal stays
+    one short line, even when the unknown name is long (Bandida's 19 options once made it 304
+    characters long inside a game state's refusal)."""
+    many = OptionSet(
+        "Many",
+        tuple(OptionSpec(f"option_number_{i}", ("a", "b"), "a", "first") for i in range(30)),
+    )
+    with pytest.raises(RuleOptionError) as caught:
+        many.read({"\U00100d99" * 200: "a"})
+    message = str(caught.value)
+    assert len(message) < 250, message
+    assert "(options: option_number_0, option_number_1, " in message
+    shown = message.count("option_number_")
+    assert 3 < shown < 30
+    assert message.endswith(f" and {30 - shown} more)")
+    with pytest.raises(RuleOptionError, match=r"\(options: trunk_count, hand, size\)$"):
+        OPTIONS.read({"no_such": "x"})

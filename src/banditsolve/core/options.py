@@ -35,6 +35,9 @@ from banditsolve.core.limits import MAX_VALUE_LENGTH
 from banditsolve.core.text import excerpt, shown
 from banditsolve.errors import ArgumentTypeError, RuleOptionError
 
+#: The most characters of option names a refusal of an unknown option lists.
+LISTED = 150
+
 #: What an option's value is in Python: text, or a whole number written in digits.
 Kind = Literal["text", "int"]
 
@@ -192,8 +195,17 @@ class OptionSet:
                     deprecated(f"option {key}", f"option {spec.name}")
                     return spec
         what = excerpt(name) if isinstance(name, str) else shown(name)
-        listed = ", ".join(s.name for s in self.specs) or "none"
-        raise RuleOptionError(f"unknown {self.game} rule option {what} (options: {listed})")
+        raise RuleOptionError(f"unknown {self.game} rule option {what} (options: {self._listed()})")
+
+    def _listed(self) -> str:
+        """The options' names for a refusal, the first of them up to :data:`LISTED` characters
+        and how many more (a refusal is one line of a bounded length, whatever it quotes)."""
+        names = [s.name for s in self.specs]
+        listed = ", ".join(names) or "none"
+        if len(listed) <= LISTED:
+            return listed
+        shown_names = listed[:LISTED].rsplit(", ", 1)[0].split(", ")
+        return f"{', '.join(shown_names)} and {len(names) - len(shown_names)} more"
 
     def names(self) -> dict[str, tuple[str, ...]]:
         """Each option's name and its listed values, the default first."""
