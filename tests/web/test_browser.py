@@ -32,6 +32,8 @@ playwright = pytest.importorskip("playwright.sync_api")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 
+#: The answer's picture once drawn (the board marks what its picture shows).
+ANSWER_DRAWN = "#picture[data-shows='answer'] svg"
 #: (game, puzzle, verb, further arguments, what the answer's picture must hold, the status).
 ASKED = [
     ("bandido", "loop-1", "close", "", "g.card[data-step]", "answer: closable"),
@@ -109,7 +111,7 @@ def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> N
     page.fill("#args", args)
     page.click("#ask")
     page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
-    page.wait_for_selector("#picture svg", timeout=60_000)
+    page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
 
 
 def _line_to(game_name: str, verb: str, seed: int, players: int) -> tuple[list[str], str]:
@@ -188,7 +190,7 @@ def test_a_game_set_up_by_clicking_its_moves_is_asked_and_answered(
         page.click("#ask")
         page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
         assert said in page.inner_text("#status")
-        page.wait_for_selector("#picture svg", timeout=60_000)
+        page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
         if game in TUNNELS:
             _check_certificate(page)
 
@@ -211,6 +213,31 @@ def test_a_question_asked_in_the_browser_is_answered_and_drawn(
         page.goto(page.url)
         page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
         assert said in page.inner_text("#status")
+
+
+def test_a_late_drawing_of_the_position_does_not_replace_the_answers_picture(server: str) -> None:
+    """The position's drawing is held back until the answer is drawn, then let through: the
+    picture still shows the answer (a user who asks at once must see the answer's picture)."""
+    held: list[Any] = []
+    with _chromium() as page:
+        def hold(route: Any) -> None:
+            held.append(route)
+
+        page.route("**/api/bandido/show/svg", hold)
+        page.goto(f"{server}/bandido")
+        page.wait_for_selector("#puzzle option[value='loop-1']", state="attached")
+        page.select_option("#puzzle", "loop-1")
+        page.wait_for_function("document.getElementById('position').value.length > 0")
+        page.fill("#verb", "close")
+        page.click("#ask")
+        page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
+        assert held, "the position's drawing was not asked for"
+        for route in held:
+            route.continue_()
+        # the drawing of the position ends by listing the moves (or why there are none)
+        page.wait_for_function("document.getElementById('moves').textContent.length > 0")
+        assert page.get_attribute("#picture", "data-shows") == "answer"
+        _check_certificate(page)
 
 
 #: The position editor (issue 30): each game's position clicked together from the palette of
@@ -277,7 +304,7 @@ def _edit(page: Any, url: str, game: str, steps: list[tuple[str, ...]]) -> None:
     _checked(page, "valid")
     page.click("#ask")
     page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
-    page.wait_for_selector("#picture svg", timeout=60_000)
+    page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
 
 
 @pytest.mark.parametrize(("game", "steps", "said"), EDITED)
@@ -348,7 +375,7 @@ def main() -> None:  # pragma: no cover - rewrites the committed screenshots
                 page.fill("#args", arg)
                 page.click("#ask")
                 page.wait_for_selector("#status[data-state='answered']", timeout=60_000)
-                page.wait_for_selector("#picture svg", timeout=60_000)
+                page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
                 shot = SHOTS / f"{game}-set-up-{verb}.png"
                 page.screenshot(path=str(shot), full_page=True)
             for game, steps, _ in EDITED:

@@ -1,5 +1,15 @@
 const game = document.body.dataset.game;
 const $ = (id) => document.getElementById(id);
+// The picture shows what was asked last: each drawing takes a turn, and a reply that comes
+// back after a later turn was taken is dropped (a slow drawing of the position must not
+// replace the answer's picture). ``data-shows`` says what the picture is of.
+const picture = {turn: 0};
+function pictureTurn() { return ++picture.turn; }
+function drawPicture(turn, shows, html) {
+  if (turn !== picture.turn) { return; }
+  $("picture").innerHTML = html;
+  $("picture").dataset.shows = html ? shows : "";
+}
 function words(text) { return text.trim() ? text.trim().split(/\s+/) : []; }
 function options(text) {
   const out = {};
@@ -21,7 +31,8 @@ async function ask() {
     args: $("args").value, options: $("options").value});
   history.replaceState(null, "", "?" + params.toString());
   $("status").textContent = "asking...";
-  $("picture").innerHTML = ""; $("answer").textContent = "";
+  const turn = pictureTurn();
+  drawPicture(turn, "", ""); $("answer").textContent = "";
   const headers = {"Content-Type": "application/json"};
   const reply = await fetch(`/api/${game}/${verb}`, {method: "POST", headers, body});
   const text = await reply.text();
@@ -39,7 +50,7 @@ async function ask() {
   $("status").textContent = `answer: ${answer} (exit status ${exit})`;
   $("status").dataset.state = "answered";
   const drawn = await fetch(`/api/${game}/${verb}/svg`, {method: "POST", headers, body});
-  if (drawn.ok) { $("picture").innerHTML = await drawn.text(); }
+  if (drawn.ok) { drawPicture(turn, "answer", await drawn.text()); }
   const asked = request();
   asked.options.python = true;
   const python = await call(verb, asked);
@@ -77,9 +88,10 @@ async function drawPosition() {
   $("moves").innerHTML = "";
   if (!position) { return; }
   if (typeof editorFollow === "function") { editorFollow(position); }
+  const turn = pictureTurn();
   const [moves, drawn] = await Promise.all([
     call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
-  if (drawn.ok) { $("picture").innerHTML = drawn.text; }
+  if (drawn.ok) { drawPicture(turn, "position", drawn.text); }
   if (!moves.ok) {
     $("moves").textContent = "(" + JSON.parse(moves.text).error + ")"; return;
   }

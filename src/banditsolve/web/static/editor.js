@@ -66,9 +66,10 @@ async function check() {
   $("ed-status").textContent = "a position the game can hold: it is in the position field; " +
     "Ask asks the question below";
   $("ed-status").dataset.state = "valid";
-  if (made.check.picture === false) { $("picture").innerHTML = ""; return; }
+  const turn = pictureTurn();
+  if (made.check.picture === false) { drawPicture(turn, "", ""); return; }
   const drawn = await call(made.check.verb + "/svg", body);
-  if (seq === editor.seq && drawn.ok) { $("picture").innerHTML = drawn.text; }
+  if (seq === editor.seq && drawn.ok) { drawPicture(turn, "position", drawn.text); }
 }
 // Redraw the palette and the board, then check the position the editor holds.
 function changed() {
