@@ -240,6 +240,38 @@ def test_a_late_drawing_of_the_position_does_not_replace_the_answers_picture(ser
         _check_certificate(page)
 
 
+def test_an_answer_that_comes_back_after_a_later_question_is_dropped(server: str) -> None:
+    """``close`` is asked and its reply held back, then ``show`` asked and answered; the held
+    reply let through: the status, the command and the picture still belong to ``show``."""
+    held: list[Any] = []
+    with _chromium() as page:
+        def hold(route: Any) -> None:
+            if not held:
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/api/bandido/close", hold)
+        page.goto(f"{server}/bandido")
+        page.wait_for_selector("#puzzle option[value='loop-1']", state="attached")
+        page.select_option("#puzzle", "loop-1")
+        page.wait_for_function("document.getElementById('position').value.length > 0")
+        page.fill("#verb", "close")
+        page.click("#ask")
+        page.wait_for_selector("#status[data-state='asking']")
+        page.fill("#verb", "show")
+        page.click("#ask")
+        page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
+        assert held, "the first question was not asked"
+        page.wait_for_function("document.getElementById('python').textContent.length > 0")
+        with page.expect_event("requestfinished", lambda r: r.url.endswith("/bandido/close")):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the page reads the held reply (and drops it)
+        assert page.inner_text("#command").startswith("banditsolve bandido show ")
+        assert "closable" not in page.inner_text("#status")
+        assert page.locator("#picture g.card[data-step]").count() == 0
+
+
 #: The position editor (issue 30): each game's position clicked together from the palette of
 #: what remains, as (game, the clicks, the question's status). A click is ``("click", SELECTOR)``
 #: or ``("select", SELECTOR, VALUE)``; each ends with the editor's check and then Ask.

@@ -24,18 +24,27 @@ function request() {
   const args = $("position").value.trim() ? [$("position").value.trim()] : [];
   return {args: args.concat(words($("args").value)), options: options($("options").value)};
 }
+// The question asked last owns the status, the answer, the command and the Python lines: a
+// reply to an earlier question that comes back later is dropped.
+const asking = {turn: 0};
 async function ask() {
+  const mine = ++asking.turn;
+  const current = () => mine === asking.turn;
   const verb = $("verb").value.trim();
-  const body = JSON.stringify(request());
+  const asked = request();
+  const body = JSON.stringify(asked);
   const params = new URLSearchParams({verb, position: $("position").value,
     args: $("args").value, options: $("options").value});
   history.replaceState(null, "", "?" + params.toString());
   $("status").textContent = "asking...";
+  $("status").dataset.state = "asking";
   const turn = pictureTurn();
-  drawPicture(turn, "", ""); $("answer").textContent = "";
+  drawPicture(turn, "", "");
+  for (const id of ["answer", "command", "python"]) { $(id).textContent = ""; }
   const headers = {"Content-Type": "application/json"};
   const reply = await fetch(`/api/${game}/${verb}`, {method: "POST", headers, body});
   const text = await reply.text();
+  if (!current()) { return; }
   $("command").textContent = reply.headers.get("Banditsolve-Command") || "";
   if (!reply.ok) {
     $("status").textContent = `refused (${reply.status}): ` + JSON.parse(text).error;
@@ -51,10 +60,9 @@ async function ask() {
   $("status").dataset.state = "answered";
   const drawn = await fetch(`/api/${game}/${verb}/svg`, {method: "POST", headers, body});
   if (drawn.ok) { drawPicture(turn, "answer", await drawn.text()); }
-  const asked = request();
   asked.options.python = true;
   const python = await call(verb, asked);
-  $("python").textContent = python.ok ? JSON.parse(python.text).python : "";
+  if (current()) { $("python").textContent = python.ok ? JSON.parse(python.text).python : ""; }
 }
 async function puzzle() {
   const id = $("puzzle").value;
