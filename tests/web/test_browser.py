@@ -102,11 +102,16 @@ def _check_certificate(page: Any) -> None:
     assert sorted(int(s) for s in steps) == list(range(1, len(steps) + 1))
 
 
-def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> None:
+def _open_puzzle(page: Any, url: str, game: str, puzzle: str) -> None:
+    """The board of ``game`` with a shipped puzzle picked from its list (its position filled in)."""
     page.goto(f"{url}/{game}")
     page.wait_for_selector(f"#puzzle option[value='{puzzle}']", state="attached")
     page.select_option("#puzzle", puzzle)
     page.wait_for_function("document.getElementById('position').value.length > 0")
+
+
+def _ask(page: Any, url: str, game: str, puzzle: str, verb: str, args: str) -> None:
+    _open_puzzle(page, url, game, puzzle)
     page.fill("#verb", verb)
     page.fill("#args", args)
     page.click("#ask")
@@ -224,10 +229,7 @@ def test_a_late_drawing_of_the_position_does_not_replace_the_answers_picture(ser
             held.append(route)
 
         page.route("**/api/bandido/show/svg", hold)
-        page.goto(f"{server}/bandido")
-        page.wait_for_selector("#puzzle option[value='loop-1']", state="attached")
-        page.select_option("#puzzle", "loop-1")
-        page.wait_for_function("document.getElementById('position').value.length > 0")
+        _open_puzzle(page, server, "bandido", "loop-1")
         page.fill("#verb", "close")
         page.click("#ask")
         page.wait_for_selector(ANSWER_DRAWN, timeout=60_000)
@@ -252,10 +254,7 @@ def test_an_answer_that_comes_back_after_a_later_question_is_dropped(server: str
                 route.continue_()
 
         page.route("**/api/bandido/close", hold)
-        page.goto(f"{server}/bandido")
-        page.wait_for_selector("#puzzle option[value='loop-1']", state="attached")
-        page.select_option("#puzzle", "loop-1")
-        page.wait_for_function("document.getElementById('position').value.length > 0")
+        _open_puzzle(page, server, "bandido", "loop-1")
         page.fill("#verb", "close")
         page.click("#ask")
         page.wait_for_selector("#status[data-state='asking']")
