@@ -271,6 +271,38 @@ def test_an_answer_that_comes_back_after_a_later_question_is_dropped(server: str
         assert page.locator("#picture g.card[data-step]").count() == 0
 
 
+def test_a_second_move_clicked_before_the_first_is_applied_is_not_played(server: str) -> None:
+    """The first move's reply is held back and another move clicked meanwhile: one move is
+    applied, the one clicked first, and the game goes on from it."""
+    from banditsolve.core.registry import load_game
+
+    bandido = load_game("bandido")
+    state = bandido.new_game(2, seed=3)
+    actions = bandido.legal_actions(state)
+    first, second = (bandido.action_text(state, a) for a in actions[:2])
+    applied = bandido.to_notation(bandido.apply(state, actions[0]))
+    held: list[Any] = []
+    with _chromium() as page:
+        def hold(route: Any) -> None:
+            held.append(route)
+
+        page.route("**/api/bandido/apply", hold)
+        page.goto(f"{server}/bandido")
+        # the position pasted in (set and announced at once: no focus left in the field)
+        page.eval_on_selector("#position", "(e, v) => { e.value = v; e.dispatchEvent("
+                              "new Event('change')); }", bandido.to_notation(state))
+        page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
+        page.click(f"#moves button.move[data-action='{first}']")
+        page.click(f"#moves button.move[data-action='{second}']")
+        page.wait_for_timeout(300)  # a second apply, were it asked, would be held here too
+        assert len(held) == 1
+        held[0].continue_()
+        page.wait_for_function(
+            "p => document.getElementById('position').value === p", arg=applied, timeout=60_000)
+        page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
+        assert len(held) == 1
+
+
 #: The position editor (issue 30): each game's position clicked together from the palette of
 #: what remains, as (game, the clicks, the question's status). A click is ``("click", SELECTOR)``
 #: or ``("select", SELECTOR, VALUE)``; each ends with the editor's check and then Ask.

@@ -121,10 +121,18 @@ function filterMoves() {
   for (const b of $("moves").children) { b.hidden = f !== "" && !b.dataset.action.includes(f); }
 }
 async function play(action) {
+  // One move at a time: the buttons belong to the position shown, and a second click before
+  // the first move's reply would play onto that position again.
+  const ready = $("moves").dataset.ready;
+  if (ready === "") { return; }
   const position = $("position").value.trim();
   $("moves").dataset.ready = "";
   const reply = await call("apply", {args: [position, action]});
-  if (!reply.ok) { $("status").textContent = JSON.parse(reply.text).error; return; }
+  if (!reply.ok) {
+    $("status").textContent = JSON.parse(reply.text).error;
+    $("moves").dataset.ready = ready;
+    return;
+  }
   past.push(position);
   $("position").value = JSON.parse(reply.text).notation;
   await drawPosition();
