@@ -220,15 +220,26 @@ def test_a_question_asked_in_the_browser_is_answered_and_drawn(
         assert said in page.inner_text("#status")
 
 
+def _held(page: Any, pattern: str, first_only: bool = False) -> list[Any]:
+    """The requests of ``page`` to ``pattern`` held back (only the first with ``first_only``),
+    as a list the test lets through one by one with ``route.continue_()``."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if first_only and held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(pattern, hold)
+    return held
+
+
 def test_a_late_drawing_of_the_position_does_not_replace_the_answers_picture(server: str) -> None:
     """The position's drawing is held back until the answer is drawn, then let through: the
     picture still shows the answer (a user who asks at once must see the answer's picture)."""
-    held: list[Any] = []
     with _chromium() as page:
-        def hold(route: Any) -> None:
-            held.append(route)
-
-        page.route("**/api/bandido/show/svg", hold)
+        held = _held(page, "**/api/bandido/show/svg")
         _open_puzzle(page, server, "bandido", "loop-1")
         page.fill("#verb", "close")
         page.click("#ask")
@@ -245,15 +256,8 @@ def test_a_late_drawing_of_the_position_does_not_replace_the_answers_picture(ser
 def test_an_answer_that_comes_back_after_a_later_question_is_dropped(server: str) -> None:
     """``close`` is asked and its reply held back, then ``show`` asked and answered; the held
     reply let through: the status, the command and the picture still belong to ``show``."""
-    held: list[Any] = []
     with _chromium() as page:
-        def hold(route: Any) -> None:
-            if not held:
-                held.append(route)
-            else:
-                route.continue_()
-
-        page.route("**/api/bandido/close", hold)
+        held = _held(page, "**/api/bandido/close", first_only=True)
         _open_puzzle(page, server, "bandido", "loop-1")
         page.fill("#verb", "close")
         page.click("#ask")
@@ -281,16 +285,10 @@ def test_a_second_move_clicked_before_the_first_is_applied_is_not_played(server:
     actions = bandido.legal_actions(state)
     first, second = (bandido.action_text(state, a) for a in actions[:2])
     applied = bandido.to_notation(bandido.apply(state, actions[0]))
-    held: list[Any] = []
     with _chromium() as page:
-        def hold(route: Any) -> None:
-            held.append(route)
-
-        page.route("**/api/bandido/apply", hold)
+        held = _held(page, "**/api/bandido/apply")
         page.goto(f"{server}/bandido")
-        # the position pasted in (set and announced at once: no focus left in the field)
-        page.eval_on_selector("#position", "(e, v) => { e.value = v; e.dispatchEvent("
-                              "new Event('change')); }", bandido.to_notation(state))
+        _paste(page, bandido.to_notation(state))
         page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
         page.click(f"#moves button.move[data-action='{first}']")
         page.click(f"#moves button.move[data-action='{second}']")
@@ -301,6 +299,37 @@ def test_a_second_move_clicked_before_the_first_is_applied_is_not_played(server:
             "p => document.getElementById('position').value === p", arg=applied, timeout=60_000)
         page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
         assert len(held) == 1
+
+
+def _paste(page: Any, notation: str) -> None:
+    """A position pasted into the board's field (set and announced at once, no focus left)."""
+    page.eval_on_selector("#position", "(e, v) => { e.value = v; e.dispatchEvent("
+                          "new Event('change')); }", notation)
+
+
+def test_a_late_list_of_moves_does_not_replace_the_later_positions(server: str) -> None:
+    """One position pasted, its moves' list held back, another pasted and listed; the first list
+    let through: the moves shown are the second position's."""
+    from banditsolve.core.registry import load_game
+
+    bandido = load_game("bandido")
+    before = bandido.new_game(2, seed=3)
+    after = bandido.apply(before, bandido.legal_actions(before)[0])
+    expected = {bandido.action_text(after, a) for a in bandido.legal_actions(after)}
+    assert expected != {bandido.action_text(before, a) for a in bandido.legal_actions(before)}
+    with _chromium() as page:
+        held = _held(page, "**/api/bandido/moves", first_only=True)
+        page.goto(f"{server}/bandido")
+        with page.expect_request("**/api/bandido/moves"):
+            _paste(page, bandido.to_notation(before))
+        _paste(page, bandido.to_notation(after))
+        page.wait_for_selector("#moves[data-ready]:not([data-ready=''])", timeout=60_000)
+        with page.expect_event("requestfinished", lambda r: r.url.endswith("/bandido/moves")):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the page reads the held list (and drops it)
+        shown = page.eval_on_selector_all(
+            "#moves button.move", "els => els.map(e => e.dataset.action)")
+        assert set(shown) == expected
 
 
 #: The position editor (issue 30): each game's position clicked together from the palette of

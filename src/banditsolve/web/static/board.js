@@ -91,7 +91,11 @@ async function call(verb, body) {
   const text = await reply.text();
   return {ok: reply.ok, status: reply.status, text};
 }
+// The position drawn last owns the moves' list: a list that comes back after a later position
+// began to be drawn (two undos, a new game while a move is drawn) is dropped.
+const listing = {turn: 0};
 async function drawPosition() {
+  const mine = ++listing.turn;
   const position = $("position").value.trim();
   $("moves").innerHTML = "";
   if (!position) { return; }
@@ -100,6 +104,7 @@ async function drawPosition() {
   const [moves, drawn] = await Promise.all([
     call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
   if (drawn.ok) { drawPicture(turn, "position", drawn.text); }
+  if (mine !== listing.turn) { return; }
   if (!moves.ok) {
     $("moves").textContent = "(" + JSON.parse(moves.text).error + ")"; return;
   }
