@@ -93,11 +93,14 @@ class Search {
   bool options_at(int t, std::vector<Option>* out, int* pair_sides) const;
   int count_at(int t, int* pair_sides);
   int count_options(int t, int* pair_sides) const;
+  struct GeoSlot;
+  void fill_geo(int t, uint64_t sig, GeoSlot* g) const;
   // Call f(type, shape index, shape) for every way a card left can cover front cell t now: its
   // shape fits t's rim, and its other cell is free, inside and fits its own rim. Only the
-  // types with a shape fitting t's rim are visited (with at most 64 types: fit_types_).
+  // types with a shape fitting t's rim are visited (with at most 64 types: fit_types_). The
+  // visit stops once f returns false.
   template <typename F>
-  void each_fit(int t, F f) const {
+  void each_fit_while(int t, F f) const {
     const int rim_t = rim_[static_cast<size_t>(t)];
     auto visit = [&](size_t k) {
       const auto& shapes = shapes_[k];
@@ -106,27 +109,45 @@ class Search {
         const Shape& s = shapes[static_cast<size_t>(i)];
         const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
         if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
-        f(k, i, s);
+        if (!f(k, i, s)) return false;
       }
+      return true;
     };
     if (few_types_) {
       const uint64_t fitting = fit_types_[static_cast<size_t>(rim_t)] & types_left_mask_;
-      for (uint64_t ks = fitting; ks; ks &= ks - 1) visit(static_cast<size_t>(__builtin_ctzll(ks)));
+      for (uint64_t ks = fitting; ks; ks &= ks - 1) {
+        if (!visit(static_cast<size_t>(__builtin_ctzll(ks)))) return;
+      }
     } else {
       for (size_t k = 0; k < shapes_.size(); ++k) {
-        if (left_[k]) visit(k);
+        if (left_[k] && !visit(k)) return;
       }
     }
+  }
+  // Every way (each_fit_while without a stop).
+  template <typename F>
+  void each_fit(int t, F f) const {
+    each_fit_while(t, [&](size_t k, int i, const Shape& s) {
+      f(k, i, s);
+      return true;
+    });
   }
   int cover_bound(const std::vector<int>& pair_sides);
   int tight_options(const std::vector<int>& pair_sides, std::vector<Option>* best);
   void mark_zones(const std::vector<int>& pair_sides);
   void clear_zones();
-  int kept_options(int t);
+  int kept_options(int t, size_t limit);
   bool spare_options(int t, int spare, const std::vector<int>& pair_sides,
                      std::vector<Option>* best);
-  bool opens_in_zone(int t, const Shape& s) const;
-  bool opens_near_zone(int t, const Shape& s, int spare) const;
+  // Per side of a front cell: the sides of the card's two cells open onto taken or served
+  // cells (see open_ok); `known`: the sides found so far.
+  struct OpenOk {
+    int known = 0;
+    std::array<int, kSides> t = {};
+    std::array<int, kSides> o = {};
+  };
+  void open_ok(int t, int side, OpenOk* ok) const;
+  bool opens_near_zone(int t, const Shape& s, int spare, const OpenOk& ok) const;
   bool served(int nb, int t, int o) const;
   void order_by_exits(int t, std::vector<Option>* options) const;
   bool augment(int i, int stamp);
@@ -184,14 +205,15 @@ class Search {
   // those of them with cards left).
   std::array<uint64_t, 256> fit_types_ = {};
   bool few_types_ = false;  // at most 64 types: types_left_mask_ and fit_types_ hold them all
-  struct CountSlot {
+  // count_at's table: by a cell's geometry, each type's fitting shapes there (their number in
+  // four bit planes: at most 8 shapes a type) and the sides they pair on.
+  struct GeoSlot {
     uint64_t sig = 0;
-    uint64_t types = 0;
-    int count = 0;
-    int sides = 0;
+    std::array<uint64_t, 4> planes = {};
+    std::array<uint64_t, kSides> sides = {};
   };
-  static constexpr size_t kCountCache = size_t{1} << 16;
-  std::vector<CountSlot> count_cache_ = std::vector<CountSlot>(kCountCache);
+  static constexpr size_t kGeoCache = size_t{1} << 13;
+  std::vector<GeoSlot> geo_cache_ = std::vector<GeoSlot>(kGeoCache);
   uint64_t types_left_mask_ = 0;  // bit k: cards of type k are left (up to 64 types)
   std::vector<int> left_;                   // cards left by type
   std::vector<int> laid_;                   // cards laid by type
