@@ -1,12 +1,21 @@
 const game = document.body.dataset.game;
 const $ = (id) => document.getElementById(id);
-// The picture shows what was asked last: each drawing takes a turn, and a reply that comes
-// back after a later turn was taken is dropped (a slow drawing of the position must not
-// replace the answer's picture). ``data-shows`` says what the picture is of.
-const picture = {turn: 0};
-function pictureTurn() { return ++picture.turn; }
-function drawPicture(turn, shows, html) {
-  if (turn !== picture.turn) { return; }
+// The latest request wins: replies come back in any order, and a reply to a request that a
+// later one has replaced must change nothing. Each thing such replies write (the picture, the
+// answer, the moves' list, the editor's status) has one of these: take() starts a request and
+// gives back a check that stays true until another request is taken (or drop() is called).
+function latest() {
+  let turn = 0;
+  return {
+    take() { const mine = ++turn; return () => mine === turn; },
+    drop() { turn++; },
+  };
+}
+// The picture shows what was asked last (a slow drawing of the position must not replace the
+// answer's picture). ``data-shows`` says what the picture is of.
+const picture = latest();
+function drawPicture(current, shows, html) {
+  if (!current()) { return; }
   $("picture").innerHTML = html;
   $("picture").dataset.shows = html ? shows : "";
 }
@@ -26,10 +35,9 @@ function request() {
 }
 // The question asked last owns the status, the answer, the command and the Python lines: a
 // reply to an earlier question that comes back later is dropped.
-const asking = {turn: 0};
+const asking = latest();
 async function ask() {
-  const mine = ++asking.turn;
-  const current = () => mine === asking.turn;
+  const current = asking.take();
   const verb = $("verb").value.trim();
   const asked = request();
   const body = JSON.stringify(asked);
@@ -38,8 +46,8 @@ async function ask() {
   history.replaceState(null, "", "?" + params.toString());
   $("status").textContent = "asking...";
   $("status").dataset.state = "asking";
-  const turn = pictureTurn();
-  drawPicture(turn, "", "");
+  const drawing = picture.take();
+  drawPicture(drawing, "", "");
   for (const id of ["answer", "command", "python"]) { $(id).textContent = ""; }
   const headers = {"Content-Type": "application/json"};
   const reply = await fetch(`/api/${game}/${verb}`, {method: "POST", headers, body});
@@ -59,7 +67,7 @@ async function ask() {
   $("status").textContent = `answer: ${answer} (exit status ${exit})`;
   $("status").dataset.state = "answered";
   const drawn = await fetch(`/api/${game}/${verb}/svg`, {method: "POST", headers, body});
-  if (drawn.ok) { drawPicture(turn, "answer", await drawn.text()); }
+  if (drawn.ok) { drawPicture(drawing, "answer", await drawn.text()); }
   asked.options.python = true;
   const python = await call(verb, asked);
   if (current()) { $("python").textContent = python.ok ? JSON.parse(python.text).python : ""; }
@@ -93,18 +101,18 @@ async function call(verb, body) {
 }
 // The position drawn last owns the moves' list: a list that comes back after a later position
 // began to be drawn (two undos, a new game while a move is drawn) is dropped.
-const listing = {turn: 0};
+const listing = latest();
 async function drawPosition() {
-  const mine = ++listing.turn;
+  const current = listing.take();
   const position = $("position").value.trim();
   $("moves").innerHTML = "";
   if (!position) { return; }
   if (typeof editorFollow === "function") { editorFollow(position); }
-  const turn = pictureTurn();
+  const drawing = picture.take();
   const [moves, drawn] = await Promise.all([
     call("moves", {args: [position]}), call("show/svg", {args: [position]})]);
-  if (drawn.ok) { drawPicture(turn, "position", drawn.text); }
-  if (mine !== listing.turn) { return; }
+  if (drawn.ok) { drawPicture(drawing, "position", drawn.text); }
+  if (!current()) { return; }
   if (!moves.ok) {
     $("moves").textContent = "(" + JSON.parse(moves.text).error + ")"; return;
   }

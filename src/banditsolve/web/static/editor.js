@@ -2,7 +2,7 @@
 // notation the game's editor writes, checked by the game's own reader through the API, and
 // handed to the board's question (the position field and the page's address).
 const box = JSON.parse($("box").textContent);
-const editor = {game: null, seq: 0, setVerb: "", setArgs: "", setOptions: ""};
+const editor = {game: null, checks: latest(), setVerb: "", setArgs: "", setOptions: ""};
 function el(tag, attrs = {}, ...kids) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -44,13 +44,13 @@ function suggest(id, value, key) {
 }
 async function check() {
   const made = editor.game.made();
-  const seq = ++editor.seq;
+  const current = editor.checks.take();
   $("ed-notation").textContent = made.notation;
   $("ed-status").dataset.state = "checking";
   $("ed-status").textContent = "checking the position...";
   const body = {args: [made.notation, ...(made.check.args || [])], options: made.check.options || {}};
   const reply = await call(made.check.verb, body);
-  if (seq !== editor.seq) { return; }
+  if (!current()) { return; }
   if (!reply.ok) {
     $("ed-status").textContent = "refused: " + JSON.parse(reply.text).error;
     $("ed-status").dataset.state = "invalid";
@@ -66,10 +66,10 @@ async function check() {
   $("ed-status").textContent = "a position the game can hold: it is in the position field; " +
     "Ask asks the question below";
   $("ed-status").dataset.state = "valid";
-  const turn = pictureTurn();
-  if (made.check.picture === false) { drawPicture(turn, "", ""); return; }
+  const drawing = picture.take();
+  if (made.check.picture === false) { drawPicture(drawing, "", ""); return; }
   const drawn = await call(made.check.verb + "/svg", body);
-  if (seq === editor.seq && drawn.ok) { drawPicture(turn, "position", drawn.text); }
+  if (current() && drawn.ok) { drawPicture(drawing, "position", drawn.text); }
 }
 // Redraw the palette and the board, then check the position the editor holds.
 function changed() {
@@ -87,7 +87,7 @@ function startEditor(game) {
 // editor when the editor can hold it (a position, not a game state midway through a turn).
 function editorFollow(text) {
   if (editor.game && editor.game.load(text.trim())) {
-    editor.seq++;
+    editor.checks.drop();
     editor.game.draw();
     $("ed-notation").textContent = editor.game.made().notation;
     $("ed-status").dataset.state = "idle";
