@@ -95,6 +95,12 @@ class Search {
   int count_options(int t, int* pair_sides) const;
   struct GeoSlot;
   void fill_geo(int t, uint64_t sig, GeoSlot* g) const;
+  // Whether a card of shape s on front cell t has its other cell free, inside and fitting that
+  // cell's rim (its shape fitting t's rim is fit_t_'s part).
+  bool other_fits(int t, const Shape& s) const {
+    const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
+    return !occ_[o] && !blocked_[o] && fits(s.o_open, rim_[o]);
+  }
   // Call f(type, shape index, shape) for every way a card left can cover front cell t now: its
   // shape fits t's rim, and its other cell is free, inside and fits its own rim. Only the
   // types with a shape fitting t's rim are visited (with at most 64 types: fit_types_). The
@@ -107,8 +113,7 @@ class Search {
       for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
         const int i = __builtin_ctz(bits);
         const Shape& s = shapes[static_cast<size_t>(i)];
-        const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
-        if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
+        if (!other_fits(t, s)) continue;
         if (!f(k, i, s)) return false;
       }
       return true;

@@ -304,9 +304,8 @@ int Search::lay_maps(int budget) {
       const auto& shapes = shapes_[k];
       for (unsigned bits = fit_t_[k][rim_[static_cast<size_t>(t)]]; bits; bits &= bits - 1) {
         const Shape& s = shapes[static_cast<size_t>(__builtin_ctz(bits))];
+        if (!other_fits(t, s)) continue;
         const int o = t + kDx[s.side] + kDy[s.side] * width_;
-        const size_t uo = static_cast<size_t>(o);
-        if (occ_[uo] || blocked_[uo] || !fits(s.o_open, rim_[uo])) continue;
         if (is_front(o) && o < t) continue;  // found from o
         const size_t mark = lay(static_cast<int>(k), t, s);
         const int found = after_map(budget - 1);

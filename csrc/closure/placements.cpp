@@ -115,8 +115,7 @@ void Search::fill_geo(int t, uint64_t sig, GeoSlot* g) const {
     unsigned n = 0;
     for (unsigned bits = fit_t_[k][static_cast<size_t>(rim_t)]; bits; bits &= bits - 1) {
       const Shape& s = shapes_[k][static_cast<size_t>(__builtin_ctz(bits))];
-      const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
-      if (occ_[o] || blocked_[o] || !fits(s.o_open, rim_[o])) continue;
+      if (!other_fits(t, s)) continue;
       ++n;
       g->sides[s.side] |= bit;
     }
@@ -186,8 +185,8 @@ int Search::tight_options(const std::vector<int>& pair_sides, std::vector<Option
   mark_zones(pair_sides);
   int best_cell = -1;
   for (const int t : front_) {
-    // (A cell whose kept options reach the best one's number is not taken: counting stops
-    // there, once it is known to have one.)
+    // (A cell whose kept options reach the best one's number is not taken, so counting stops
+    // there; the best one has at least one, so a cell stopped there is not a dead one.)
     const size_t limit = best_cell < 0 ? SIZE_MAX : best->size();
     const int kept = kept_options(t, limit);
     if (kept == 0) {
