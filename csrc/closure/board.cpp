@@ -113,12 +113,14 @@ void Search::set_rim(int c, uint8_t value) {
   assign_rim(c, value);
 }
 
-void Search::assign_rim(int c, uint8_t value) {
+void Search::assign_rim(int c, uint8_t value, bool keyed) {
   const uint8_t old = rim_[c];
   rim_[c] = value;
-  const uint64_t at = kRimPart | static_cast<uint64_t>(c) << 8;
-  if (old) toggle(at | old);
-  if (value) toggle(at | value);
+  if (keyed) {
+    const uint64_t at = kRimPart | static_cast<uint64_t>(c) << 8;
+    if (old) toggle(at | old);
+    if (value) toggle(at | value);
+  }
   const int before = pop4(old);
   const int after = pop4(value);
   if (before == after) return;
@@ -147,12 +149,14 @@ void Search::assign_rim(int c, uint8_t value) {
 // laid out inside. Each part enters as a hash XORed in and out as it changes (two independent
 // hashes: 96 bits are compared).
 void Search::toggle(uint64_t part) {
-  key_a_ ^= mix(part);
-  key_b_ ^= mix(part ^ kKeyB);
+  const uint64_t h = mix(part);
+  key_a_ ^= h;
+  key_b_ ^= h * kKeyB;
 }
 
 size_t Search::lay(int type, int t, const Shape& s) {
   const size_t mark = undo_.size();
+  keys_.push_back({key_a_, key_b_});
   const int o = t + kDx[s.side] + kDy[s.side] * width_;
   const int opens[2] = {s.t_open, s.o_open};
   const int squares[2] = {t, o};
@@ -186,8 +190,6 @@ size_t Search::lay(int type, int t, const Shape& s) {
 
 void Search::lift(int type, int t, const Shape& s, size_t mark) {
   const int o = t + kDx[s.side] + kDy[s.side] * width_;
-  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type]));
-  toggle(kTypePart | static_cast<uint64_t>(type) << 16 | static_cast<uint64_t>(laid_[type] - 1));
   path_.pop_back();
   if (maps_on_) drop_card();
   if (++left_[type] == 1 && type < 64) types_left_mask_ |= uint64_t{1} << type;
@@ -196,13 +198,15 @@ void Search::lift(int type, int t, const Shape& s, size_t mark) {
   if (skew_of_[type]) ++skews_[skew_of_[type] - 1];
   occ_[t] = 0;
   occ_[o] = 0;
-  toggle(kOccPart | static_cast<uint64_t>(t));
-  toggle(kOccPart | static_cast<uint64_t>(o));
   while (undo_.size() > mark) {
     const Undo u = undo_.back();
     undo_.pop_back();
-    assign_rim(u.cell, u.rim);
+    assign_rim(u.cell, u.rim, false);
   }
+  // The key as it was before the card (every part lay toggled is back).
+  key_a_ = keys_.back()[0];
+  key_b_ = keys_.back()[1];
+  keys_.pop_back();
 }
 
 }  // namespace engine

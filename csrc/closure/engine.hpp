@@ -18,7 +18,8 @@ namespace engine {
 constexpr uint64_t kTypePart = uint64_t{1} << 62;
 constexpr uint64_t kOccPart = uint64_t{2} << 62;
 constexpr uint64_t kRimPart = uint64_t{3} << 62;
-// The second hash of a part is the first of the part XORed with this.
+// The second hash of a part is the first times this (odd: a bijection, and a product is not
+// linear over XOR, so two sets of parts whose first hashes XOR alike still differ in it).
 constexpr uint64_t kKeyB = 0xD6E8FEB86659FD93ULL;
 constexpr int kFound = -1;
 constexpr int kMemoBudget = 2;
@@ -84,7 +85,7 @@ class Search {
 
   void build();
   void set_rim(int c, uint8_t value);
-  void assign_rim(int c, uint8_t value);
+  void assign_rim(int c, uint8_t value, bool keyed = true);
   void toggle(uint64_t part);
   size_t lay(int type, int t, const Shape& s);
   void lift(int type, int t, const Shape& s, size_t mark);
@@ -228,6 +229,7 @@ class Search {
   int exits_ = 0;
   int balance_ = 0;
   uint64_t key_a_ = 0, key_b_ = 0;
+  std::vector<std::array<uint64_t, 2>> keys_;  // by card laid: the key before it (lift)
   std::vector<Laid> path_;
   int64_t nodes_ = 0;
   Stop stopped_ = Stop::kNone;

@@ -173,7 +173,7 @@ int Search::map_node(int budget) {
   const bool memo = budget >= kMemoBudget;
   // (The key holds the plain cards the line may still lay while a map is left.)
   const uint64_t pre = kPrePart | static_cast<uint64_t>(pre_left_);
-  const uint64_t key_a = key_a_ ^ mix(pre), key_b = key_b_ ^ mix(pre ^ kKeyB);
+  const uint64_t key_a = key_a_ ^ mix(pre), key_b = key_b_ ^ mix(pre) * kKeyB;
   const int known = memo ? memo_.get(key_a, key_b) : 0;
   if (known > budget) return known;
   std::vector<int>& dead = scratch_[path_.size()].cells;
