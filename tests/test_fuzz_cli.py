@@ -264,6 +264,17 @@ def test_bad_play_flags(name: str) -> None:
         assert_cli_refuses(name, "play", "--policy", policy)
 
 
+@pytest.mark.parametrize("flag", ["--max-cards", "--workers", "--samples"])
+def test_a_count_flag_given_no_number_says_what_it_wants(flag: str) -> None:
+    parser_flags = verbs("bandido")["close"][1] + verbs("bandido")["solve"][1]
+    assert flag in parser_flags
+    verb = "solve" if flag == "--samples" else "close"
+    base = command("bandido", verb, positions("bandido")[1])
+    for value in ("abc", "1.5", ""):
+        refused = assert_cli_refuses(*base, flag, value)
+        assert f"{flag}: expected a whole number, not" in refused.err, refused.err
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_options_from_option_names_are_accepted(name: str) -> None:
     game = contract.load(name)

@@ -120,7 +120,7 @@ def count(low: int, high: int | None, what: str) -> Callable[[str], int]:
     """An argument type: a whole number from ``low`` to ``high`` (``None``: no upper bound)."""
 
     def parse(text: str) -> int:
-        value = integer(text, what)
+        value = integer(text)
         if value < low or (high is not None and value > high):
             span = f"at least {low}" if high is None else f"from {low} to {high}"
             raise argparse.ArgumentTypeError(f"{what} must be {span}, not {value}")
