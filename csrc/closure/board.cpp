@@ -73,6 +73,30 @@ void Search::block_cells() {
   }
 }
 
+namespace {
+
+// By port mask (six bits): the shapes of shapes_of(mask) whose square on the cell fits each rim
+// value, as bits; worked out once for every mask (a question's types read their rows).
+const std::array<std::array<uint8_t, 256>, 64>& fit_by_mask() {
+  static const auto table = [] {
+    std::array<std::array<uint8_t, 256>, 64> out{};
+    for (int mask = 0; mask < 64; ++mask) {
+      const std::vector<Shape> shapes = shapes_of(mask);
+      for (int rim = 0; rim < 256; ++rim) {
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          if (fits(shapes[i].t_open, rim)) {
+            out[static_cast<size_t>(mask)][static_cast<size_t>(rim)] |= static_cast<uint8_t>(1u << i);
+          }
+        }
+      }
+    }
+    return out;
+  }();
+  return table;
+}
+
+}  // namespace
+
 // The card types: their shapes, which fit each rim value, the counts and the bounds' classes.
 void Search::build_types() {
   const Problem& p = problem_;
@@ -87,12 +111,10 @@ void Search::build_types() {
   for (size_t k = 0; k < types; ++k) {
     const int mask = p.types[k].mask;
     shapes_[k] = shapes_of(mask);
-    fit_t_.push_back({});
-    for (int rim = 0; rim < 256; ++rim) {
-      for (size_t i = 0; i < shapes_[k].size(); ++i) {
-        if (fits(shapes_[k][i].t_open, rim)) fit_t_[k][static_cast<size_t>(rim)] |= 1u << i;
-      }
-      if (k < 64 && fit_t_[k][static_cast<size_t>(rim)]) {
+    // (shapes_of reads the six port bits alone.)
+    fit_t_.push_back(fit_by_mask()[static_cast<size_t>(mask & 63)]);
+    for (int rim = 0; rim < 256 && k < 64; ++rim) {
+      if (fit_t_[k][static_cast<size_t>(rim)]) {
         fit_types_[static_cast<size_t>(rim)] |= uint64_t{1} << k;
       }
     }

@@ -12,10 +12,11 @@ namespace closure {
 constexpr int kNever = 1 << 20;
 
 // A direct-mapped cache of a bound by its exact key (never 0): one probe, a miss computes
-// and overwrites the slot.
+// and overwrites the slot. The bounds are functions of their keys alone, so each kind's table
+// is the thread's, kept from question to question (a small question then allocates none).
 class KeyCache {
  public:
-  KeyCache() : slots_(kSize) {}
+  explicit KeyCache(int kind) : slots_(table(kind)) {}
 
   template <typename F>
   int get(uint64_t key, F compute) {
@@ -32,7 +33,13 @@ class KeyCache {
   };
   static constexpr int kBits = 12;
   static constexpr size_t kSize = size_t{1} << kBits;
-  std::vector<Slot> slots_;
+  static std::vector<Slot>& table(int kind) {
+    thread_local std::array<std::vector<Slot>, 2> tables;
+    std::vector<Slot>& t = tables[static_cast<size_t>(kind)];
+    if (t.empty()) t.resize(kSize);
+    return t;
+  }
+  std::vector<Slot>& slots_;
 };
 
 // The fewest cards (classes[k] cards with k openings) whose openings add up to at least
@@ -78,7 +85,7 @@ class ExitsBound {
     return kNever;
   }
 
-  KeyCache cache_;
+  KeyCache cache_{0};
 };
 
 // The fewest cards, from skews[i] cards with |a - b| = i + 1, whose signed skews add up to
@@ -117,7 +124,7 @@ class BalanceBound {
     return best[balance + span];
   }
 
-  KeyCache cache_;
+  KeyCache cache_{1};
 };
 
 }  // namespace closure

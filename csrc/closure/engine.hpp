@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "memo.hpp"
@@ -219,7 +220,12 @@ class Search {
     std::array<uint64_t, kSides> sides = {};
   };
   static constexpr size_t kGeoCache = size_t{1} << 13;
-  std::vector<GeoSlot> geo_cache_ = std::vector<GeoSlot>(kGeoCache);
+  // The table is the thread's, kept from question to question (see geo_table); this
+  // question's slots carry its tag in their keys.
+  // (geo_tag_ first: geo_table sets it.)
+  GeoSlot* geo_table();
+  uint64_t geo_tag_ = 0;
+  GeoSlot* geo_cache_ = geo_table();
   uint64_t types_left_mask_ = 0;  // bit k: cards of type k are left (up to 64 types)
   std::vector<int> left_;                   // cards left by type
   std::vector<int> laid_;                   // cards laid by type
@@ -255,6 +261,7 @@ class Search {
   std::vector<int> frozen_list_;     // the frozen cells, in order
   std::vector<Removed> removal_log_;
   std::vector<std::vector<RemovalSet>> removal_scratch_;  // by depth
+  std::shared_ptr<CardGraph> graph_;  // list_removals' graph, its room kept from call to call
   std::vector<int> near_used_;  // beyond_maps: the cards near the dead cells counted apart
   std::vector<std::vector<int>> frozen_saved_;            // by depth: frozen before a map
 };

@@ -52,6 +52,7 @@ namespace engine {
 // edge to edge, or joined through openings under map_split=tunnels) and its tunnel neighbours.
 struct CardGraph {
   std::vector<int> ids;
+  std::vector<int> place;  // by card id: its place among ids, or -1 (card_graph)
   std::vector<std::vector<int>> adjacent;
   std::vector<std::vector<int>> tunnels;
   // Tarjan's search of the graph without some cards, from card 0 (the start card).
@@ -364,17 +365,26 @@ int Search::after_map(int budget) {
 }
 
 // The card graph of the table now (see CardGraph), its cards in the order laid.
+// (The graph's lists keep their room from call to call: no allocation once they have grown.)
 void Search::card_graph(CardGraph* g) const {
   const bool tunnels_only = problem_.maps.split_tunnels;
-  std::vector<int> place(cards_.size(), -1);
+  std::vector<int>& place = g->place;
+  place.assign(cards_.size(), -1);
+  g->ids.clear();
   for (size_t id = 0; id < cards_.size(); ++id) {
     if (!cards_[id].alive) continue;
     place[id] = static_cast<int>(g->ids.size());
     g->ids.push_back(static_cast<int>(id));
   }
   const size_t n = g->ids.size();
-  g->adjacent.assign(n, {});
-  g->tunnels.assign(n, {});
+  if (g->adjacent.size() < n) {
+    g->adjacent.resize(n);
+    g->tunnels.resize(n);
+  }
+  for (size_t v = 0; v < n; ++v) {
+    g->adjacent[v].clear();
+    g->tunnels[v].clear();
+  }
   g->gone.assign(n, 0);
   auto add = [](std::vector<int>& list, int w) {
     if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
@@ -416,7 +426,8 @@ std::vector<int> Search::removable(const CardGraph& g) const {
 void Search::list_removals(std::vector<RemovalSet>* out) {
   out->clear();
   const bool forbidden = problem_.maps.reopen_forbidden;
-  CardGraph g;
+  if (!graph_) graph_ = std::make_shared<CardGraph>();
+  CardGraph& g = *graph_;
   card_graph(&g);
   const std::vector<int> pool = removable(g);
   std::vector<std::array<int, 2>> whole_pairs;
