@@ -168,8 +168,9 @@ void Search::assign_rim(int c, uint8_t value, bool keyed) {
 // into it) and the cards laid of each type. Everything a closure from the node depends on is
 // there (where cards fit, which exits are open, which cards are left, which required groups are
 // met), so two nodes with equal keys need the same number of cards, however their cards were
-// laid out inside. Each part enters as a hash XORed in and out as it changes (two independent
-// hashes: 96 bits are compared).
+// laid out inside. Each part enters as a hash XORed in and out as it changes (two hashes, the
+// second the first times an odd constant, which XOR does not carry over: 96 bits are compared);
+// lift restores the key saved by lay.
 void Search::toggle(uint64_t part) {
   const uint64_t h = mix(part);
   key_a_ ^= h;
