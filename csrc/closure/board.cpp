@@ -128,21 +128,21 @@ void Search::build_types() {
   }
 }
 
-// Set an empty cell's rim value (logged, to be undone), keeping the front, the exit count and
-// the colour balance.
+// Set an empty cell's rim value (logged, to be undone by rewind) and its part of the key,
+// keeping the front, the exit count and the colour balance.
 void Search::set_rim(int c, uint8_t value) {
-  undo_.push_back({c, rim_[c]});
+  const uint8_t old = rim_[c];
+  undo_.push_back({c, old});
+  const uint64_t at = kRimPart | static_cast<uint64_t>(c) << 8;
+  if (old) toggle(at | old);
+  if (value) toggle(at | value);
   assign_rim(c, value);
 }
 
-void Search::assign_rim(int c, uint8_t value, bool keyed) {
+// The rim value without the key (set_rim keys it; rewind restores the key whole).
+void Search::assign_rim(int c, uint8_t value) {
   const uint8_t old = rim_[c];
   rim_[c] = value;
-  if (keyed) {
-    const uint64_t at = kRimPart | static_cast<uint64_t>(c) << 8;
-    if (old) toggle(at | old);
-    if (value) toggle(at | value);
-  }
   const int before = pop4(old);
   const int after = pop4(value);
   if (before == after) return;
@@ -170,16 +170,30 @@ void Search::assign_rim(int c, uint8_t value, bool keyed) {
 // met), so two nodes with equal keys need the same number of cards, however their cards were
 // laid out inside. Each part enters as a hash XORed in and out as it changes (two hashes, the
 // second the first times an odd constant, which XOR does not carry over: 96 bits are compared);
-// lift restores the key saved by lay.
+// lift and put_back restore the key their mark saved (rewind).
 void Search::toggle(uint64_t part) {
   const uint64_t h = mix(part);
   key_a_ ^= h;
   key_b_ ^= h * kKeyB;
 }
 
-size_t Search::lay(int type, int t, const Shape& s) {
-  const size_t mark = undo_.size();
-  keys_.push_back({key_a_, key_b_});
+// Where the board is now, for rewind: the undo log's length and the key.
+Search::Mark Search::mark() const { return {undo_.size(), key_a_, key_b_}; }
+
+// Back to `m`: the rims logged since undone, and the key as it was (every part toggled since
+// is back, so it is restored whole rather than toggled part by part).
+void Search::rewind(const Mark& m) {
+  while (undo_.size() > m.undo) {
+    const Undo u = undo_.back();
+    undo_.pop_back();
+    assign_rim(u.cell, u.rim);
+  }
+  key_a_ = m.key_a;
+  key_b_ = m.key_b;
+}
+
+Search::Mark Search::lay(int type, int t, const Shape& s) {
+  const Mark before = mark();
   const int o = t + kDx[s.side] + kDy[s.side] * width_;
   const int opens[2] = {s.t_open, s.o_open};
   const int squares[2] = {t, o};
@@ -208,10 +222,10 @@ size_t Search::lay(int type, int t, const Shape& s) {
   if (maps_on_) add_card(type, t, o);
   memo_.prefetch(key_a_);
   path_.push_back({type, t % width_ + x0_ + s.ax, t / width_ + y0_ + s.ay, s.rotation});
-  return mark;
+  return before;
 }
 
-void Search::lift(int type, int t, const Shape& s, size_t mark) {
+void Search::lift(int type, int t, const Shape& s, const Mark& before) {
   const int o = t + kDx[s.side] + kDy[s.side] * width_;
   path_.pop_back();
   if (maps_on_) drop_card();
@@ -221,15 +235,7 @@ void Search::lift(int type, int t, const Shape& s, size_t mark) {
   if (skew_of_[type]) ++skews_[skew_of_[type] - 1];
   occ_[t] = 0;
   occ_[o] = 0;
-  while (undo_.size() > mark) {
-    const Undo u = undo_.back();
-    undo_.pop_back();
-    assign_rim(u.cell, u.rim, false);
-  }
-  // The key as it was before the card (every part lay toggled is back).
-  key_a_ = keys_.back()[0];
-  key_b_ = keys_.back()[1];
-  keys_.pop_back();
+  rewind(before);
 }
 
 }  // namespace engine

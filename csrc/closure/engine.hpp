@@ -86,10 +86,19 @@ class Search {
 
   void build();
   void set_rim(int c, uint8_t value);
-  void assign_rim(int c, uint8_t value, bool keyed = true);
+  void assign_rim(int c, uint8_t value);
   void toggle(uint64_t part);
-  size_t lay(int type, int t, const Shape& s);
-  void lift(int type, int t, const Shape& s, size_t mark);
+  // The undo log's length and the key at some point of the search (lay, take_off), to go back
+  // to (lift, put_back).
+  struct Mark {
+    size_t undo;
+    uint64_t key_a;
+    uint64_t key_b;
+  };
+  Mark mark() const;
+  void rewind(const Mark& m);
+  Mark lay(int type, int t, const Shape& s);
+  void lift(int type, int t, const Shape& s, const Mark& before);
   int counting_bound();
   int missing() const;
   bool options_at(int t, std::vector<Option>* out, int* pair_sides) const;
@@ -186,9 +195,9 @@ class Search {
   void fewer(CardGraph* g, const std::vector<int>& pool,
              const std::vector<std::array<int, 2>>& whole_pairs,
              std::vector<RemovalSet>* out) const;
-  size_t take_off(const RemovalSet& r);
+  Mark take_off(const RemovalSet& r);
   int need_after(const RemovalSet& r);
-  void put_back(const RemovalSet& r, size_t mark);
+  void put_back(const RemovalSet& r, const Mark& before);
   uint8_t rim_from(int c) const;
   void freeze(int c);
   void unfreeze_to(size_t mark);
@@ -235,7 +244,6 @@ class Search {
   int exits_ = 0;
   int balance_ = 0;
   uint64_t key_a_ = 0, key_b_ = 0;
-  std::vector<std::array<uint64_t, 2>> keys_;  // by card laid: the key before it (lift)
   std::vector<Laid> path_;
   int64_t nodes_ = 0;
   Stop stopped_ = Stop::kNone;

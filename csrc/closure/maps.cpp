@@ -158,9 +158,9 @@ void Search::add_card(int type, int a, int b) {
   if (kind & kKindMap) --maps_left_;
 }
 
+// (lift's rewind restores the key: the card's part is not toggled back.)
 void Search::drop_card() {
   const CardRec& c = cards_.back();
-  toggle(card_part(c));
   card_of_[static_cast<size_t>(c.a)] = card_of_[static_cast<size_t>(c.b)] = -1;
   if (c.kind & kKindLadder) --ladders_;
   if (c.kind & kKindMap) ++maps_left_;
@@ -271,7 +271,7 @@ int Search::cover_or_freeze(int t, int budget) {
     // (A map covering t now is laid once every front cell is frozen: lay_maps.)
     if (problem_.maps.type_kinds[static_cast<size_t>(option.type)] & kKindMap) continue;
     if (!pre_left_) break;  // (no more plain cards before the next map)
-    const size_t mark = lay(option.type, t, s);
+    const Mark mark = lay(option.type, t, s);
     --pre_left_;
     const int found = dfs(budget - 1);
     if (found == kFound) return kFound;
@@ -308,7 +308,7 @@ int Search::lay_maps(int budget) {
         if (!other_fits(t, s)) continue;
         const int o = t + kDx[s.side] + kDy[s.side] * width_;
         if (is_front(o) && o < t) continue;  // found from o
-        const size_t mark = lay(static_cast<int>(k), t, s);
+        const Mark mark = lay(static_cast<int>(k), t, s);
         const int found = after_map(budget - 1);
         if (found == kFound) return kFound;
         lift(static_cast<int>(k), t, s, mark);
@@ -342,7 +342,7 @@ int Search::after_map(int budget) {
         result = std::min(result, need);
         continue;
       }
-      const size_t mark = take_off(r);
+      const Mark mark = take_off(r);
       Removed log{static_cast<int>(path_.size()), {}};
       for (int j = 0; j < r.n; ++j) {
         const int id = r.ids[static_cast<size_t>(j)];
@@ -531,8 +531,8 @@ uint8_t Search::rim_from(int c) const {
 
 // Take the cards of r off the table: their cells emptied, the rims around them set again
 // (logged, undone by put_back).
-size_t Search::take_off(const RemovalSet& r) {
-  const size_t mark = undo_.size();
+Search::Mark Search::take_off(const RemovalSet& r) {
+  const Mark before = mark();
   for (int x = 0; x < r.n; ++x) {
     CardRec& c = cards_[static_cast<size_t>(r.ids[static_cast<size_t>(x)])];
     toggle(card_part(c));
@@ -555,26 +555,19 @@ size_t Search::take_off(const RemovalSet& r) {
       }
     }
   }
-  return mark;
+  return before;
 }
 
-void Search::put_back(const RemovalSet& r, size_t mark) {
-  while (undo_.size() > mark) {
-    const Undo u = undo_.back();
-    undo_.pop_back();
-    assign_rim(u.cell, u.rim);
-  }
+// (rewind restores the key too: the cards' parts are not toggled back.)
+void Search::put_back(const RemovalSet& r, const Mark& before) {
+  rewind(before);
   for (int x = r.n - 1; x >= 0; --x) {
     const int id = r.ids[static_cast<size_t>(x)];
     CardRec& c = cards_[static_cast<size_t>(id)];
     occ_[static_cast<size_t>(c.a)] = kOccupied | c.open_a;
     occ_[static_cast<size_t>(c.b)] = kOccupied | c.open_b;
-    for (int cell : {c.a, c.b}) {
-      card_of_[static_cast<size_t>(cell)] = id;
-      toggle(kOccPart | static_cast<uint64_t>(cell));
-    }
+    for (int cell : {c.a, c.b}) card_of_[static_cast<size_t>(cell)] = id;
     c.alive = true;
-    toggle(card_part(c));
     if (c.type >= 0) --removed_[static_cast<size_t>(c.type)];
     if (c.kind & kKindLadder) ++ladders_;
   }

@@ -122,7 +122,7 @@ int Search::branch(int budget, int low, bool memo) {
   order_by_exits(best_cell, &best);
   for (const Option& option : best) {
     const Shape& s = shapes_[static_cast<size_t>(option.type)][static_cast<size_t>(option.shape)];
-    const size_t mark = lay(option.type, best_cell, s);
+    const Mark mark = lay(option.type, best_cell, s);
     const int found = dfs(budget - 1);
     if (found == kFound) return kFound;
     lift(option.type, best_cell, s, mark);
