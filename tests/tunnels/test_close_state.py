@@ -22,6 +22,7 @@ import pytest
 from banditsolve.errors import SolverError
 from banditsolve.tunnels import Closure, GameState, can_close, card_name, min_cards_to_close
 from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame
+from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.notation import Position
 from banditsolve.tunnels.simulate import play_game
 from tests.bandida.test_close_goals import replay_goal
@@ -364,3 +365,34 @@ def test_a_position_is_read_as_before() -> None:
 def test_a_state_is_not_hypothetical() -> None:
     text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1))
     assert "--hypothetical" in refused(run("bandido", "close", text, "--hypothetical"))
+
+
+def cells_of(p: Placement) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A placement's two cells: square A, and square B on side E + rotation of it (the
+    geometry of BD-PLACE-1, worked out here from the placement's fields)."""
+    step = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}[p.rotation]
+    return (p.x, p.y), (p.x + step[0], p.y + step[1])
+
+
+@rules("BD-OPT-6", "BD-CLOSE-6")
+@pytest.mark.parametrize(("name", "mode"), [("bandido", None), ("bandida", 1)])
+def test_a_state_on_a_bounded_table_closes_within_its_play_area(
+    name: str, mode: int | None
+) -> None:
+    """A game with table_size=4x3 keeps every card within x -1..2, y -1..1: so does every
+    closure asked of its states (at the start, the unbounded game's closures leave it)."""
+    game = GAMES[name]
+
+    def inside(p: Placement) -> bool:
+        return all(-1 <= x <= 2 and -1 <= y <= 1 for x, y in cells_of(p))
+
+    closed = left = 0
+    for seed in range(8):
+        state = game.new_game(2, {**options(mode), "table_size": "4x3"}, seed=seed)
+        answer = can_close(state, **LIMITS)
+        assert all(inside(p) for p in answer.placements), (seed, answer.placements)
+        closed += answer.status == "closable"
+        free = can_close(game.new_game(2, options(mode), seed=seed), **LIMITS)
+        left += not all(inside(p) for p in free.placements)
+    assert closed >= 4
+    assert left >= 1

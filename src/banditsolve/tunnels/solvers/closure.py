@@ -51,10 +51,10 @@ from banditsolve.tunnels.solvers.goals import (
 from banditsolve.tunnels.solvers.inputs import (
     Bounds,
     cards_of,
-    check_bounds,
     check_cards,
     check_limits,
     deck_of,
+    play_area,
     table_of,
 )
 from banditsolve.tunnels.solvers.mapclose import (
@@ -251,7 +251,7 @@ def _solve(
     table = table_of(position)
     codes = cards_of(position, cards)
     limits = check_limits(max_cards, time_limit, node_limit, workers)
-    area = check_bounds(bounds, table)
+    area = play_area(position, bounds, table)
     if mode is not None:
         # BA-SETUP-4, BA-DECK-5: the mode's game holds its components (the deck's data says
         # which) and no others.

@@ -221,6 +221,25 @@ def check_bounds(bounds: object, table: Table) -> Bounds | None:
     return area
 
 
+def play_area(position: object, bounds: object, table: Table) -> Bounds | None:
+    """The play area of the question: ``bounds`` (checked: :func:`check_bounds`), and a game
+    state's own when its option ``table_size`` sets one (BD-OPT-6: no card of the game leaves
+    it); with both, their overlap."""
+    area = check_bounds(bounds, table)
+    own = getattr(getattr(position, "options", None), "area", None)
+    if own is None:
+        return area
+    if area is None:
+        return (own[0], own[1], own[2], own[3])
+    x0, y0 = max(area[0], own[0]), max(area[1], own[1])
+    x1, y1 = min(area[2], own[2]), min(area[3], own[3])
+    if x0 > x1 or y0 > y1:
+        raise SolverError(
+            f"the bounds {shown(area)} share no cell with the game's play area {shown(own)}"
+        )
+    return (x0, y0, x1, y1)
+
+
 def _count(value: object, least: int | None) -> bool:
     """True for an int (not a bool) of at least ``least``."""
     if isinstance(value, bool) or not isinstance(value, int):
