@@ -396,3 +396,21 @@ def test_a_state_on_a_bounded_table_closes_within_its_play_area(
         left += not all(inside(p) for p in free.placements)
     assert closed >= 4
     assert left >= 1
+
+
+@rules("BA-CLOSE-1", "BA-CLOSE-2")
+def test_a_closable_answer_claims_no_more_than_was_searched() -> None:
+    """In mode 3 the second super card's side is the solver's, one search per side, and the
+    map cards are left out of the first searches. On this seeded game the first side searched
+    closes with 7 cards and the other with 6, and a closure without the map exists: an answer
+    that stopped at the first side does not say fewer cannot, and one whose search without the
+    map cards was cut short does not say that none exists."""
+    state = BANDIDA.new_game(2, {"mode": 3}, seed=3)
+    fewest = min_cards_to_close(state, backend="exact", time_limit=20, workers=1)
+    first = can_close(state, backend="exact", time_limit=20, workers=1)
+    assert fewest.status == first.status == "closable"
+    assert first.cards > fewest.cards  # the case this test is about
+    assert "proved that fewer cannot" not in first.reason, first.reason
+    assert not any(card_name(p.card).endswith(":map") for p in first.placements)
+    hurried = can_close(state, backend="python", time_limit=2, workers=1)
+    assert "no closure without the map cards" not in hurried.reason, hurried.reason

@@ -42,6 +42,7 @@ from banditsolve.tunnels.solvers.goals import (
     Plan,
     Required,
     Search,
+    closable_reason,
     goal_problem,
     is_map,
     plan,
@@ -68,7 +69,7 @@ from banditsolve.tunnels.solvers.mapclose import (
     relaxed_reason,
     replay,
 )
-from banditsolve.tunnels.solvers.maplines import MAP_CORE_BACKENDS, with_core
+from banditsolve.tunnels.solvers.maplines import MAP_CORE_BACKENDS, map_free_note, with_core
 from banditsolve.tunnels.solvers.plain import search_plain
 from banditsolve.tunnels.solvers.result import (
     Closure,
@@ -454,13 +455,10 @@ def _closable_answer(
         r.status == "impossible" or (r.status == "closable" and r.minimum)
         for _v, r in results
     )
-    proven = best.minimum and sure and len(results) == len(p.searches) and not p.maps
-    why = best.reason
-    if v.side:
-        why += f" (the second super card on its {v.side} side)"
-    if best.minimum and not proven and p.maps:
-        why += "; fewest among closures without the map cards"
+    every = sure and len(results) == len(p.searches)
+    proven = best.minimum and every and not p.maps
     placements = certify(table, restore(best.placements, v.cards), p.goal)
+    why = closable_reason(best.reason, v, p, placements, best.minimum, every)
     stats = replace(best.stats, nodes=stats.nodes, seconds=stats.seconds)
     return replace(
         best, placements=placements, reason=why, minimum=proven, stats=stats,
@@ -620,7 +618,7 @@ def _map_answer(
     how = f"{plural(taken, 'card')} taken off" if found.removals else "the map laid last"
     if not found.removals and not is_map(found.placements[-1].card):
         how = "the map taking nothing off"
-    why = f"{found.cards} cards close it with a map ({how}); no closure without the map cards"
+    why = f"{found.cards} cards close it with a map ({how}); {map_free_note(plain.status)}"
     return Closure(
         "closable", found.placements, why, plain.backend, stats, False, goal=ask.goal,
         notes=plain.notes, removals=found.removals,

@@ -310,3 +310,32 @@ def goal_problem(table: Table, goal: str) -> str | None:
                 return None
         return "the two super cards are not joined through the tunnels"
     return None
+
+
+
+def closable_reason(
+    reason: str,
+    search: Search,
+    plan: Plan,
+    placements: Sequence[Placement],
+    minimal: bool,
+    every: bool,
+) -> str:
+    """Why a closure found by ``search`` (one of ``plan``'s) answers: its ``reason``, the second
+    super card's side when the closure lays it, and no more of the search's claim to the fewest
+    cards (``minimal``) than holds for the whole question: the map cards were left out of the
+    searches, or (``every`` false) another search, the super card on its other side, was not
+    finished."""
+    side = f" (the second super card on its {search.side} side)"
+    laid = any(p.card & PORT_MASK in SUPER_MASKS for p in placements)
+    why = reason + side if search.side and laid else reason
+    if not minimal:
+        return why
+    maps = ", among closures without the map cards" if plan.maps else ""
+    if not every and len(plan.searches) > 1:
+        head = reason.split("; ", 1)[0]
+        return (
+            f"{head}; fewer cannot with the second super card on its {search.side} side or"
+            f" without it{maps}, but its other side was not searched to the end"
+        )
+    return why + "; fewest among closures without the map cards" if maps else why

@@ -144,7 +144,7 @@ def with_core(
         return None
     stats = SearchStats(plain.stats.nodes + lines.stats.nodes, time.perf_counter() - start)
     if lines.status == "closable":
-        placements, why = _lines_closed(table, lines, readings, goal)
+        placements, why = _lines_closed(table, lines, readings, goal, plain.status)
         return Closure(
             "closable", placements, why, plain.backend, stats, False, goal=goal,
             notes=plain.notes, removals=lines.removals,
@@ -163,10 +163,10 @@ def with_core(
 
 
 def _lines_closed(
-    table: Table, lines: Closure, readings: Readings, goal: str
+    table: Table, lines: Closure, readings: Readings, goal: str, plain: str
 ) -> tuple[tuple[Placement, ...], str]:
     """The placements of the line search's closure (``lines``), replayed by the rules, and
-    why they answer."""
+    why they answer (``plain``: the status of the search without the map cards)."""
     placements = lines.placements
     if lines.removals or any(is_map(p.card) for p in placements):
         replay(table, placements, lines.removals, readings, goal)
@@ -174,15 +174,20 @@ def _lines_closed(
         how = f"{plural(taken, 'card')} taken off" if lines.removals else "the map laid last"
         if not lines.removals and not is_map(placements[-1].card):
             how = "the map taking nothing off"
-        why = (
-            f"{len(placements)} cards close it with a map ({how}); no closure without the"
-            " map cards"
-        )
+        why = f"{len(placements)} cards close it with a map ({how}); {map_free_note(plain)}"
     else:
         # A closure without the maps that the search without them missed in its time.
         placements = certify(table, placements, goal)
         why = f"{len(placements)} cards close it without the map cards"
     return placements, why
+
+
+def map_free_note(plain: str) -> str:
+    """What the search without the map cards showed (its status ``plain``), for an answer that
+    closes with a map: that none closes without them, or that it was cut short."""
+    if plain == "impossible":
+        return "no closure without the map cards"
+    return "a closure without the map cards was not ruled out (that search was cut short)"
 
 
 def relaxation(
