@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_help_lists_the_exit_codes(argv: list[str]) -> None:
     result = run(*argv)
     assert result.code == 0
     assert "exit status" in result.out
-    for line in ("0  yes", "1  proven no", "3  unknown", "2  bad input or usage"):
+    for line in ("0  yes", "1  proven no", "3  unknown", "2  bad input or usage", "70  a bug"):
         assert line in result.out
 
 
@@ -257,6 +258,25 @@ def test_console_script_exits_2_without_a_traceback() -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_reader_that_goes_away_leaves_the_answers_status(json_flag: list[str]) -> None:
+    """`banditsolve ... | grep -q ...` under `set -o pipefail`: the reader is gone before the
+    answer is printed, and the status is still the answer's (1: impossible), with nothing on
+    stderr."""
+    script = Path(sys.executable).parent / "banditsolve"
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run(
+            [str(script), "bandido", "close", "bandido L+TL+TR+R+BR+BL@0,0,0 | L", *json_flag],
+            stdout=write, stderr=subprocess.PIPE, check=False,
+        )
+    finally:
+        os.close(write)
+    assert result.returncode == 1
+    assert result.stderr == b""
 
 
 def test_demo_of_every_game_writes_its_pictures(tmp_path: Path) -> None:

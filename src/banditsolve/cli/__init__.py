@@ -24,6 +24,7 @@ from banditsolve.core.flags import (
     Handler,
     Parser,
     add_command,
+    drop_stdout,
     emit,
     fail,
     one_line,
@@ -178,8 +179,8 @@ def _main(args_list: list[str]) -> int:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other command-line tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # (An answer's own output keeps its status: emit catches it there.)
+        drop_stdout()
         return ExitStatus.YES
     except (ValueError, OSError, RecursionError, MemoryError) as exc:
         return _error(_bad_input(exc))

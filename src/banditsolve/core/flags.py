@@ -13,7 +13,7 @@ The shared pieces
   with the game's ``read_state``; :func:`emit` prints text or JSON; :func:`emit_answer` prints a
   :class:`~banditsolve.core.answer.Answer` and returns its exit status.
 - Exit status (:data:`EXIT_STATUS_HELP`, in every ``--help``): 0 yes, 1 proven no, 3 unknown
-  within the limits, 2 bad input or usage.
+  within the limits, 2 bad input or usage, 70 a bug, 130 Ctrl-C, 143 SIGTERM.
 
 The interface of a game's command line
 ======================================
@@ -66,7 +66,10 @@ exit status (the same for every query command):
   {ExitStatus.NO}  proven no: unsafe, impossible, lost
   {ExitStatus.UNKNOWN}  unknown: a limit (--time-limit, --node-limit) ran out before an answer was \
 proven
-  {ExitStatus.BAD_INPUT}  bad input or usage (one line on stderr: "banditsolve: error: ...")"""
+  {ExitStatus.BAD_INPUT}  bad input or usage (one line on stderr: "banditsolve: error: ...")
+  {ExitStatus.INTERNAL}  a bug in banditsolve (one line: "banditsolve: internal error: ...")
+  {ExitStatus.INTERRUPTED}  stopped by Ctrl-C, {ExitStatus.TERMINATED} by SIGTERM
+(a reader of the output that goes away early, as "| head" does, leaves the status as it is)"""
 
 #: The longest error message printed after ``banditsolve: error: `` (an error quotes at most a
 #: short excerpt of the input).
@@ -412,8 +415,22 @@ def to_json_text(payload: Any) -> str:
 
 
 def emit(args: argparse.Namespace, text: str, payload: Any) -> None:
-    """Print ``payload`` as JSON when ``--json`` was given, else ``text``."""
-    print(to_json_text(payload) if getattr(args, "json", False) else text)
+    """Print ``payload`` as JSON when ``--json`` was given, else ``text``. A reader that went
+    away (``| head``, ``| grep -q``) stops the output quietly, not the command: its exit status
+    is still the answer's."""
+    try:
+        print(to_json_text(payload) if getattr(args, "json", False) else text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        drop_stdout()
+
+
+def drop_stdout() -> None:
+    """Send what is still to be printed to the null device (the reader of stdout went away),
+    so that nothing fails at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def emit_answer(args: argparse.Namespace, answer: Answer, text: str | None = None) -> int:
