@@ -178,6 +178,7 @@ class Search {
   void deepen(Answer* out);
   bool tick();
   bool clock_ok();
+  bool cancelled() const;
   // The map move (maps.cpp).
   void build_maps();
   uint64_t card_part(const CardRec& c) const;

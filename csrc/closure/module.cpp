@@ -6,7 +6,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <pythread.h>
+#include <signal.h>
+
 #include <algorithm>
+#include <array>
+#include <csignal>
 #include <cstdlib>
 #include <optional>
 #include <tuple>
@@ -28,6 +33,69 @@ const char* stop_name(closure::Stop stop) {
     default:
       return "";
   }
+}
+
+// Ctrl-C (SIGINT) and SIGTERM while a search runs: Python runs its handlers between bytecodes
+// only, so a search that holds no GIL would run on to its end. While one runs on the main
+// thread, a handler of ours takes either signal (where Python's own handles it), sets the byte
+// the search reads as a stop, and once the search has stopped the signal is handed on to
+// Python's handler (PyErr_SetInterruptEx), which raises KeyboardInterrupt or whatever it does.
+volatile std::sig_atomic_t g_signal = 0;
+volatile uint8_t g_stop = 0;
+unsigned long g_main_thread = 0;
+
+extern "C" void note_signal(int signum) {
+  g_signal = signum;
+  g_stop = 1;
+}
+
+class SignalStop {
+ public:
+  SignalStop() {
+    if (PyThread_get_thread_ident() != g_main_thread) return;
+    g_signal = 0;
+    g_stop = 0;
+    for (size_t i = 0; i < kSignals.size(); ++i) {
+      struct sigaction current {};
+      if (sigaction(kSignals[i], nullptr, &current) != 0) continue;
+      const bool plain = !(current.sa_flags & SA_SIGINFO);
+      if (plain && (current.sa_handler == SIG_IGN || current.sa_handler == SIG_DFL)) continue;
+      struct sigaction ours {};
+      ours.sa_handler = note_signal;
+      sigemptyset(&ours.sa_mask);
+      if (sigaction(kSignals[i], &ours, &saved_[i]) == 0) installed_[i] = active_ = true;
+    }
+  }
+  ~SignalStop() { restore(); }
+  SignalStop(const SignalStop&) = delete;
+  SignalStop& operator=(const SignalStop&) = delete;
+
+  // The stop byte the search reads, or none (off the main thread, or no handler of Python's).
+  const volatile uint8_t* flag() const { return active_ ? &g_stop : nullptr; }
+
+  // Put Python's handlers back; the signal caught meanwhile (0: none).
+  int restore() {
+    for (size_t i = 0; i < kSignals.size(); ++i) {
+      if (installed_[i]) sigaction(kSignals[i], &saved_[i], nullptr);
+      installed_[i] = false;
+    }
+    const int caught = active_ ? static_cast<int>(g_signal) : 0;
+    active_ = false;
+    return caught;
+  }
+
+ private:
+  static constexpr std::array<int, 2> kSignals = {SIGINT, SIGTERM};
+  std::array<struct sigaction, 2> saved_{};
+  std::array<bool, 2> installed_{};
+  bool active_ = false;
+};
+
+// Hand a signal caught during a search on to Python's handler (its exception, if it raises one).
+void pass_on(int signum) {
+  if (!signum) return;
+  PyErr_SetInterruptEx(signum);
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
 
 // The map move's data (BA-CLOSE-2): the kind flags of each type, the table's cards, the
@@ -106,10 +174,15 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
     problem.cancel = static_cast<const volatile uint8_t*>(flag->ptr);
   }
   closure::Answer answer;
+  SignalStop signals;
+  problem.stop = signals.flag();
+  int caught = 0;
   {
     py::gil_scoped_release release;
     answer = closure::solve(problem);
+    caught = signals.restore();
   }
+  pass_on(caught);
   py::list placements;
   for (const auto& p : answer.placements) {
     placements.append(py::make_tuple(p.type, p.x, p.y, p.rotation));
@@ -126,7 +199,7 @@ py::dict solve(const std::vector<std::array<int, 3>>& cells,
   out["lower_bound"] = answer.lower_bound;
   out["never"] = answer.lower_bound >= closure::kNever;
   out["nodes"] = answer.nodes;
-  out["stopped"] = stop_name(answer.stopped);
+  out["stopped"] = caught ? "signal" : stop_name(answer.stopped);
   out["budget"] = answer.budget;
   out["memo_entries"] = answer.memo_entries;
   out["memo_bytes"] = answer.memo_bytes;
@@ -146,6 +219,10 @@ std::vector<std::vector<int>> removals(const std::vector<std::array<int, 3>>& ce
 
 PYBIND11_MODULE(closure_core, m) {
   m.doc() = "The compiled closure search of the tunnel games (see compiled.py).";
+  g_main_thread = py::module_::import("threading")
+                      .attr("main_thread")()
+                      .attr("ident")
+                      .cast<unsigned long>();
   m.def("solve", &solve, py::arg("cells"), py::arg("types"), py::arg("required"),
         py::arg("bounds"), py::arg("max_cards"), py::arg("first_budget"),
         py::arg("node_limit"), py::arg("time_limit"), py::arg("cancel"),

@@ -26,7 +26,7 @@ namespace engine {
 // The cancel flag and the clock, read now (the map move's nodes cost more than the others):
 // false once either says stop.
 bool Search::clock_ok() {
-  if (problem_.cancel != nullptr && *problem_.cancel) {
+  if (cancelled()) {
     stopped_ = Stop::kCancel;
     return false;
   }
@@ -37,6 +37,12 @@ bool Search::clock_ok() {
   return true;
 }
 
+// Whether the cancel flag or a signal (Problem::stop) says stop.
+bool Search::cancelled() const {
+  return (problem_.cancel != nullptr && *problem_.cancel) ||
+         (problem_.stop != nullptr && *problem_.stop);
+}
+
 // Count a node; false once a limit has run out.
 bool Search::tick() {
   ++nodes_;
@@ -45,7 +51,7 @@ bool Search::tick() {
     return false;
   }
   if ((nodes_ & 1023) == 0) {
-    if (problem_.cancel != nullptr && *problem_.cancel) {
+    if (cancelled()) {
       stopped_ = Stop::kCancel;
       return false;
     }

@@ -76,6 +76,8 @@ struct Problem {
   double time_limit = 0.0;
   // Set (from another thread or process) to stop the search: it then answers unknown.
   const volatile uint8_t* cancel = nullptr;
+  // Set by a signal handler (Ctrl-C, SIGTERM; see module.cpp): a stop as the cancel flag's.
+  const volatile uint8_t* stop = nullptr;
   MapRules maps;
 };
 

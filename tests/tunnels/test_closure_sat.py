@@ -22,7 +22,7 @@ from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import STEP, Cell, Placement
 from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
-from banditsolve.tunnels.solvers import sat
+from banditsolve.tunnels.solvers import sat, satclock
 from banditsolve.tunnels.solvers.closure import solve_exact
 from banditsolve.tunnels.solvers.goals import plan, restore
 from banditsolve.tunnels.solvers.model import order_placements
@@ -420,7 +420,7 @@ def test_a_bounded_area_is_decided_once_the_region_stops_growing() -> None:
 def test_without_fork_only_questions_without_limits_are_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sat, "FORK", False)
+    monkeypatch.setattr(satclock, "FORK", False)
     cards = [as_code(c) for c in ["TL+TR"] * 2 + ["L"] * 2]
     r = ask(START, cards, limit=None)
     assert r.status == "closable"

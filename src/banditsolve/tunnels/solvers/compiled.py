@@ -109,9 +109,12 @@ def _budget_note(budget: int, cards: Sequence[int]) -> str:
 
 
 def _stopped_why(stopped: str, limits: Limits) -> str:
-    """Why the core stopped without an answer (its ``stopped``): cancelled, or a limit."""
+    """Why the core stopped without an answer (its ``stopped``): cancelled, a signal (Ctrl-C or
+    SIGTERM, handed on to Python's handler, which may not raise), or a limit."""
     if stopped == "cancel":
         return "cancelled: another solver answered first"
+    if stopped == "signal":
+        return "stopped by a signal (Ctrl-C or SIGTERM) before an answer was proven"
     return limits.reason("nodes" if stopped == "nodes" else "time")
 
 

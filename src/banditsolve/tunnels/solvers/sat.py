@@ -51,21 +51,16 @@ unsatisfiable, nothing cut short. Under a time limit, a radius short of ``R(budg
 **Limits.** pysat's CaDiCaL cannot be interrupted (``interrupt`` is unsupported; it holds the
 GIL while it solves), and conflict budgets restart its search (a formula solved in 3.3 s took
 35 s in slices of 2,000 conflicts). So each call runs in a forked process holding a copy of
-the solver (:meth:`Clock.forked`), killed at the time limit, on ``cancel`` (looked at every
-:data:`POLL_SECONDS`) or at the radius's share, while this process waits without the GIL; the
-node limit is its conflict budget (``nodes``: the conflicts of the calls that ended). The
+the solver (:mod:`~banditsolve.tunnels.solvers.satclock`), killed at the time limit, on
+``cancel`` or at the radius's share, and with its caller, while this process waits without
+the GIL; the node limit is its conflict budget (``nodes``: the conflicts of the calls that ended). The
 limits are checked while the formula is built; freeing it is reserved from the time limit.
 """
 
 from __future__ import annotations
 
-import os
-import select
-import signal
 import threading
 import time
-import warnings
-from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,6 +80,7 @@ from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds, check_bounds, check_limits, inside
 from banditsolve.tunnels.solvers.model import ModelTooLarge, order_placements
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status, certify
+from banditsolve.tunnels.solvers.satclock import Clock, Stopped
 from banditsolve.tunnels.table import FITS, Table
 
 #: The backend's name in answers.
@@ -99,11 +95,6 @@ MAX_VARIABLES = 1_500_000
 FIRST_RADIUS = 1
 #: The share of the time left that a radius short of the complete one may take.
 STAGE_SHARE = 1 / 3
-#: Each solver call runs in a forked process (killed at the limit); without ``fork`` only a
-#: question without limits (none to keep) is asked, in this process.
-FORK = hasattr(os, "fork")
-#: How often a run with a cancel event looks at it, in seconds.
-POLL_SECONDS = 0.02
 #: While the formula grows, the limits are checked every this many cells, literals and clauses;
 #: clauses are handed to the solver once this many are written (Python's lists cost more).
 CHECK_CELLS, CHECK_CLAUSES, FLUSH_CLAUSES = 16, 4096, 65_536
@@ -451,144 +442,6 @@ def join(chain: Chain, v: int) -> None:
 
 
 # -- the limits and the solver's runs -------------------------------------------------------
-
-
-class Stopped(Exception):
-    """A limit ran out or the run was cancelled: its one argument says which."""
-
-
-class Clock:
-    """The limits of one run (the time limit from ``start``, the node limit in conflicts, the
-    cancel event), and the solver's runs that keep them (:meth:`run`)."""
-
-    def __init__(self, limits: Limits, cancel: threading.Event | None, start: float) -> None:
-        self.limits = limits
-        self.cancel = cancel
-        self.start = start
-        self.deadline = None if limits.time_limit is None else start + limits.time_limit
-        #: seconds kept before the deadline for the clean-up (see :meth:`Layers.seal`)
-        self.reserve = 0.0
-        self.conflicts = 0
-
-    def check(self) -> None:
-        """Raise :class:`Stopped` when a limit has run out or the run is cancelled."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise Stopped("cancelled")
-        if self.deadline is not None and time.perf_counter() >= self.deadline - self.reserve:
-            raise Stopped(self.limits.reason("time"))
-        if self.limits.node_limit is not None and self.conflicts >= self.limits.node_limit:
-            raise Stopped(self.limits.reason("nodes") + " (counted as the solver's conflicts)")
-
-    def conflicts_left(self) -> int | None:
-        """The conflicts the node limit leaves (None: no node limit)."""
-        most = self.limits.node_limit
-        return None if most is None else max(1, most - self.conflicts)
-
-    def run(
-        self, solver: Solver, assumptions: list[int], until: float | None
-    ) -> tuple[bool | None, Sequence[int]]:
-        """Solve under ``assumptions``: True with the model, False, or None when ``until``
-        (a ``perf_counter`` time short of the deadline) passed first; :class:`Stopped` when a
-        limit runs out or the run is cancelled (see :data:`FORK`)."""
-        self.check()
-        if FORK:
-            return self.forked(solver, assumptions, until)
-        limits = self.limits
-        if self.cancel or until or limits.time_limit or limits.node_limit:
-            raise Stopped("the SAT finder keeps its limits in a forked process: no fork here")
-        result = bool(solver.solve(assumptions=assumptions))
-        return result, solver.get_model() if result else ()
-
-    def forked(
-        self, solver: Solver, assumptions: list[int], until: float | None
-    ) -> tuple[bool | None, Sequence[int]]:
-        """:meth:`run` in a forked process (it holds a copy of the solver), killed when a
-        limit runs out, the run is cancelled or ``until`` passes; this process waits
-        without holding the GIL."""
-        read, write = os.pipe()
-        with warnings.catch_warnings():
-            # Python 3.12 warns of forking a process with threads; the child runs only the
-            # solver and writes its answer (no lock of another thread is ever taken).
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child process (its coverage is not collected)
-            os.close(read)
-            solve_in_child(solver, assumptions, self.conflicts_left(), write)
-        os.close(write)
-        try:
-            data = self.collect(read, pid, until)
-        finally:
-            os.close(read)
-        if data is None:
-            return None, ()
-        answer = array("q")
-        answer.frombytes(data)
-        if len(answer) < 2:
-            raise InternalError("the SAT solver's process ended without an answer")
-        self.conflicts += answer[1]
-        if answer[0] == BUDGET:
-            raise Stopped(self.limits.reason("nodes") + " (counted as the solver's conflicts)")
-        return bool(answer[0]), answer[2:]
-
-    def collect(self, fd: int, pid: int, until: float | None) -> bytes | None:
-        """The child's answer read from ``fd`` (None when ``until`` passed); the child is
-        killed when it must stop and always reaped."""
-        chunks: list[bytes] = []
-        done = False
-        poller = select.poll()  # (not select.select: it fails on descriptors past 1023)
-        poller.register(fd, select.POLLIN)
-        try:
-            while True:
-                wait = self.wait_for(until)
-                if poller.poll(None if wait is None else int(wait * 1000) + 1):
-                    chunk = os.read(fd, 1 << 20)
-                    if not chunk:
-                        done = True
-                        return b"".join(chunks)
-                    chunks.append(chunk)
-                    continue
-                self.check()
-                if until is not None and time.perf_counter() >= until:
-                    return None
-        finally:
-            if not done:
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-
-    def wait_for(self, until: float | None) -> float | None:
-        """How long to wait for the child before looking at the clock and the cancel event
-        again (None: until it answers)."""
-        ends = [e for e in (self.deadline, until) if e is not None]
-        left = [max(0.0, min(ends) - self.reserve - time.perf_counter())] if ends else []
-        poll = [POLL_SECONDS] if self.cancel is not None else []
-        return min(left + poll, default=None)
-
-
-#: The status a forked solver reports when the conflict budget (the node limit) ran out.
-BUDGET = 2
-
-
-def solve_in_child(
-    solver: Solver, assumptions: list[int], budget: int | None, fd: int
-) -> None:  # pragma: no cover - runs in the forked process
-    """In the forked process: solve, write ``[status, conflicts, *model]`` (status 0 unsat,
-    1 sat, :data:`BUDGET`) to ``fd``, and end the process by killing it (so that, whatever
-    happens, it never returns into the caller's code, runs no exit handler of the parent's
-    and flushes none of its buffers; the parent reads the answer to the end of the pipe)."""
-    try:
-        if budget is None:
-            result = solver.solve(assumptions=assumptions)
-        else:
-            solver.conf_budget(budget)
-            result = solver.solve_limited(assumptions=assumptions)
-        status = BUDGET if result is None else int(bool(result))
-        model = solver.get_model() if result else []
-        conflicts = int(solver.accum_stats().get("conflicts", 0))
-        view = memoryview(array("q", [status, conflicts, *model]).tobytes())
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 # -- the search ---------------------------------------------------------------------------
