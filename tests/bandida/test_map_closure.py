@@ -175,6 +175,9 @@ def test_options_are_the_maps_readings_and_only_for_a_position() -> None:
     state = simulate(2, 3, BandidaOptions(mode=1))[5]
     with pytest.raises(SolverError, match="own options"):
         can_close(state, options={"map_split": "tunnels"})
+    # A Bandido position has no map card: its question takes no readings (as --option).
+    with pytest.raises(SolverError, match="bandido position has none"):
+        can_close(parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L"), options={})
 
 
 @rules("BA-CLOSE-2", "BA-CLOSE-3")

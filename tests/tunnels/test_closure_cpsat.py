@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -16,7 +17,7 @@ from banditsolve.tunnels import Table, can_close, min_cards_to_close
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import cpsat
-from banditsolve.tunnels.solvers.model import TOO_LARGE
+from banditsolve.tunnels.solvers.model import MAX_LITERALS, TOO_LARGE, prepare
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status
 from banditsolve.tunnels.state import Options
 from banditsolve.tunnels.table import dead_exits
@@ -46,6 +47,20 @@ def _pile_cases(games: int, more_than: int = 0) -> list[tuple[Table, tuple[int, 
         s = random.Random(seed).choice(pool)
         out.append((s.table, tuple(s.remaining())))
     return out
+
+
+def test_a_model_past_its_deadline_stops_being_built() -> None:
+    """Building a large model takes a good part of a second (34,279 literals: 0.3 s), so the
+    time limit is read while it is built: past the deadline it stops (the stage then answers
+    unknown, naming the limit)."""
+    (table, cards), *_ = _pile_cases(1, more_than=10)
+    prepared = prepare(table, cards, len(cards), None, "cpsat", MAX_LITERALS, 0.0, None)
+    assert not isinstance(prepared, Closure)
+    _budget, model = prepared
+    with pytest.raises(cpsat.OutOfTime):
+        cpsat.model_of(model, False, (), deadline=time.perf_counter() - 1)
+    _built, literals = cpsat.model_of(model, False, (), deadline=time.perf_counter() + 60)
+    assert len(literals) == len(model.candidates)
 
 
 def test_whole_pile_is_modelled_and_agrees_with_the_exact_search() -> None:

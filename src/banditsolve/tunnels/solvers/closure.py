@@ -23,9 +23,8 @@ questions.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 
 from banditsolve.core.limits import CLOSURE_TIME_LIMIT, LimitReached, Limits, steady
 from banditsolve.core.text import plural, shown
@@ -64,6 +63,7 @@ from banditsolve.tunnels.solvers.mapclose import (
     Plain,
     Readings,
     map_last,
+    map_readings,
     owed_removals,
     readings_of,
     relaxed_reason,
@@ -92,9 +92,6 @@ BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
 #: With map cards among the cards, the share of the time limit the search without them may take
 #: (the lines that lay a map get the rest: BA-CLOSE-2).
 MAP_FREE_SHARE = 0.5
-
-#: The options a closure question takes: the map's readings (BA-OPT-1..4).
-MAP_OPTIONS = ("map_removes", "map_split", "map_reopen", "map_short")
 
 #: can_close goes straight to the whole budget once a level of the deepening has cost this many
 #: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
@@ -280,34 +277,20 @@ def _solve(
     )
 
 
+def model_solver(backend: str) -> Callable[..., Closure]:
+    """The solve function of ``cpsat`` or ``z3``, imported now (each library only here)."""
+    if backend == "cpsat":
+        from banditsolve.tunnels.solvers.cpsat import solve_cpsat
+
+        return solve_cpsat
+    from banditsolve.tunnels.solvers.z3 import solve_z3
+
+    return solve_z3
+
+
 def answer_backend(backend: str) -> str:
     """The backend an answer names for the one asked (``auto`` answers as ``exact``)."""
     return "exact" if backend == "auto" else backend
-
-
-def map_readings(position: object, options: object) -> Readings:
-    """The map's readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
-    ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
-    keeps its own options (:class:`SolverError`)."""
-    if not isinstance(options, Mapping):
-        raise ArgumentTypeError(
-            f"options must be a mapping of map readings, not {shown(options)}"
-        )
-    if hasattr(position, "options"):
-        raise SolverError(
-            "a game state's closure question reads the map by the state's own options: give"
-            " options only with a position"
-        )
-    unknown = sorted(str(k) for k in options if k not in MAP_OPTIONS)
-    if unknown:
-        raise SolverError(
-            f"closure options are the map's readings ({', '.join(MAP_OPTIONS)}), not"
-            f" {shown(unknown[0])}"
-        )
-    from banditsolve.tunnels.game import BANDIDA
-
-    chosen = BANDIDA.options(dict(options))
-    return readings_of(SimpleNamespace(options=chosen))
 
 
 def after_removal(
@@ -639,14 +622,11 @@ def _dispatch(
     time_limit = limits.time_limit
     if backend == "plain":
         return search_plain(table, codes, max_cards, limits, required)
-    if backend == "cpsat":
-        from banditsolve.tunnels.solvers.cpsat import solve_cpsat
-
-        return solve_cpsat(table, codes, max_cards, area, time_limit, minimum, required)
-    if backend == "z3":
-        from banditsolve.tunnels.solvers.z3 import solve_z3
-
-        return solve_z3(table, codes, max_cards, area, time_limit, minimum, required)
+    if backend in ("cpsat", "z3"):
+        began = time.perf_counter()  # (the solver's first import counts against the limit)
+        solve = model_solver(backend)
+        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        return solve(table, codes, max_cards, area, left, minimum, required)
     # exact and auto: the compiled exact search is complete for every case and the fastest on
     # all the benchmark's sizes (a question too large for it runs on the Python reference);
     # "auto" falls back to CP-SAT for the time left when it gives up on a case that CP-SAT

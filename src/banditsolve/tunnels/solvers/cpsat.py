@@ -38,21 +38,38 @@ SEED = 0
 #: clauses; without it the whole-pile benchmark positions are decided several times faster
 #: (``benchmarks/results/closure_cpsat.md``).
 PROBING = 0
+#: While a model is built, the clock is read every this many edge constraints.
+CHECK_EVERY = 128
+
+
+class OutOfTime(Exception):
+    """The time limit ran out while a model was built."""
 
 
 def model_of(
-    m: ClosureModel, minimum: bool, required: Required = ()
+    m: ClosureModel, minimum: bool, required: Required = (), deadline: float | None = None
 ) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     """The CP-SAT model and its placement literals (in candidate order); ``required``: groups
-    of codes of which at least one card must be laid (a Bandida mode's goal)."""
+    of codes of which at least one card must be laid (a Bandida mode's goal). Building a large
+    one takes a good part of a second: past ``deadline`` (a ``perf_counter`` time, read between
+    its parts) it stops with :class:`OutOfTime`."""
+
+    def check() -> None:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime
+
     model = cp_model.CpModel()
     xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
+    check()
     _add_covering(model, m, xs)
-    for c, side, n in m.edges:
+    for k, (c, side, n) in enumerate(m.edges):
+        if not k % CHECK_EVERY:
+            check()
         mine = [xs[i] for i in m.opening.get((c, side), ())]
         theirs = [xs[i] for i in m.opening.get((n, opposite(side)), ())]
         if mine or theirs:
             model.add(sum(mine) == sum(theirs))
+    check()
     total = []
     for count, idx in m.by_type.values():
         lits = [xs[i] for i in idx]
@@ -62,6 +79,7 @@ def model_of(
     model.add(sum(total) <= m.budget)
     _add_required(model, m, xs, required)
     if minimum:
+        check()
         model.minimize(sum(total))
     return model, xs
 
@@ -216,10 +234,15 @@ def _solve_budget(
     dead = _dead_front(m, start)
     if dead is not None:
         return dead
-    model, xs = model_of(m, minimum, required)
+    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
+    try:
+        deadline = None if time_limit is None else start + time_limit
+        model, xs = model_of(m, minimum, required, deadline)
+    except OutOfTime:
+        why = f"CP-SAT: the time limit ran out ({time_limit:g} s) building its model ({where})"
+        return Closure("unknown", (), why, "cpsat", SearchStats(0, time.perf_counter() - start))
     solver, status, branches = _solve_model(table, m, model, xs, required, time_limit, start)
     stats = SearchStats(branches, time.perf_counter() - start, float(solver.deterministic_time))
-    where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
         ordered = order_placements(table, chosen)

@@ -35,12 +35,14 @@ was given.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from banditsolve.core.limits import Limits
-from banditsolve.errors import IllegalActionError
+from banditsolve.core.text import shown
+from banditsolve.errors import ArgumentTypeError, IllegalActionError, SolverError
 from banditsolve.tunnels.bandida import maps
 from banditsolve.tunnels.bandida.maps import rebuilt, removal_indices
 from banditsolve.tunnels.cards import PORT_MASK, SUPER5, SUPER6
@@ -96,6 +98,40 @@ def readings_of(position: object) -> Readings:
     if options is None or not hasattr(options, "map_removes"):
         return DEFAULT_READINGS
     return Readings(options.map_removes, options.map_split, options.map_reopen, options.map_short)
+
+
+#: The options a closure question takes: the map's readings (BA-OPT-1..4).
+MAP_OPTIONS = ("map_removes", "map_split", "map_reopen", "map_short")
+
+
+def map_readings(position: object, options: object) -> Readings:
+    """The map's readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
+    ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
+    keeps its own options (:class:`SolverError`)."""
+    if not isinstance(options, Mapping):
+        raise ArgumentTypeError(
+            f"options must be a mapping of map readings, not {shown(options)}"
+        )
+    if hasattr(position, "options"):
+        raise SolverError(
+            "a game state's closure question reads the map by the state's own options: give"
+            " options only with a position"
+        )
+    game = getattr(position, "game", None)
+    if isinstance(game, str) and game != "bandida":
+        raise SolverError(
+            f"options are the readings of Bandida's map cards: a {game} position has none"
+        )
+    unknown = sorted(str(k) for k in options if k not in MAP_OPTIONS)
+    if unknown:
+        raise SolverError(
+            f"closure options are the map's readings ({', '.join(MAP_OPTIONS)}), not"
+            f" {shown(unknown[0])}"
+        )
+    from banditsolve.tunnels.game import BANDIDA
+
+    chosen = BANDIDA.options(dict(options))
+    return readings_of(SimpleNamespace(options=chosen))
 
 
 #: The map-free closure question: a table, its cards (no map among them), the cards that may

@@ -53,8 +53,9 @@ GIL while it solves), and conflict budgets restart its search (a formula solved 
 35 s in slices of 2,000 conflicts). So each call runs in a forked process holding a copy of
 the solver (:mod:`~banditsolve.tunnels.solvers.satclock`), killed at the time limit, on
 ``cancel`` or at the radius's share, and with its caller, while this process waits without
-the GIL; the node limit is its conflict budget (``nodes``: the conflicts of the calls that ended). The
-limits are checked while the formula is built; freeing it is reserved from the time limit.
+the GIL; the node limit is its conflict budget (``nodes``: the conflicts of the calls that
+ended). The limits are checked while the formula is built; freeing it is reserved from the
+time limit.
 """
 
 from __future__ import annotations
