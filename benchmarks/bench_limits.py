@@ -5,9 +5,11 @@ Each search is called the way the README shows, with a short limit, on questions
 finish within it; the wall time around the call is compared with the limit. Searches:
 
 - the closure question (``can_close``) with each backend (``exact``: the compiled core,
-  ``python``: the reference, ``auto``: the core raced with the SAT finder) on the first 12
-  positions of the regression set (``tests/tunnels/data/hard_closure.json``), the unknown
-  answers only;
+  ``python``: the reference, ``auto``: the core raced with the SAT finder, ``sat``, ``cpsat``,
+  ``z3``) on the first 12 positions of the regression set
+  (``tests/tunnels/data/hard_closure.json``), the unknown answers only (``z3`` refuses models
+  this large at once: listed to show so), and on a Bandida game in progress with map cards
+  among its cards (``exact`` and ``python``);
 - Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game,
   and ``is_safe`` on a slow question found in random four-player games (wagon 2 of
   :data:`SAFE_POSITION`, player 2);
@@ -42,6 +44,7 @@ from banditsolve.core.registry import load_game
 from banditsolve.rolling.game import GAME as ROLLING
 from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn, odds
+from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.closure import can_close
 from banditsolve.tunnels.solvers.endgame import solve_game, win_share
 
@@ -81,12 +84,20 @@ def searches() -> dict[str, list[Callable[[float], bool]]]:
     """Each search's calls, each returning True when the answer is unknown (cut short)."""
     hard = load_hard()[:12]
     out: dict[str, list[Callable[[float], bool]]] = {}
-    for backend in ("exact", "python", "auto"):
+    for backend in ("exact", "python", "auto", "sat", "cpsat", "z3"):
         out[f"can_close, backend={backend}"] = [
             lambda lim, c=c, b=backend: can_close(
                 c.table, c.cards, backend=b, time_limit=lim
             ).status == "unknown"
             for c in hard
+        ]
+    # A Bandida game in progress with map cards among its cards (mode 3, seed 3): the search
+    # without them first, then the lines that lay a map.
+    bandida = BANDIDA.new_game(2, {"mode": 3}, seed=3)
+    for backend in ("exact", "python"):
+        out[f"can_close, Bandida state with maps, backend={backend}"] = [
+            lambda lim, b=backend: can_close(bandida, backend=b, time_limit=lim).status
+            == "unknown"
         ]
     start = ROLLING.from_notation(TEN_WAGONS)
     out["rolling odds"] = [lambda lim: bool(odds(start, time_limit=lim).cut_short)]

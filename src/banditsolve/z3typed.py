@@ -412,14 +412,19 @@ class Solver:
     def check(self, deadline: float | None = None) -> CheckResult:
         """Solve; with ``deadline`` (a :func:`time.perf_counter` reading) this check's time
         limit is the time left once the script is loaded (loading a large one takes a while),
-        or ``timeout_ms`` if that is shorter."""
+        or ``timeout_ms`` if that is shorter; ``"unknown"`` at once when the deadline has
+        passed before or while the script is loaded."""
         z3 = z3_module()
+        if deadline is not None and time.perf_counter() >= deadline:
+            return "unknown"  # (not even the script loaded: that alone takes a while)
         if self._dirty:
             self._raw.reset()
             self._raw.from_string(self.script())
             self._dirty = False
         limit = self._timeout_ms
         if deadline is not None:
+            if time.perf_counter() >= deadline:
+                return "unknown"
             left = max(1, int(1000 * (deadline - time.perf_counter())))
             limit = left if limit is None else min(limit, left)
         if limit is not None:

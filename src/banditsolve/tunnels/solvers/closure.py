@@ -509,10 +509,15 @@ class Asked:
             p = plan(table, codes, self.goal)
             nodes = 0
             status: Status = "impossible"
+            began = time.perf_counter()  # (the searches share the time left, one by one)
             for v in p.searches:
                 need = (*v.required, frozenset({code}))
+                now = left
+                if left.time_limit is not None:
+                    rest = left.time_limit - (time.perf_counter() - began)
+                    now = Limits(max(0.001, rest), left.node_limit)
                 r = _dispatch(
-                    table, v.codes, budget, self.backend, self.area, left, False,
+                    table, v.codes, budget, self.backend, self.area, now, False,
                     self.workers, need,
                 )
                 nodes += r.stats.nodes

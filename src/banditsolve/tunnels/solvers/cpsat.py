@@ -58,6 +58,7 @@ def model_of(
         if deadline is not None and time.perf_counter() > deadline:
             raise OutOfTime
 
+    check()
     model = cp_model.CpModel()
     xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
     check()
