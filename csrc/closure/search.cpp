@@ -45,11 +45,12 @@ bool Search::cancelled() const {
 
 // Count a node; false once a limit has run out.
 bool Search::tick() {
-  ++nodes_;
-  if (problem_.node_limit > 0 && nodes_ > problem_.node_limit) {
+  // (A node past the limit is not searched, so not counted: a search it stops reports the limit.)
+  if (problem_.node_limit > 0 && nodes_ >= problem_.node_limit) {
     stopped_ = Stop::kNodes;
     return false;
   }
+  ++nodes_;
   if ((nodes_ & 1023) == 0) {
     if (cancelled()) {
       stopped_ = Stop::kCancel;

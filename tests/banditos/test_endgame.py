@@ -68,7 +68,7 @@ def test_node_limit_falls_back_to_an_estimate() -> None:
     result = best_turn(state, node_limit=200, samples=5)
     assert result.method == "monte-carlo"
     assert "stopped after" in result.note
-    assert result.nodes > 200
+    assert result.nodes == 200  # the exact search stopped at its limit, every node counted
 
 
 def test_time_limit_marks_best_so_far() -> None:

@@ -50,7 +50,7 @@ def test_best_command_method_exact_answers_unknown_with_the_limit_that_stopped_i
     assert text.code == 3
     assert text.err == ""
     assert text.lines == [
-        "unknown: the exact search stopped after 301 positions: the node limit ran out "
+        "unknown: the exact search stopped after 300 positions: the node limit ran out "
         "(300 nodes) before an answer was proven"
     ]
     result = run("banditos", "best", OPEN, "--node-limit", "300", "--method", "exact", "--json")

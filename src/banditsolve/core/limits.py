@@ -208,10 +208,11 @@ class Budget:
             self._watch.settle(self)
 
     def tick(self, n: int = 1) -> None:
-        """Count ``n`` nodes; raise :class:`LimitReached` when a limit is passed."""
-        self.nodes += n
-        if self._node_limit is not None and self.nodes > self._node_limit:
+        """Count ``n`` nodes; raise :class:`LimitReached` when a limit is passed (nodes past the
+        node limit are not searched, so not counted: a search stopped by it reports the limit)."""
+        if self._node_limit is not None and self.nodes + n > self._node_limit:
             raise LimitReached("nodes", self.limits)
+        self.nodes += n
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + self._every
             self.check_time()
