@@ -249,9 +249,11 @@ def test_the_command_line_lists_the_removal_and_json_holds_it() -> None:
 
 
 @rules("BA-CLOSE-2")
-def test_minimum_with_a_map_is_never_claimed_proven() -> None:
+@pytest.mark.parametrize("backend", ["exact", "python"])
+def test_minimum_with_a_map_is_never_claimed_proven(backend: str) -> None:
     """min_cards_to_close: a line through the map is closable, not a proven minimum (a line
-    with other removals might be shorter)."""
-    result = min_cards_to_close(parse_position(THROUGH_MAP))
+    with other removals might be shorter), in its words as in its flag."""
+    result = min_cards_to_close(parse_position(THROUGH_MAP), backend=backend, time_limit=10)
     assert result.status == "closable"
     assert not result.minimum
+    assert "not proven the fewest" in result.reason

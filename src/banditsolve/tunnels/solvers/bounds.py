@@ -224,9 +224,11 @@ def static_reason(
     if need is None:
         openings = sum(k * n for k, n in enumerate(classes))
         if openings < exits:
+            have = "the card has" if len(cards) == 1 else f"the {len(cards)} cards have"
             return (
-                f"the {plural(len(cards), 'card')} have {plural(openings, 'opening')} in all, "
-                f"fewer than the {plural(exits, 'exit')} they would have to absorb"
+                f"{have} {plural(openings, 'opening')} in all, "
+                f"fewer than the {plural(exits, 'exit')} {'it' if len(cards) == 1 else 'they'}"
+                " would have to absorb"
             )
         return (
             f"every card changes the exit count by its openings minus twice those it joins: "

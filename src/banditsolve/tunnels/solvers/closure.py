@@ -260,7 +260,7 @@ def _solve(
     if backend == "plain" and (minimum or area is not None):
         raise SolverError("the plain baseline answers only can_close on an unbounded table")
     if backend in ("cpsat", "z3") and node_limit is not None:
-        raise SolverError("node_limit applies to the exact and plain searches, not to " + backend)
+        raise SolverError(f"node_limit counts the nodes of a search: {backend} has none")
     readings = readings_of(position)
     if options is not None:
         readings = map_readings(position, options)
@@ -272,9 +272,21 @@ def _solve(
         result = solve_goal(
             table, codes, aim, max_cards, backend, area, limits, minimum, workers, readings
         )
+    if minimum and result.status == "closable" and not result.minimum:
+        result = replace(result, reason=unproven(result.reason))
     return replace(
         result, limits=limits, max_cards=max_cards, table=table, pool=tuple(codes), area=area
     )
+
+
+def unproven(reason: str) -> str:
+    """A minimum question's closable reason (``reason``) when the closure is not proven the
+    fewest: said so, unless it already says how far it holds."""
+    if "fewe" in reason:  # (fewer cannot ... / fewest among ...)
+        return reason
+    if "with a map" in reason:
+        return f"{reason}; not proven the fewest: lines that lay a map are searched for a closure"
+    return f"{reason}; not proven the fewest cards"
 
 
 def model_solver(backend: str) -> Callable[..., Closure]:
