@@ -29,6 +29,7 @@ from banditsolve.core.flags import (
     fail,
     one_line,
 )
+from banditsolve.core.io import read_text
 from banditsolve.core.options import DeprecatedSpelling
 from banditsolve.errors import BanditsolveError, InternalError
 
@@ -160,6 +161,9 @@ def _main(args_list: list[str]) -> int:
         args = parser.parse_args(args_list)
         handler: Handler = args.handler
         if getattr(args, "python", False):
+            if str(getattr(args, "position", "")).strip() == "-":
+                # The snippet holds what standard input gave, not "-" (its own stdin is empty).
+                args.position = read_text("-")[0].strip()
             text = args.snippet(args)
             emit(args, text, {"python": text})
             return ExitStatus.YES

@@ -80,7 +80,7 @@ def register_shared(commands: Commands, game: str | None = None) -> None:
     add_python(moves, lambda args: _shared_python(args, [
         "if game.current_player(state) == -1:  # a chance node: its outcomes and odds",
         "    for action, p in game.chance_outcomes(state):",
-        "        print(game.action_text(state, action), p)",
+        "        print(f\"{game.action_text(state, action)}  p={p}\")",
         "else:",
         "    for action in game.legal_actions(state):",
         "        print(game.action_text(state, action))",

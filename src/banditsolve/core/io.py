@@ -146,11 +146,21 @@ def read_state(
     text, where = read_text(source, what)
     try:
         if text.lstrip()[:1] in ("{", "["):
-            return json_document(expect_object(load_json(text, f"JSON {what}"), f"JSON {what}"))
+            doc = expect_object(load_json(text, f"JSON {what}"), f"JSON {what}")
+            if isinstance(doc.get("notation"), str) and "state" in doc:
+                # The --json of new, show and apply: its notation is the state.
+                return notation(doc["notation"])
+            return json_document(doc)
         return notation(text)
     except BanditsolveError as exc:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > 1 and text.lstrip()[:1] not in ("{", "["):
+            exc = type(exc)(
+                f"{exc} (the text has {len(lines)} lines: a notation is one line, as new, show"
+                " and apply print it above their picture)"
+            )
         if where == what:
-            raise
+            raise exc from None
         raise type(exc)(f"{where}: {exc}") from None
 
 
