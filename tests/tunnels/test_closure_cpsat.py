@@ -6,15 +6,20 @@ once whatever the budget."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from ortools.sat.python import cp_model
 
 from banditsolve.tunnels import Table, can_close, min_cards_to_close
+from banditsolve.tunnels.cards import as_code
 from banditsolve.tunnels.geometry import Placement
+from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import cpsat
 from banditsolve.tunnels.solvers.model import MAX_LITERALS, TOO_LARGE, prepare
@@ -25,6 +30,8 @@ from tests.profiles import scaled
 from tests.rules import rules
 from tests.tunnels.helpers import plain_copy, to_footprint
 from tests.tunnels.oracle import is_legal
+
+HARD = Path(__file__).parent / "data" / "hard_closure.json"
 
 
 def replay(table: Table, placements: tuple[Placement, ...]) -> None:
@@ -61,6 +68,32 @@ def test_a_model_past_its_deadline_stops_being_built() -> None:
         cpsat.model_of(model, False, (), deadline=time.perf_counter() - 1)
     _built, literals = cpsat.model_of(model, False, (), deadline=time.perf_counter() + 60)
     assert len(literals) == len(model.candidates)
+
+
+def test_a_solve_in_a_forked_process_gives_the_solve_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a time limit a large model is solved in a forked process killed at the deadline
+    (CP-SAT reads its own limit too seldom while it presolves): its answers, read back through
+    the pipe, are those of the solve in this process; past the deadline it is unknown."""
+    cases = _pile_cases(3, more_than=6)
+    here = [min_cards_to_close(t, c, backend="cpsat", max_cards=8) for t, c in cases]
+    monkeypatch.setattr(cpsat, "FORK_LITERALS", 0)
+    forked = [
+        min_cards_to_close(t, c, backend="cpsat", max_cards=8, time_limit=60) for t, c in cases
+    ]
+    for a, b in zip(here, forked, strict=True):
+        assert (a.status, a.cards, a.minimum) == (b.status, b.cards, b.minimum)
+        assert a.placements == b.placements
+    assert any(a.status == "closable" for a in here)
+    # A regression-set position no solver decides in seconds: its model of 20 cards (154,406
+    # literals) takes CP-SAT longer than the deadline to load and presolve.
+    item = json.loads(HARD.read_text(encoding="utf-8"))["cases"][10]
+    table = parse_position("bandido " + " ".join(item["placements"])).table
+    codes = tuple(sorted(as_code(c) for c in item["cards"]))
+    prepared = prepare(table, codes, 20, None, "cpsat", MAX_LITERALS, 0.0, None)
+    assert not isinstance(prepared, Closure)
+    model, xs = cpsat.model_of(prepared[1], True)
+    late = cpsat._solve_once(model, xs, time.perf_counter() + 0.1)
+    assert late.status == cp_model.UNKNOWN
 
 
 def test_whole_pile_is_modelled_and_agrees_with_the_exact_search() -> None:

@@ -11,14 +11,16 @@ explicitly; a time-out is ``unknown``, never a verdict. ``ortools`` is imported 
 from __future__ import annotations
 
 import time
+from array import array
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
 from banditsolve.core.text import plural
 from banditsolve.tunnels.geometry import Placement, opposite
+from banditsolve.tunnels.solvers import satclock
 from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import (
@@ -38,8 +40,21 @@ SEED = 0
 #: clauses; without it the whole-pile benchmark positions are decided several times faster
 #: (``benchmarks/results/closure_cpsat.md``).
 PROBING = 0
-#: While a model is built, the clock is read every this many edge constraints.
+#: From this many placement literals a model is solved in a forked process (see _solve_once).
+FORK_LITERALS = 1000
+#: Forking a process that holds a large model takes a few milliseconds: with less time left
+#: than this, the solve is not begun.
+FORK_SECONDS = 0.02
+#: While a model is built, the clock is read every this many edge or cell constraints (and
+#: every 64 times as many literals made).
 CHECK_EVERY = 128
+#: The seconds per literal of the parts of a model that cannot be stopped once begun, measured
+#: on 150,000 literals: the bound on the total (0.12 s), the objective (0.33 s).
+SUM_SECONDS = 1e-6
+OBJECTIVE_SECONDS = 2.5e-6
+#: The seconds per literal that freeing a model and its CP-SAT model takes (0.5 us measured on
+#: 21,800 to 207,410 literals), kept from the time limit.
+FREE_SECONDS = 5e-7
 
 
 class OutOfTime(Exception):
@@ -54,15 +69,19 @@ def model_of(
     one takes a good part of a second: past ``deadline`` (a ``perf_counter`` time, read between
     its parts) it stops with :class:`OutOfTime`."""
 
-    def check() -> None:
-        if deadline is not None and time.perf_counter() > deadline:
+    def check(cost: float = 0.0) -> None:
+        # (cost: the seconds the next part takes, which cannot be stopped once begun)
+        if deadline is not None and time.perf_counter() + cost > deadline:
             raise OutOfTime
 
     check()
     model = cp_model.CpModel()
-    xs = [model.new_bool_var(f"p{i}") for i in range(len(m.candidates))]
-    check()
-    _add_covering(model, m, xs)
+    xs = []
+    for i in range(len(m.candidates)):
+        if not i % (64 * CHECK_EVERY):
+            check()
+        xs.append(model.new_bool_var(f"p{i}"))
+    _add_covering(model, m, xs, check)
     for k, (c, side, n) in enumerate(m.edges):
         if not k % CHECK_EVERY:
             check()
@@ -76,19 +95,28 @@ def model_of(
         lits = [xs[i] for i in idx]
         total.extend(lits)
         if len(lits) > count:
-            model.add(sum(lits) <= count)
-    model.add(sum(total) <= m.budget)
+            model.add(cp_model.LinearExpr.sum(lits) <= count)
+    check(SUM_SECONDS * len(total))
+    model.add(cp_model.LinearExpr.sum(total) <= m.budget)
     _add_required(model, m, xs, required)
     if minimum:
-        check()
-        model.minimize(sum(total))
+        check(OBJECTIVE_SECONDS * len(total))
+        model.minimize(cp_model.LinearExpr.sum(total))
     return model, xs
 
 
-def _add_covering(model: cp_model.CpModel, m: ClosureModel, xs: list[cp_model.IntVar]) -> None:
-    """Each front cell covered exactly once, every other cell at most once."""
+def _add_covering(
+    model: cp_model.CpModel,
+    m: ClosureModel,
+    xs: list[cp_model.IntVar],
+    check: Callable[[], None] = lambda: None,
+) -> None:
+    """Each front cell covered exactly once, every other cell at most once (``check``: called
+    now and then, to stop at a deadline)."""
     front = set(m.front)
-    for cell, idx in m.covering.items():
+    for k, (cell, idx) in enumerate(m.covering.items()):
+        if not k % CHECK_EVERY:
+            check()
         lits = [xs[i] for i in idx]
         if cell in front:
             model.add_exactly_one(lits)
@@ -236,16 +264,19 @@ def _solve_budget(
     if dead is not None:
         return dead
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
+    # (Freeing the model takes a while too: its time is kept from the limit.)
+    reserve = FREE_SECONDS * len(m.candidates)
+    deadline = None if time_limit is None else start + time_limit - reserve
     try:
-        deadline = None if time_limit is None else start + time_limit
         model, xs = model_of(m, minimum, required, deadline)
     except OutOfTime:
         why = f"CP-SAT: the time limit ran out ({time_limit:g} s) building its model ({where})"
         return Closure("unknown", (), why, "cpsat", SearchStats(0, time.perf_counter() - start))
-    solver, status, branches = _solve_model(table, m, model, xs, required, time_limit, start)
-    stats = SearchStats(branches, time.perf_counter() - start, float(solver.deterministic_time))
+    last, branches = _solve_model(table, m, model, xs, required, deadline)
+    status = last.status
+    stats = SearchStats(branches, time.perf_counter() - start, last.deterministic)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
+        chosen = [c.placement for c, v in zip(m.candidates, last.values, strict=True) if v]
         ordered = order_placements(table, chosen)
         proven = minimum and status == cp_model.OPTIMAL and len(ordered) == len(chosen)
         why = f"CP-SAT found a closure ({where})"
@@ -267,7 +298,7 @@ def _solve_budget(
         (
             f"CP-SAT: the time limit ran out ({time_limit:g} s) ({where})"
             if status == cp_model.UNKNOWN and time_limit is not None
-            else f"CP-SAT stopped with status {solver.status_name(status)} ({where})"
+            else f"CP-SAT stopped with status {cp_model.CpSolver().status_name(status)} ({where})"
         ),
         "cpsat",
         stats,
@@ -295,29 +326,74 @@ def _solve_model(
     model: cp_model.CpModel,
     xs: list[cp_model.IntVar],
     required: Required,
-    time_limit: float | None,
-    start: float,
-) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, int]:
-    """Solve ``model`` (one worker, the seed, no probing, the time left since ``start``),
-    cutting off each solution whose required cards lie in a detached closed group and solving
-    again; the last solver, its status, and the branches of every solve."""
+    deadline: float | None,
+) -> tuple[Solved, int]:
+    """Solve ``model`` (one worker, the seed, no probing, by ``deadline``), cutting off each
+    solution whose required cards lie in a detached closed group and solving again; the last
+    solve, and the branches of every solve."""
     index = {c.placement: i for i, c in enumerate(m.candidates)}
     branches = 0
     while True:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = SEED
-        solver.parameters.cp_model_probing_level = PROBING
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - start)
-            solver.parameters.max_time_in_seconds = max(0.01, left)
-        status = solver.solve(model)
-        branches += int(solver.num_branches)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or not required:
-            return solver, status, branches
-        chosen = [c.placement for c, x in zip(m.candidates, xs, strict=True) if solver.value(x)]
+        last = _solve_once(model, xs, deadline)
+        branches += last.branches
+        if last.status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or not required:
+            return last, branches
+        chosen = [c.placement for c, v in zip(m.candidates, last.values, strict=True) if v]
         ordered: tuple[Placement, ...] = order_placements(table, chosen)
         if not missing(required, Counter(p.card for p in ordered)):
-            return solver, status, branches
+            return last, branches
         dropped = set(chosen) - set(ordered)
         model.add(sum(xs[index[p]] for p in dropped) <= len(dropped) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """One CP-SAT solve: its status, branches, deterministic time and each literal's value."""
+
+    status: cp_model.CpSolverStatus
+    branches: int
+    deterministic: float
+    values: tuple[bool, ...]
+
+
+def _solve_once(
+    model: cp_model.CpModel, xs: list[cp_model.IntVar], deadline: float | None
+) -> Solved:
+    """Solve ``model`` once by ``deadline``. CP-SAT's own time limit is read too seldom while
+    it loads and presolves a large model (a limit of 0.3 s took 1.3 s on 154,406 literals),
+    so a model of :data:`FORK_LITERALS` or more is solved in a forked process killed at the
+    deadline (``unknown`` then)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = SEED
+    solver.parameters.cp_model_probing_level = PROBING
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+
+    def solve() -> Solved:
+        status = solver.solve(model)
+        feasible = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        values = tuple(bool(solver.value(x)) for x in xs) if feasible else ()
+        return Solved(status, int(solver.num_branches), float(solver.deterministic_time), values)
+
+    if deadline is None or not satclock.FORK or len(xs) < FORK_LITERALS:
+        return solve()
+
+    def work() -> bytes:  # pragma: no cover - runs in the forked process
+        done = solve()
+        head = array("d", [int(done.status), done.branches, done.deterministic]).tobytes()
+        return head + bytes(done.values)
+
+    until = deadline
+    if until - time.perf_counter() < FORK_SECONDS:
+        return Solved(cp_model.UNKNOWN, 0, 0.0, ())  # (no time left even to fork)
+    data = satclock.call_forked(
+        work,
+        lambda: max(0.0, until - time.perf_counter()),
+        lambda: time.perf_counter() >= until,
+    )
+    if data is None:
+        return Solved(cp_model.UNKNOWN, 0, 0.0, ())
+    status, branches, deterministic = array("d", data[:24])
+    values = tuple(bool(b) for b in data[24:])
+    return Solved(cp_model.CpSolverStatus(int(status)), int(branches), deterministic, values)

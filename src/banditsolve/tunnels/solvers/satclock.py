@@ -13,12 +13,14 @@ import threading
 import time
 import warnings
 from array import array
-from collections.abc import Sequence
-
-from pysat.solvers import Solver
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from banditsolve.core.limits import Limits
 from banditsolve.errors import InternalError
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 #: Each solver call runs in a forked process (killed at the limit); without ``fork`` only a
 #: question without limits (none to keep) is asked, in this process.
@@ -81,22 +83,15 @@ class Clock:
         """:meth:`run` in a forked process (it holds a copy of the solver), killed when a
         limit runs out, the run is cancelled or ``until`` passes; this process waits
         without holding the GIL."""
-        read, write = os.pipe()
-        parent = os.getpid()
-        with warnings.catch_warnings():
-            # Python 3.12 warns of forking a process with threads; the child runs only the
-            # solver and writes its answer (no lock of another thread is ever taken).
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child process (its coverage is not collected)
-            os.close(read)
-            die_with_parent(parent)
-            solve_in_child(solver, assumptions, self.conflicts_left(), write)
-        os.close(write)
-        try:
-            data = self.collect(read, pid, until)
-        finally:
-            os.close(read)
+        budget = self.conflicts_left()
+
+        def expired() -> bool:
+            self.check()
+            return until is not None and time.perf_counter() >= until
+
+        data = call_forked(
+            lambda: solved(solver, assumptions, budget), lambda: self.wait_for(until), expired
+        )
         if data is None:
             return None, ()
         answer = array("q")
@@ -107,31 +102,6 @@ class Clock:
         if answer[0] == BUDGET:
             raise Stopped(self.limits.reason("nodes") + " (counted as the solver's conflicts)")
         return bool(answer[0]), answer[2:]
-
-    def collect(self, fd: int, pid: int, until: float | None) -> bytes | None:
-        """The child's answer read from ``fd`` (None when ``until`` passed); the child is
-        killed when it must stop and always reaped."""
-        chunks: list[bytes] = []
-        done = False
-        poller = select.poll()  # (not select.select: it fails on descriptors past 1023)
-        poller.register(fd, select.POLLIN)
-        try:
-            while True:
-                wait = self.wait_for(until)
-                if poller.poll(None if wait is None else int(wait * 1000) + 1):
-                    chunk = os.read(fd, 1 << 20)
-                    if not chunk:
-                        done = True
-                        return b"".join(chunks)
-                    chunks.append(chunk)
-                    continue
-                self.check()
-                if until is not None and time.perf_counter() >= until:
-                    return None
-        finally:
-            if not done:
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
 
     def wait_for(self, until: float | None) -> float | None:
         """How long to wait for the child before looking at the clock and the cancel event
@@ -161,23 +131,84 @@ def die_with_parent(parent: int) -> None:  # pragma: no cover - runs in the fork
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def solve_in_child(
-    solver: Solver, assumptions: list[int], budget: int | None, fd: int
-) -> None:  # pragma: no cover - runs in the forked process
-    """In the forked process: solve, write ``[status, conflicts, *model]`` (status 0 unsat,
-    1 sat, :data:`BUDGET`) to ``fd``, and end the process by killing it (so that, whatever
-    happens, it never returns into the caller's code, runs no exit handler of the parent's
-    and flushes none of its buffers; the parent reads the answer to the end of the pipe)."""
+def solved(
+    solver: Solver, assumptions: list[int], budget: int | None
+) -> bytes:  # pragma: no cover - runs in the forked process
+    """Solve: ``[status, conflicts, *model]`` (status 0 unsat, 1 sat, :data:`BUDGET`)."""
+    if budget is None:
+        result = solver.solve(assumptions=assumptions)
+    else:
+        solver.conf_budget(budget)
+        result = solver.solve_limited(assumptions=assumptions)
+    status = BUDGET if result is None else int(bool(result))
+    model = solver.get_model() if result else []
+    conflicts = int(solver.accum_stats().get("conflicts", 0))
+    return array("q", [status, conflicts, *model]).tobytes()
+
+
+def call_forked(
+    work: Callable[[], bytes],
+    wait: Callable[[], float | None],
+    expired: Callable[[], bool],
+) -> bytes | None:
+    """``work()`` in a forked process (a solver that cannot be interrupted, with a copy of
+    everything it needs), its bytes read back through a pipe; None once ``expired()`` says so
+    (``wait()``: how long to wait for the child before asking again, None for as long as it
+    takes). The child is killed when it must stop, ends with this process, and is always
+    reaped; this process waits without the GIL."""
+    read, write = os.pipe()
+    parent = os.getpid()
+    with warnings.catch_warnings():
+        # Python 3.12 warns of forking a process with threads; the child runs only the
+        # solver and writes its answer (no lock of another thread is ever taken).
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child process (its coverage is not collected)
+        os.close(read)
+        in_child(parent, work, write)
+    os.close(write)
     try:
-        if budget is None:
-            result = solver.solve(assumptions=assumptions)
-        else:
-            solver.conf_budget(budget)
-            result = solver.solve_limited(assumptions=assumptions)
-        status = BUDGET if result is None else int(bool(result))
-        model = solver.get_model() if result else []
-        conflicts = int(solver.accum_stats().get("conflicts", 0))
-        view = memoryview(array("q", [status, conflicts, *model]).tobytes())
+        return _collect(read, pid, wait, expired)
+    finally:
+        os.close(read)
+
+
+def _collect(
+    fd: int, pid: int, wait: Callable[[], float | None], expired: Callable[[], bool]
+) -> bytes | None:
+    """The child's answer read from ``fd`` to its end (None once ``expired()``)."""
+    chunks: list[bytes] = []
+    done = False
+    poller = select.poll()  # (not select.select: it fails on descriptors past 1023)
+    poller.register(fd, select.POLLIN)
+    try:
+        while True:
+            left = wait()
+            if poller.poll(None if left is None else int(left * 1000) + 1):
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    done = True
+                    return b"".join(chunks)
+                chunks.append(chunk)
+                continue
+            if expired():
+                return None
+    finally:
+        if not done:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def in_child(
+    parent: int, work: Callable[[], bytes], fd: int
+) -> None:  # pragma: no cover - runs in the forked process
+    """In the forked process: end with ``parent``, write what ``work()`` gives to ``fd``, and
+    end the process by killing it (so that, whatever happens, it never returns into the
+    caller's code, runs no exit handler of the parent's and flushes none of its buffers; the
+    parent reads the answer to the end of the pipe)."""
+    try:
+        die_with_parent(parent)
+        view = memoryview(work())
         while view:
             view = view[os.write(fd, view) :]
     finally:
