@@ -64,7 +64,8 @@ def solve_z3(
         stats = SearchStats(run.checks, time.perf_counter() - start)
         if result == "unknown":
             why = trial.reason_unknown()
-            if run.deadline is not None and time.perf_counter() >= run.deadline - 0.01:
+            late = run.deadline is not None and time.perf_counter() >= run.deadline - 0.01
+            if late or why == "timeout":
                 why = f"the time limit ran out ({time_limit:g} s)"
             return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
         if result == "sat":
