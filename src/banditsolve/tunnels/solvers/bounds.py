@@ -201,6 +201,15 @@ def describe_exit(t: Cell, fv: int) -> str:
     return f"the exit into ({t[0]}, {t[1]})"
 
 
+def _too_few_openings(cards: int, openings: int, exits: int) -> str:
+    """Why ``cards`` cards with ``openings`` openings in all cannot absorb ``exits`` exits."""
+    have, they = ("the card has", "it") if cards == 1 else (f"the {cards} cards have", "they")
+    return (
+        f"{have} {plural(openings, 'opening')} in all, fewer than the"
+        f" {plural(exits, 'exit')} {they} would have to absorb"
+    )
+
+
 def static_reason(
     table: Table, cards: Sequence[int], bounds: Bounds | None = None, max_cards: int | None = None
 ) -> str | None:
@@ -224,12 +233,7 @@ def static_reason(
     if need is None:
         openings = sum(k * n for k, n in enumerate(classes))
         if openings < exits:
-            have = "the card has" if len(cards) == 1 else f"the {len(cards)} cards have"
-            return (
-                f"{have} {plural(openings, 'opening')} in all, "
-                f"fewer than the {plural(exits, 'exit')} {'it' if len(cards) == 1 else 'they'}"
-                " would have to absorb"
-            )
+            return _too_few_openings(len(cards), openings, exits)
         return (
             f"every card changes the exit count by its openings minus twice those it joins: "
             f"no choice of the {plural(len(cards), 'card')} has openings adding up to at "

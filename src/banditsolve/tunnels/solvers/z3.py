@@ -63,10 +63,7 @@ def solve_z3(
         result, trial = run.check(most)
         stats = SearchStats(run.checks, time.perf_counter() - start)
         if result == "unknown":
-            why = trial.reason_unknown()
-            late = run.deadline is not None and time.perf_counter() >= run.deadline - 0.01
-            if late or why == "timeout":
-                why = f"the time limit ran out ({time_limit:g} s)"
+            why = run.why_unknown(trial, time_limit)
             return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
         if result == "sat":
             chosen = run.chosen(trial.model())
@@ -102,6 +99,14 @@ class Z3Run:
         self.checks = 0
         self.xs = [z.bool_var(f"p{i}") for i in range(len(m.candidates))]
         self.constraints = constraints_of(m, self.xs, required)
+
+    def why_unknown(self, trial: z.Solver, time_limit: float | None) -> str:
+        """Why a check of ``trial`` answered unknown: the time limit, or Z3's own reason."""
+        why = trial.reason_unknown()
+        late = self.deadline is not None and time.perf_counter() >= self.deadline - 0.01
+        if late or why == "timeout":
+            return f"the time limit ran out ({time_limit or 0:g} s)"
+        return why
 
     def chosen(self, model: z.Model) -> list[Placement]:
         """The placements whose literals hold in ``model``."""
