@@ -172,7 +172,7 @@ def test_solve_wins_come_with_certificates_the_rules_replay() -> None:
         elif row["status"] == "unknown":
             assert row["win"] is None
             assert row["certificate"] == ""
-            assert int(str(row["nodes"])) > 40
+            assert int(str(row["nodes"])) == 40  # stopped at its node limit, every node counted
         # A policy's win on the same deal proves the deal winnable: never "lose" then.
         if row["greedy_won"] or row["random_won"]:
             assert row["status"] != "lose"
