@@ -149,6 +149,9 @@ def test_a_tunnel_position_shown_in_python_prints_what_the_command_line_does(
     ["rolling", "safe", "x y", "2", "--python"],
     ["bandido", "show", "bandido nonsense | L", "--python"],
     ["bandido", "new", "--players", "9", "--python"],
+    # (a question the backend refuses: its snippet would only raise)
+    ["bandido", "close", "bandido L+TL+TR+R+BR+BL@0,0,0 | L", "--backend", "z3",
+     "--node-limit", "100", "--python"],
 ])
 def test_bad_input_gets_its_one_line_not_a_snippet(argv: list[str]) -> None:
     result = run(*argv)

@@ -414,3 +414,7 @@ def test_a_closable_answer_claims_no_more_than_was_searched() -> None:
     assert not any(card_name(p.card).endswith(":map") for p in first.placements)
     hurried = can_close(state, backend="python", time_limit=2, workers=1)
     assert "no closure without the map cards" not in hurried.reason, hurried.reason
+    # A limit named in an answer is the one asked, not the share the search without the map
+    # cards had of it.
+    shared = min_cards_to_close(state, backend="sat", time_limit=2, workers=1)
+    assert "time limit" not in shared.reason or "(2 s)" in shared.reason, shared.reason

@@ -497,6 +497,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 def close_python(args: argparse.Namespace) -> str:
     """``close`` in Python: the position (or game state) read as ``close`` reads it, then
     ``can_close`` (or ``min_cards_to_close``) with the same arguments."""
+    from banditsolve.tunnels.solvers.inputs import check_backend
     from banditsolve.tunnels.state import GameState
 
     game = tunnel_of(args)
@@ -510,6 +511,7 @@ def close_python(args: argparse.Namespace) -> str:
     extra: dict[str, object] = {} if args.goal is None else {"goal": args.goal}
     if getattr(args, "option", None):
         extra["options"] = option_items(args.option)
+    check_backend(args.backend, args.minimum, args.bounds is not None, args.node_limit)
     solver = "min_cards_to_close" if args.minimum else "can_close"
     call = python_args(**extra, max_cards=args.max_cards, backend=args.backend,
                        bounds=parse_bounds(args.bounds), time_limit=args.time_limit,

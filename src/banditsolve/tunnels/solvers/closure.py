@@ -51,6 +51,7 @@ from banditsolve.tunnels.solvers.goals import (
 from banditsolve.tunnels.solvers.inputs import (
     Bounds,
     cards_of,
+    check_backend,
     check_cards,
     check_limits,
     deck_of,
@@ -257,10 +258,7 @@ def _solve(
             (*table.cards()[1:], *codes), mode.number, "the table and the cards"
         )
     check_cards(position, table, codes, hypothetical)
-    if backend == "plain" and (minimum or area is not None):
-        raise SolverError("the plain baseline answers only can_close on an unbounded table")
-    if backend in ("cpsat", "z3") and node_limit is not None:
-        raise SolverError(f"node_limit counts the nodes of a search: {backend} has none")
+    check_backend(backend, minimum, area is not None, node_limit)
     readings = readings_of(position)
     if options is not None:
         readings = map_readings(position, options)
@@ -428,8 +426,10 @@ def _plan_results(
             table, v.codes, ask.max_cards, ask.backend, ask.area, left, minimum, ask.workers,
             v.required,
         )
-        if r.status == "unknown" and left is not limits and "time limit" in r.reason:
-            r = replace(r, reason=limits.reason("time"))  # the limit asked, not the time left
+        if left is not limits and "time limit" in r.reason:  # the limit asked, not its share
+            asked = limits.reason("time")
+            why = asked if r.status == "unknown" else r.reason.replace(left.reason("time"), asked)
+            r = replace(r, reason=why)
         results.append((v, r))
         if r.status == "closable" and not minimum:
             break

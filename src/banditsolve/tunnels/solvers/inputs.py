@@ -221,6 +221,16 @@ def check_bounds(bounds: object, table: Table) -> Bounds | None:
     return area
 
 
+def check_backend(backend: str, minimum: bool, bounded: bool, node_limit: object) -> None:
+    """Refuse what a closure backend cannot answer (:class:`SolverError`): the plain baseline
+    answers only ``can_close`` on an unbounded table, and ``cpsat`` and ``z3`` count no nodes
+    for a node limit."""
+    if backend == "plain" and (minimum or bounded):
+        raise SolverError("the plain baseline answers only can_close on an unbounded table")
+    if backend in ("cpsat", "z3") and node_limit is not None:
+        raise SolverError(f"a node limit counts the nodes of a search: {backend} has none")
+
+
 def play_area(position: object, bounds: object, table: Table) -> Bounds | None:
     """The play area of the question: ``bounds`` (checked: :func:`check_bounds`), and a game
     state's own when its option ``table_size`` sets one (BD-OPT-6: no card of the game leaves
