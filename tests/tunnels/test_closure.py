@@ -483,7 +483,7 @@ def test_node_limit_only_where_it_means_something() -> None:
     table = Table.start("super6")
     cards = ["TL+TR"] * 2 + ["L"] * 2
     for backend in ("cpsat", "z3"):
-        with pytest.raises(SolverError, match="node_limit"):
+        with pytest.raises(SolverError, match="node limit counts the nodes of a search"):
             can_close(table, cards, backend=backend, node_limit=10)
     # "auto" must not hand a node-limited search over to a solver that ignores the limit.
     r = can_close(table, cards, node_limit=1, time_limit=None)
