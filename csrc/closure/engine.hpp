@@ -112,6 +112,25 @@ class Search {
     const size_t o = static_cast<size_t>(t + kDx[s.side] + kDy[s.side] * width_);
     return !occ_[o] && !blocked_[o] && fits(s.o_open, rim_[o]);
   }
+  // Whether a card of shape s on front cell t would wall an exit into a one-cell hole: an
+  // empty cell next to it touched on all four sides once it is laid, with an opening facing
+  // it (the card's own or another's). (Two neighbouring cells have no neighbour in common.)
+  bool walls_hole(int t, const Shape& s) const {
+    const int o = t + kDx[s.side] + kDy[s.side] * width_;
+    const int squares[2] = {t, o};
+    const int opens[2] = {s.t_open, s.o_open};
+    for (int i = 0; i < 2; ++i) {
+      for (int side = 0; side < kSides; ++side) {
+        const int nb = squares[i] + kDx[side] + kDy[side] * width_;
+        if (nb == squares[1 - i] || occ_[static_cast<size_t>(nb)]) continue;
+        const int from = opposite(side);
+        int v = rim_[static_cast<size_t>(nb)] | 1 << (from + kTouchShift);
+        if (opens[i] >> side & 1) v |= 1 << from;
+        if ((v >> kTouchShift) == 0xF && (v & 0xF)) return true;
+      }
+    }
+    return false;
+  }
   // Call f(type, shape index, shape) for every way a card left can cover front cell t now: its
   // shape fits t's rim, and its other cell is free, inside and fits its own rim. Only the
   // types with a shape fitting t's rim are visited (with at most 64 types: fit_types_). The

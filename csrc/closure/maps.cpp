@@ -271,6 +271,7 @@ int Search::cover_or_freeze(int t, int budget) {
     // (A map covering t now is laid once every front cell is frozen: lay_maps.)
     if (problem_.maps.type_kinds[static_cast<size_t>(option.type)] & kKindMap) continue;
     if (!pre_left_) break;  // (no more plain cards before the next map)
+    if (problem_.maps.no_holes && walls_hole(t, s)) continue;
     const Mark mark = lay(option.type, t, s);
     --pre_left_;
     const int found = dfs(budget - 1);
@@ -308,6 +309,7 @@ int Search::lay_maps(int budget) {
         if (!other_fits(t, s)) continue;
         const int o = t + kDx[s.side] + kDy[s.side] * width_;
         if (is_front(o) && o < t) continue;  // found from o
+        if (problem_.maps.no_holes && walls_hole(t, s)) continue;
         const Mark mark = lay(static_cast<int>(k), t, s);
         const int found = after_map(budget - 1);
         if (found == kFound) return kFound;

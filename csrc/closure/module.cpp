@@ -99,17 +99,17 @@ void pass_on(int signum) {
 }
 
 // The map move's data (BA-CLOSE-2): the kind flags of each type, the table's cards, the
-// readings as four flags (BA-OPT-1..4) and the goal; checked in Python (compiled.py), and here
+// readings as five flags (BA-OPT-1..4 and the hole's, BA-OPT-14) and the goal; checked in Python (compiled.py), and here
 // again for what could make the search read out of bounds.
 struct MapData {
   std::vector<int> type_kinds;
   std::vector<std::array<int, 5>> table_cards;
-  std::array<int, 4> readings;
+  std::array<int, 5> readings;
   int goal;
 };
 
 using MapTuple = std::tuple<std::vector<int>, std::vector<std::array<int, 5>>,
-                            std::array<int, 4>, int>;
+                            std::array<int, 5>, int>;
 
 void set_maps(closure::Problem* problem, const MapData& maps) {
   if (maps.type_kinds.size() != problem->types.size()) {
@@ -139,6 +139,7 @@ void set_maps(closure::Problem* problem, const MapData& maps) {
   m.split_tunnels = maps.readings[1] != 0;
   m.reopen_forbidden = maps.readings[2] != 0;
   m.short_none = maps.readings[3] != 0;
+  m.no_holes = maps.readings[4] != 0;
   m.goal = static_cast<closure::Goal>(maps.goal);
 }
 

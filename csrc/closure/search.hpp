@@ -42,13 +42,16 @@ enum class Goal { kClose = 0, kLadder = 1, kJoin = 2 };
 // Bandida's map cards (BA-CLOSE-2), as plain data checked in Python: with `on`, the types whose
 // kind has kKindMap are map cards, and the search lays them with every removal the reading
 // allows (BA-OPT-1..4: map_removes=not_super, map_split=tunnels, map_reopen=forbidden,
-// map_short=none when the flag is set, each option's default otherwise).
+// map_short=none when the flag is set, each option's default otherwise). With `no_holes`
+// (BA-OPT-14 `illegal` or `loses_at_once`) no line lays a card that walls an exit into a
+// one-cell hole: such a card is not offered, or loses at once.
 struct MapRules {
   bool on = false;
   bool removes_not_super = false;
   bool split_tunnels = false;
   bool reopen_forbidden = false;
   bool short_none = false;
+  bool no_holes = false;
   Goal goal = Goal::kClose;
   // By type: its kind flags.
   std::vector<int> type_kinds;

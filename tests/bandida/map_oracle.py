@@ -1,10 +1,12 @@
-"""An independent re-statement of Bandida's map (BA-OBJ-5, BA-OBJ-6, BA-OPT-1..4), on the
-oracle's plain table, for checking closure certificates that lay maps.
+"""An independent re-statement of Bandida's map (BA-OBJ-5, BA-OBJ-6, BA-OPT-1..4) and of the
+holes a line may make before a map mends them (BA-OPT-14), on the oracle's plain table, for
+checking closure certificates that lay maps.
 
 Nothing here uses the engine's removal search: the cards a map may take are found by trying
 every set of three (else two, else one) and a breadth-first search of the cards left, under
 each reading of the options (:data:`DEFAULTS`: ``not_special``, ``edges``, ``allowed``,
-``as_many``).
+``as_many``; ``hole`` ``loses``, which lets a line wall an exit into a one-cell hole while a
+map may still take a neighbour off; under the other two readings no winning line does).
 """
 
 from __future__ import annotations
@@ -34,7 +36,27 @@ DEFAULTS: Readings = {
     "map_split": "edges",
     "map_reopen": "allowed",
     "map_short": "as_many",
+    "hole": "loses",
 }
+
+
+def holes(t: PlainTable) -> set[tuple[int, int]]:
+    """The empty cells an exit runs into with all four neighbours on the table."""
+    out = set()
+    for cell, d in t.exits():
+        e = (cell[0] + d[0], cell[1] + d[1])
+        if all((e[0] + a, e[1] + b) in t.cells for a, b in (WEST, NORTH, EAST, SOUTH)):
+            out.add(e)
+    return out
+
+
+def makes_hole(before: PlainTable, p: Placement) -> bool:
+    """True when laying ``p`` leaves a one-cell hole that was not there before."""
+    after = PlainTable()
+    for fp in before.cells.items():
+        after.cells[fp[0]] = fp[1]
+    after.add(fp_of(p))
+    return bool(holes(after) - holes(before))
 
 
 def fp_of(p: Placement) -> Footprint:
@@ -147,6 +169,8 @@ def replay_with_maps(table: Table, result: Closure, readings: Readings = DEFAULT
         plain = t.plain()
         assert plain.exits(), f"{p} is laid on a closed table"
         assert is_legal(plain, fp_of(p)), f"{p} is not legal when laid"
+        if readings.get("hole", "loses") != "loses":
+            assert not makes_hole(plain, p), f"{p} walls an exit into a hole"
         t.cards.append(p)
         t.fps.append(fp_of(p))
         if kind(p) == "map" and t.plain().exits():
@@ -169,9 +193,9 @@ def _check_removal(t: MapTable, gone: tuple[Placement, ...], readings: Readings)
     t.take_off(gone)
 
 
-def placements_of(t: MapTable, code: int) -> list[Placement]:
+def placements_of(t: MapTable, code: int, no_holes: bool = False) -> list[Placement]:
     """Every legal placement of the card ``code`` (one per footprint), by trying each cell
-    around the table and each quarter turn."""
+    around the table and each quarter turn (``no_holes``: none that makes a hole)."""
     plain = t.plain()
     name = card_name(code).split(":")[0]
     xs = [c[0] for c in plain.cells]
@@ -185,7 +209,7 @@ def placements_of(t: MapTable, code: int) -> list[Placement]:
                 if fp not in seen and is_legal(plain, fp):
                     seen.add(fp)
                     out.append(Placement(code, x, y, rotation))
-    return out
+    return [p for p in out if not (no_holes and makes_hole(plain, p))]
 
 
 def brute_close(table: Table, cards: Sequence[int], readings: Readings = DEFAULTS) -> bool:
@@ -193,6 +217,7 @@ def brute_close(table: Table, cards: Sequence[int], readings: Readings = DEFAULT
     allows) leave no exit? Every line is tried, failures remembered by the table's cards and
     the cards left."""
     failed: set[tuple[object, ...]] = set()
+    no_holes = readings.get("hole", "loses") != "loses"
 
     def key(t: MapTable, left: tuple[int, ...]) -> tuple[object, ...]:
         marks = (kind(p) for p in t.cards)
@@ -217,7 +242,7 @@ def brute_close(table: Table, cards: Sequence[int], readings: Readings = DEFAULT
             rest = list(left)
             rest.remove(code)
             after = tuple(rest)
-            for p in placements_of(t, code):
+            for p in placements_of(t, code, no_holes):
                 laid = MapTable([*t.cards, p])
                 if kind(p) == "map" and laid.plain().exits():
                     options = laid.removals(readings)

@@ -165,13 +165,16 @@ def test_each_reading_of_the_map_agrees_with_the_oracle(reading: dict[str, str])
 
 @rules("BA-CLOSE-2")
 def test_options_are_the_maps_readings_and_only_for_a_position() -> None:
-    """``options`` takes the map's readings alone, each value checked; a game state keeps its
-    own options."""
+    """``options`` takes the map's readings and the hole's alone, each value checked; a game
+    state keeps its own options."""
     position = parse_position(THROUGH_MAP)
-    with pytest.raises(SolverError, match="map's readings"):
+    with pytest.raises(SolverError, match="map's readings and the hole's"):
         can_close(position, options={"tool": "later"})
     with pytest.raises(RuleOptionError, match="map_split"):
         can_close(position, options={"map_split": "sideways"})
+    with pytest.raises(RuleOptionError, match="hole"):
+        can_close(position, options={"hole": "never"})
+    assert can_close(position, options={"hole": "illegal"}).status == "closable"
     state = simulate(2, 3, BandidaOptions(mode=1))[5]
     with pytest.raises(SolverError, match="own options"):
         can_close(state, options={"map_split": "tunnels"})

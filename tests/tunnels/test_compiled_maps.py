@@ -57,7 +57,7 @@ BANDIDO_SUPER = KIND_INDEX["bandido_super"]
 
 def oracle_readings(r: Readings) -> dict[str, str]:
     return {"map_removes": r.removes, "map_split": r.split, "map_reopen": r.reopen,
-            "map_short": r.short}
+            "map_short": r.short, "hole": r.hole}
 
 
 def tables_with_a_map(games: int, every: int) -> list[Table]:
@@ -80,7 +80,7 @@ def check_removals(tables: list[Table], oracle_every: int) -> Counter[str]:
     seen: Counter[str] = Counter()
     for n, table in enumerate(tables):
         for readings in READINGS:
-            python = sorted(removal_indices(table, *readings).each())
+            python = sorted(removal_indices(table, *readings.removal).each())
             core = core_removals(table, readings)
             assert core is not None
             assert sorted(core) == python, ([str(p) for p in table.history], readings)

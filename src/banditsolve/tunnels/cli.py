@@ -284,7 +284,7 @@ def register(commands: Commands) -> None:
             default=[],
             metavar="NAME=VALUE",
             help="a reading of the map for a position (map_removes, map_split, map_reopen,"
-            " map_short: see the game's options); a game state uses its own",
+            " map_short, hole: see the game's options); a game state uses its own",
         )
     add_svg(
         close,

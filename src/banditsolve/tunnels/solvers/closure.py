@@ -582,6 +582,7 @@ def with_maps(
             why = (
                 f"{plain_why} without the map cards, and every line that lays a map (each"
                 " placement, each removal its reading allows) was searched without a closure"
+                f"{ask.readings.hole_note}"
             )
     if found is not None:
         return _map_answer(table, found, ask, finder, plain)

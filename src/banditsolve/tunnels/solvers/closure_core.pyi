@@ -17,9 +17,13 @@ class Answer(TypedDict):
     removals: list[tuple[int, list[int]]]
 
 #: The map move's data: each type's kind flags, the table's cards ``(ax, ay, bx, by, kind
-#: flags)`` in the order laid, the four readings' flags, the goal (0 close, 1 ladder, 2 join).
+#: flags)`` in the order laid, the five readings' flags (the map's four, then the hole's),
+#: the goal (0 close, 1 ladder, 2 join).
 MapData = tuple[
-    Sequence[int], Sequence[tuple[int, int, int, int, int]], tuple[int, int, int, int], int
+    Sequence[int],
+    Sequence[tuple[int, int, int, int, int]],
+    tuple[int, int, int, int, int],
+    int,
 ]
 
 NEVER: int

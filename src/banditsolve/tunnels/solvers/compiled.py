@@ -207,6 +207,7 @@ READING_VALUES = (
     ("edges", "tunnels"),
     ("allowed", "forbidden"),
     ("as_many", "none"),
+    ("loses", "illegal", "loses_at_once"),
 )
 
 
@@ -225,22 +226,25 @@ def kind_flags(code: int) -> int:
     return flags
 
 
-def reading_flags(readings: Sequence[str]) -> tuple[int, int, int, int]:
-    """The four readings as the core's flags; :class:`SolverError` for a value not a
+def reading_flags(readings: Sequence[str]) -> tuple[int, int, int, int, int]:
+    """The five readings (the map's four, the hole's) as the core's flags (the hole's: 0 for
+    ``loses``, else no line makes a hole); :class:`SolverError` for a value not a
     reading's."""
     if len(readings) != len(READING_VALUES):
-        raise SolverError("internal error: the map takes four readings")
+        raise SolverError("internal error: a line with maps takes five readings")
     flags = []
     for value, allowed in zip(readings, READING_VALUES, strict=True):
         if value not in allowed:
             raise SolverError(f"internal error: {value!r} is none of {allowed}")
         flags.append(allowed.index(value))
-    return flags[0], flags[1], flags[2], flags[3]
+    return flags[0], flags[1], flags[2], flags[3], flags[4]
 
 
 def map_data(
     table: Table, codes: Sequence[int], readings: Sequence[str], goal: str
-) -> tuple[list[int], list[tuple[int, int, int, int, int]], tuple[int, int, int, int], int]:
+) -> tuple[
+    list[int], list[tuple[int, int, int, int, int]], tuple[int, int, int, int, int], int
+]:
     """The core's map data (search.hpp's ``MapRules``): each type's kind flags, the table's
     cards (their two cells and kind flags, in the order laid), the readings' flags and the
     goal; :class:`SolverError` for a reading or goal the rules do not have."""

@@ -1,5 +1,5 @@
 """Closure with Bandida's map cards (BA-CLOSE-2): the map's removals modelled, under each reading
-of BA-OPT-1..4.
+of BA-OPT-1..4, and the holes a line may make while a map could still mend them (BA-OPT-14).
 
 A map laid on a table it does not close takes cards off (BA-OBJ-5, BA-OBJ-6); one that closes
 the table ends the game there (BA-END-2), before any removal. So a closure with maps is a
@@ -51,7 +51,7 @@ from banditsolve.tunnels.solvers.goals import goal_problem, is_bandido_super, is
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
 from banditsolve.tunnels.solvers.options import options_at
 from banditsolve.tunnels.solvers.result import Closure, Removal
-from banditsolve.tunnels.table import Table, is_hole, legal_placements
+from banditsolve.tunnels.table import Table, creates_hole, is_hole, legal_placements
 
 __all__ = [
     "DEFAULT_READINGS",
@@ -79,13 +79,34 @@ TAIL_SECONDS = 0.2
 
 
 class Readings(NamedTuple):
-    """The map's readings (BA-OPT-1..4): ``map_removes``, ``map_split``, ``map_reopen`` and
-    ``map_short``."""
+    """The readings a line with maps depends on: the map's (BA-OPT-1..4: ``map_removes``,
+    ``map_split``, ``map_reopen`` and ``map_short``) and ``hole`` (BA-OPT-14)."""
 
     removes: str = "not_special"
     split: str = "edges"
     reopen: str = "allowed"
     short: str = "as_many"
+    hole: str = "loses"
+
+    @property
+    def removal(self) -> tuple[str, str, str, str]:
+        """The four readings that say what a map may take off."""
+        return self.removes, self.split, self.reopen, self.short
+
+    @property
+    def hole_note(self) -> str:
+        """What an exhaustive search of the lines left out under :attr:`no_holes` (else
+        nothing), to follow its words."""
+        if not self.no_holes:
+            return ""
+        return f", among the lines that wall no exit into a one-cell hole (hole={self.hole})"
+
+    @property
+    def no_holes(self) -> bool:
+        """True when no winning line walls an exit into a one-cell hole, not even one a map
+        mends later: under ``hole=illegal`` such a card is not offered, under
+        ``loses_at_once`` it loses the game (BA-OPT-14, BA-END-2)."""
+        return self.hole != "loses"
 
 
 #: The default readings (each option's default).
@@ -97,17 +118,21 @@ def readings_of(position: object) -> Readings:
     options = getattr(position, "options", None)
     if options is None or not hasattr(options, "map_removes"):
         return DEFAULT_READINGS
-    return Readings(options.map_removes, options.map_split, options.map_reopen, options.map_short)
+    return Readings(
+        options.map_removes, options.map_split, options.map_reopen, options.map_short,
+        options.hole,
+    )
 
 
-#: The options a closure question takes: the map's readings (BA-OPT-1..4).
-MAP_OPTIONS = ("map_removes", "map_split", "map_reopen", "map_short")
+#: The options a closure question takes: the map's readings (BA-OPT-1..4) and the hole's
+#: (BA-OPT-14).
+MAP_OPTIONS = ("map_removes", "map_split", "map_reopen", "map_short", "hole")
 
 
 def map_readings(position: object, options: object) -> Readings:
-    """The map's readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
-    ``map_reopen``, ``map_short``; values as ``--option`` takes them); a game state's question
-    keeps its own options (:class:`SolverError`)."""
+    """The readings from ``options`` (BA-OPT-1..4: ``map_removes``, ``map_split``,
+    ``map_reopen``, ``map_short``; BA-OPT-14: ``hole``; values as ``--option`` takes them); a
+    game state's question keeps its own options (:class:`SolverError`)."""
     if not isinstance(options, Mapping):
         raise ArgumentTypeError(
             f"options must be a mapping of map readings, not {shown(options)}"
@@ -125,7 +150,8 @@ def map_readings(position: object, options: object) -> Readings:
     unknown = sorted(str(k) for k in options if k not in MAP_OPTIONS)
     if unknown:
         raise SolverError(
-            f"closure options are the map's readings ({', '.join(MAP_OPTIONS)}), not"
+            f"closure options are the map's readings and the hole's ({', '.join(MAP_OPTIONS)}),"
+            " not"
             f" {shown(unknown[0])}"
         )
     from banditsolve.tunnels.game import BANDIDA
@@ -147,7 +173,8 @@ def replay(
     goal: str,
 ) -> Table:
     """The final table of a closure with maps, every step checked by the rules: each placement
-    legal when laid (never on a closed table), after each map that leaves exits the removal the
+    legal when laid (never on a closed table, never walling an exit into a one-cell hole under
+    ``readings.no_holes``), after each map that leaves exits the removal the
     certificate names, which must be one the map allows then (none when it allows none), no
     removal anywhere else, and the goal met at the end. :class:`IllegalActionError` (a solver
     bug) otherwise."""
@@ -163,7 +190,7 @@ def replay(
     for n, p in enumerate(placements, 1):
         if not t.exit_count:
             raise IllegalActionError(f"internal error: placement {n} is laid on a closed table")
-        t = t.place(p)
+        t = _laid(t, p, n, readings)
         gone = after.pop(n, None)
         if is_map(p.card) and t.exit_count:
             t = _take_off(t, gone, readings, n)
@@ -177,8 +204,14 @@ def replay(
     return t
 
 
+def _laid(t: Table, p: Placement, n: int, readings: Readings) -> Table:
+    if readings.no_holes and creates_hole(t, p):
+        raise IllegalActionError(f"internal error: placement {n} walls an exit into a hole")
+    return t.place(p)
+
+
 def _take_off(t: Table, gone: tuple[Placement, ...] | None, readings: Readings, n: int) -> Table:
-    choices = removal_indices(t, *readings)
+    choices = removal_indices(t, *readings.removal)
     if not choices.size:
         if gone:
             raise IllegalActionError(f"internal error: the map {n} may take nothing off")
@@ -370,12 +403,14 @@ class MapFinder:
             yield from self._placements(table, code)
 
     def _placements(self, table: Table, code: int) -> Iterator[Placement]:
+        no_holes = self.readings.no_holes
         for p in legal_placements(table, code):
-            if all(inside(cell, self.area) for cell in p.cells):
+            inside_area = all(inside(cell, self.area) for cell in p.cells)
+            if inside_area and not (no_holes and creates_hole(table, p)):
                 yield p
 
     def _removals(self, laid: Table) -> Iterator[tuple[Placement, ...]]:
-        choices = removal_indices(laid, *self.readings)
+        choices = removal_indices(laid, *self.readings.removal)
         if not choices.size:
             yield ()
             return
@@ -491,9 +526,8 @@ def owed_removals(position: object, readings: Readings) -> tuple[tuple[Placement
     if not isinstance(table, Table):
         return ()
     history = table.history
-    return tuple(
-        tuple(history[i] for i in combo) for combo in removal_indices(table, *readings).each()
-    )
+    combos = removal_indices(table, *readings.removal).each()
+    return tuple(tuple(history[i] for i in combo) for combo in combos)
 
 
 # -- the relaxation --------------------------------------------------------------------------------

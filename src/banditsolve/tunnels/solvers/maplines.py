@@ -153,6 +153,7 @@ def with_core(
         why = (
             f"{plain_why} without the map cards, and an exhaustive search of every line (each"
             " map laid in every way, with each removal its reading allows) found no closure"
+            f"{readings.hole_note}"
         )
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
     how = lines.reason
