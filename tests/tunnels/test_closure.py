@@ -407,10 +407,10 @@ def test_can_close_jumping_to_the_whole_budget_stays_honest(
     """can_close may skip the last levels of the deepening and search the whole budget at once
     (here after every level): its status must equal min_cards_to_close's, its closure never has
     fewer cards than the minimum, and it claims the minimum only when it has it."""
-    from banditsolve.tunnels.solvers import closure
+    from banditsolve.tunnels.solvers import deepening
     from banditsolve.tunnels.solvers.exact import ExactSearch
 
-    monkeypatch.setattr(closure, "JUMP_NODES", 1)
+    monkeypatch.setattr(deepening, "JUMP_NODES", 1)
     budgets: list[int] = []
     run = ExactSearch.run
 

@@ -23,7 +23,7 @@ from banditsolve.tunnels.geometry import STEP, Cell, Placement
 from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import sat, satclock
-from banditsolve.tunnels.solvers.closure import solve_exact
+from banditsolve.tunnels.solvers.deepening import solve_exact
 from banditsolve.tunnels.solvers.goals import plan, restore
 from banditsolve.tunnels.solvers.model import order_placements
 from banditsolve.tunnels.solvers.result import Closure, certify

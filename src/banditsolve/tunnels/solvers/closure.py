@@ -8,11 +8,9 @@ Three answers, never a guess (:class:`~banditsolve.tunnels.solvers.result.Closur
 ``closable`` with the placements in a legal order (the certificate, replayed through the rules
 engine), ``impossible`` with the reason, or ``unknown`` when a time or node limit ran out.
 
-This module holds the public entry points, the backend dispatch and the iterative deepening of
-the exact backend: each level is one :class:`~banditsolve.tunnels.solvers.exact.ExactSearch`
-run, and a level that promises to be long (the previous one took
-:data:`~banditsolve.tunnels.solvers.parallel.SPLIT_AFTER` seconds) is shared among forked
-processes (``workers``). The CP-SAT and Z3 backends load only when asked for.
+This module holds the public entry points and the backend dispatch; the Python reference's
+iterative deepening is :mod:`~banditsolve.tunnels.solvers.deepening`. The CP-SAT and Z3
+backends load only when asked for.
 
 By default the cards must be cards of the real game: no more copies of a card (on the table
 and among the cards) than the deck holds, and never the super card among the cards to close
@@ -26,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from banditsolve.core.limits import CLOSURE_TIME_LIMIT, LimitReached, Limits, steady
+from banditsolve.core.limits import CLOSURE_TIME_LIMIT, Limits, steady
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels.bandida.components import GOALS
@@ -34,9 +32,8 @@ from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers import parallel
-from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.compiled import solve_compiled
-from banditsolve.tunnels.solvers.exact import ExactSearch
+from banditsolve.tunnels.solvers.deepening import solve_exact
 from banditsolve.tunnels.solvers.goals import (
     Plan,
     Required,
@@ -78,7 +75,6 @@ from banditsolve.tunnels.solvers.result import (
     SearchStats,
     Status,
     certify,
-    settled,
 )
 from banditsolve.tunnels.table import Table
 
@@ -93,11 +89,6 @@ BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
 #: With map cards among the cards, the share of the time limit the search without them may take
 #: (the lines that lay a map get the rest: BA-CLOSE-2).
 MAP_FREE_SHARE = 0.5
-
-#: can_close goes straight to the whole budget once a level of the deepening has cost this many
-#: nodes and at most JUMP_GAP levels are left (see :func:`solve_exact`).
-JUMP_NODES = 500
-JUMP_GAP = 2
 
 
 @steady
@@ -702,91 +693,3 @@ def _cpsat_after(
         if second.status != "unknown":
             return second
     return result
-
-
-def solve_exact(
-    table: Table,
-    cards: tuple[int, ...],
-    *,
-    max_cards: int | None,
-    minimum: bool,
-    bounds: Bounds | None,
-    limits: Limits,
-    workers: int = 1,
-    required: Required = (),
-) -> Closure:
-    """The exact backend on checked inputs: iterative deepening of :class:`ExactSearch`
-    (``required``: groups of codes of which a closure must lay one card each)."""
-    start = time.perf_counter()
-    budget = len(cards) if max_cards is None else min(max_cards, len(cards))
-
-    def stats(nodes: int) -> SearchStats:
-        return SearchStats(nodes, time.perf_counter() - start)
-
-    early = settled(table, cards, bounds, budget, required, "python", stats(0))
-    if early is not None:
-        return early
-    search = ExactSearch(table, cards, bounds, limits, required)
-    low = max(lower_bound(table, cards, bounds) or 1, len(required))
-    try:
-        # Iterative deepening on the number of cards, for both questions: the shallowest
-        # closure is found long before a deep search would wander its way there, and the
-        # bounds proven at each level stay memoised for the next (a level the proven bound
-        # already rules out is skipped). A closure found this way is also the minimum, since
-        # every smaller budget was ruled out. For can_close alone, once a level has cost
-        # JUMP_NODES nodes and at most JUMP_GAP levels remain, the search goes straight to the
-        # whole budget (the last level costs several times all those below it); the closure it
-        # finds is a proven minimum only when it has as few cards as the proven bound. Both
-        # choices depend on node counts, never on time, so the answer is the same everywhere.
-        # A level is shared among ``workers`` processes once the previous one took long
-        # enough (SPLIT_AFTER seconds) to be worth the forks; never with a node limit, whose
-        # count must not depend on the machine.
-        b = floor = low
-        last = 0.0
-        while b <= budget:
-            level = time.perf_counter()
-            before = search.nodes
-            if workers > 1 and limits.node_limit is None and last >= parallel.SPLIT_AFTER:
-                found = parallel.run_split(search, b, workers)
-            else:
-                found = search.run(b)
-            last = time.perf_counter() - level
-            if isinstance(found, tuple):
-                n = len(found)
-                why = _closed_why(n, low, floor)
-                return Closure(
-                    "closable",
-                    certify(table, found),
-                    why,
-                    "python",
-                    stats(search.nodes),
-                    n == floor,
-                )
-            floor = max(b + 1, found)
-            b = floor
-            if (
-                not minimum
-                and b < budget <= b + JUMP_GAP - 1
-                and search.nodes - before >= JUMP_NODES
-            ):
-                b = budget
-    except LimitReached as exc:
-        return Closure("unknown", (), exc.reason, "python", stats(search.nodes))
-    limit = "" if budget == len(cards) else f" with at most {budget} cards"
-    return Closure(
-        "impossible",
-        (),
-        f"an exhaustive search found no closure{limit}",
-        "python",
-        stats(search.nodes),
-    )
-
-
-def _closed_why(n: int, low: int, floor: int) -> str:
-    """Why a closure of ``n`` cards is the answer: the counting bound ``low`` or the proven
-    ``floor`` rules out fewer, or at least ``floor`` are needed."""
-    if n == low:
-        return f"{n} cards close it; counting bounds rule out fewer"
-    if n == floor:
-        return f"{n} cards close it; an exhaustive search proved that fewer cannot"
-    return f"{n} cards close it; at least {floor} are needed"
