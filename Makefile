@@ -94,7 +94,8 @@ sanitize: $(STAMP)
 	export PYTHONPATH=$(SAN_DIR)/src LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 && \
 	$(BIN)/python -c "import sys, banditsolve.tunnels.solvers.closure_core as m; sys.exit(0 if '$(SAN_DIR)' in m.__file__ else 'not the sanitized build: ' + m.__file__)" && \
-	$(BIN)/pytest -q -p no:cacheprovider tests/tunnels/test_compiled.py tests/tunnels/test_compiled_maps.py
+	$(BIN)/pytest -q -p no:cacheprovider tests/tunnels/test_compiled.py tests/tunnels/test_compiled_maps.py \
+	  tests/tunnels/test_map_holes.py
 
 # A wheel (with the compiled core) in dist/, built in isolation as a user's pip would.
 wheel: $(STAMP)
