@@ -174,7 +174,15 @@ def test_options_are_the_maps_readings_and_only_for_a_position() -> None:
         can_close(position, options={"map_split": "sideways"})
     with pytest.raises(RuleOptionError, match="hole"):
         can_close(position, options={"hole": "never"})
-    assert can_close(position, options={"hole": "illegal"}).status == "closable"
+    asked = can_close(position, options={"hole": "illegal", "map_split": "tunnels"})
+    assert asked.status == "closable"
+    # The answer names the readings that are not their defaults, as --option writes them.
+    assert [n for n in asked.notes if n.startswith("readings ")] == [
+        "readings map_split=tunnels, hole=illegal, the others their defaults"
+        " (BA-OPT-1..4, BA-OPT-14)"
+    ]
+    assert not [n for n in can_close(position, options={"hole": "loses"}).notes
+                if n.startswith("readings ")]
     state = simulate(2, 3, BandidaOptions(mode=1))[5]
     with pytest.raises(SolverError, match="own options"):
         can_close(state, options={"map_split": "tunnels"})

@@ -263,6 +263,9 @@ def _solve(
         )
     if minimum and result.status == "closable" and not result.minimum:
         result = replace(result, reason=unproven(result.reason))
+    if readings.asked and any(is_map(c) for c in codes):
+        read = f"readings {readings.asked}, the others their defaults (BA-OPT-1..4, BA-OPT-14)"
+        result = replace(result, notes=(*result.notes, read))
     return replace(
         result, limits=limits, max_cards=max_cards, table=table, pool=tuple(codes), area=area
     )

@@ -94,6 +94,16 @@ class Readings(NamedTuple):
         return self.removes, self.split, self.reopen, self.short
 
     @property
+    def asked(self) -> str:
+        """The readings that are not their option's default, as ``--option`` writes them
+        (empty for the defaults)."""
+        return ", ".join(
+            f"{name}={value}"
+            for name, value, default in zip(MAP_OPTIONS, self, DEFAULT_READINGS, strict=True)
+            if value != default
+        )
+
+    @property
     def hole_note(self) -> str:
         """What an exhaustive search of the lines left out under :attr:`no_holes` (else
         nothing), to follow its words."""
