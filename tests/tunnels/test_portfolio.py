@@ -50,7 +50,9 @@ def test_a_race_neither_wins_names_the_time_limit() -> None:
     hard = hard_case()
     answer = can_close(hard.table, hard.cards, backend="auto", time_limit=0.5)
     if answer.status == "unknown":
-        assert answer.reason == "the time limit ran out (0.5 s) before an answer was proven"
+        # (then what the searches proved: no closure of fewer cards than ...)
+        why = "the time limit ran out (0.5 s) before an answer was proven; no closure of at most "
+        assert answer.reason.startswith(why)
     else:  # (a faster machine may decide it: then it is right)
         reference = can_close(hard.table, hard.cards, backend="exact", time_limit=120)
         assert answer.status == reference.status

@@ -70,7 +70,12 @@ def test_impossible_and_unknown_answers() -> None:
     ).to_answer()  # fmt: skip
     assert (unknown.status, unknown.answer, unknown.exit_code) == ("unknown", "unknown", 3)
     assert unknown.certificate is None
-    assert unknown.reason == "the node limit ran out (2 nodes) before an answer was proven"
+    # (and what was proven before: six front cells, two pairs side by side, need four cards)
+    assert unknown.reason == (
+        "the node limit ran out (2 nodes) before an answer was proven;"
+        " no closure of at most 3 cards"
+    )
+    assert unknown.details["at_least"] == 4
     assert unknown.limits == {"time_limit": 10.0, "node_limit": 2, "max_cards": None}
 
 

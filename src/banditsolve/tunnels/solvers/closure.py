@@ -263,6 +263,9 @@ def _solve(
         )
     if minimum and result.status == "closable" and not result.minimum:
         result = replace(result, reason=unproven(result.reason))
+    if result.status == "unknown" and result.at_least > 1:
+        proven = f"; no closure of at most {plural(result.at_least - 1, 'card')}"
+        result = replace(result, reason=result.reason + proven)
     if readings.asked and any(is_map(c) for c in codes):
         read = f"readings {readings.asked}, the others their defaults (BA-OPT-1..4, BA-OPT-14)"
         result = replace(result, notes=(*result.notes, read))
@@ -472,7 +475,9 @@ def _unclosed_answer(
         cut = replace(unknown[0], stats=stats, notes=p.notes)
         return with_maps(table, codes, ask, "the search was cut short", cut)
     if unknown:
-        return replace(unknown[0], goal=goal, notes=p.notes)
+        # A closure may come from any search left undecided: the fewest any of them allows.
+        at_least = min(r.at_least for r in unknown)
+        return replace(unknown[0], goal=goal, notes=p.notes, at_least=at_least)
     why = first.reason
     if len(results) > 1:
         why = "; ".join(f"{v.side} side: {r.reason}" for v, r in results)

@@ -183,7 +183,9 @@ def solve_compiled(
     if status == "impossible":
         why = f"an exhaustive search found no closure{_budget_note(budget, cards)}"
         return Closure("impossible", (), why, "exact", stats(nodes))
-    return Closure("unknown", (), _stopped_why(got["stopped"], limits), "exact", stats(nodes))
+    # (The core deepens one card at a time: every budget below the one it stopped in failed.)
+    why = _stopped_why(got["stopped"], limits)
+    return Closure("unknown", (), why, "exact", stats(nodes), at_least=got["lower_bound"])
 
 
 def placements_of(

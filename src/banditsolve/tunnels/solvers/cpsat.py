@@ -209,9 +209,7 @@ def _out_of_time(ruled_out: int, stats: SearchStats) -> Closure:
     """``unknown``: the time limit ran out before a stage (``ruled_out``: the budget already
     ruled out)."""
     why = "CP-SAT: the time limit ran out"
-    if ruled_out:
-        why += f" (no closure of at most {plural(ruled_out, 'card')})"
-    return Closure("unknown", (), why, "cpsat", stats)
+    return Closure("unknown", (), why, "cpsat", stats, at_least=ruled_out + 1)
 
 
 def _stage_answer(
@@ -227,10 +225,7 @@ def _stage_answer(
     if r.status == "closable" or (last and r.status == "impossible"):
         return replace(r, stats=stats)
     if r.status == "unknown" and (last or r.reason.startswith(TOO_LARGE)):
-        why = r.reason
-        if ruled_out:
-            why += f"; no closure of at most {plural(ruled_out, 'card')}"
-        return replace(r, reason=why, stats=stats)
+        return replace(r, stats=stats, at_least=ruled_out + 1)
     if r.reason.startswith(DEAD):
         return replace(r, stats=stats)
     return None

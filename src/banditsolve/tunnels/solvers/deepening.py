@@ -49,6 +49,7 @@ def solve_exact(
         return early
     search = ExactSearch(table, cards, bounds, limits, required)
     low = max(lower_bound(table, cards, bounds) or 1, len(required))
+    floor = low
     try:
         # Iterative deepening on the number of cards, for both questions: the shallowest
         # closure is found long before a deep search would wander its way there, and the
@@ -62,7 +63,7 @@ def solve_exact(
         # A level is shared among ``workers`` processes once the previous one took long
         # enough (SPLIT_AFTER seconds) to be worth the forks; never with a node limit, whose
         # count must not depend on the machine.
-        b = floor = low
+        b = low
         last = 0.0
         while b <= budget:
             level = time.perf_counter()
@@ -92,7 +93,11 @@ def solve_exact(
             ):
                 b = budget
     except LimitReached as exc:
-        return Closure("unknown", (), exc.reason, "python", stats(search.nodes))
+        # Every level below ``floor`` was searched to the end (a level skipped by the jump to
+        # the whole budget was not, so not ``b``).
+        return Closure(
+            "unknown", (), exc.reason, "python", stats(search.nodes), at_least=floor
+        )
     limit = "" if budget == len(cards) else f" with at most {budget} cards"
     return Closure(
         "impossible",

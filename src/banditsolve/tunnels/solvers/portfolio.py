@@ -127,4 +127,5 @@ def _race_answer(
     if sat.status == "closable":  # a closure, its minimum not proven
         return replace(sat, stats=replace(sat.stats, seconds=seconds))
     why = limits.reason("time") if limits.time_limit is not None else core.reason
-    return replace(core, reason=why, stats=replace(core.stats, seconds=seconds))
+    at_least = max(core.at_least, sat.at_least)  # (each proved its own)
+    return replace(core, reason=why, stats=replace(core.stats, seconds=seconds), at_least=at_least)

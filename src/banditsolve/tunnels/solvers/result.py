@@ -74,7 +74,9 @@ class Closure:
     :mod:`~banditsolve.tunnels.solvers.goals`); ``notes`` say how special cards were treated,
     and for a question asked of a game state, first, that the cards were its cards not yet
     played, and how many (BD-CLOSE-6: ``"the game's 59 cards not yet played: 6 in the hands,
-    53 in the pile"``).
+    53 in the pile"``). ``at_least``, for an ``unknown`` answer: the fewest cards a closure
+    within the budget may still have, as far as the search proved before it stopped (no
+    closure of fewer exists; 0 when it proved nothing of the kind).
     """
 
     status: Status
@@ -88,6 +90,7 @@ class Closure:
     goal: str = "close"
     notes: tuple[str, ...] = ()
     removals: tuple[Removal, ...] = ()
+    at_least: int = 0
     #: What was asked, for the picture (``_repr_svg_``): the table, the cards to close it
     #: with and the play area (set by :func:`~banditsolve.tunnels.solvers.closure.can_close`
     #: and its kin; None for an answer made by hand). Not part of the answer's value.
@@ -152,11 +155,14 @@ class Closure:
         """The shared answer shape: question ``"close"``; ``yes``/``"closable"`` with the
         placements as ``NAME@x,y,r`` texts (in a legal order) as the certificate,
         ``no``/``"impossible"`` with the reason, or ``unknown`` with the limit that ran out.
-        ``details`` holds the card count and whether it is a proven minimum."""
+        ``details`` holds the card count and whether it is a proven minimum (for ``unknown``,
+        ``at_least`` when the search proved that fewer cards cannot close it)."""
         closable = self.status == "closable"
         details: dict[str, object] = (
             {"cards": self.cards, "minimum": self.minimum} if closable else {}
         )
+        if self.status == "unknown" and self.at_least > 1:
+            details["at_least"] = self.at_least
         if self.goal != "close":
             details["goal"] = self.goal
         if self.notes:

@@ -554,9 +554,7 @@ class SatSearch:
             return Closure("closable", certify(self.table, self.best), why, BACKEND, stats, proven)
         if stopped is not None:
             why = f"CaDiCaL: {stopped}{where}"
-            if self.floor > 1:
-                why += f"; no closure of at most {plural(self.floor - 1, 'card')}"
-            return Closure("unknown", (), why, BACKEND, stats)
+            return Closure("unknown", (), why, BACKEND, stats, at_least=self.floor)
         reach = complete_radius(self.front, self.budget)
         why = (
             f"CaDiCaL proved the formula unsatisfiable{where}, which holds every closure of at"
