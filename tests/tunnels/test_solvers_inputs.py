@@ -173,3 +173,26 @@ def test_legal_placements_need_a_table() -> None:
         with pytest.raises(ArgumentTypeError, match="table must be Table") as caught:
             legal_placements(bad, "L")  # type: ignore[arg-type]
         assert isinstance(caught.value, TypeError)
+
+
+@rules("BD-NOTE-1", "BD-CLOSE-8")
+@pytest.mark.parametrize("backend", ["exact", "python", "sat"])
+def test_a_closure_that_could_leave_the_coordinates_is_refused(backend: str) -> None:
+    """A position near the edge of the coordinates a placement may have (±10,000): a closure
+    could name placements the rules refuse, so the question is refused in one line, unless
+    bounds inside them keep the closure there; one far enough in is answered, and every card
+    of its closure stays inside."""
+    cards = " | L*2 TL*2 L+TL TL+BL R+BR"
+    edge = parse_position("bandido L+TL+TR+R+BR+BL@9999,0,0" + cards)
+    with pytest.raises(SolverError, match=r"within 15 cells of the edge .*±10000"):
+        can_close(edge, backend=backend)
+    inside = can_close(edge, backend=backend, bounds=(9990, -10, 10000, 10), time_limit=30)
+    assert inside.status != "unknown", inside.reason
+    assert all(abs(p.x) <= 10_000 for p in inside.placements)
+    near = parse_position("bandido L+TL+TR+R+BR+BL@9984,0,0" + cards)
+    closed = min_cards_to_close(near, backend=backend, time_limit=30)
+    assert closed.status == "closable"
+    assert max(x for p in closed.placements for x, _ in p.cells) <= 10_000
+    # (the same question a little nearer the edge is the refused one)
+    with pytest.raises(SolverError, match="within 15 cells"):
+        min_cards_to_close(parse_position("bandido L+TL+TR+R+BR+BL@9985,0,0" + cards))

@@ -51,6 +51,7 @@ from banditsolve.tunnels.solvers.inputs import (
     check_backend,
     check_cards,
     check_limits,
+    check_reach,
     deck_of,
     play_area,
     table_of,
@@ -250,6 +251,7 @@ def _solve(
         )
     check_cards(position, table, codes, hypothetical)
     check_backend(backend, minimum, area is not None, node_limit)
+    check_reach(table, len(codes) if max_cards is None else min(max_cards, len(codes)), area)
     readings = readings_of(position)
     if options is not None:
         readings = map_readings(position, options)

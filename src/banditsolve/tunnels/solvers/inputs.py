@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from banditsolve.core.limits import Limits, check_node_limit, check_time_limit
+from banditsolve.core.limits import MAX_COORD, Limits, check_node_limit, check_time_limit
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, BanditsolveError, SolverError
 from banditsolve.tunnels.cards import CardLike, Deck, as_code, hand_code, load_deck
@@ -248,6 +248,25 @@ def play_area(position: object, bounds: object, table: Table) -> Bounds | None:
             f"the bounds {shown(area)} share no cell with the game's play area {shown(own)}"
         )
     return (x0, y0, x1, y1)
+
+
+def check_reach(table: Table, budget: int, area: Bounds | None) -> None:
+    """:class:`SolverError` when a closure of ``budget`` cards could leave the coordinates a
+    placement may have (±``MAX_COORD``, BD-NOTE-1): its certificate would name placements the
+    rules and the readers refuse. Every such closure lies within ``2 budget + 1`` steps of the
+    table (BD-CLOSE-8); a play area inside the coordinates keeps it there."""
+    if not table.packed or (area is not None and max(map(abs, area)) <= MAX_COORD):
+        return
+    reach = 2 * budget + 1
+    xs = [x for x, _ in table.packed]
+    ys = [y for _, y in table.packed]
+    if min(min(xs), min(ys)) - reach >= -MAX_COORD and max(max(xs), max(ys)) + reach <= MAX_COORD:
+        return
+    raise SolverError(
+        f"the table lies within {reach} cells of the edge of the coordinates (±{MAX_COORD}),"
+        f" which a closure of up to {plural(budget, 'card')} could cross: move it nearer to"
+        " (0, 0) or give bounds inside them"
+    )
 
 
 def _count(value: object, least: int | None) -> bool:
