@@ -196,3 +196,21 @@ def test_a_closure_that_could_leave_the_coordinates_is_refused(backend: str) -> 
     # (the same question a little nearer the edge is the refused one)
     with pytest.raises(SolverError, match="within 15 cells"):
         min_cards_to_close(parse_position("bandido L+TL+TR+R+BR+BL@9985,0,0" + cards))
+
+
+@rules("BD-NOTE-1", "BD-PLACE-1")
+def test_no_legal_placement_is_anchored_beyond_the_coordinates() -> None:
+    """At the edge of the coordinates (±10,000), the legal placements are those whose first
+    square lies within them (a placement beyond is refused by the rules and the readers); a
+    card whose second square lies beyond is legal."""
+    for at in ("9999,0", "-10000,-10000", "0,10000"):
+        table = parse_position(f"bandido L+TL+TR+R+BR+BL@{at},0 |").table
+        for card in ("L", "L+R", "L+TL+TR", "TL+BR"):
+            found = legal_placements(table, card)
+            assert found, (at, card)
+            assert all(max(abs(p.x), abs(p.y)) <= 10_000 for p in found), (at, card)
+    edge = parse_position("bandido L+TL+TR+R+BR+BL@9999,0,0 |").table
+    names = {str(p) for p in legal_placements(edge, "L")}
+    assert "L@10000,1,90" in names  # (its second square is (10000, 2): inside)
+    assert "L@10001,0,0" not in names  # (its first square would be (10001, 0))
+    assert any(x == 10_001 for p in legal_placements(edge, "TL") for x, _ in p.cells)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from banditsolve.core.limits import MAX_COORD
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, IllegalActionError, InternalError
 from banditsolve.tunnels.cards import PORT_MASK, CardLike, as_code, parse_ports
@@ -456,10 +457,15 @@ def candidates(table: Table, mask: int) -> Iterator[tuple[int, int, int, int]]:
     rim = table.rim
     for t, fv in table.front_rim.items():
         tx, ty = t
+        # A placement's first square lies within ±MAX_COORD (BD-NOTE-1): only a front cell
+        # next to that edge can be covered from beyond it.
+        edge = abs(tx) >= MAX_COORD or abs(ty) >= MAX_COORD
         for odx, ody, o_fits, o_open, t_change, adx, ady, rotation, _ in covers(mask, fv):
             o = (tx + odx, ty + ody)
             ov = rim.get(o, 0)
             if not o_fits >> ov & 1 or (ov & SIDE_MASK and o < t):
+                continue
+            if edge and max(abs(tx + adx), abs(ty + ady)) > MAX_COORD:
                 continue
             yield tx + adx, ty + ady, rotation, t_change + EXIT_CHANGE[o_open << 8 | ov]
 
