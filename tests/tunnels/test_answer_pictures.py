@@ -28,6 +28,7 @@ from banditsolve.tunnels import (
 from banditsolve.tunnels.notation import Position
 from banditsolve.tunnels.rules import apply
 from banditsolve.tunnels.solvers.endgame import GameSolution, WinShare
+from banditsolve.tunnels.solvers.pictures import closure_ascii
 from banditsolve.tunnels.state import WON, GameState
 from tests.cli_runner import run
 from tests.rules import rules
@@ -44,6 +45,8 @@ THROUGH_MAP = (
 )
 #: The README's Bandida map example: objects among the closing cards.
 OBJECTS = "bandida L+TL+TR+R+BR+BL@0,0,0 L+BL@1,-1,270 | TL TL+TR TL+TR:broken_tool L+TL+TR:map"
+#: A Bandida mode-2 closure that lays the ladder (a card with a letter on its first square).
+LADDER = "bandida mode=2 L+TL+TR+R+BR+BL@0,0,0 | L:ladder L*2 TL*2 L+TL TL+BL R+BR"
 EXIT = re.compile(r"\((-?\d+), (-?\d+)\) ([NESW])")
 SIDES = "NESW"
 
@@ -146,6 +149,56 @@ def test_the_ascii_answer_numbers_the_steps_and_the_cards() -> None:
     grid = "\n".join(line for line in result.lines if line[:4].strip().lstrip("-").isdigit())
     for n in range(1, len(certificate) + 1):
         assert re.search(rf"[-| ]{n}[-| ]", grid), n
+
+
+def ascii_step_cells(lines: list[str]) -> dict[int, tuple[int, int]]:
+    """The cell each step number sits on in an ASCII picture: its last digit under its
+    column's coordinate (the header of numbers), on its row's line (the row's label)."""
+    head = next(i for i, line in enumerate(lines) if re.fullmatch(r" +(-?\d+ +)+-?\d+ *", line))
+    columns = {m.end() - 1: int(m.group()) for m in re.finditer(r"-?\d+", lines[head])}
+    out = {}
+    for line in lines[head + 1:]:
+        row = re.match(r" *(-?\d+) ", line)
+        if row is None or len(row.group()) != 4:
+            continue
+        for m in re.finditer(r"\d+", line[4:]):
+            out[int(m.group())] = (columns[4 + m.end() - 1], int(row.group(1)))
+    return out
+
+
+def svg_step_cells(root: ET.Element, certificate: list[Placement]) -> dict[int, tuple[int, int]]:
+    """The cell each step's badge sits on in an SVG picture: the half of its card's outline
+    that holds the badge's number."""
+    out = {}
+    for g in groups(root, "card"):
+        if g.get("data-step") is None:
+            continue
+        step = int(g.get("data-step", "0"))
+        label = next(t for t in g.iter(f"{NS}text") if t.get("class") == "step-label")
+        rect = g.find(f"{NS}rect")
+        assert rect is not None
+        x, y = float(label.get("x", "0")), float(label.get("y", "0"))
+        left, top = float(rect.get("x", "0")), float(rect.get("y", "0"))
+        wide, high = float(rect.get("width", "0")), float(rect.get("height", "0"))
+        cells = sorted(certificate[step - 1].cells)  # west or north first
+        first_half = x < left + wide / 2 if wide > high else y < top + high / 2
+        out[step] = cells[0] if first_half else cells[1]
+    return out
+
+
+@rules("BD-NOTE-3", "BA-NOTE-3")
+@pytest.mark.parametrize("text", [CLOSING, LADDER])
+def test_both_pictures_number_a_card_on_the_same_square(text: str) -> None:
+    """A step's number sits on the same square of its card in the SVG picture and in the
+    ASCII one (a square of plain tunnel where the card has one)."""
+    position = parse_position(text)
+    result = min_cards_to_close(position, time_limit=30)
+    assert result.status == "closable"
+    certificate = laid(position.table, result.placements)
+    ascii_cells = ascii_step_cells(closure_ascii(result, position.table).splitlines())
+    svg_cells = svg_step_cells(parsed(result._repr_svg_()), certificate)
+    assert set(svg_cells) == set(range(1, len(certificate) + 1))
+    assert svg_cells == {n: ascii_cells[n] for n in svg_cells}
 
 
 @rules("BA-NOTE-3", "BA-CLOSE-2")

@@ -173,15 +173,16 @@ def _draw_grid(
 
 
 def _labels(table: Table, steps: Mapping[int, int]) -> dict[Cell, str]:
-    """The cell that shows each numbered card's step: a square whose centre is a plain
+    """Each numbered card's step, on the square of :func:`_step_cell`."""
+    return {_step_cell(table, table.history[i]): str(step)[-2:] for i, step in steps.items()}
+
+
+def _step_cell(table: Table, p: Placement) -> Cell:
+    """The square a card's step is written on, in both pictures: one whose centre is a plain
     ``o`` (not a flashlight, a special card's letter or the super card's ``@``), else its
     first square."""
-    out: dict[Cell, str] = {}
-    for index, step in steps.items():
-        cells = table.history[index].cells
-        plain = [c for c in cells if _centre(table, c) == "o"]
-        out[(plain or list(cells))[0]] = str(step)[-2:]
-    return out
+    plain = [c for c in p.cells if _centre(table, c) == "o"]
+    return (plain or list(p.cells))[0]
 
 
 def _centre(table: Table, c: Cell) -> str:
@@ -563,9 +564,10 @@ def _card(
             parent=g,
         )
     if step is not None:
-        # The bottom-right corner of the second square: clear of the tunnels, which run from
-        # the squares' centres along the axes, and of a special card's letter.
-        _badge(doc, g, (bx + size - BADGE_INSET, by + size - BADGE_INSET), step)
+        # The bottom-right corner of the square the ASCII picture numbers: clear of the
+        # tunnels (from the squares' centres along the axes) and of a special card's letter.
+        cx, cy = (ax, ay) if _step_cell(table, p) == a else (bx, by)
+        _badge(doc, g, (cx + size - BADGE_INSET, cy + size - BADGE_INSET), step)
 
 
 def _badge(doc: Svg, g: Element, centre: tuple[float, float], step: int) -> None:
