@@ -139,3 +139,21 @@ def test_the_command_line_asks_the_positions_mode() -> None:
         assert refused.code == 2
         assert "mode 2" in refused.err
         assert len(refused.err.splitlines()) == 1
+
+
+@rules("BA-MODE-5", "BA-DECK-5", "BD-DECK-3")
+def test_a_mode_3_position_holds_bandidos_super_card_on_either_side() -> None:
+    """Bandido's super card is one card of the mode 3 deck, laid on either side: a position
+    may hold it on the table or among its cards by either side's name (as a winning line
+    writes it), once; two of it, or it outside mode 3, are refused."""
+    start = f"bandida mode=3 {SUPER}@0,0,0 TL+TR@1,-1,180 L@-1,0,180 TL+TR:broken_tool@0,1,0"
+    cards = "TR L+BR L+BL L+TR L:ladder"
+    for side in ("bandido5", "bandido6", "TL+TR+R+BR+BL:bandido_super"):
+        laid = parse_position(f"{start} {side}@3,0,180 | {cards}")
+        assert can_close(laid, time_limit=30).status != "unknown"
+        held = parse_position(f"{start} | {cards} {side}")
+        assert can_close(held, time_limit=30).status != "unknown"
+    with pytest.raises(NotationError, match="2 copies"):
+        parse_position(f"{start} bandido5@3,0,180 | {cards} bandido6")
+    with pytest.raises(NotationError, match="mode 3 only"):
+        parse_position(f"bandida {SUPER}@0,0,0 | TR bandido5")

@@ -381,12 +381,12 @@ def build_position(
         rest = _default_remaining(deck, table, hypothetical, chosen)
     else:
         rest = tuple(sorted(parse_cards(remaining, "remaining cards")))
-    deck.check_counts(rest, "remaining cards", hypothetical=True)
-    deck.check_counts(
-        (*table.cards()[1:], *rest), "the table and the remaining cards", hypothetical=hypothetical
-    )
+    # (Either side of Bandido's super card is its one card: hand_code.)
+    cards = [hand_code(c) for c in (*table.cards()[1:], *rest)]
+    deck.check_counts([hand_code(c) for c in rest], "remaining cards", hypothetical=True)
+    deck.check_counts(cards, "the table and the remaining cards", hypothetical=hypothetical)
     if chosen is not None:
-        deck.refuse_outside((*table.cards()[1:], *rest), chosen)
+        deck.refuse_outside(cards, chosen)
     return Position(table, rest, game, hypothetical, chosen)
 
 
