@@ -159,3 +159,19 @@ def test_bad_input_gets_its_one_line_not_a_snippet(argv: list[str]) -> None:
     assert result.out == ""
     assert result.err.startswith("banditsolve: error: ")
     assert len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("flags", [
+    ("--mode", "2"),  # (a mode 1 game: its own mode's question, BA-CLOSE-4)
+    ("--option", "map_split=tunnels"),  # (a game state reads the map by its own options)
+    ("--hypothetical",),
+])
+def test_a_game_state_s_close_refuses_with_python_what_it_refuses_without(
+    flags: tuple[str, ...],
+) -> None:
+    state = _new("bandida", "--seed", "3")
+    plain = run("bandida", "close", state, *flags)
+    snippet = run("bandida", "close", state, *flags, "--python")
+    assert plain.code == snippet.code == 2
+    assert snippet.out == ""
+    assert snippet.err == plain.err

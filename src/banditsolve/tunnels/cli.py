@@ -497,13 +497,19 @@ def cmd_close(args: argparse.Namespace) -> int:
 def close_python(args: argparse.Namespace) -> str:
     """``close`` in Python: the position (or game state) read as ``close`` reads it, then
     ``can_close`` (or ``min_cards_to_close``) with the same arguments."""
-    from banditsolve.tunnels.solvers.inputs import check_backend
+    from banditsolve.tunnels.solvers.inputs import check_backend, unplayed
+    from banditsolve.tunnels.solvers.mapclose import map_readings
     from banditsolve.tunnels.state import GameState
 
     game = tunnel_of(args)
     mode = close_mode(args, game)
     asked = read_close_input(args, game, mode)
+    # (What the question refuses, the snippet is not written for: the same checks as close.)
+    if getattr(args, "option", None):
+        map_readings(asked, option_items(args.option))
     if isinstance(asked, GameState):
+        check_state_question(args, asked)
+        unplayed(asked)
         read = f"state = game.read_state({args.position!r})"
     else:
         words = python_args(args.position, hypothetical=args.hypothetical, mode=mode)
