@@ -198,3 +198,30 @@ def test_the_endgame_solver_keeps_a_hole_the_pending_map_can_undo() -> None:
     assert maps_left(laid)
     result = solve_game(laid, time_limit=20, hypothetical=True)
     assert result.status == "win", result
+
+
+@rules("BA-OPT-14", "BD-OPT-3", "BA-CLOSE-2")
+def test_a_hole_under_hole_illegal_is_refused() -> None:
+    """No card makes a hole under ``hole=illegal`` (and a map's removal never does): a state
+    whose exit runs into one under that reading is refused as one the game cannot reach. A
+    closure question asked of such a table under ``illegal`` or ``loses_at_once`` (the game
+    then already lost) is refused; under ``loses`` it is answered."""
+    from dataclasses import replace
+
+    from banditsolve.errors import SolverError
+    from banditsolve.tunnels import can_close
+    from banditsolve.tunnels.rules import check_no_hole
+
+    # (the table check of every tunnel state's validate: the helper's states hold part of
+    # the deck only, which validate refuses first)
+    _, after = _hole([["TR", "L", "L"]], [MAP, *PLAIN])
+    check_no_hole(after)  # (under loses, a state of the game)
+    illegal = replace(after, options=replace(after.options, hole="illegal"))
+    with pytest.raises(NotationError, match=r"hole \(-1, 0\).*hole=illegal"):
+        check_no_hole(illegal)
+    cards = [parse_card(c) for c in (MAP, "L", "L+BL", "TL+BL")]
+    for hole, why in (("illegal", "no card makes one"), ("loses_at_once", "lost at once")):
+        with pytest.raises(SolverError, match=why):
+            can_close(after.table, cards, options={"hole": hole}, hypothetical=True)
+    asked = can_close(after.table, cards, options={"hole": "loses"}, hypothetical=True)
+    assert asked.status in ("closable", "impossible")

@@ -590,6 +590,7 @@ def validate(state: GameState, deck: Deck | None = None, *, course: bool = True)
     check_players_of(state)
     check_hands(state, lambda i: state.options.hand_size)
     check_turn(state)
+    check_no_hole(state)
     if not course:
         return
     if state.outcome is None:
@@ -688,6 +689,17 @@ def check_hands(
                 + (f" and is owed {owed}" if owed else "")
                 + f", more than {what} {size} (BD-TURN-2)"
             )
+
+
+def check_no_hole(state: GameState) -> None:
+    """BD-OPT-3: under ``hole=illegal`` no card makes a one-cell hole (and a map's removal
+    never does), so no exit of a reachable table runs into one."""
+    holes = state.table.holes() if state.options.hole == "illegal" else ()
+    if holes:
+        raise NotationError(
+            f"an exit runs into the one-cell hole {holes[0]}, which no card may make under"
+            " hole=illegal (BD-OPT-3)"
+        )
 
 
 def check_turn(state: GameState) -> None:

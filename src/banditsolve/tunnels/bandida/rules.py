@@ -665,6 +665,7 @@ class BandidaRules:
         check_objects(s, pile)
         bandido.check_hands(s, s.size, _loose(s))
         bandido.check_turn(s)
+        bandido.check_no_hole(s)
         if not course:
             return
         if s.outcome is None:

@@ -51,6 +51,7 @@ from banditsolve.tunnels.solvers.goals import goal_problem, is_bandido_super, is
 from banditsolve.tunnels.solvers.inputs import Bounds, inside
 from banditsolve.tunnels.solvers.options import options_at
 from banditsolve.tunnels.solvers.result import Closure, Removal
+from banditsolve.tunnels.state import LOSES_AT_ONCE
 from banditsolve.tunnels.table import Table, creates_hole, is_hole, legal_placements
 
 __all__ = [
@@ -167,7 +168,16 @@ def map_readings(position: object, options: object) -> Readings:
     from banditsolve.tunnels.game import BANDIDA
 
     chosen = BANDIDA.options(dict(options))
-    return readings_of(SimpleNamespace(options=chosen))
+    readings = readings_of(SimpleNamespace(options=chosen))
+    table = position if isinstance(position, Table) else getattr(position, "table", None)
+    holes = table.holes() if isinstance(table, Table) else ()
+    if holes and readings.no_holes:
+        why = "the game is lost at once" if readings.hole == LOSES_AT_ONCE else "no card makes one"
+        raise SolverError(
+            f"an exit runs into the one-cell hole {holes[0]}, but under hole={readings.hole}"
+            f" {why} (BA-OPT-14)"
+        )
+    return readings
 
 
 #: The map-free closure question: a table, its cards (no map among them), the cards that may
