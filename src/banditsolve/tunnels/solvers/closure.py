@@ -90,6 +90,9 @@ BACKENDS = ("auto", "exact", "python", "sat", "cpsat", "z3", "plain")
 #: With map cards among the cards, the share of the time limit the search without them may take
 #: (the lines that lay a map get the rest: BA-CLOSE-2).
 MAP_FREE_SHARE = 0.5
+#: With map cards, the share of the time left after that search the compiled backends give
+#: the finder's first level (maps laid now) before the relaxation and the core's line search.
+QUICK_SHARE = 0.25
 
 
 @steady
@@ -554,10 +557,14 @@ def with_maps(
     budget = len(codes) if ask.max_cards is None else min(ask.max_cards, len(codes))
     deadline = None if ask.limits.time_limit is None else ask.start + ask.limits.time_limit
     if ask.backend in MAP_CORE_BACKENDS:
+
+        def quick() -> Closure | None:
+            return _maps_laid_now(table, codes, ask, plain, budget, deadline)
+
         answer = with_core(
             table, codes, goal=goal, readings=ask.readings, area=ask.area, limits=ask.limits,
             start=ask.start, budget=budget, relaxed=ask.plain, plain_why=plain_why,
-            plain=plain,
+            plain=plain, quick=quick,
         )
         if answer is not None:
             return answer
@@ -588,6 +595,28 @@ def with_maps(
     if found is not None:
         return _map_answer(table, found, ask, finder, plain)
     return _no_map_answer(ask, finder, plain_why, plain, why)
+
+
+def _maps_laid_now(
+    table: Table, codes: tuple[int, ...], ask: Asked, plain: Closure, budget: int,
+    deadline: float | None,
+) -> Closure | None:
+    """The compiled backends' try at a line with a map once the relaxation proved nothing,
+    within :data:`QUICK_SHARE` of the time left (only under a time limit and no node limit:
+    its many small questions are not counted as nodes): each map laid now in every way, with
+    each removal, then the compiled core's map-free question (the finder's first level). It
+    finds the lines whose map comes first at once, where the core's line search deepens
+    every line's card count together and reaches them late; it proves nothing when it finds
+    none."""
+    if deadline is None or ask.limits.node_limit is not None:
+        return None
+    deadline = time.perf_counter() + QUICK_SHARE * (deadline - time.perf_counter())
+    finder = MapFinder(
+        codes, ask.goal, ask.readings, ask.area, budget, ask.plain(ask.goal), deadline,
+        ask.limits.node_limit, plain.stats.nodes,
+    )
+    found = finder.find(table, range(1))
+    return None if found is None else _map_answer(table, found, ask, finder, plain)
 
 
 def _no_map_answer(

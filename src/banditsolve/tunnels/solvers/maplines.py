@@ -120,11 +120,13 @@ def with_core(
     relaxed: Callable[[str], Plain],
     plain_why: str,
     plain: Closure,
+    quick: Callable[[], Closure | None] = lambda: None,
 ) -> Closure | None:
     """The question with the map cards, once the search without them (``plain``, why:
-    ``plain_why``) found no closure: the relaxation, then the compiled line search; the
-    answer, or None when the question is too large for the core. ``relaxed(goal)``: the
-    map-free question for ``goal``; ``start``: when the question was asked."""
+    ``plain_why``) found no closure: the relaxation, then ``quick`` (a finder of some lines,
+    its answer if it finds one), then the compiled line search; the answer, or None when the
+    question is too large for the core. ``relaxed(goal)``: the map-free question for
+    ``goal``; ``start``: when the question was asked."""
     deadline = None if limits.time_limit is None else start + limits.time_limit
     node_limit = None
     if limits.node_limit is not None:
@@ -136,6 +138,9 @@ def with_core(
         stats = SearchStats(plain.stats.nodes + spent, time.perf_counter() - start)
         why = f"{plain_why} without the map cards, and {why}"
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
+    found = quick()
+    if found is not None:
+        return found
     lines = core_lines(
         table, codes, goal=goal, readings=readings, area=area, budget=budget,
         deadline=deadline, node_limit=node_limit,
