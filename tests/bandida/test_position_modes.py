@@ -15,7 +15,9 @@ from banditsolve.tunnels.bandida.components import MODES
 from banditsolve.tunnels.bandida.state import OPTION_SET
 from banditsolve.tunnels.cards import load_deck
 from banditsolve.tunnels.game import BANDIDA, BANDIDO
+from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.notation import from_json, to_json, to_notation
+from banditsolve.tunnels.table import Table
 from tests.cli_runner import run
 from tests.rules import rules
 
@@ -157,3 +159,42 @@ def test_a_mode_3_position_holds_bandidos_super_card_on_either_side() -> None:
         parse_position(f"{start} bandido5@3,0,180 | {cards} bandido6")
     with pytest.raises(NotationError, match="mode 3 only"):
         parse_position(f"bandida {SUPER}@0,0,0 | TR bandido5")
+
+
+def _joins_in_order(history: tuple[Placement, ...]) -> bool:
+    """True when every card of a table joined the tunnels as laid, in its order."""
+    table = Table.empty()
+    for p in history:
+        if table.history and table.placement_error(p) is not None:
+            return False
+        table = table.place(p, check=False)
+    return True
+
+
+@rules("BA-NOTE-1", "BA-OBJ-5")
+def test_a_table_after_a_maps_removal_reads_as_a_position() -> None:
+    """A table a map's removal left may hold a card that joined the tunnels only through the
+    card taken off (BA-NOTE-1): random games reach such tables, and each reads back as a
+    position of its mode (the question of closing it), the same table."""
+    import random
+
+    import banditsolve
+
+    game = banditsolve.load_game("bandida")
+    found = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        mode = 1 + seed % 3
+        state = game.new_game(1, {"mode": mode}, seed=seed)
+        for _ in range(rng.randrange(6, 16)):
+            if game.current_player(state) < 0:
+                break
+            actions = game.legal_actions(state)
+            state = game.apply(state, actions[rng.randrange(len(actions))])
+        history = state.table.history
+        if _joins_in_order(history):
+            continue
+        found += 1
+        text = f"bandida mode={mode} " + " ".join(str(p) for p in history) + " | L"
+        assert parse_position(text).table == state.table, text
+    assert found >= 2, found

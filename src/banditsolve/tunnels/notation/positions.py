@@ -57,6 +57,7 @@ from banditsolve.tunnels.cards import (
     MAX_MODES,
     Deck,
     canonical_code,
+    card_kind,
     card_name,
     hand_code,
     load_deck,
@@ -376,7 +377,10 @@ def build_position(
     """
     deck = deck_for(game, deck)
     chosen = position_mode(deck, mode)
-    table = build_table(placements, deck)
+    items = list(placements)
+    # (A table with a map on it, as a game state's after its removal (BA-NOTE-1), may hold a
+    # card that joined the tunnels only through a card the map took off.)
+    table = build_table(items, deck, removed=any(_names_a_map(item) for item in items[1:]))
     if remaining is None:
         rest = _default_remaining(deck, table, hypothetical, chosen)
     else:
@@ -388,6 +392,17 @@ def build_position(
     if chosen is not None:
         deck.refuse_outside(cards, chosen)
     return Position(table, rest, game, hypothetical, chosen)
+
+
+def _names_a_map(item: object) -> bool:
+    """True for a raw placement whose card is a map (anything else: False; its own checks
+    come later)."""
+    if not isinstance(item, tuple | list) or not item or not isinstance(item[0], str):
+        return False
+    try:
+        return card_kind(parse_card(item[0])) == "map"
+    except NotationError:
+        return False
 
 
 def check_json_game(data: Mapping[str, Any], game: str | None) -> None:
