@@ -220,12 +220,16 @@ BANDIDA_CASES: tuple[tuple[str, Callable[[Any], GameState], str], ...] = (
     ("a hand size grown with every backpack in play", lambda s: replace(s, sizes=(4, 3)),
      "BA-OBJ-2"),
     ("a hand larger than any size", _big_hand, "BA-OBJ-2"),
+    ("a hand size shrunk with the discard alarm in play", lambda s: replace(s, sizes=(2, 3)),
+     "BA-ALARM-4"),
+    ("a hand size of zero under alarm_zero=keep_one", lambda s: replace(s, sizes=(3, 0)),
+     "BA-OPT-10"),
 )
 
 
 @spec_rules(
     "BA-NOTE-1", "BA-OBJ-2", "BA-ALARM-4", "BA-ALARM-5", "BA-ALARM-1", "BA-SETUP-4", "BA-ALARM-2",
-    "BA-OBJ-3", "BA-OBJ-7",
+    "BA-OBJ-3", "BA-OBJ-7", "BA-OPT-10",
 )
 @pytest.mark.parametrize("case", BANDIDA_CASES, ids=[c[0] for c in BANDIDA_CASES])
 def test_each_bandida_rule_is_refused_alone(

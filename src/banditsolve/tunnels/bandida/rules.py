@@ -525,7 +525,9 @@ def _check_alarms_held(state: BandidaState, going: bool) -> None:
 
 def _check_hand_sizes(state: BandidaState, played: Counter[str]) -> None:
     """BA-OBJ-2, BA-OBJ-4: hand sizes above the larger of the option's and a broken tool's
-    only by the backpacks ``played``, one each, and no hand larger than the largest size."""
+    only by the backpacks ``played``, one each, and no hand larger than the largest size;
+    BA-ALARM-4, BA-OPT-10: below the smaller only by the alarms played that make every player
+    discard one."""
     base = max(state.options.hand_size, TOOL_HAND)
     backpacks = max(0, played["backpack"])
     grown = sum(max(0, state.size(p) - base) for p in range(state.players))
@@ -534,6 +536,19 @@ def _check_hand_sizes(state: BandidaState, played: Counter[str]) -> None:
             f"sizes: the hand sizes grow {grown} past {base} (the hand size or a broken"
             f" tool's three), but {plural(backpacks, 'backpack')} can have been laid (BA-OBJ-2)"
         )
+    # The other way: a size falls only by the alarm that makes everyone discard one, one each
+    # (never below one under alarm_zero=keep_one), from the option's size or a broken tool's.
+    floor = 0 if state.options.alarm_zero == "zero" else 1
+    start = min(state.options.hand_size, TOOL_HAND if played["broken_tool"] > 0 else 99)
+    least = max(floor, start - max(0, played["alarm_discard_one"]))
+    for p in range(state.players):
+        if state.size(p) < least:
+            raise NotationError(
+                f"sizes: hand {p}'s size {state.size(p)} is below {least}, the least it can"
+                f" fall to (from {start}, by {plural(start - least, 'alarm')} that makes every"
+                " player discard one, never below one under alarm_zero=keep_one; BA-ALARM-4,"
+                " BA-OPT-10)"
+            )
     most = base + backpacks + 1  # (+1: an alarm just drawn)
     for i, hand in enumerate(state.hands):
         if len(hand) > most:
