@@ -267,3 +267,27 @@ def test_player_and_count_messages_give_the_range() -> None:
     assert "must be between 1 and 999, not '-2'" in refused(run("bandido", "show", broken))
     line = refused(run("bandido", "close", f"bandido {SUPER}@0,-99999999,0 |"))
     assert "y must be between -10000 and 10000" in line
+
+
+@rules("BD-DECK-2", "BD-DECK-3", "BA-SETUP-4", "BA-DECK-5")
+@pytest.mark.parametrize(("game", "position", "card", "why"), [
+    ("bandido", f"bandido {SUPER}@0,0,0 | L", "L:ladder", "not a card of the bandido deck"),
+    ("bandido", f"bandido {SUPER}@0,0,0 | L", "super5", "lies only at the start"),
+    ("bandida", f"bandida {SUPER}@0,0,0 | L", "L:ladder", "not in the game in mode 1"),
+    ("bandida", f"bandida mode=2 {SUPER}@0,0,0 | L", "bandido5", "mode 3 only"),
+])
+def test_placements_takes_the_cards_close_takes(
+    game: str, position: str, card: str, why: str
+) -> None:
+    """``placements`` of a card the game (or the position's mode) does not hold is refused in
+    one line, as ``close`` refuses it among the cards; the game's own cards are listed."""
+    refused = run(game, "placements", position, card)
+    assert refused.code == 2
+    assert why in refused.err
+    assert len(refused.err.strip().splitlines()) == 1
+    assert run(game, "close", position.replace("| L", f"| {card}")).code == 2
+    assert run(game, "placements", position, "L").code == 0
+    if game == "bandida":
+        laid = run(game, "placements", f"bandida mode=3 {SUPER}@0,0,0 | L", "bandido5")
+        assert laid.code == 0
+        assert "legal placements of TL+TR+R+BR+BL:bandido_super" in laid.out

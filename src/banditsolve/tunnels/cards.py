@@ -328,6 +328,14 @@ class Deck:
                 f" {mode} ({rule}: {what} is in the game in {held} only)"
             )
 
+    def check_card(self, code: int, mode: int | None, where: str) -> None:
+        """Refuse (:class:`NotationError`) a card that is not one of this game's (BD-DECK-2;
+        a super card side, BD-DECK-3) or, with a ``mode``, not one of that mode's
+        (BA-SETUP-4, BA-DECK-5)."""
+        self.check_counts([hand_code(code)], where, hypothetical=True)
+        if mode is not None:
+            self.refuse_outside([code], mode, where)
+
     def count(self, card: CardLike) -> int:
         """How many copies of ``card`` the deck has."""
         code = as_code(card)

@@ -504,8 +504,7 @@ def close_python(args: argparse.Namespace) -> str:
     game = tunnel_of(args)
     mode = close_mode(args, game)
     asked = read_close_input(args, game, mode)
-    # (What the question refuses, the snippet is not written for: the same checks as close.)
-    if getattr(args, "option", None):
+    if getattr(args, "option", None):  # (close's own checks: no snippet that only raises)
         map_readings(asked, option_items(args.option))
     if isinstance(asked, GameState):
         check_state_question(args, asked)
@@ -564,10 +563,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_placements(args: argparse.Namespace) -> int:
     from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
+    from banditsolve.tunnels.cards import load_deck
     from banditsolve.tunnels.solvers.pictures import Spot, placements_ascii, placements_svg
 
     position = tunnel_of(args).read_position(args.position)
     code = parse_card(args.card)
+    load_deck(position.game).check_card(code, position.mode, "the card")
     table = position.table
     spots = [
         Spot(p, table.exit_count + delta, creates_hole(table, p))
