@@ -24,7 +24,7 @@ def _rolling_entry() -> dict[str, Any]:
     ("field", "value", "words"),
     [
         ("k", "x", "k must be a whole number, not a string"),  # once a ValueError from int()
-        ("wagon", 2.5, "wagon must be a whole number, not a number"),  # once read as 2
+        ("wagon", 2.5, "wagon must be a whole number, not the number 2.5"),  # once read as 2
         ("player", True, "player must be a whole number, not a boolean"),  # once read as 1
         ("description", ["a"], "description must be text, not a list"),  # once str() of it
         ("extra", 1, "unknown field 'extra'"),  # once ignored

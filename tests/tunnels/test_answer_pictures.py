@@ -199,6 +199,9 @@ def test_both_pictures_number_a_card_on_the_same_square(text: str) -> None:
     svg_cells = svg_step_cells(parsed(result._repr_svg_()), certificate)
     assert set(svg_cells) == set(range(1, len(certificate) + 1))
     assert svg_cells == {n: ascii_cells[n] for n in svg_cells}
+    # A special card keeps its letter beside its number (the ladder's H: BA-NOTE-3).
+    if ":ladder" in text:
+        assert re.search(r"[|\- ]H[|\- ]", closure_ascii(result, position.table))
 
 
 @rules("BA-NOTE-3", "BA-CLOSE-2")

@@ -317,7 +317,9 @@ def json_type(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, int | float):
+    if isinstance(value, float):
+        return f"the number {excerpt(repr(value), 24)[1:-1]}"  # (shown: 1.0 is no int either)
+    if isinstance(value, int):
         return "a number"
     if isinstance(value, str):
         return "a string"

@@ -179,10 +179,13 @@ def _labels(table: Table, steps: Mapping[int, int]) -> dict[Cell, str]:
 
 def _step_cell(table: Table, p: Placement) -> Cell:
     """The square a card's step is written on, in both pictures: one whose centre is a plain
-    ``o`` (not a flashlight, a special card's letter or the super card's ``@``), else its
-    first square."""
-    plain = [c for c in p.cells if _centre(table, c) == "o"]
-    return (plain or list(p.cells))[0]
+    ``o``, else a flashlight's ``*`` (a special card's letter and the super card's ``@``
+    stay), else its first square."""
+    centres = [_centre(table, c) for c in p.cells]
+    for mark in ("o", "*"):
+        if mark in centres:
+            return p.cells[centres.index(mark)]
+    return p.cells[0]
 
 
 def _centre(table: Table, c: Cell) -> str:

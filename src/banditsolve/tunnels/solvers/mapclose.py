@@ -41,7 +41,7 @@ from types import SimpleNamespace
 from typing import NamedTuple
 
 from banditsolve.core.limits import Limits
-from banditsolve.core.text import shown
+from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, IllegalActionError, SolverError
 from banditsolve.tunnels.bandida import maps
 from banditsolve.tunnels.bandida.maps import rebuilt, removal_indices
@@ -636,6 +636,6 @@ def _relaxed_why(maps: int, most: int, pool: int, seen: int, searched: int) -> s
     kinds = "cards" if maps > 1 else "card"
     return (
         f"no closure even with the map {kinds} laid as tunnel {kinds} and any set of up to"
-        f" {most} of the {pool} table cards a map may take off taken off ({seen} sets"
+        f" {most} of the {pool} table cards a map may take off taken off ({plural(seen, 'set')}"
         f" ruled out, {searched} of them by a search; a map takes off at most three cards)"
     )
