@@ -377,3 +377,19 @@ def test_valid_positions_are_accepted(name: str, tmp_path: Path) -> None:
             action = game.action_text(state, game.legal_actions(state)[0])
             result = assert_cli_clean(name, "apply", position, action)
             assert result.code == 0, (position, action, result.err)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_json_object_naming_a_key_twice_is_refused(name: str) -> None:
+    """A game's JSON document (as ``new --json`` writes it) with its first key given twice:
+    one line naming the key, exit 2 (the last value was read silently)."""
+    from tests.cli_runner import run
+
+    doc = json.loads(run(name, "new", "--json").out)
+    key = next(iter(doc))
+    text = "{" + json.dumps(key) + ": " + json.dumps(doc[key]) + ", " + json.dumps(doc)[1:]
+    assert json.loads(text) == doc  # (Python's reader keeps the last silently)
+    result = run(name, "show", text)
+    assert result.code == 2, result.out
+    assert f"names {key!r} twice" in result.err
+    assert len(result.err.strip().splitlines()) == 1

@@ -242,10 +242,23 @@ def _depth(text: str) -> int:
     return deepest
 
 
+class _TwiceError(Exception):
+    """A key given twice in one JSON object (the message: the key, shown)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _TwiceError(shown(key))
+        out[key] = value
+    return out
+
+
 def load_json(text: object, where: str = "JSON") -> Any:
     """Parse JSON text with guards: nesting deeper than :data:`MAX_JSON_DEPTH`, numbers longer
-    than :data:`MAX_NUMBER_DIGITS` digits, NaN and Infinity are refused; a syntax error names its
-    line and column. UTF-8 bytes are decoded first; anything else is refused."""
+    than :data:`MAX_NUMBER_DIGITS` digits, NaN and Infinity and a key given twice in one object
+    are refused; a syntax error names its line and column. UTF-8 bytes are decoded first; anything else is refused."""
     if isinstance(text, bytes | bytearray):
         text = decode(bytes(text), where)
     if not isinstance(text, str):
@@ -258,7 +271,10 @@ def load_json(text: object, where: str = "JSON") -> Any:
             parse_int=_parse_int,
             parse_float=_parse_float,
             parse_constant=_reject_constant,
+            object_pairs_hook=_unique_keys,
         )
+    except _TwiceError as exc:
+        raise NotationError(f"{where}: a JSON object names {exc.args[0]} twice") from None
     except json.JSONDecodeError as exc:
         raise NotationError(
             f"{where}: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
