@@ -258,7 +258,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load_json(text: object, where: str = "JSON") -> Any:
     """Parse JSON text with guards: nesting deeper than :data:`MAX_JSON_DEPTH`, numbers longer
     than :data:`MAX_NUMBER_DIGITS` digits, NaN and Infinity and a key given twice in one object
-    are refused; a syntax error names its line and column. UTF-8 bytes are decoded first; anything else is refused."""
+    are refused; a syntax error names its line and column. UTF-8 bytes are decoded first;
+    anything else is refused."""
     if isinstance(text, bytes | bytearray):
         text = decode(bytes(text), where)
     if not isinstance(text, str):
