@@ -69,6 +69,7 @@ def test_game_puzzle(puzzle: object) -> None:
         for move in r.line:
             assert move.player == s.player
             assert move.hand == s.hands[s.player]
+            assert move.turn == s.turn  # (the state's count, as show and the notation say)
             s = apply(s, move.action)
         assert s.outcome == WON
         if "change" in puzzle.id:

@@ -64,7 +64,9 @@ def action_text(action: Action) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One turn of a winning line: who acted, their hand before, and what they did."""
+    """One move of a winning line: the turn it is made in (the state's ``turn``, as its
+    notation and ``show`` write it: 0 for the game's first), who acted, their hand before,
+    and what they did."""
 
     turn: int
     player: int
@@ -226,7 +228,7 @@ def _solve_bandido(state: GameState, limits: Limits) -> GameSolution:
         if static_reason(s.table, s.remaining()) is not None:
             return False
         for action in _ordered(s):
-            line.append(Move(s.turn + 1, s.player, s.hands[s.player], action))
+            line.append(Move(s.turn, s.player, s.hands[s.player], action))
             if dfs(apply(s, action)):
                 return True
             line.pop()
@@ -393,7 +395,7 @@ def _line(state: GameState, memo: dict[object, tuple[Fraction, Action | None]]) 
         action = memo[k][1]
         if action is None:
             break
-        out.append(Move(s.turn + 1, s.to_act, s.hands[s.to_act], action))
+        out.append(Move(s.turn, s.to_act, s.hands[s.to_act], action))
         s = apply(s, action)
     return tuple(out)
 
