@@ -30,7 +30,10 @@ from banditsolve.tunnels.solvers.mapclose import Plain, Readings, relaxed_reason
 from banditsolve.tunnels.solvers.result import Closure, Removal, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
-__all__ = ["MAP_CORE_BACKENDS", "RELAXATION_SHARE", "core_lines", "named_line", "with_core"]
+__all__ = [
+    "LINES_FIRST_SHARE", "MAP_CORE_BACKENDS", "RELAXATION_SHARE", "core_lines", "named_line",
+    "with_core",
+]
 
 #: The backends whose map questions run here (the others on the Python line search of
 #: :mod:`~banditsolve.tunnels.solvers.mapclose`).
@@ -38,6 +41,9 @@ MAP_CORE_BACKENDS = ("exact", "auto")
 #: The share of the time left (after the search without the map cards) the relaxation may take
 #: before the compiled line search.
 RELAXATION_SHARE = 0.3
+#: The share of the time left after the relaxation the compiled line search has first, before
+#: the finder's try (``with_core``'s ``quick``).
+LINES_FIRST_SHARE = 0.2
 
 
 def core_lines(
@@ -123,10 +129,11 @@ def with_core(
     quick: Callable[[], Closure | None] = lambda: None,
 ) -> Closure | None:
     """The question with the map cards, once the search without them (``plain``, why:
-    ``plain_why``) found no closure: the relaxation, then ``quick`` (a finder of some lines,
-    its answer if it finds one), then the compiled line search; the answer, or None when the
-    question is too large for the core. ``relaxed(goal)``: the map-free question for
-    ``goal``; ``start``: when the question was asked."""
+    ``plain_why``) found no closure: the relaxation, then the compiled line search (under a
+    time limit: for :data:`LINES_FIRST_SHARE` of the time, then ``quick``, a finder of some
+    lines, its answer if it finds one, then the line search again for the rest); the answer,
+    or None when the question is too large for the core. ``relaxed(goal)``: the map-free
+    question for ``goal``; ``start``: when the question was asked."""
     deadline = None if limits.time_limit is None else start + limits.time_limit
     node_limit = None
     if limits.node_limit is not None:
@@ -138,15 +145,28 @@ def with_core(
         stats = SearchStats(plain.stats.nodes + spent, time.perf_counter() - start)
         why = f"{plain_why} without the map cards, and {why}"
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
-    found = quick()
-    if found is not None:
-        return found
-    lines = core_lines(
+    lines, spent = None, 0
+    if deadline is not None:
+        # A first share for the line search, then the finder (``quick``), then the rest: the
+        # line search answers most questions at once, the finder the lines whose map comes
+        # first, which the line search reaches late (a second run starts afresh).
+        first = time.perf_counter() + LINES_FIRST_SHARE * (deadline - time.perf_counter())
+        lines = core_lines(
+            table, codes, goal=goal, readings=readings, area=area, budget=budget,
+            deadline=first, node_limit=node_limit,
+        )
+        if lines is not None and lines.status == "unknown":
+            found = quick()
+            if found is not None:
+                return found
+            spent, lines = lines.stats.nodes, None
+    lines = lines or core_lines(
         table, codes, goal=goal, readings=readings, area=area, budget=budget,
         deadline=deadline, node_limit=node_limit,
     )
     if lines is None:
         return None
+    lines = replace(lines, stats=replace(lines.stats, nodes=lines.stats.nodes + spent))
     stats = SearchStats(plain.stats.nodes + lines.stats.nodes, time.perf_counter() - start)
     if lines.status == "closable":
         placements, why = _lines_closed(table, lines, readings, goal, plain.status)
