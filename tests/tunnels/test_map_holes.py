@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from banditsolve.tunnels import Table, can_close
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import parse_card
@@ -99,8 +101,6 @@ def test_no_line_walls_a_hole_unless_the_hole_reading_allows_it() -> None:
 def test_the_replay_refuses_a_line_that_walls_a_hole_under_illegal() -> None:
     """A line that makes a hole and mends it with the map replays under ``loses`` and is
     refused (a solver's bug) under ``illegal``."""
-    import pytest
-
     from banditsolve.errors import IllegalActionError
 
     for seed in range(300):
@@ -125,3 +125,39 @@ def test_a_game_state_reads_its_hole_option() -> None:
     for hole, r in READINGS.items():
         options = BandidaOptions(hole=hole)
         assert readings_of(type("S", (), {"options": options})()).hole == r.hole
+
+
+def random_state(seed: int) -> object:
+    """A Bandida state after random legal moves (8 to 29) from a seeded two-player game of
+    mode ``1 + seed % 3``."""
+    import banditsolve
+
+    game = banditsolve.load_game("bandida")
+    state = game.new_game(2, {"mode": 1 + seed % 3}, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(8, 30)):
+        if game.current_player(state) < 0:
+            break
+        actions = game.legal_actions(state)
+        state = game.apply(state, actions[rng.randrange(len(actions))])
+    return state
+
+
+@pytest.mark.slow
+@rules("BA-CLOSE-2")
+def test_a_hole_only_a_map_mends_is_closed_by_the_default_backend() -> None:
+    """States of random games (a user's report) with a one-cell hole that only a map's
+    removal mends: the default backend closes them within its default limit (the finder's
+    first level after a share of the line search, BA-CLOSE-2), its lines replay on the
+    oracle, and the Python reference closes them too."""
+    from banditsolve.tunnels.state import GameState
+
+    for seed in (3, 51, 75, 81):
+        state = random_state(seed)
+        assert isinstance(state, GameState)
+        assert state.table.holes(), seed
+        found = can_close(state)
+        assert found.status == "closable", (seed, found.reason)
+        assert found.removals
+        replay_with_maps(state.table, found)
+        assert can_close(state, backend="python").status == "closable"
