@@ -158,6 +158,17 @@ def parse_card(text: str) -> int:
     return canonical_code(parse_ports(text))
 
 
+def names_map(name: object) -> bool:
+    """True for text that names a map card; anything else (a name of another card, a name
+    that does not read, not text) is False, its own checks coming later."""
+    if not isinstance(name, str):
+        return False
+    try:
+        return card_kind(parse_ports(name)) == "map"
+    except NotationError:
+        return False
+
+
 def canonical_code(raw: int) -> int:
     """A card code with its port mask made canonical (the kind kept)."""
     return canonical(raw & PORT_MASK) | (raw & ~PORT_MASK)

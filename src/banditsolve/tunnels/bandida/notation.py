@@ -20,7 +20,7 @@ from banditsolve.core.limits import MAX_HAND
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.bandida.rules import expect, rules_for
 from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
-from banditsolve.tunnels.cards import Deck, card_kind, card_name, parse_ports
+from banditsolve.tunnels.cards import Deck, card_name, names_map
 from banditsolve.tunnels.notation import StateForm, StateParts, parse_cards
 from banditsolve.tunnels.notation.positions import expect_int, number, run_list, runs
 from banditsolve.tunnels.notation.states import numbers
@@ -143,20 +143,11 @@ def make(state: GameState, extra: Mapping[str, Any], deck: Deck) -> BandidaState
     )
 
 
-def _is_map(name: str) -> bool:
-    try:
-        return card_kind(parse_ports(name)) == "map"
-    except NotationError:
-        return False
-
-
 def removed(parts: StateParts) -> bool:
     """Whether a map may have taken cards off the table (one is laid or out of the game): a
     card may then have joined the tunnels only through a card no longer there."""
     out = (parts.extra or {}).get("out", [])
-    return any(_is_map(n) for n in out if isinstance(n, str)) or any(
-        _is_map(item[0]) for item in parts.items[1:]
-    )
+    return any(names_map(n) for n in out) or any(names_map(i[0]) for i in parts.items[1:])
 
 
 #: Bandida's game states.

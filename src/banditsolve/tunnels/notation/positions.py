@@ -57,10 +57,10 @@ from banditsolve.tunnels.cards import (
     MAX_MODES,
     Deck,
     canonical_code,
-    card_kind,
     card_name,
     hand_code,
     load_deck,
+    names_map,
     parse_card,
     parse_ports,
 )
@@ -380,7 +380,9 @@ def build_position(
     items = list(placements)
     # (A table with a map on it, as a game state's after its removal (BA-NOTE-1), may hold a
     # card that joined the tunnels only through a card the map took off.)
-    table = build_table(items, deck, removed=any(_names_a_map(item) for item in items[1:]))
+    # (a raw placement naming a map: its own checks come in build_table)
+    removed = any(isinstance(i, tuple | list) and i and names_map(i[0]) for i in items[1:])
+    table = build_table(items, deck, removed=removed)
     if remaining is None:
         rest = _default_remaining(deck, table, hypothetical, chosen)
     else:
@@ -392,17 +394,6 @@ def build_position(
     if chosen is not None:
         deck.refuse_outside(cards, chosen)
     return Position(table, rest, game, hypothetical, chosen)
-
-
-def _names_a_map(item: object) -> bool:
-    """True for a raw placement whose card is a map (anything else: False; its own checks
-    come later)."""
-    if not isinstance(item, tuple | list) or not item or not isinstance(item[0], str):
-        return False
-    try:
-        return card_kind(parse_card(item[0])) == "map"
-    except NotationError:
-        return False
 
 
 def check_json_game(data: Mapping[str, Any], game: str | None) -> None:

@@ -516,6 +516,16 @@ class Asked:
 
         return ask
 
+    def finder(
+        self, codes: tuple[int, ...], budget: int, deadline: float | None, spent: int
+    ) -> MapFinder:
+        """The finder of lines that lay maps among ``codes`` (at most ``budget`` cards, until
+        ``deadline``), its map-free questions on the backend asked; ``spent``: the nodes
+        already searched for this question."""
+        return MapFinder(
+            codes, self.goal, self.readings, self.area, budget, self.plain(self.goal), deadline,
+            self.limits.node_limit, spent,
+        )
 
     def needing(self, code: int) -> Plain:
         """The map-free question with a card of port set ``code`` required among those laid
@@ -568,10 +578,7 @@ def with_maps(
         )
         if answer is not None:
             return answer
-    finder = MapFinder(
-        codes, goal, ask.readings, ask.area, budget, ask.plain(goal), deadline,
-        ask.limits.node_limit, plain.stats.nodes,
-    )
+    finder = ask.finder(codes, budget, deadline, plain.stats.nodes)
     found, spent = map_last(table, codes, budget, ask.needing, finder.left)
     finder.nodes += spent
     if found is not None:
@@ -611,10 +618,7 @@ def _maps_laid_now(
     if deadline is None or ask.limits.node_limit is not None:
         return None
     deadline = time.perf_counter() + QUICK_SHARE * (deadline - time.perf_counter())
-    finder = MapFinder(
-        codes, ask.goal, ask.readings, ask.area, budget, ask.plain(ask.goal), deadline,
-        ask.limits.node_limit, plain.stats.nodes,
-    )
+    finder = ask.finder(codes, budget, deadline, plain.stats.nodes)
     found = finder.find(table, range(1))
     return None if found is None else _map_answer(table, found, ask, finder, plain)
 

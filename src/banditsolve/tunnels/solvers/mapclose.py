@@ -48,7 +48,7 @@ from banditsolve.tunnels.bandida.maps import rebuilt, removal_indices
 from banditsolve.tunnels.cards import PORT_MASK, SUPER5, SUPER6
 from banditsolve.tunnels.geometry import Cell, Placement, normalise
 from banditsolve.tunnels.solvers.goals import goal_problem, is_bandido_super, is_map
-from banditsolve.tunnels.solvers.inputs import Bounds, inside
+from banditsolve.tunnels.solvers.inputs import Bounds, inside, table_of
 from banditsolve.tunnels.solvers.options import options_at
 from banditsolve.tunnels.solvers.result import Closure, Removal
 from banditsolve.tunnels.state import LOSES_AT_ONCE
@@ -169,8 +169,7 @@ def map_readings(position: object, options: object) -> Readings:
 
     chosen = BANDIDA.options(dict(options))
     readings = readings_of(SimpleNamespace(options=chosen))
-    table = position if isinstance(position, Table) else getattr(position, "table", None)
-    holes = table.holes() if isinstance(table, Table) else ()
+    holes = table_of(position).holes()
     if holes and readings.no_holes:
         why = "the game is lost at once" if readings.hole == LOSES_AT_ONCE else "no card makes one"
         raise SolverError(
