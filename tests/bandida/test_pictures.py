@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from banditsolve.tunnels.bandida.render import state_ascii
+from banditsolve.tunnels.bandida.state import BandidaState
 from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.players import greedy_policy
 from banditsolve.tunnels.render import wrap
@@ -28,16 +30,23 @@ BOLD = 1.0
 Box = tuple[float, float, float, float]
 
 
-def played(mode: int, seed: int = 7) -> GameState:
-    """The demo's game: two players, greedy, to the end."""
+def history(mode: int, seed: int = 7) -> list[GameState]:
+    """The demo's game, every state in order: two players, greedy, to the end."""
     rng = random.Random(seed)
     state = BANDIDA.new_game(2, {"mode": mode}, seed=seed)
+    out = [state]
     while state.outcome is None:
         action = (
             BANDIDA.sample_chance(state, rng) if state.is_chance else greedy_policy(state, rng)
         )
         state = BANDIDA.apply(state, action)
-    return state
+        out.append(state)
+    return out
+
+
+def played(mode: int, seed: int = 7) -> GameState:
+    """The demo game's last state."""
+    return history(mode, seed)[-1]
 
 
 def number(element: ET.Element, name: str) -> float:
@@ -150,3 +159,22 @@ def test_wrap_keeps_every_word_and_each_line_within_the_width() -> None:
     assert all(len(line) * PLAIN * 12 <= 200 for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     assert wrap("one\ntwo", 500) == ["one", "two"]
+
+
+@rules("BA-NOTE-3")
+def test_a_game_won_inside_the_broken_tools_effect_shows_nothing_pending() -> None:
+    # (greedy play, seed 143, mode 1: the card laid under the broken tool closes the tunnel;
+    # the state keeps its phase, as its notation must)
+    states = history(1, 143)
+    won = states[-1]
+    assert isinstance(won, BandidaState)
+    assert (won.outcome, won.phase) == ("won", ("tool",))
+    assert BANDIDA.from_notation(BANDIDA.to_notation(won)) == won
+    text = state_ascii(won)
+    assert "pending" not in text
+    assert "ended inside: tool" in text
+    # before the last card, the tool's effect is pending, and the picture says so
+    going = [s for s in states if s.outcome is None and getattr(s, "phase", ()) == ("tool",)]
+    assert going
+    assert all("pending: tool" in state_ascii(s) for s in going)
+

@@ -44,12 +44,14 @@ def caption(state: GameState, title: str = "Bandida") -> str:
 
 def bandida_line(state: GameState) -> str:
     """Bandida's state in words: the mode's goal, the top of the pile (an alarm's back is
-    marked), what is pending, and the cards out of the game."""
+    marked), what is pending (the effect a finished game ended inside), and the cards out of
+    the game."""
     s = expect(state)
     top = {None: "unknown", True: "an alarm", False: "no alarm"}[s.top_is_alarm]
     parts = [f"mode {s.mode}: {MODES[s.mode].words}", f"top of the pile: {top}"]
-    if s.phase:
-        parts.append("pending: " + ", ".join(s.phase))
+    if s.phase:  # (a game that ends inside an effect keeps its phase: nothing is pending)
+        head = "pending: " if s.outcome is None else "ended inside: "
+        parts.append(head + ", ".join(s.phase))
     if s.quiet >= 0:
         parts.append(f"water bottle: no talking until player {s.quiet} plays again")
     if s.discard:
