@@ -136,8 +136,8 @@ def can_close(
     With map cards among the cards (Bandida), a closure without them is looked for first;
     failing one, the lines that lay a map are searched with its removals under the readings
     of a game state's options (for a position, ``options``, a mapping of ``map_removes``,
-    ``map_split``, ``map_reopen`` and ``map_short`` as ``--option`` takes them; the defaults
-    without: BA-OPT-1..4), and a closable
+    ``map_split``, ``map_reopen``, ``map_short`` and ``hole`` as ``--option`` takes them; the
+    defaults without: BA-OPT-1..4 and BA-OPT-14), and a closable
     answer's certificate holds each removal (:attr:`Closure.removals`); see
     :mod:`~banditsolve.tunnels.solvers.mapclose`.
     """
