@@ -505,6 +505,6 @@ def test_solve_with_unseen_cards_draws_the_shuffles_won(tmp_path: Path) -> None:
     result = run(
         "bandido", "solve", state, "--samples", "2", "--time-limit", "0.2", "--svg", str(out)
     )
-    assert result.code == 0
+    assert result.code == 3  # an estimate, not a proof
     bars = groups(parsed(out.read_text(encoding="utf-8")), "bar")
     assert [texts(b)[0] for b in bars] == ["won", "lost", "undecided"]

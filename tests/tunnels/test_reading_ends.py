@@ -11,6 +11,7 @@ import pytest
 from banditsolve.core.play import simulate
 from banditsolve.errors import NotationError
 from banditsolve.tunnels.game import BANDIDA, BANDIDO, TunnelGame
+from banditsolve.tunnels.state import REASONS
 from tests.rules import rules
 
 
@@ -64,3 +65,28 @@ def test_every_state_of_seeded_bandida_games_reads_back() -> None:
             state = step.state
             assert BANDIDA.from_notation(BANDIDA.to_notation(state)) == state, seed
             assert BANDIDA.from_json(BANDIDA.to_json(state)) == state, seed
+
+
+@rules("BD-END-3", "BA-END-2")
+@pytest.mark.parametrize("game", [BANDIDO, BANDIDA], ids=["bandido", "bandida"])
+def test_a_stuck_end_is_refused_where_a_card_in_play_still_fits(game: TunnelGame) -> None:
+    """``end=lost:stuck`` claims that no card still in play fits anywhere: on a new game's
+    table, where the hand's cards fit, the claim is false (it was read as true once an exit
+    was open and a card was left)."""
+    state = game.new_game(2, seed=5)
+    assert game.legal_actions(state)
+    text = game.to_notation(state)
+    with pytest.raises(NotationError, match=r"end=lost:stuck.*not true of this table"):
+        game.from_notation(f"{text} end=lost:stuck")
+    document = dict(game.to_json(state), outcome="lost", reason=REASONS["stuck"])
+    with pytest.raises(NotationError, match="not true of this table"):
+        game.from_json(json.dumps(document))
+
+
+@rules("BA-END-2")
+def test_a_game_that_really_ended_stuck_reads_back() -> None:
+    # (seed 265 with four players: the first seeded game found to end so)
+    _start, steps = simulate(BANDIDA, seed=265, players=4)
+    last = steps[-1].state
+    assert last.reason == REASONS["stuck"]
+    assert BANDIDA.from_notation(BANDIDA.to_notation(last)) == last

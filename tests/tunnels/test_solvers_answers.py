@@ -17,6 +17,7 @@ from banditsolve.tunnels import (
     solve_game,
     win_share,
 )
+from banditsolve.tunnels.solvers.endgame import WinShare
 from banditsolve.tunnels.state import WON
 
 NOTATION = re.compile(r"([A-Z+]+)@(-?\d+),(-?\d+),(0|90|180|270)")
@@ -125,7 +126,8 @@ def test_win_share_answer_is_a_labelled_estimate() -> None:
     share = win_share(hidden, samples=4, seed=3, time_limit=2)
     a = share.to_answer()
     data = shaped(a, "win-share")
-    assert (a.status, a.answer, a.certificate) == ("yes", "estimate", None)
+    # an estimate is not a proof either way: unknown, as every game's estimate (exit 3)
+    assert (a.status, a.answer, a.certificate, a.exit_code) == ("unknown", "estimate", None, 3)
     details = data["details"]
     assert isinstance(details, dict)
     assert details["share"] == share.share
@@ -135,3 +137,18 @@ def test_win_share_answer_is_a_labelled_estimate() -> None:
     assert "upper bound" in str(details["label"])
     assert data["limits"] == {"time_limit": 2.0, "samples": 4, "seed": 3}
     assert "upper bound" in a.reason
+
+
+def test_a_win_share_with_undecided_samples_says_at_most_and_estimates_none_without_any() -> None:
+    """Undecided samples count as won, so the share is a bound: said so in the headline; with
+    no sample decided there is no estimate at all (a user's trial: 0 won, 3 undecided read
+    "perfect play wins 100.0%" under status yes)."""
+    some = WinShare(won=1, lost=1, unknown=1, samples=3, share=2 / 3, low=0.2, high=0.9)
+    assert "wins at most 66.7% of 3 sampled shuffles" in some.to_answer().reason
+    assert some.to_answer().answer == "estimate"
+    none = WinShare(won=0, lost=0, unknown=3, samples=3, share=1.0, low=0.4, high=1.0)
+    a = none.to_answer()
+    assert (a.status, a.answer, a.exit_code) == ("unknown", "unknown", 3)
+    assert "at most 100.0%" in a.reason
+    exact = WinShare(won=2, lost=1, unknown=0, samples=3, share=2 / 3, low=0.2, high=0.9)
+    assert "wins 66.7% of 3" in exact.to_answer().reason

@@ -746,9 +746,11 @@ def reason_holds(
     state: GameState,
     hole: Callable[[GameState], bool],
     dead_exit: Callable[[GameState], bool],
+    sides: Sides = None,
 ) -> bool:
     """Whether the reason of the finished ``state`` is true of it (BD-END-*), the table's
-    losses judged by ``hole`` and ``dead_exit`` (a variant's own rules for them)."""
+    losses judged by ``hole`` and ``dead_exit``, and a card's placements by ``sides`` (a
+    variant's own rules for them)."""
     exits = state.table.exit_count
     code = REASON_CODES[state.reason]
     if code == "no-exit":
@@ -760,7 +762,10 @@ def reason_holds(
     if code == "no-hand":
         return not any(state.hands) and not any(state.size(p) for p in range(state.players))
     if code in ("stuck", "all-down"):
-        return exits > 0 and bool(state.remaining()) == (code == "stuck")
+        # (BD-END-3: no card still in play fits anywhere, as settling finds it)
+        remaining = state.remaining()
+        stuck = bool(remaining) and not fits(state.table, remaining, state.options, sides)
+        return exits > 0 and (stuck if code == "stuck" else not remaining)
     pile_out = {"pile-empty": "end", "no-draw": "must_draw"}.get(code)
     return pile_out is not None and state.options.pile_out == pile_out and not state.pile_size
 

@@ -690,7 +690,7 @@ class BandidaRules:
         if code in CLOSED:
             holds = not s.table.exit_count and closed_end(s) == code
         else:
-            holds = bandido.reason_holds(s, hole_loses, dead_exit_loses)
+            holds = bandido.reason_holds(s, hole_loses, dead_exit_loses, sides)
         rule = MODES[s.mode].rule if code == "no-exit" else END_RULES[code]
         bandido.check_end(s, holds, rule, CLOSED[1:])
 

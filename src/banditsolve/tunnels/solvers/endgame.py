@@ -423,20 +423,28 @@ class WinShare:
 
         return share_svg(self)
 
+    @property
+    def headline(self) -> str:
+        """The share in words: ``at most`` when undecided samples are counted as won."""
+        most = f"at most {self.share:.1%}" if self.unknown else f"{self.share:.1%}"
+        return (
+            f"perfect play wins {most} of {plural(self.samples, 'sampled shuffle')}"
+            f" (95 % interval {self.low:.1%} to {self.high:.1%})"
+        )
+
     def to_answer(self, game: str = "bandido") -> Answer:
-        """The shared answer shape: question ``"win-share"``, always ``yes``/``"estimate"``
-        (an estimate is an answer, not a proof either way); ``details`` holds the share, the
-        95 % Wilson interval, the sample counts and the label (an upper bound on the real
-        chance: the solver sees the pile)."""
+        """The shared answer shape: question ``"win-share"``, status ``unknown`` (an estimate
+        is not a proof either way, as every game's estimate says), answer ``"estimate"``, or
+        ``"unknown"`` when no sample was decided (nothing is then estimated); ``details``
+        holds the share, the 95 % Wilson interval, the sample counts and the label (an upper
+        bound on the real chance: the solver sees the pile, and counts an undecided sample as
+        won)."""
         return Answer(
             game=game,
             question="win-share",
-            status="yes",
-            answer="estimate",
-            reason=(
-                f"perfect play wins {self.share:.1%} of {plural(self.samples, 'sampled shuffle')}"
-                f" (95 % interval {self.low:.1%} to {self.high:.1%}): {self.label}"
-            ),
+            status="unknown",
+            answer="estimate" if self.won + self.lost else "unknown",
+            reason=f"{self.headline}: {self.label}",
             certificate=None,
             limits={"time_limit": self.time_limit, "samples": self.samples, "seed": self.seed},
             stats={"samples": self.samples, "seconds": round(self.seconds, 6)},

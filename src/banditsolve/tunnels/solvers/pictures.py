@@ -286,10 +286,7 @@ def share_svg(share: WinShare) -> str:
     """The sampled shuffles won, lost and undecided as bars; the share won and its 95 %
     interval in the title."""
     n = max(1, share.samples)
-    title = (
-        f"perfect play wins {share.share:.1%} of {plural(share.samples, 'sampled shuffle')}"
-        f" (95 % interval {share.low:.1%} to {share.high:.1%})"
-    )
+    title = share.headline
     bars = [("won", share.won / n), ("lost", share.lost / n), ("undecided", share.unknown / n)]
     return bar_chart(bars, title=title, scale=1.0, width=max(360, 7 * len(title) + 16))
 
