@@ -137,7 +137,8 @@ def test_json_reader_fed_arbitrary_documents_raises_only_notation_errors(doc: ob
 @given(
     st.lists(
         st.sampled_from(["bandido", "super6@0,0,0", "L@2,0,0", "|", "L*2", "R@-1,0,180", "@",
-                         "L@1,1", "TL+BL*0", "x@0,0,0", "L*999", "1_0", "L@-2,0,0"]),
+                         "L@1,1", "TL+BL*0", "x@0,0,0", "L*999", "1_0", "L@-2,0,0",
+                         "L*\u00b3", "L*\u0663", "L@\u0663,0,0"]),
         max_size=8,
     )
 )

@@ -197,6 +197,25 @@ def test_close_reads_files_and_json_text(tmp_path: Path) -> None:
         assert bad.err.startswith("banditsolve: error: ")
 
 
+def test_numbers_on_the_command_line_take_the_digits_0_to_9_only() -> None:
+    """Python's int() reads other scripts' digits (``'\u0663'`` is 3) and fails on others
+    (``'\u00b3'``) with its own words: every number is refused in one line instead."""
+    for args in (
+        ["--max-cards", "\u0663"],
+        ["--bounds=\u0660,0,1,1"],
+        ["--time-limit", "\u0663"],
+        ["--workers", "\uff12"],
+    ):
+        bad = run("bandido", "close", START, *args)
+        assert bad.code == 2, args
+        assert bad.err.count("\n") == 1
+        assert bad.err.startswith("banditsolve: error: "), args
+    for count in ("\u00b3", "\u0663"):
+        bad = run("bandido", "close", f"bandido super6@0,0,0 | L*{count}")
+        assert bad.code == 2
+        assert "the count N of CARD*N must be between 1 and 999" in bad.err
+
+
 @needs_game
 @rules("BD-TURN-1", "BD-END-1")
 def test_play_and_demo_commands(tmp_path: Path) -> None:

@@ -106,6 +106,8 @@ class Parser(argparse.ArgumentParser):
 
 def _number_text(text: str, what: str) -> str:
     stripped = text.strip()
+    if not stripped.isascii():  # (int() and float() read other scripts' digits too)
+        raise argparse.ArgumentTypeError(f"expected {what} in the digits 0-9, not {text[:30]!r}")
     if len(stripped.lstrip("+-")) > MAX_DIGITS:
         raise argparse.ArgumentTypeError(f"{what} {stripped[:12]!r}... has too many digits")
     return stripped

@@ -143,7 +143,7 @@ def _turn_fields(state: State) -> list[str]:
 
 
 def _int(text: str, where: str, low: int = 0, high: int = 99) -> int:
-    if not text.isdigit() or len(text) > 3:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
         raise NotationError(f"{where}: {excerpt(text, 20)} is not a whole number")
     value = int(text)
     if not low <= value <= high:

@@ -46,7 +46,7 @@ def budget(name: str) -> int | None:
     if not name.startswith(MCTS):
         return None
     text = name[len(MCTS):]
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise QuestionError(f"{name!r}: an MCTS seat is mcts:N, N simulations a move")
     return int(text)
 

@@ -297,8 +297,9 @@ class Deck:
         number: int | None = None
         if isinstance(mode, int) and not isinstance(mode, bool):
             number = mode
-        elif isinstance(mode, str) and mode.strip().isdigit() and len(mode) <= 20:
-            number = int(mode.strip())
+        elif isinstance(mode, str) and len(mode) <= 20:
+            digits = mode.strip()
+            number = int(digits) if digits.isascii() and digits.isdigit() else None
         if number is None or number not in modes:
             listed = ", ".join(map(str, modes)) or "none"
             what = excerpt(mode, 20) if isinstance(mode, str) else f"{mode!r:.20}"

@@ -404,7 +404,7 @@ def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
     if text is None:
         return None
     parts = text.split(",")
-    if len(parts) != 4 or any(len(p.strip()) > 12 for p in parts):
+    if len(parts) != 4 or any(len(p.strip()) > 12 for p in parts) or not text.isascii():
         raise SolverError(f"--bounds takes four integers X0,Y0,X1,Y1, not {text[:40]!r}")
     try:
         x0, y0, x1, y1 = (int(v) for v in parts)

@@ -251,7 +251,8 @@ def run_list(value: str, where: str) -> list[str]:
             raise NotationError(f"{where}: empty card name in {excerpt(value)}")
         n = 1
         if star:
-            if not count.isdigit() or len(count) > 3 or not 1 <= int(count) <= MAX_CARD_COPIES:
+            digits = count.isascii() and count.isdigit() and len(count) <= 3
+            if not digits or not 1 <= int(count) <= MAX_CARD_COPIES:
                 raise NotationError(
                     f"{where}: the count N of CARD*N must be between 1 and {MAX_CARD_COPIES}, not"
                     f" {excerpt(count, 20)} (in {excerpt(item)})"
