@@ -17,6 +17,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.core.play import sample_chance
 from banditsolve.core.protocol import CHANCE, TERMINAL, Outcome
 from banditsolve.errors import ArgumentTypeError, BanditsolveError, IllegalActionError
@@ -450,6 +451,22 @@ def test_random_play_under_random_option_sets_reaches_only_accepted_states(name:
         assert game.current_player(trace.last) == TERMINAL  # (the game ended)
         assert game.outcome(trace.last) is not None
         played += 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_game_takes_the_seeds_the_command_line_takes(name: str) -> None:
+    """``seed`` is a whole number from 0 to :data:`MAX_SEED` in every game, as ``--seed``
+    takes it: a negative one was dealt from in Python and refused on the command line."""
+    game = contract.load(name)
+    game.new_game(seed=MAX_SEED)
+    for bad in (-1, MAX_SEED + 1):
+        with pytest.raises(BanditsolveError, match="the seed") as info:
+            game.new_game(seed=bad)
+        assert isinstance(info.value, ValueError)
+        assert not isinstance(info.value, TypeError)
+    for wrong in ("1", 1.0, True):
+        with pytest.raises(ArgumentTypeError, match="the seed"):
+            game.new_game(seed=wrong)
 
 
 @pytest.mark.parametrize("name", GAMES)

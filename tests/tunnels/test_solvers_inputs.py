@@ -105,6 +105,7 @@ def test_game_solvers_check_the_cards_of_the_state() -> None:
         ((Table.start(), ["L"]), {"backend": None}),
         ((Table.start(), ["L"]), {"backend": ["exact"]}),
         ((Table.start(), ["L"]), {"workers": None.__class__}),
+        ((Table.start(), ["L"]), {"workers": 257}),  # (--workers' bound: it forked them all)
     ],
 )
 def test_wrong_types_are_library_errors(

@@ -20,10 +20,12 @@ from banditsolve.banditos import info, notation, render, rules
 from banditsolve.banditos.actions import Action
 from banditsolve.banditos.players import PLAYERS
 from banditsolve.banditos.state import OPTION_SET, Options, State, expect_state, initial_state
-from banditsolve.core.args import expect_players
+from banditsolve.core.args import expect_players, expect_whole
 from banditsolve.core.io import read_state
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
+from banditsolve.errors import RuleOptionError
 
 
 class LosBanditos:
@@ -54,6 +56,8 @@ class LosBanditos:
     ) -> State:
         if players is not None:
             expect_players(players, "Los Banditos", 2, 2)
+        if seed is not None:  # (no hidden set-up: the seed is checked as every game's is)
+            expect_whole(seed, "the seed", 0, MAX_SEED, RuleOptionError)
         return initial_state(Options.from_mapping(options))
 
     def players(self, state: State) -> int:

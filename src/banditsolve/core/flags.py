@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from banditsolve.core.answer import ExitStatus
 from banditsolve.core.hooks import CommandTable
-from banditsolve.core.limits import MAX_DIGITS
+from banditsolve.core.limits import MAX_DIGITS, MAX_SEED
 from banditsolve.errors import BanditsolveError, NotationError
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def nodes(text: str) -> int:
 
 
 #: An argument type for ``--seed``: a whole number from 0 to 2**64 - 1.
-seed_number = count(0, 2**64 - 1, "the seed")
+seed_number = count(0, MAX_SEED, "the seed")
 
 
 # -- the shared flags -------------------------------------------------------------------------

@@ -69,6 +69,12 @@ MAX_EDITION_PATH = 300
 MAX_DIGITS = 20
 #: The most worker processes a study may ask for (a large Dask cluster; more is a typo).
 MAX_STUDY_WORKERS = 4096
+#: The most processes one closure search may share its work among (``workers``, ``--workers``).
+MAX_SEARCH_WORKERS = 256
+#: The largest seed (``seed=``, ``--seed``): a whole number from 0 to this.
+MAX_SEED = 2**64 - 1
+#: The most shuffles a tunnel game's win share samples (``samples=``, ``--samples``).
+MAX_SHUFFLES = 100_000
 #: The most cards a deck may hold in all: the real decks have 69 and 71; the compiled closure
 #: core takes at most this many cards.
 MAX_DECK_CARDS = 4096

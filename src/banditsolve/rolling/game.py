@@ -19,11 +19,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from banditsolve.core.args import expect_players
+from banditsolve.core.args import expect_players, expect_whole
 from banditsolve.core.io import read_state
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.core.observe import places
 from banditsolve.core.options import OptionSet
 from banditsolve.core.protocol import CHANCE, TERMINAL, Game, Outcome, Policy, Source
+from banditsolve.errors import RuleOptionError
 from banditsolve.rolling import info, notation, render, rules
 from banditsolve.rolling.edition import Edition, default_edition, register
 from banditsolve.rolling.players import PLAYERS
@@ -73,6 +75,7 @@ class RollingBandits:
         expect_players(players, "Rolling Bandits", 2, 4)
         state = rules.new_state(players, opts, self.edition)
         if seed is not None:
+            expect_whole(seed, "the seed", 0, MAX_SEED, RuleOptionError)
             state = rules.deal_setup(state, random.Random(f"rolling-setup-{seed}"))
         return state
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from banditsolve.core.args import expect_whole
 from banditsolve.core.hooks import Row, Scalar, Task
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.study.store import StudyError
 
 
@@ -68,7 +69,7 @@ class StudySpec:
         """The first ``games`` tasks of the study (index 0..games-1, in order); the arguments
         are checked at once, the tasks made as they are taken."""
         expect_whole(games, "the number of games", 0, None, StudyError)
-        expect_whole(seed, "the seed", error=StudyError)
+        expect_whole(seed, "the seed", 0, MAX_SEED, StudyError)
         return self._tasks(games, seed)
 
     def _tasks(self, games: int, seed: int) -> Iterator[Task]:

@@ -45,6 +45,8 @@ from banditsolve.core.flags import (
 )
 from banditsolve.core.limits import (
     CLOSURE_TIME_LIMIT,
+    MAX_SEARCH_WORKERS,
+    MAX_SHUFFLES,
     PUZZLE_TIME_LIMIT,
     TUNNEL_SOLVE_TIME_LIMIT,
 )
@@ -252,10 +254,7 @@ def register(commands: Commands) -> None:
         "(write --bounds=-2,-3,3,1 when X0 is negative)",
     )
     close.add_argument(
-        "--workers",
-        type=count(1, 256, "--workers"),
-        default=None,
-        metavar="N",
+        "--workers", metavar="N", type=count(1, MAX_SEARCH_WORKERS, "--workers"),
         help="processes a long exact search may use (default: cores, at most 4; 1: no fork)",
     )
     add_hypothetical(close)
@@ -312,7 +311,7 @@ def register(commands: Commands) -> None:
         f"{TUNNEL_SOLVE_TIME_LIMIT:g} s)",
     )
     solve.add_argument(
-        "--samples", type=count(1, 100_000, "--samples"), default=50,
+        "--samples", type=count(1, MAX_SHUFFLES, "--samples"), default=50,
         help="shuffles when cards are unseen (default 50)",
     )
     add_seed(solve, "seed of the sampled shuffles (default 0)")

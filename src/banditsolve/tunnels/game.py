@@ -44,6 +44,7 @@ from typing import Any
 
 from banditsolve.core import io
 from banditsolve.core.args import expect_players, expect_whole
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.core.observe import places
 from banditsolve.core.options import OptionSet
 from banditsolve.core.play import random_policy
@@ -285,7 +286,7 @@ class TunnelGame:
         count = self.spec.default_players if players is None else players
         expect_players(count, self.title, self.min_players, self.max_players)
         if seed is not None:
-            expect_whole(seed, "the seed", error=RuleOptionError)
+            expect_whole(seed, "the seed", 0, MAX_SEED, RuleOptionError)
         chosen = self.options(options)
         rng = None if seed is None else random.Random(seed)
         return self.spec.deal(count, chosen, self.deck, rng)

@@ -69,6 +69,7 @@ from banditsolve.core.args import expect_choice, expect_whole
 from banditsolve.core.limits import (
     BANDITOS_BEST_NODE_LIMIT,
     BANDITOS_BEST_TIME_LIMIT,
+    MAX_SEED,
     Budget,
     LimitReached,
     Limits,
@@ -585,7 +586,7 @@ def best_turn(
     )
     expect_whole(samples, "the number of samples", 1, MAX_SAMPLES)
     expect_choice(method, METHODS, "method")
-    expect_whole(seed, "the seed")
+    expect_whole(seed, "the seed", 0, MAX_SEED)
     if position.is_terminal:
         raise SolverError(f"the game is over: player {position.winner} has won")
     if position.is_chance:

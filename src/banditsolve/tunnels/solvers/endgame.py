@@ -29,9 +29,18 @@ from fractions import Fraction
 from typing import Literal
 
 from banditsolve.core.answer import Answer
-from banditsolve.core.limits import TUNNEL_SOLVE_TIME_LIMIT, Budget, LimitReached, Limits, steady
+from banditsolve.core.args import expect_whole
+from banditsolve.core.limits import (
+    MAX_SEED,
+    MAX_SHUFFLES,
+    TUNNEL_SOLVE_TIME_LIMIT,
+    Budget,
+    LimitReached,
+    Limits,
+    steady,
+)
 from banditsolve.core.stats import wilson
-from banditsolve.core.text import plural, shown
+from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.bandida.ends import maps_left
 from banditsolve.tunnels.cards import card_name
@@ -45,9 +54,6 @@ from banditsolve.tunnels.state import WON, Action, GameState
 from banditsolve.tunnels.table import placements_with_delta
 
 GameStatus = Literal["win", "lose", "unknown"]
-
-#: The most samples :func:`win_share` takes.
-MAX_SAMPLES = 1_000_000
 
 #: The answer status of the shared shape per game status.
 ANSWER_STATUS: dict[str, Literal["yes", "no", "unknown"]] = {
@@ -489,12 +495,8 @@ def win_share(
     counted apart and, so that the share stays an upper bound, as won; the interval is the
     95 % Wilson interval of that share. ``hypothetical`` as for :func:`solve_game`.
     """
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise SolverError(
-            f"samples must be an integer from 1 to {MAX_SAMPLES}, not {shown(samples)}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SolverError(f"seed must be an integer, not {shown(seed)}")
+    expect_whole(samples, "samples", 1, MAX_SHUFFLES)
+    expect_whole(seed, "the seed", 0, MAX_SEED)
     limits = check_limits(None, time_limit, None)
     state = check_state(state, hypothetical)
     rng = random.Random(seed)

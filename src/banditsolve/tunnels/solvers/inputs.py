@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from banditsolve.core.limits import MAX_COORD, Limits, check_node_limit, check_time_limit
+from banditsolve.core.limits import (
+    MAX_COORD,
+    MAX_SEARCH_WORKERS,
+    Limits,
+    check_node_limit,
+    check_time_limit,
+)
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, BanditsolveError, SolverError
 from banditsolve.tunnels.cards import CardLike, Deck, as_code, hand_code, load_deck
@@ -188,10 +194,13 @@ def check_limits(
 ) -> Limits:
     """The time and node limits, checked (with ``max_cards`` and ``workers``)."""
     for name, value, low in (("max_cards", max_cards, 0), ("workers", workers, 1)):
+        typed = not isinstance(value, bool) and isinstance(value, int)
+        if name == "workers" and isinstance(value, int) and value > MAX_SEARCH_WORKERS:
+            # (--workers' bound: each is a process forked)
+            raise SolverError(f"workers must be from 1 to {MAX_SEARCH_WORKERS}, not {value}")
         if value is None or _count(value, low):
             continue
         what = "a non-negative integer" if low == 0 else "a positive integer"
-        typed = not isinstance(value, bool) and isinstance(value, int)
         error = SolverError if typed else ArgumentTypeError
         raise error(f"{name} must be {what}, not {shown(value)}")
     return Limits(
