@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace closure {
@@ -89,7 +90,10 @@ class ExitsBound {
 };
 
 // The fewest cards, from skews[i] cards with |a - b| = i + 1, whose signed skews add up to
-// `balance` (min_cards_for_balance, the chessboard colouring): kNever when none do.
+// `balance` (min_cards_for_balance, the chessboard colouring): kNever when none do. A fewest
+// choice takes p1, p2, p3 cards of each skew with one sign each, and none of the groups that
+// add up to 0 (+3 +3 -2 -2 -2, +3 -1 -1 -1, +2 -1 -1, or with the signs turned), so p3 and
+// p2 lie within balance + 6 of 0 (the argument of bounds.py).
 class BalanceBound {
  public:
   int operator()(const std::array<int, 3>& skews, int balance) {
@@ -102,26 +106,17 @@ class BalanceBound {
 
  private:
   static int compute(const std::array<int, 3>& skews, int balance) {
-    int span = 0;
-    for (int i = 0; i < 3; ++i) span += (i + 1) * skews[i];
-    if (balance > span) return kNever;
-    // best[v + span]: the fewest cards seen so far whose signed skews add up to v.
-    std::vector<int> best(2 * span + 1, kNever);
-    best[span] = 0;
-    for (int i = 0; i < 3; ++i) {
-      const int value = i + 1;
-      for (int c = 0; c < skews[i]; ++c) {
-        std::vector<int> next = best;
-        for (int v = 0; v <= 2 * span; ++v) {
-          if (best[v] == kNever) continue;
-          for (int w : {v + value, v - value}) {
-            if (w >= 0 && w <= 2 * span && next[w] > best[v] + 1) next[w] = best[v] + 1;
-          }
-        }
-        best.swap(next);
+    const int reach = balance + 6;
+    const int m3 = std::min(skews[2], reach), m2 = std::min(skews[1], reach);
+    int best = kNever;
+    for (int p3 = -m3; p3 <= m3; ++p3) {
+      for (int p2 = -m2; p2 <= m2; ++p2) {
+        const int p1 = balance - 3 * p3 - 2 * p2;
+        if (std::abs(p1) > skews[0]) continue;
+        best = std::min(best, std::abs(p1) + std::abs(p2) + std::abs(p3));
       }
     }
-    return best[balance + span];
+    return best;
   }
 
   KeyCache cache_{1};

@@ -287,6 +287,32 @@ def test_covering_bounds_agree_with_cpsat_on_generated_cases() -> None:
     assert checked >= 40
 
 
+def _balance_by_knapsack(skews: tuple[int, int, int], balance: int) -> int | None:
+    """The reference: a knapsack over the cards one at a time, each with either sign (the
+    fewest cards whose signed skews add up to each total seen so far)."""
+    best = {0: 0}
+    for value, count in enumerate(skews, start=1):
+        for _ in range(count):
+            step = dict(best)
+            for total, used in best.items():
+                for v in (total + value, total - value):
+                    step[v] = min(step.get(v, used + 1), used + 1)
+            best = step
+    return best.get(balance)
+
+
+@rules("BD-CLOSE-2")
+def test_the_balance_bound_is_the_knapsacks_on_every_small_card_set() -> None:
+    """The closed form (a double loop over the cards of skew 2 and 3) against the knapsack
+    over the cards, on every set of up to 6 cards of each skew and every balance to 30."""
+    for c1, c2, c3 in itertools.product(range(7), repeat=3):
+        skews = (c1, c2, c3)
+        for balance in range(31):
+            assert min_cards_for_balance(skews, balance) == _balance_by_knapsack(
+                skews, balance
+            ), (skews, balance)
+
+
 @rules("BD-CLOSE-2")
 def test_colour_balance() -> None:
     assert min_cards_for_balance((0, 0, 0), 2) is None

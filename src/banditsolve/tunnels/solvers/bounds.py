@@ -89,21 +89,27 @@ def colour_balance(table: Table) -> int:
 def min_cards_for_balance(skews: tuple[int, int, int], balance: int) -> int | None:
     """The fewest cards, from ``skews[i - 1]`` cards with ``|a - b| = i``, whose ``|a - b|``
     with signs chosen freely add up to ``balance`` (see :func:`colour_balance`); None when none
-    do. An exact 0/1 knapsack over the cards, one at a time: ``best[v]`` is the fewest cards
-    seen so far whose signed skews add up to ``v``."""
-    if balance == 0:
+    do. A fewest choice takes ``p1``, ``p2``, ``p3`` cards of each skew with one sign each (two
+    of one skew with opposite signs cancel, two cards for nothing), so it is the least
+    ``|p1| + |p2| + |p3|`` with ``p1 + 2 p2 + 3 p3 = balance``. Nor does it hold any of these
+    groups, which add up to 0 and would be taken out: ``+3 +3 -2 -2 -2``, ``+3 -1 -1 -1``,
+    ``+2 -1 -1`` (or with the signs turned). So ``p3`` and ``p2`` lie within ``balance + 6``
+    of 0, and a double loop over them finds it (a knapsack over the cards took minutes on
+    thousands of cards)."""
+    b = abs(balance)
+    if b == 0:
         return 0
-    best: dict[int, int] = {0: 0}
-    for i, count in enumerate(skews):
-        value = i + 1
-        for _ in range(count):
-            nxt = dict(best)
-            for total, used in best.items():
-                for v in (total + value, total - value):
-                    if nxt.get(v, 1 << 30) > used + 1:
-                        nxt[v] = used + 1
-            best = nxt
-    return best.get(balance)
+    c1, c2, c3 = skews
+    reach = b + 6
+    best: int | None = None
+    for p3 in range(-min(c3, reach), min(c3, reach) + 1):
+        for p2 in range(-min(c2, reach), min(c2, reach) + 1):
+            p1 = b - 3 * p3 - 2 * p2
+            if abs(p1) <= c1:
+                n = abs(p1) + abs(p2) + abs(p3)
+                if best is None or n < best:
+                    best = n
+    return best
 
 
 def cover_bound(pairs: dict[Cell, int]) -> int:

@@ -271,10 +271,13 @@ def check_reach(table: Table, budget: int, area: Bounds | None) -> None:
     ys = [y for _, y in table.packed]
     if min(min(xs), min(ys)) - reach >= -MAX_COORD and max(max(xs), max(ys)) + reach <= MAX_COORD:
         return
+    # (moving the table helps only where the closure's reach fits inside the coordinates)
+    movable = reach + max(max(xs) - min(xs), max(ys) - min(ys)) <= MAX_COORD
+    fix = "move the table nearer to (0, 0), or " if movable else ""
+    fix += "give a card cap (max_cards) or bounds inside them"
     raise SolverError(
-        f"the table lies within {reach} cells of the edge of the coordinates (±{MAX_COORD}),"
-        f" which a closure of up to {plural(budget, 'card')} could cross: move it nearer to"
-        " (0, 0) or give bounds inside them"
+        f"a closure of up to {plural(budget, 'card')} reaches {reach} cells from the table,"
+        f" which could cross the edge of the coordinates (±{MAX_COORD}): {fix}"
     )
 
 

@@ -95,7 +95,7 @@ def build(
     clock passes ``deadline`` (a ``time.perf_counter`` value)."""
     front = tuple(sorted(table.front_rim))
     radius = region_radius(table, budget)
-    region = region_of(table, front, radius, bounds)
+    region = region_of(table, front, radius, bounds, deadline)
     counts: dict[int, int] = {}
     for card in cards:
         counts[card] = counts.get(card, 0) + 1
@@ -122,10 +122,15 @@ def build(
 
 
 def region_of(
-    table: Table, front: Sequence[Cell], radius: int, bounds: Bounds | None
+    table: Table,
+    front: Sequence[Cell],
+    radius: int,
+    bounds: Bounds | None,
+    deadline: float | None = None,
 ) -> frozenset[Cell]:
     """The empty cells (inside the play area ``bounds``) within ``radius`` steps of a front
-    cell, walking through such cells only."""
+    cell, walking through such cells only; raises :class:`ModelTooLarge` once the clock passes
+    ``deadline`` (checked every 4096 cells: thousands of cards make a region of millions)."""
     occupied = table.packed
 
     def allowed(c: Cell) -> bool:
@@ -137,7 +142,11 @@ def region_of(
         if allowed(t):
             dist[t] = 0
             queue.append(t)
+    walked = 0
     while queue:
+        walked += 1
+        if deadline is not None and not walked & 4095 and time.perf_counter() > deadline:
+            raise ModelTooLarge(None)
         c = queue.popleft()
         d = dist[c]
         if d >= radius:
