@@ -72,6 +72,11 @@ BANDIDO_CASES: tuple[tuple[str, Callable[[GameState], GameState], str, str], ...
     ("an all-down end that is not true",
      lambda s: replace(s, outcome="lost", reason=REASONS["all-down"]), "BD-END-3",
      "not true of this table"),
+    ("a stuck end where a card still fits",
+     lambda s: replace(s, outcome="lost", reason=REASONS["stuck"]), "BD-END-3",
+     "not true of this table"),
+    ("a turn going on after a hand change", lambda s: replace(s, changed=True), "BD-OPT-2",
+     "ends the turn"),
     ("an end that does not go together",
      lambda s: replace(s, outcome="won", reason=REASONS["stuck"]), "BD-END-1", "go together"),
     ("a finished game owing a card", lambda s: replace(_short(s), outcome="lost",
@@ -79,7 +84,10 @@ BANDIDO_CASES: tuple[tuple[str, Callable[[GameState], GameState], str, str], ...
 )
 
 
-@spec_rules("BD-NOTE-4", "BD-DECK-2", "BD-DECK-3", "BD-SETUP-1", "BD-TURN-2", "BD-END-1")
+@spec_rules(
+    "BD-NOTE-4", "BD-DECK-2", "BD-DECK-3", "BD-SETUP-1", "BD-TURN-2", "BD-END-1", "BD-END-3",
+    "BD-OPT-2",
+)
 @pytest.mark.parametrize("case", BANDIDO_CASES, ids=[c[0] for c in BANDIDO_CASES])
 def test_each_bandido_rule_is_refused_alone(
     case: tuple[str, Callable[[GameState], GameState], str, str],

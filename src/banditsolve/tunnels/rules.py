@@ -703,10 +703,16 @@ def check_no_hole(state: GameState) -> None:
 
 
 def check_turn(state: GameState) -> None:
-    """The turn count within what a game can take."""
+    """The turn count within what a game can take; a hand changed and the turn not over only
+    where the player may still lay a card after it (``hand_change=may_place``, BD-OPT-2)."""
     if not 0 <= state.turn <= MAX_TURN:
         raise NotationError(
             f"game state: turn must be between 0 and {MAX_TURN}, not {state.turn} (BD-NOTE-4)"
+        )
+    if state.changed and state.options.hand_change != "may_place":
+        raise NotationError(
+            f"changed=yes: under hand_change={state.options.hand_change} a hand change ends the"
+            " turn, so no turn goes on after one (BD-OPT-2)"
         )
 
 
