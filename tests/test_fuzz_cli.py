@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,9 @@ def _bad_files(tmp: Path, valid: str) -> dict[str, Path]:
     (tmp / "a-directory").mkdir()
     out["directory"] = tmp / "a-directory"
     out["missing"] = tmp / "no-such-file.txt"
+    os.mkfifo(tmp / "a-pipe")
+    out["pipe"] = tmp / "a-pipe"  # (never opened: reading one blocks until it is written)
+    out["device"] = Path(os.devnull)
     return out
 
 
@@ -168,6 +172,8 @@ def test_bad_position_files(name: str, verb: str, tmp_path: Path) -> None:
             assert "empty" in result.err, result.err
         if label == "directory":
             assert "directory" in result.err, result.err
+        if label in ("pipe", "device"):
+            assert "not a regular file" in result.err, result.err
 
 
 @pytest.mark.parametrize("name", GAMES)

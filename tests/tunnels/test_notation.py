@@ -177,3 +177,12 @@ def test_a_missing_file_is_named_as_such(tmp_path: object) -> None:
         read_position(str(tmp_path / "nope.json"))
     with pytest.raises(NotationError, match="directory"):
         read_position(str(tmp_path))
+
+
+@rules("BD-NOTE-2")
+def test_leading_zeros_are_read_as_the_number_they_write() -> None:
+    """``000090`` is 90 (it was refused as out of the range -10000..10000, a user's trial)."""
+    plain = from_notation("bandido super6@0,0,0 L@1,-1,270 | L")
+    assert from_notation("bandido super6@0,0,0 L@0001,-0001,000270 | L") == plain
+    with pytest.raises(NotationError, match="between -10000 and 10000"):
+        from_notation("bandido super6@0,0,0 L@0010001,-1,270 | L")

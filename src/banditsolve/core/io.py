@@ -95,6 +95,11 @@ def _notation_text(source: str, what: str) -> str:
         stripped = source.strip()
         if _is_dir(stripped):
             raise NotationError(f"{excerpt(stripped, 60)} is a directory, not a {what} file")
+        if _exists(stripped):  # (/dev/null, a pipe: not read, lest it block or never end)
+            raise NotationError(
+                f"{excerpt(stripped, 60)} is not a regular file (a device or a pipe), not a"
+                f" {what} file"
+            )
         raise NotationError(
             f"no such file: {excerpt(stripped, 60)} (and it is not a {what} in the notation)"
         )
@@ -169,6 +174,13 @@ def _is_file(text: str) -> bool:
         return False
     try:
         return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(text: str) -> bool:
+    try:
+        return Path(text).exists()
     except (OSError, ValueError):
         return False
 

@@ -146,7 +146,8 @@ def number(
             f"{where}: {what} must be a whole number between {low} and {high},"
             f" not {excerpt(text, 20)}"
         )
-    if len(body) > len(str(max(-low, high))) or not low <= int(text) <= high:
+    # (leading zeros are no digits too many: 000090 is 90)
+    if len(body.lstrip("0")) > len(str(max(-low, high))) or not low <= int(text) <= high:
         raise NotationError(
             f"{where}: {what} must be between {low} and {high}, not {excerpt(text, 20)}"
         )
