@@ -149,7 +149,9 @@ def test_each_reading_of_the_map_agrees_with_the_oracle(reading: dict[str, str])
     verdict under the same reading, and every closable line replays under it."""
     readings = {**DEFAULTS, **reading}
     closable = 0
-    for seed in range(scaled(60, 200)):
+    # (40 seeds hold 16 questions the maps decide, 5 to 8 closable under each reading; the
+    # default run is kept under its 15 minutes, CI asks 200)
+    for seed in range(scaled(40, 200)):
         table, cards = small_question(seed)
         without = can_close(table, [c for c in cards if not is_map(c)], hypothetical=True)
         if without.status != "impossible":

@@ -595,6 +595,7 @@ def validate(state: GameState, deck: Deck | None = None, *, course: bool = True)
         return
     if state.outcome is None:
         check_stops(state, table_loss, settle)
+        check_full_hands(state)
     else:
         rule = END_RULES[REASON_CODES[state.reason]]
         check_end(state, reason_holds(state, hole_loses, dead_exit_loses), rule)
@@ -688,6 +689,25 @@ def check_hands(
                 f"hand {i} holds {plural(len(hand), 'card')}"
                 + (f" and is owed {owed}" if owed else "")
                 + f", more than {what} {size} (BD-TURN-2)"
+            )
+
+
+def check_full_hands(state: GameState) -> None:
+    """BD-TURN-2: a hand is refilled from the pile after every card laid and every change, so
+    while cards are left in the pile every hand holds its size, counting the cards owed to it
+    (a hand falls short only once the pile has run out, or as the game ends: a game not over;
+    a hand change puts its cards under the pile and draws as many back)."""
+    if not state.pile_size:
+        return
+    size = state.options.hand_size
+    for i, hand in enumerate(state.hands):
+        held = len(hand) + state.to_draw.count(i)
+        if held < size:
+            raise NotationError(
+                f"hand {i} holds {plural(len(hand), 'card')}"
+                + (f" and is owed {state.to_draw.count(i)}" if state.to_draw.count(i) else "")
+                + f", fewer than hand_size {size}, while {plural(state.pile_size, 'card')} are"
+                " left in the pile to refill it (BD-TURN-2)"
             )
 
 
