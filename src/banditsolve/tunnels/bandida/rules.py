@@ -21,6 +21,7 @@ from functools import cache
 from banditsolve.core.limits import MAX_HAND
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import IllegalActionError, NotationError, RuleOptionError
+from banditsolve.tunnels import reachable
 from banditsolve.tunnels import rules as bandido
 from banditsolve.tunnels.bandida.components import MODES, Mode
 from banditsolve.tunnels.bandida.effects import (
@@ -669,18 +670,18 @@ class BandidaRules:
             raise NotationError(
                 "a Bandida state must carry the rules of its own deck (its variant; BA-DECK-1)"
             )
-        bandido.check_start(s, self.deck)
+        reachable.check_start(s, self.deck)
         laid = [hand_code(c) for c in s.table.cards()[1:]]
         self.deck.refuse_outside((*laid, *s.remaining(), *s.discard), s.mode, "game state")
         pile = self.deck.cards(s.mode)
-        bandido.check_cards(s, self.deck, pile, out=s.discard, where=f" of mode {s.mode}")
-        bandido.check_players_of(s)
+        reachable.check_cards(s, self.deck, pile, out=s.discard, where=f" of mode {s.mode}")
+        reachable.check_players_of(s)
         check_fields(s)
         check_top(s)
         check_objects(s, pile)
-        bandido.check_hands(s, s.size, _loose(s))
-        bandido.check_turn(s)
-        bandido.check_no_hole(s)
+        reachable.check_hands(s, s.size, _loose(s))
+        reachable.check_turn(s)
+        reachable.check_no_hole(s)
         if not course:
             return
         if s.outcome is None:
