@@ -210,7 +210,7 @@ def test_a_hole_under_hole_illegal_is_refused() -> None:
 
     from banditsolve.errors import SolverError
     from banditsolve.tunnels import can_close
-    from banditsolve.tunnels.rules import check_no_hole
+    from banditsolve.tunnels.reachable import check_no_hole
 
     # (the table check of every tunnel state's validate: the helper's states hold part of
     # the deck only, which validate refuses first)
