@@ -24,6 +24,7 @@ from banditsolve.banditos import (
     parse_position,
 )
 from banditsolve.banditos.rules import apply, apply_all, legal_actions, parse_action
+from banditsolve.core.limits import MAX_SEED
 from banditsolve.core.text import shown
 from banditsolve.errors import (
     ArgumentTypeError,
@@ -76,6 +77,8 @@ def test_solvers_refuse_wrong_types_and_huge_values(value: object) -> None:
     whole = isinstance(value, int) and not isinstance(value, bool)
     text = isinstance(value, str)
     limit_value = whole and value not in (7,)  # a whole number of seconds, out of range
+    # (a seed is a whole number from 0 to MAX_SEED, as --seed takes it)
+    seed_ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
     roll = parse_action("roll")
     # Each call: the call, whether ``value`` is valid there, whether it is of the right type
     # (then a wrong value is refused as a ValueError that is not a TypeError; any other value
@@ -99,7 +102,7 @@ def test_solvers_refuse_wrong_types_and_huge_values(value: object) -> None:
         (lambda: best_turn(endgame, time_limit=value), limits_ok, limit_value),  # type: ignore[arg-type]
         (lambda: best_turn(endgame, samples=value), value == 7, whole),  # type: ignore[arg-type]
         (lambda: best_turn(endgame, method=value), False, text),  # type: ignore[arg-type]
-        (lambda: best_turn(endgame, seed=value), whole, False),  # type: ignore[arg-type]
+        (lambda: best_turn(endgame, seed=value), seed_ok, whole),  # type: ignore[arg-type]
         (lambda: legal_actions(value), False, False),  # type: ignore[arg-type]
         (lambda: apply(value, roll), False, False),  # type: ignore[arg-type]
         (lambda: apply(state, value), False, False),  # type: ignore[arg-type]
