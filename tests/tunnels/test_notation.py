@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -111,8 +111,7 @@ def test_round_trips_on_random_positions(seed: int, cards: int) -> None:
 @given(st.text(max_size=200))
 def test_readers_fed_arbitrary_text_raise_only_notation_errors(text: str) -> None:
     for reader in (from_notation, from_json, parse_position):
-        with contextlib.suppress(NotationError):
-            reader(text)
+        _read_or_refused(reader, text)
 
 
 json_values = st.recursive(
@@ -129,8 +128,7 @@ json_values = st.recursive(
 @rules("BD-NOTE-1")
 @given(json_values)
 def test_json_reader_fed_arbitrary_documents_raises_only_notation_errors(doc: object) -> None:
-    with contextlib.suppress(NotationError):
-        from_json(json.dumps(doc))
+    _read_or_refused(from_json, json.dumps(doc))
 
 
 @rules("BD-NOTE-2")
@@ -143,8 +141,20 @@ def test_json_reader_fed_arbitrary_documents_raises_only_notation_errors(doc: ob
     )
 )
 def test_notation_reader_fed_token_soup_raises_only_notation_errors(tokens: list[str]) -> None:
-    with contextlib.suppress(NotationError):
-        from_notation(" ".join(tokens))
+    _read_or_refused(from_notation, " ".join(tokens))
+
+
+def _read_or_refused(reader: Callable[[str], object], text: str) -> None:
+    """``text`` reads as a position, or is refused in one line naming what is wrong (a
+    NotationError; any other exception fails the test)."""
+    try:
+        read = reader(text)
+    except NotationError as exc:
+        message = str(exc)
+        assert message
+        assert "\n" not in message, message
+    else:
+        assert isinstance(read, Position)
 
 
 def test_deeply_nested_json_is_a_notation_error() -> None:
