@@ -12,7 +12,7 @@ from banditsolve.tunnels import solve_game, win_share
 from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
 from banditsolve.tunnels.solvers.endgame import action_text
-from banditsolve.tunnels.state import WON
+from banditsolve.tunnels.state import WON, GameState
 from tests.rules import rules
 
 
@@ -114,3 +114,41 @@ def test_chance_nodes_give_the_exact_chance_of_winning() -> None:
             break
     assert checked >= 5, (checked, mixed)
     assert mixed >= 1, (checked, mixed)
+
+
+@rules("BA-SOLVE-1")
+def test_the_memo_tells_states_apart_exactly_as_their_equality() -> None:
+    """The solver's memo keeps a compact key, not the state: two states share a key exactly
+    when they are equal but for the turn number, whatever order their table's cards were laid
+    in (the tables compare as sets of placements)."""
+    import random
+
+    from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions
+    from banditsolve.tunnels.solvers.endgame import _bandida_key
+    from banditsolve.tunnels.table import Table
+
+    states: list[GameState] = []
+    for mode in (1, 2, 3):
+        for seed in range(4):
+            rng = random.Random(seed)
+            s: GameState = BANDIDA.new_game(2, {"mode": str(mode)}, seed=seed)
+            s = replace(s, unseen=(), pile=s.unseen + s.pile)
+            while s.outcome is None and len(states) < 400 * mode:
+                states.append(s)
+                if s.is_chance:
+                    s = apply(s, rng.choice(chance_outcomes(s))[0])
+                else:
+                    s = apply(s, rng.choice(legal_actions(s)))
+    assert len({len(s.table) for s in states}) > 10
+    for s in states[::7]:
+        relaid = Table.empty()
+        for p in reversed(s.table.history):
+            relaid = relaid.place(p, check=False)
+        assert relaid.history != s.table.history or len(relaid) < 2
+        twin = replace(s, table=relaid, turn=s.turn + 7)
+        assert _bandida_key(twin) == _bandida_key(s)
+    keys: dict[object, set[GameState]] = {}
+    for s in states:
+        keys.setdefault(_bandida_key(s), set()).add(replace(s, turn=0))
+    assert all(len(v) == 1 for v in keys.values())
+    assert len(keys) == len({replace(s, turn=0) for s in states})

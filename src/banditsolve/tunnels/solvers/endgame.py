@@ -53,7 +53,7 @@ from banditsolve.tunnels.solvers.goals import is_bandido_super
 from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
 from banditsolve.tunnels.state import WON, Action, GameState
-from banditsolve.tunnels.table import OPEN_MASK, placements_with_delta
+from banditsolve.tunnels.table import OPEN_MASK, Table, placements_with_delta
 
 GameStatus = Literal["win", "lose", "unknown"]
 
@@ -180,6 +180,18 @@ def _key(state: GameState) -> object:
     )
     table = array("q", codes).tobytes()
     return (table, state.hands, state.pile, state.player, state.to_draw, state.changed)
+
+
+def _bandida_key(state: GameState) -> object:
+    """A Bandida state's memo key: the state but its turn number, its table as the sorted
+    placements (equal exactly when the tables are: :meth:`Table.__eq__` compares the sets of
+    placements; the table itself, with its cells, rim and front, holds about 8 KB with 17 cards:
+    the memo grew 50-70 MB a second).
+    The map's removals need the cards, not only the cells, so the placements are kept."""
+    return (tuple(sorted(state.table.history)), replace(state, turn=0, table=_NO_TABLE))
+
+
+_NO_TABLE = Table.empty()
 
 
 def _ordered(state: GameState) -> list[Action]:
@@ -317,7 +329,7 @@ class _BandidaSearch:
         self.budget.tick()
         if s.outcome is not None:
             return ONE if s.outcome == WON else ZERO
-        k = replace(s, turn=0)
+        k = _bandida_key(s)
         found = self.memo.get(k)
         if found is not None:
             if k in self.open_keys:
@@ -404,7 +416,7 @@ def _line(state: GameState, memo: dict[object, tuple[Fraction, Action | None]]) 
     s = state
     seen: set[object] = set()
     while s.outcome is None:
-        k = replace(s, turn=0)
+        k = _bandida_key(s)
         if k in seen or k not in memo:
             break
         seen.add(k)
