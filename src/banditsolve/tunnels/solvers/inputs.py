@@ -192,15 +192,17 @@ def check_limits(
     node_limit: object = None,
     workers: object = None,
 ) -> Limits:
-    """The time and node limits, checked (with ``max_cards`` and ``workers``)."""
-    for name, value, low in (("max_cards", max_cards, 0), ("workers", workers, 1)):
-        typed = not isinstance(value, bool) and isinstance(value, int)
-        if name == "workers" and isinstance(value, int) and value > MAX_SEARCH_WORKERS:
-            # (--workers' bound: each is a process forked)
-            raise SolverError(f"workers must be from 1 to {MAX_SEARCH_WORKERS}, not {value}")
-        if value is None or _count(value, low):
+    """The time and node limits, checked (with ``max_cards`` and ``workers``: at most
+    :data:`MAX_SEARCH_WORKERS`, each a process forked)."""
+    checks = (("max_cards", max_cards, 0, None), ("workers", workers, 1, MAX_SEARCH_WORKERS))
+    for name, value, low, high in checks:
+        if value is None or _count(value, low, high):
             continue
-        what = "a non-negative integer" if low == 0 else "a positive integer"
+        typed = not isinstance(value, bool) and isinstance(value, int)
+        if high is not None:
+            what = f"an integer from {low} to {high}"
+        else:
+            what = "a non-negative integer" if low == 0 else "a positive integer"
         error = SolverError if typed else ArgumentTypeError
         raise error(f"{name} must be {what}, not {shown(value)}")
     return Limits(
@@ -281,8 +283,8 @@ def check_reach(table: Table, budget: int, area: Bounds | None) -> None:
     )
 
 
-def _count(value: object, least: int | None) -> bool:
-    """True for an int (not a bool) of at least ``least``."""
+def _count(value: object, least: int | None, most: int | None = None) -> bool:
+    """True for an int (not a bool) from ``least`` to ``most`` (None: no bound)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return False
-    return least is None or value >= least
+    return (least is None or value >= least) and (most is None or value <= most)
