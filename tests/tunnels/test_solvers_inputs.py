@@ -9,6 +9,7 @@ import pytest
 
 from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError, SolverError
 from banditsolve.tunnels import (
+    Position,
     Table,
     can_close,
     legal_placements,
@@ -210,6 +211,22 @@ def test_a_closure_too_long_for_the_coordinates_is_not_told_to_move_the_table() 
         can_close(many)
     assert "nearer" not in str(info.value)
     assert can_close(many, max_cards=20).status == "closable"
+
+
+@rules("BD-NOTE-1")
+def test_the_refusal_tells_to_move_the_table_wherever_a_move_helps() -> None:
+    """A table six cells wide with 4,998 cards to close it: their reach (9,997 cells) on both
+    sides of it fits inside the coordinates only with the table near (0, 0), so far out the
+    refusal advises the move, and the moved question is answered."""
+    cards = " ".join(f"{c}*999" for c in ("L", "TL", "L+TL", "TL+BL", "TR")) + " L+TL+TR+R*3"
+
+    def row(x: int) -> Position:
+        laid = f"L+TL+TR+R+BR+BL@{x},0,0 L+R@{x + 2},0,0 L+R@{x + 4},0,0"
+        return parse_position(f"bandido hypothetical {laid} | {cards}")
+
+    with pytest.raises(SolverError, match="reaches 9997 cells.*move the table nearer"):
+        can_close(row(9000), time_limit=2)
+    assert can_close(row(-3), time_limit=2).status == "closable"
 
 
 @rules("BD-CLOSE-2")

@@ -273,8 +273,9 @@ def check_reach(table: Table, budget: int, area: Bounds | None) -> None:
     ys = [y for _, y in table.packed]
     if min(min(xs), min(ys)) - reach >= -MAX_COORD and max(max(xs), max(ys)) + reach <= MAX_COORD:
         return
-    # (moving the table helps only where the closure's reach fits inside the coordinates)
-    movable = reach + max(max(xs) - min(xs), max(ys) - min(ys)) <= MAX_COORD
+    # (moving the table helps only where the table with the closure's reach on both sides
+    # fits inside the coordinates)
+    movable = 2 * reach + max(max(xs) - min(xs), max(ys) - min(ys)) <= 2 * MAX_COORD
     fix = "move the table nearer to (0, 0), or " if movable else ""
     fix += "give a card cap (max_cards) or bounds inside them"
     raise SolverError(
