@@ -224,7 +224,7 @@ def test_the_refusal_tells_to_move_the_table_wherever_a_move_helps() -> None:
         laid = f"L+TL+TR+R+BR+BL@{x},0,0 L+R@{x + 2},0,0 L+R@{x + 4},0,0"
         return parse_position(f"bandido hypothetical {laid} | {cards}")
 
-    with pytest.raises(SolverError, match="reaches 9997 cells.*move the table nearer"):
+    with pytest.raises(SolverError, match=r"reaches 9997 cells.*move the table nearer"):
         can_close(row(9000), time_limit=2)
     assert can_close(row(-3), time_limit=2).status == "closable"
 
