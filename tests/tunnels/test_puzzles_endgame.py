@@ -11,6 +11,7 @@ from banditsolve.errors import SolverError
 from banditsolve.tunnels import (
     apply,
     can_close,
+    chance_outcomes,
     load_puzzles,
     min_cards_to_close,
     solve_game,
@@ -82,8 +83,7 @@ def test_game_puzzle(puzzle: object) -> None:
 
 @rules("BD-SOLVE-2")
 def test_win_share_is_labelled_with_interval() -> None:
-    puzzle = next(p for p in PUZZLES if p.question == "solve" and p.expected["status"] == "win")
-    state = puzzle.state()
+    state = next(p for p in PUZZLES if p.id == "game-win-2").state()
     from dataclasses import replace
 
     hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
@@ -139,9 +139,9 @@ def test_cli_close_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) ->
 @rules("BD-SOLVE-2")
 def test_win_share_counts_undecided_samples_as_won() -> None:
     """With no time to decide anything, every sample is undecided, and the share (an upper
-    bound) must count them as won rather than lost; the time limit is for all samples."""
-    puzzle = next(p for p in PUZZLES if p.question == "solve" and p.expected["status"] == "lose")
-    state = puzzle.state()
+    bound) must count them as won (none is won yet the share is 1) rather than lost; the time
+    limit is for all samples."""
+    state = next(p for p in PUZZLES if p.id == "game-win-2").state()
     from dataclasses import replace
 
     hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
@@ -177,3 +177,71 @@ def test_game_document_fields_are_checked(tmp_path: object) -> None:
 
     doc.write_text(json.dumps(base | {"options": "x"}))
     assert main(["bandido", "solve", str(doc)]) == 2
+
+
+# A Bandido game of random moves (seed 37, 23 cards down): no exit faces a cell that no card
+# in play fits and the counting bounds allow a closure, yet no arrangement of the 46 cards in
+# play closes the tunnel. The game search alone had not decided it within 3 s.
+_HOPELESS = (
+    "bandido L+TL+TR+R+BR+BL@0,0,0 L+TR+BL@1,-1,270 TL+TR@-1,1,0 L+TR+R+BL@2,0,90 L+R@1,1,90"
+    " L+TL+R+BR@-1,-2,0 L+TL+BR+BL@-1,-3,180 L+TL+R+BL@1,3,180 TL+TR+BR@-1,4,270 L@2,3,0"
+    " L+TL+R@1,4,90 L+TL+BL@1,6,180 TL+TR@0,-3,270 L+TL+TR@-2,3,90 L+TL+TR+R@-2,2,270"
+    " L+TR+R+BL@3,1,0 TL+TR+BL@5,1,90 L+BL@6,2,90 L+TL@-2,0,180 L+TR@5,0,180 L+TL@-2,-2,180"
+    " TL+BL@2,6,270 L+TL@6,0,0 L+BR+BL@1,7,90 | hands=L+TL+TR,L+TL+BR,TR+BL/TR,L+TR+R,"
+    "TL+TR+BR+BL player=1 turn=23 pile=L+TL+R,L+TL+BR,L,L+TL+TR+BL,L+TL+BL,L+TR+BR,L+TL+BR+BL,"
+    "L+TR+BR,L,L+BL,TL+BL,L+TL+TR+BR*2,TL+TR+BL,L+BL,L+TR+R,L+TL+R+BL,TL+TR+BR,L+TR+BR+BL,L+BR,"
+    "TL*2,L+TR+BL,TR,TL+BR,L+BR,TL+TR+BR+BL,L+TL+TR+R,L+R,TR+BL,L+TL+R+BR,TL+BR,TL+BL,L+BR+BL,"
+    "L+TR,L+TL+TR+BL,L+TL+BL,TL,L+TR+BR+BL,TR"
+)
+
+
+@rules("BD-SOLVE-3")
+def test_a_game_whose_cards_cannot_close_is_lost_without_a_game_search() -> None:
+    """Both closure searches (the compiled one and the Python reference) prove that the cards
+    in play cannot close the tunnel: the game is lost at once, with that reason, and so is
+    every sampled shuffle of its pile."""
+    from dataclasses import replace
+
+    from banditsolve.tunnels.game import BANDIDO
+    from banditsolve.tunnels.solvers.bounds import static_reason
+
+    state = BANDIDO.read_state(_HOPELESS)
+    assert static_reason(state.table, state.remaining()) is None
+    for backend in ("exact", "python"):
+        assert can_close(state, backend=backend, time_limit=30).status == "impossible"
+    solved = solve_game(state, time_limit=5)
+    assert solved.status == "lose"
+    assert solved.nodes == 0
+    assert "cannot reach the goal" in solved.reason
+    assert solved.to_answer("bandido").status == "no"
+    hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())
+    share = win_share(hidden, samples=40, seed=2, time_limit=5)
+    assert (share.won, share.lost, share.unknown) == (0, 40, 0)
+    assert share.high < 0.1
+    assert "every shuffle lost" in share.label
+
+
+@rules("BD-SOLVE-3", "BA-SOLVE-3")
+def test_the_closure_question_never_cuts_a_winning_line() -> None:
+    """Along the winning line of every shipped game puzzle (Bandido's and Bandida's), each
+    state's cards in play can still reach the goal: the cut is a relaxation of winning."""
+    from banditsolve.core.limits import Limits
+    from banditsolve.tunnels.solvers.bandida_puzzles import load_bandida_puzzles
+    from banditsolve.tunnels.solvers.endgame import out_of_reach
+
+    starts = [p.state() for p in PUZZLES if p.question == "solve"]
+    starts += [p.state() for p in load_bandida_puzzles() if p.question == "solve"]
+    checked = 0
+    for start in starts:
+        solved = solve_game(start, time_limit=30)
+        if solved.status != "win":
+            continue
+        s = start
+        for move in solved.line:
+            while s.is_chance:  # (a line shows a reshuffle's first outcome)
+                s = apply(s, chance_outcomes(s)[0][0])
+            assert out_of_reach(s, Limits(10), False) is None, move
+            checked += 1
+            s = apply(s, move.action)
+        assert s.outcome == WON
+    assert checked >= 20

@@ -194,10 +194,14 @@ class Budget:
     __slots__ = ("__weakref__", "_every", "_next_check", "_node_limit", "_watch", "deadline",
                  "limits", "nodes", "start")
 
-    def __init__(self, limits: Limits, *, check_every: int = 256) -> None:
+    def __init__(
+        self, limits: Limits, *, check_every: int = 256, start: float | None = None
+    ) -> None:
+        """``start``: the ``time.perf_counter()`` the time limit counts from (now when None:
+        a search that spent some of its time before this budget passes its own start)."""
         self.limits = limits
         self.nodes = 0
-        self.start = time.perf_counter()
+        self.start = time.perf_counter() if start is None else start
         self.deadline = (
             None
             if limits.time_limit is None

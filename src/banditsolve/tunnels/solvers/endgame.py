@@ -49,6 +49,7 @@ from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions, settle
 from banditsolve.tunnels.solvers.bounds import static_reason
+from banditsolve.tunnels.solvers.closure import can_close
 from banditsolve.tunnels.solvers.goals import is_bandido_super
 from banditsolve.tunnels.solvers.inputs import check_cards, check_limits
 from banditsolve.tunnels.solvers.result import placement_text
@@ -231,17 +232,52 @@ def solve_game(
         raise SolverError(
             "the pile order is not known (unseen cards): use win_share to sample shuffles"
         )
-    return replace(_solve_known(state, limits), start=state)
+    start = time.perf_counter()
+    why = out_of_reach(state, limits, hypothetical)
+    spent = time.perf_counter() - start
+    if why is not None:
+        return GameSolution("lose", (), why, 0, spent, limits, start=state)
+    return replace(_solve_known(state, limits, start), start=state)
 
 
-def _solve_known(state: GameState, limits: Limits) -> GameSolution:
+#: The share of a solver's time limit the closure question of the cards in play may take
+#: (:func:`out_of_reach`), and its most seconds (also without a time limit).
+REACH_SHARE = 0.25
+REACH_SECONDS = 2.0
+
+
+def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | None:
+    """Why no line of play from ``state`` wins whatever the pile order, or None: the question
+    ``close`` asks of a game in progress (can the cards not yet played reach the goal of the
+    state's game or mode? the hands, the pile and the unseen cards, laid in any order by
+    anyone, with a map's removals under the state's readings) proven impossible by the
+    compiled search. A relaxation of every line of play: a line that wins lays some of those
+    cards, in an order the rules allow, to the goal. Asked with a share of the time limit
+    (:data:`REACH_SHARE`, at most :data:`REACH_SECONDS`); what it leaves open the game search
+    decides."""
+    if state.outcome is not None:
+        return None
+    share = REACH_SECONDS
+    if limits.time_limit is not None:
+        share = min(share, REACH_SHARE * limits.time_limit)
+    asked = can_close(
+        state, backend="exact", time_limit=share, workers=1, hypothetical=hypothetical
+    )
+    if asked.status != "impossible":
+        return None
+    return f"no line of play wins: the cards still in play cannot reach the goal ({asked.reason})"
+
+
+def _solve_known(state: GameState, limits: Limits, start: float | None = None) -> GameSolution:
+    """``state`` solved within ``limits``, counted from ``start`` (now when None)."""
     if state.variant is not None:
-        return solve_bandida(state, limits)
-    return _solve_bandido(state, limits)
+        return solve_bandida(state, limits, start)
+    return _solve_bandido(state, limits, start)
 
 
-def _solve_bandido(state: GameState, limits: Limits) -> GameSolution:
-    budget = Budget(limits, check_every=1)  # a node costs about 1 ms: check at each
+def _solve_bandido(state: GameState, limits: Limits, start: float | None) -> GameSolution:
+    # (a node costs about 1 ms: the clock is checked at each)
+    budget = Budget(limits, check_every=1, start=start)
     seen: set[object] = set()
     line: list[Move] = []
 
@@ -282,7 +318,7 @@ ONE = Fraction(1)
 ZERO = Fraction(0)
 
 
-def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
+def solve_bandida(state: GameState, limits: Limits, start: float | None = None) -> GameSolution:
     """A Bandida state with the pile order known, solved through the rules engine's own
     :func:`~banditsolve.tunnels.rules.legal_actions` and :func:`~banditsolve.tunnels.rules.apply`
     (so every object's and alarm's effect is carried out: the backpack's hand size, the
@@ -302,7 +338,7 @@ def solve_bandida(state: GameState, limits: Limits) -> GameSolution:
     them or has just been laid with its removals to come (its removals change the table:
     :func:`~banditsolve.tunnels.bandida.ends.maps_left`, the rule that also decides when a hole
     loses, BA-END-2)."""
-    search = _BandidaSearch(limits)
+    search = _BandidaSearch(limits, start)
     try:
         won = search.value(state)
     except LimitReached as exc:
@@ -315,9 +351,9 @@ class _BandidaSearch:
     """The chance of winning with the best play from each state met (see
     :func:`solve_bandida`), memoised on the whole state but its turn number."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, start: float | None = None) -> None:
         # (A Bandida node can cost much more than a Bandido one: the map's removal choices.)
-        self.budget = Budget(limits, check_every=1)
+        self.budget = Budget(limits, check_every=1, start=start)
         self.memo: dict[object, tuple[Fraction, Action | None]] = {}
         self.open_keys: set[object] = set()
         #: A state met again on its own line (``loop``), a chance node met (``chance``).
@@ -516,7 +552,9 @@ def win_share(
     """The share of shuffles of ``state``'s unseen cards that perfect play still wins.
 
     Each sample puts the unseen cards in a random order (seeded) above the known pile and
-    solves the result with :func:`solve_game`. ``time_limit`` is for all the samples together:
+    solves the result with :func:`solve_game`; when the cards in play cannot reach the goal in
+    any order (:func:`out_of_reach`, asked once), every sample is lost without a search.
+    ``time_limit`` is for all the samples together:
     each gets an equal part of the time left. A sample the solver cannot decide in its time is
     counted apart and, so that the share stays an upper bound, as won; the interval is the
     95 % Wilson interval of that share. ``hypothetical`` as for :func:`solve_game`.
@@ -529,7 +567,10 @@ def win_share(
     start = time.perf_counter()
     deadline = None if limits.time_limit is None else start + limits.time_limit
     won = lost = unknown = 0
-    for i in range(samples):
+    why = out_of_reach(state, limits, hypothetical)  # (the same for every pile order)
+    if why is not None:
+        lost = samples
+    for i in range(0 if why else samples):
         order = list(state.unseen)
         rng.shuffle(order)
         known = settle(_with_pile(state, tuple(order) + state.pile))
@@ -551,6 +592,8 @@ def win_share(
     label = "upper bound on the real chance (perfect information)"
     if unknown:
         label += f"; the {plural(unknown, 'undecided sample')} counted as won"
+    if why is not None:
+        label += f"; every shuffle lost, {why}"
     return WinShare(
         won,
         lost,
