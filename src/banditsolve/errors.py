@@ -32,6 +32,11 @@ class ArgumentTypeError(BanditsolveError, TypeError):
     library, a :class:`ValueError`)."""
 
 
+class RuleOptionTypeError(RuleOptionError, ArgumentTypeError):
+    """A rule option given as a Python value of the wrong type, or a keyword that names no
+    option: also a :class:`TypeError`, as Python's own for an unknown keyword."""
+
+
 class SolverError(BanditsolveError):
     """A solver was asked something it cannot answer (unknown backend, bad limits)."""
 

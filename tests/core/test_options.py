@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -133,3 +134,42 @@ def test_an_unknown_option_of_a_game_with_many_names_a_few_of_them_in_a_short_li
     assert message.endswith(f" and {30 - shown} more)")
     with pytest.raises(RuleOptionError, match=r"\(options: trunk_count, hand, size\)$"):
         OPTIONS.read({"no_such": "x"})
+
+
+def test_every_games_options_refuse_unknown_keywords_and_wrong_types_in_one_line() -> None:
+    """Each game's options dataclass, built from Python: a keyword that names no option, and a
+    value of the wrong type (a number as text, text as a number), are refused in one line with
+    the library's error, which is a TypeError too (Python's own for an unknown keyword was a
+    bare TypeError; a number given as text once said only "cannot be '3'")."""
+    from banditsolve.banditos.state import Options as BanditosOptions
+    from banditsolve.errors import RuleOptionTypeError
+    from banditsolve.rolling.state import Options as RollingOptions
+    from banditsolve.tunnels.bandida.state import BandidaOptions
+    from banditsolve.tunnels.state import Options as TunnelOptions
+
+    classes: tuple[type[Any], ...] = (
+        BanditosOptions, RollingOptions, TunnelOptions, BandidaOptions
+    )
+    for options in classes:
+        with pytest.raises(RuleOptionTypeError) as caught:
+            options(no_such_option=1)
+        message = str(caught.value)
+        assert isinstance(caught.value, TypeError)
+        assert isinstance(caught.value, ValueError)
+        assert "'no_such_option'" in message
+        assert options.__name__ in message
+        assert "\n" not in message
+        assert len(message) < 250, message
+        assert "OPTION_SET" not in message
+        assert options() == options()
+    with pytest.raises(RuleOptionTypeError, match=r"hand_size takes a whole number \(3, "):
+        TunnelOptions(hand_size="3")  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionTypeError, match=r"mode takes a whole number \(1, 2, 3\)"):
+        BandidaOptions(mode="2")  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionTypeError, match="proof takes text"):
+        BanditosOptions(proof=3)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionTypeError, match="hand_size takes a whole number"):
+        TunnelOptions(hand_size=True)
+    with pytest.raises(RuleOptionTypeError, match="keep takes text"):
+        RollingOptions(keep=3)  # type: ignore[arg-type]
+    assert TunnelOptions(hand_size=4).hand_size == 4

@@ -21,7 +21,7 @@ from typing import Literal
 from banditsolve.banditos.dice import DICE_PER_COLOUR, Die, colour_counts
 from banditsolve.core.args import expect_whole
 from banditsolve.core.io import json_type
-from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.core.options import KnownKeywords, OptionSet, OptionSpec
 from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 
 ProofOption = Literal["strict", "bag"]
@@ -65,7 +65,7 @@ MAX_SIDE = 3
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(KnownKeywords):
     """Rule options where the seeds are silent (see specs/los-banditos.md, LB-OPT-*); their
     values, defaults and reasons are :data:`OPTION_SET`'s.
 

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Literal, Self
 
 from banditsolve.core.limits import MAX_VALUE_LENGTH
 from banditsolve.core.text import excerpt, shown
-from banditsolve.errors import ArgumentTypeError, RuleOptionError
+from banditsolve.errors import ArgumentTypeError, RuleOptionError, RuleOptionTypeError
 
 #: The most characters of option names a refusal of an unknown option lists.
 LISTED = 150
@@ -65,6 +65,34 @@ def deprecated(old: str, new: str) -> None:
 
 def _is_word(text: str) -> bool:
     return bool(text) and text.replace("_", "a").isalnum() and text.isascii()
+
+
+def listed_names(names: Sequence[str]) -> str:
+    """Names for a refusal, the first of them up to :data:`LISTED` characters and how many
+    more (a refusal is one line of a bounded length, whatever it quotes)."""
+    listed = ", ".join(names) or "none"
+    if len(listed) <= LISTED:
+        return listed
+    shown_names = listed[:LISTED].rsplit(", ", 1)[0].split(", ")
+    return f"{', '.join(shown_names)} and {len(names) - len(shown_names)} more"
+
+
+class KnownKeywords:
+    """A base of a game's options dataclass: a keyword that names none of its fields is
+    refused with the library's error (:class:`~banditsolve.errors.RuleOptionTypeError`, a
+    :class:`TypeError` too, as Python's own), naming the options there are."""
+
+    __slots__ = ()
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        names: list[str] = [f.name for f in fields(cls)] if is_dataclass(cls) else []
+        for key in kwargs:
+            if key not in names:
+                raise RuleOptionTypeError(
+                    f"unknown rule option {excerpt(key)} of {cls.__name__} (options:"
+                    f" {listed_names(names)})"
+                )
+        return super().__new__(cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +164,7 @@ class OptionSpec:
             return str(value)
         if not isinstance(value, str):
             kind = "a whole number" if self.kind == "int" else "text"
-            raise RuleOptionError(
+            raise RuleOptionTypeError(
                 f"option {self.name} takes {kind} ({', '.join(self.listed())}), not "
                 f"{shown(value)}"
             )
@@ -198,14 +226,8 @@ class OptionSet:
         raise RuleOptionError(f"unknown {self.game} rule option {what} (options: {self._listed()})")
 
     def _listed(self) -> str:
-        """The options' names for a refusal, the first of them up to :data:`LISTED` characters
-        and how many more (a refusal is one line of a bounded length, whatever it quotes)."""
-        names = [s.name for s in self.specs]
-        listed = ", ".join(names) or "none"
-        if len(listed) <= LISTED:
-            return listed
-        shown_names = listed[:LISTED].rsplit(", ", 1)[0].split(", ")
-        return f"{', '.join(shown_names)} and {len(names) - len(shown_names)} more"
+        """The options' names for a refusal (:func:`listed_names`)."""
+        return listed_names([s.name for s in self.specs])
 
     def names(self) -> dict[str, tuple[str, ...]]:
         """Each option's name and its listed values, the default first."""
@@ -265,8 +287,14 @@ class OptionSet:
         value an option does not take (:class:`RuleOptionError`)."""
         for name, value in values.items():
             spec = self.spec(name)
-            if spec.kind == "text" and not isinstance(value, str):
-                raise RuleOptionError(f"option {name} takes text, not {shown(value)}")
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            if (spec.kind == "text" and not isinstance(value, str)) or (
+                spec.kind == "int" and not whole
+            ):
+                kind = "a whole number" if spec.kind == "int" else "text"
+                raise RuleOptionTypeError(
+                    f"option {name} takes {kind} ({', '.join(spec.listed())}), not {shown(value)}"
+                )
             if spec.parse(value) != value:
                 raise RuleOptionError(f"option {name} cannot be {shown(value)}")
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
-from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.core.options import KnownKeywords, OptionSet, OptionSpec
 from banditsolve.errors import ArgumentTypeError, InternalError
 
 Phase = Literal[
@@ -101,7 +101,7 @@ OPTION_SET = OptionSet(
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(KnownKeywords):
     """The rule options in force, one field per option of :data:`OPTION_SET`. See
     ``specs/rolling-bandits.md`` (RB-OPT-*) for the readings and defaults. A value in an old
     (dashed) spelling is read as the new one, with a deprecation note."""

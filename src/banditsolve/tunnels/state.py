@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from banditsolve.core.limits import MAX_TABLE_SIDE
-from banditsolve.core.options import OptionSet, OptionSpec
+from banditsolve.core.options import KnownKeywords, OptionSet, OptionSpec
 from banditsolve.core.text import excerpt, plural, shown
 from banditsolve.errors import ArgumentTypeError, InternalError, RuleOptionError
 from banditsolve.tunnels.cards import card_name
@@ -140,7 +140,7 @@ OptionsT = TypeVar("OptionsT", bound="Options")
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(KnownKeywords):
     """Bandido's rule options (``specs/bandido.md``, BD-OPT-*), read and checked by
     :data:`OPTION_SET` (their values, defaults and reasons are there).
 
