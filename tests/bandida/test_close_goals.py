@@ -274,3 +274,31 @@ def test_backends_agree_per_goal(goal: str) -> None:
                 assert plain.status in ("impossible", "unknown")
     assert closable >= 2, (closable, impossible)
     assert impossible >= 1, (closable, impossible)
+
+
+# A mode 3 game of seed 15 (its pile unseen): the search with Bandido's super card on its
+# 6-exit side takes about 1.2 s to end, while the 5-exit side closes in a few hundredths.
+_TWO_SIDES = (
+    "bandida L+TL+TR+R+BR+BL@0,0,0 L+BR+BL@0,-1,0 L+TL+R:alarm_discard_one@0,1,90 L+R:broken_"
+    "tool@-2,-1,0 TL+TR+BR+BL@-3,-2,90 L+TR+BL@1,1,90 TR@-4,-3,90 L+TL+R:water_bottle@0,4,270"
+    " TL+BL@0,5,180 L+TR+BR+BL@2,0,0 L+TL+R+BL:backpack@2,2,270 L+TL+BR:alarm_discard_five@3,"
+    "1,90 | hands=TR+BL,L+TR+BR+BL/L+TL+R+BR,L+TR+R+BL player=0 turn=8 unseen=L,TL*3,L+TL*2,T"
+    "R*2,L+TR,TL+TR,L+TL+TR,L+R,L+TR+R*2,L+TL+TR+R,L+BR*2,TL+BR*2,L+TL+BR,TL+TR+BR*2,L+TL+TR+"
+    "BR,L+BL*3,TL+BL,L+TL+BL*3,L+TR+BL,TL+TR+BL*2,L+TL+TR+BL*2,L+TL+R+BL,L+TR+R+BL,L+BR+BL,L+"
+    "TL+BR+BL*2,TL+TR+BR+BL,L:ladder,TR+BL:water_bottle,TL+TR:broken_tool,L+TL+R+BR:dynamite,"
+    "L+TL+TR:map,L+TR+BR:map,L+TL+TR+R+BR+BL:bandido_super draw=1,1 options=mode:3 sizes=2,4 "
+    "out=L,L+TL,L+TR,L+TR+BR,TL+BL,L+TL+TR+R:backpack,L+TL+TR+BR:dynamite"
+)
+
+
+@rules("BA-CLOSE-1")
+def test_each_side_of_the_second_super_card_gets_its_share_of_the_time() -> None:
+    """The two sides' searches share the time: the first one's long search, cut at its part,
+    does not starve the second, which closes (it got 0.01 s and the answer was unknown)."""
+    from banditsolve.tunnels.game import BANDIDA
+
+    state = BANDIDA.read_state(_TWO_SIDES)
+    r = can_close(state, backend="exact", time_limit=2, workers=1)
+    assert r.status == "closable", r.reason
+    assert "super5 side" in r.reason
+    assert "other side was not searched to the end" in r.reason

@@ -412,30 +412,63 @@ def _settled_goal(table: Table, goal: str, p: Plan, name: str) -> Closure | None
 def _plan_results(
     table: Table, p: Plan, ask: Asked, minimum: bool
 ) -> list[tuple[Search, Closure]]:
-    """The searches of plan ``p`` run in turn, each within the time left, until one closes
-    (all of them when the minimum is asked)."""
-    limits = ask.limits
-    results: list[tuple[Search, Closure]] = []
+    """The searches of plan ``p`` (one per side of the second super card, or one) run in
+    turn until one closes (all of them when the minimum is asked). Each gets an equal part of
+    the time left, so that one side's long search does not starve the other; a search cut
+    short while another ended early is asked again with the time then left."""
     # With map cards, the search without them may take MAP_FREE_SHARE of the time; the lines
     # that lay a map get the rest.
     share = MAP_FREE_SHARE if p.maps else 1.0
-    for v in p.searches:
-        left = limits
-        if limits.time_limit is not None:
-            spent = time.perf_counter() - ask.start
-            left = Limits(max(0.01, share * limits.time_limit - spent), limits.node_limit)
-        r = _dispatch(
-            table, v.codes, ask.max_cards, ask.backend, ask.area, left, minimum, ask.workers,
-            v.required,
-        )
-        if left is not limits and "time limit" in r.reason:  # the limit asked, not its share
-            asked = limits.reason("time")
-            why = asked if r.status == "unknown" else r.reason.replace(left.reason("time"), asked)
-            r = replace(r, reason=why)
-        results.append((v, r))
-        if r.status == "closable" and not minimum:
+    results: dict[int, tuple[Search, Closure]] = {}
+    for again in (False, True):
+        todo = [
+            i for i, v in enumerate(p.searches)
+            if i not in results or (again and _cut_short(results[i][1]))
+        ]
+        for k, i in enumerate(todo):
+            left = _part(ask, share, len(todo) - k, again)
+            if left is None:
+                break
+            results[i] = (p.searches[i], _plan_search(table, p.searches[i], ask, left, minimum))
+            if results[i][1].status == "closable" and not minimum:
+                return [results[j] for j in sorted(results)]
+        if ask.limits.time_limit is None or len(p.searches) == 1:
             break
-    return results
+    return [results[j] for j in sorted(results)]
+
+
+def _part(ask: Asked, share: float, searches: int, again: bool) -> Limits | None:
+    """The limits of the next of ``searches`` searches sharing ``share`` of the time left
+    equally (the node limit is each one's): at least 0.01 s the first time a search is asked,
+    and None for a search asked again when less than 0.1 s would be its part."""
+    limits = ask.limits
+    if limits.time_limit is None:
+        return limits
+    part = (share * limits.time_limit - (time.perf_counter() - ask.start)) / searches
+    if again and part < 0.1:
+        return None
+    return Limits(max(0.01, part), limits.node_limit)
+
+
+def _cut_short(r: Closure) -> bool:
+    """True for an answer a time limit left undecided."""
+    return r.status == "unknown" and "time limit" in r.reason
+
+
+def _plan_search(
+    table: Table, v: Search, ask: Asked, left: Limits, minimum: bool
+) -> Closure:
+    """One search of a plan within ``left`` (a part of the limits asked)."""
+    limits = ask.limits
+    r = _dispatch(
+        table, v.codes, ask.max_cards, ask.backend, ask.area, left, minimum, ask.workers,
+        v.required,
+    )
+    if left != limits and "time limit" in r.reason:  # the limit asked, not its share
+        asked = limits.reason("time")
+        why = asked if r.status == "unknown" else r.reason.replace(left.reason("time"), asked)
+        r = replace(r, reason=why)
+    return r
 
 
 def _closable_answer(
