@@ -80,6 +80,10 @@ BANDIDO_CASES: tuple[tuple[str, Callable[[GameState], GameState], str, str], ...
      "not true of this table"),
     ("a turn going on after a hand change", lambda s: replace(s, changed=True), "BD-OPT-2",
      "ends the turn"),
+    ("the other player to play", lambda s: replace(s, player=1), "BD-TURN-1",
+     "turn 2 is player 0's"),
+    ("a player to play out of turn", lambda s: replace(s, turn=5), "BD-TURN-1",
+     "turn 5 is player 1's"),
     ("an end that does not go together",
      lambda s: replace(s, outcome="won", reason=REASONS["stuck"]), "BD-END-1", "go together"),
     ("a finished game owing a card", lambda s: replace(_short(s), outcome="lost",
@@ -89,7 +93,7 @@ BANDIDO_CASES: tuple[tuple[str, Callable[[GameState], GameState], str, str], ...
 
 @spec_rules(
     "BD-NOTE-4", "BD-DECK-2", "BD-DECK-3", "BD-SETUP-1", "BD-TURN-2", "BD-END-1", "BD-END-3",
-    "BD-OPT-2",
+    "BD-OPT-2", "BD-TURN-1",
 )
 @pytest.mark.parametrize("case", BANDIDO_CASES, ids=[c[0] for c in BANDIDO_CASES])
 def test_each_bandido_rule_is_refused_alone(
@@ -257,3 +261,19 @@ def test_each_bandida_rule_is_refused_alone(
         line = str(caught.value)
         assert rule in line, line
         assert "\n" not in line
+
+
+@spec_rules("BD-NOTE-4", "BD-TURN-1")
+def test_a_state_without_a_turn_is_read_at_its_players_first_turn() -> None:
+    """A game document or notation that names the player but no turn (as the puzzles' game
+    documents do) is read at that player's first turn, which the turn check then accepts."""
+    state = BANDIDO.new_game(2, seed=3)
+    text = BANDIDO.to_notation(state)
+    assert " turn=0" in text
+    second = text.replace("player=0", "player=1").replace(" turn=0", "")
+    read = BANDIDO.from_notation(second)
+    assert (read.player, read.turn) == (1, 1)
+    doc = BANDIDO.to_json(state)
+    del doc["turn"]
+    doc["player"] = 1
+    assert BANDIDO.from_json(doc).turn == 1

@@ -129,11 +129,19 @@ def check_no_hole(state: GameState) -> None:
 
 
 def check_turn(state: GameState) -> None:
-    """The turn count within what a game can take; a hand changed and the turn not over only
+    """The turn count within what a game can take and the player its turn's (player 0 plays
+    turn 0, BD-TURN-1); a hand changed and the turn not over only
     where the player may still lay a card after it (``hand_change=may_place``, BD-OPT-2)."""
     if not 0 <= state.turn <= MAX_TURN:
         raise NotationError(
             f"game state: turn must be between 0 and {MAX_TURN}, not {state.turn} (BD-NOTE-4)"
+        )
+    if state.turn % state.players != state.player:
+        raise NotationError(
+            f"game state: player {state.player} cannot be to play at turn {state.turn} of a game"
+            f" of {state.players} players: player 0 plays the first turn (turn 0) and each turn"
+            f" passes to the next, so turn {state.turn} is player"
+            f" {state.turn % state.players}'s (BD-TURN-1)"
         )
     if state.changed and state.options.hand_change != "may_place":
         raise NotationError(

@@ -3,14 +3,15 @@
 A *game state* is everything a game in progress holds. Its one-line notation extends the
 position's: the same game name and placements, then ``|`` and ``FIELD=VALUE`` words::
 
-    bandido L+TL+TR+R+BR+BL@0,0,0 L@-1,0,0 | hands=L,TL*2/L+R,TR,TR+BL player=1 turn=1
+    bandido L+TL+TR+R+BR+BL@0,0,0 L+R@-2,0,0 | hands=L,TL*2/L+R,TR,TR+BL player=1 turn=1
       pile=TL+BL,L,... draw=0 changed=yes end=lost:hole options=hole:illegal,super_side:super5
 
 (on one line). ``hands`` lists each player's hand (cards joined by ``,``, hands by ``/``, a
-hand may be empty); ``player`` is the player to act, ``turn`` the turns played; ``unseen`` the
-multiset on top of the pile whose order nobody knows, ``pile`` the known cards below it, top
-first; ``draw`` the players still owed a card, in order; ``changed=yes`` after a hand change
-that lets the player place (option ``hand_change=may_place``); ``end=won:no-exit`` or
+hand may be empty); ``player`` is the player to act, ``turn`` the turns played (player 0 plays
+turn 0, so ``player`` is ``turn`` modulo the players; without ``turn``, the player's first);
+``unseen`` the multiset on top of the pile whose order nobody knows, ``pile`` the known cards
+below it, top first; ``draw`` the players still owed a card, in order; ``changed=yes`` after
+a hand change that lets the player place (option ``hand_change=may_place``); ``end=won:no-exit`` or
 ``end=lost:REASON`` once the game is over (reasons: :data:`~banditsolve.tunnels.state.REASONS`);
 ``options`` the rule options that differ from the game's defaults, ``NAME:VALUE`` joined by
 ``,``. A run of one card is written ``CARD*N``. Writers emit the words in this order and leave
@@ -262,7 +263,8 @@ def state_from_notation(
         run_list(words.get("pile", ""), "pile"),
         [number(d, "player", "draw", 0, MAX_PLAYERS - 1) for d in draw.split(",")] if draw else [],
         number(words["player"], "player", "game state", 0, MAX_PLAYERS - 1),
-        number(words.get("turn", "0"), "turn", "game state", 0, MAX_TURN),
+        # (without a turn count, the player's first turn: player P first plays turn P)
+        number(words.get("turn", words["player"]), "turn", "game state", 0, MAX_TURN),
         changed == "yes",
         _end_word(words.get("end")),
         read_options(_option_words(words.get("options", "")), form),
@@ -366,7 +368,7 @@ def state_from_json(
         names_list(data, "pile"),
         [expect_int(p, "to_draw", 0, MAX_PLAYERS - 1) for p in to_draw],
         expect_int(data["player"], "'player'", 0, MAX_PLAYERS - 1),
-        expect_int(data.get("turn", 0), "'turn'", 0, MAX_TURN),
+        expect_int(data.get("turn", data["player"]), "'turn'", 0, MAX_TURN),
         changed,
         _json_end(data.get("outcome"), data.get("reason")),
         read_options(options, form),
