@@ -119,8 +119,8 @@ def test_chance_nodes_give_the_exact_chance_of_winning() -> None:
 @rules("BA-SOLVE-1")
 def test_the_memo_tells_states_apart_exactly_as_their_equality() -> None:
     """The solver's memo keeps a compact key, not the state: two states share a key exactly
-    when they are equal but for the turn number, whatever order their table's cards were laid
-    in (the tables compare as sets of placements)."""
+    when they are equal but for the turn number and their table's last card is the same,
+    whatever order the others were laid in (the tables compare as sets of placements)."""
     import random
 
     from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions
@@ -141,14 +141,64 @@ def test_the_memo_tells_states_apart_exactly_as_their_equality() -> None:
                     s = apply(s, rng.choice(legal_actions(s)))
     assert len({len(s.table) for s in states}) > 10
     for s in states[::7]:
+        history = s.table.history
         relaid = Table.empty()
-        for p in reversed(s.table.history):
+        for p in (*reversed(history[:-1]), *history[-1:]):
             relaid = relaid.place(p, check=False)
-        assert relaid.history != s.table.history or len(relaid) < 2
+        assert relaid.history != history or len(relaid) < 3
         twin = replace(s, table=relaid, turn=s.turn + 7)
         assert _bandida_key(twin) == _bandida_key(s)
-    keys: dict[object, set[GameState]] = {}
+        if len(history) > 1:
+            # (the card laid last decides which a map may take off: map_removes=not_special)
+            moved = Table.empty()
+            for p in (*history[1:], history[0]):
+                moved = moved.place(p, check=False)
+            assert _bandida_key(replace(s, table=moved)) != _bandida_key(s)
+
+    def equal(s: GameState) -> object:
+        return replace(s, turn=0), s.table.history[-1]
+
+    keys: dict[object, set[object]] = {}
     for s in states:
-        keys.setdefault(_bandida_key(s), set()).add(replace(s, turn=0))
+        keys.setdefault(_bandida_key(s), set()).add(equal(s))
     assert all(len(v) == 1 for v in keys.values())
-    assert len(keys) == len({replace(s, turn=0) for s in states})
+    assert len(keys) == len({equal(s) for s in states})
+
+
+
+@rules("BA-SOLVE-3", "BA-OPT-8")
+def test_a_map_that_takes_nothing_off_is_not_cut_by_the_closure_question() -> None:
+    """Under ``chain=no`` a map laid under the broken tool takes nothing off (BA-OPT-8): here
+    the tool, then the map as a plain tunnel card, then the last card close the tunnel. The
+    closure question (whose maps always remove) is no relaxation then: the solver must not
+    answer ``lose`` from it (a review found it did), and finds the win."""
+    from banditsolve.tunnels.cards import parse_card
+    from banditsolve.tunnels.geometry import Placement
+    from banditsolve.tunnels.rules import settle
+    from banditsolve.tunnels.table import Table
+
+    laid = (
+        ("L+TL+TR+R+BR+BL", 0, 0, 0), ("L+BL", 0, 1, 90), ("L+TL+R+BR:dynamite", 1, -2, 90),
+        ("L+TL+R:alarm_discard_one", 1, -3, 180), ("L+TL+R:water_bottle", -1, 1, 90),
+        ("L+TL", 1, 1, 90), ("L+TR+BR", -1, -3, 180), ("L+TL+R+BR:dynamite", -2, -5, 90),
+        ("L+TL+BR+BL", 2, 0, 90), ("L+TL+R+BL", 3, -2, 180), ("TL+BL", -1, -5, 90),
+        ("TR+BL:water_bottle", 2, -1, 0), ("L+TL", -1, 0, 180), ("L+TL", 0, -1, 180),
+        ("L+BR", 2, -3, 0), ("TL", -2, -2, 0), ("TL", -1, 3, 0), ("TR", 0, -4, 270),
+        ("TR", -3, -5, 90), ("TL", -2, -6, 180), ("L", 4, -2, 0),
+    )
+    table = Table.empty()
+    for name, x, y, rotation in laid:
+        table = table.place(Placement(parse_card(name), x, y, rotation), check=False)
+    hand = tuple(sorted(parse_card(n) for n in ("L+R:broken_tool", "L+TL+TR:map", "TL+TR")))
+    for chain, status in (("no", "win"), ("yes", "lose")):
+        start = BANDIDA.new_game(1, {"mode": "1", "chain": chain, "pile_out": "play_on"}, seed=0)
+        state = settle(replace(  # type: ignore[call-arg]
+            start, table=table, hands=(hand,), pile=(), unseen=(), to_draw=(), phase=(),
+            sizes=(3,), discard=(), top="", turn=0, player=0,
+        ))
+        solved = solve_game(state, time_limit=10, hypothetical=True)
+        assert solved.status == status, (chain, solved.reason)
+        if status == "win":
+            for move in solved.line:
+                state = BANDIDA.apply(state, move.action)
+            assert state.outcome == WON

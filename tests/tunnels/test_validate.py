@@ -277,3 +277,16 @@ def test_a_state_without_a_turn_is_read_at_its_players_first_turn() -> None:
     del doc["turn"]
     doc["player"] = 1
     assert BANDIDO.from_json(doc).turn == 1
+
+
+@spec_rules("BD-NOTE-4", "BD-TURN-1")
+def test_a_state_built_from_its_parts_is_at_its_players_first_turn() -> None:
+    """``state_from`` with player 1 to play gives a state the rules accept and whose notation
+    reads back (it left turn 0, which the turn check refuses: a review found it)."""
+    from banditsolve.tunnels.rules import state_from
+
+    start = BANDIDO.new_game(2, seed=3)
+    built = state_from(start.table, start.hands, start.pile, player=1)
+    assert (built.player, built.turn) == (1, 1)
+    rules.validate(built)
+    assert BANDIDO.from_notation(BANDIDO.to_notation(built)) == built

@@ -161,7 +161,8 @@ def state_from(
     options: Options | None = None,
 ) -> GameState:
     """A Bandido game state from its parts: the table, each player's hand, the known pile (top
-    first) and an unseen multiset on top of it, whose turn it is, and the rule options.
+    first) and an unseen multiset on top of it, whose turn it is (at that player's first turn:
+    player 0 plays turn 0, BD-TURN-1), and the rule options.
 
     The state is settled as after any move (a player whose hand does not fit still has to
     change; the game may already be over).
@@ -184,6 +185,7 @@ def state_from(
         player,
         (),
         options,
+        turn=player,
     )
     if not table.exit_count:
         return replace(state, outcome=WON, reason=REASONS["no-exit"])

@@ -414,45 +414,29 @@ def _plan_results(
 ) -> list[tuple[Search, Closure]]:
     """The searches of plan ``p`` (one per side of the second super card, or one) run in
     turn until one closes (all of them when the minimum is asked). Each gets an equal part of
-    the time left, so that one side's long search does not starve the other; a search cut
-    short while another ended early is asked again with the time then left."""
+    the time left (the last all of it), so that the first side's long search does not starve
+    the other. (A side cut short is not asked again with what a later one left: a search starts
+    over, and that is less than it had.)"""
     # With map cards, the search without them may take MAP_FREE_SHARE of the time; the lines
     # that lay a map get the rest.
     share = MAP_FREE_SHARE if p.maps else 1.0
-    results: dict[int, tuple[Search, Closure]] = {}
-    for again in (False, True):
-        todo = [
-            i for i, v in enumerate(p.searches)
-            if i not in results or (again and _cut_short(results[i][1]))
-        ]
-        for k, i in enumerate(todo):
-            left = _part(ask, share, len(todo) - k, again)
-            if left is None:
-                break
-            results[i] = (p.searches[i], _plan_search(table, p.searches[i], ask, left, minimum))
-            if results[i][1].status == "closable" and not minimum:
-                return [results[j] for j in sorted(results)]
-        if ask.limits.time_limit is None or len(p.searches) == 1:
+    results: list[tuple[Search, Closure]] = []
+    for i, v in enumerate(p.searches):
+        r = _plan_search(table, v, ask, _part(ask, share, len(p.searches) - i), minimum)
+        results.append((v, r))
+        if r.status == "closable" and not minimum:
             break
-    return [results[j] for j in sorted(results)]
+    return results
 
 
-def _part(ask: Asked, share: float, searches: int, again: bool) -> Limits | None:
+def _part(ask: Asked, share: float, searches: int) -> Limits:
     """The limits of the next of ``searches`` searches sharing ``share`` of the time left
-    equally (the node limit is each one's): at least 0.01 s the first time a search is asked,
-    and None for a search asked again when less than 0.1 s would be its part."""
+    equally, at least 0.01 s (the node limit is each one's)."""
     limits = ask.limits
     if limits.time_limit is None:
         return limits
     part = (share * limits.time_limit - (time.perf_counter() - ask.start)) / searches
-    if again and part < 0.1:
-        return None
     return Limits(max(0.01, part), limits.node_limit)
-
-
-def _cut_short(r: Closure) -> bool:
-    """True for an answer a time limit left undecided."""
-    return r.status == "unknown" and "time limit" in r.reason
 
 
 def _plan_search(

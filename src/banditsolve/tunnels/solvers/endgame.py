@@ -45,7 +45,7 @@ from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.bandida.ends import maps_left
-from banditsolve.tunnels.cards import card_name
+from banditsolve.tunnels.cards import card_kind, card_name
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions, settle
 from banditsolve.tunnels.solvers.bounds import static_reason
@@ -185,11 +185,14 @@ def _key(state: GameState) -> object:
 
 def _bandida_key(state: GameState) -> object:
     """A Bandida state's memo key: the state but its turn number, its table as the sorted
-    placements (equal exactly when the tables are: :meth:`Table.__eq__` compares the sets of
-    placements; the table itself, with its cells, rim and front, holds about 8 KB with 17 cards:
-    the memo grew 50-70 MB a second).
-    The map's removals need the cards, not only the cells, so the placements are kept."""
-    return (tuple(sorted(state.table.history)), replace(state, turn=0, table=_NO_TABLE))
+    placements and the last one laid (the table itself, with its cells, rim and front, holds
+    about 8 KB with 17 cards: the memo grew 50-70 MB a second). The map's removals need the
+    cards, not only the cells; and under ``map_removes=not_special`` the map just laid, the last
+    card, may not be taken off, so two tables of the same cards laid in other orders can owe
+    different removals (:meth:`Table.__eq__` compares the sets of placements only)."""
+    history = state.table.history
+    laid = (tuple(sorted(history)), history[-1] if history else None)
+    return (laid, replace(state, turn=0, table=_NO_TABLE))
 
 
 _NO_TABLE = Table.empty()
@@ -246,6 +249,18 @@ def solve_game(
 #: whole 2 s once given them, undecided.
 REACH_SHARE = 0.1
 REACH_SECONDS = 0.5
+#: The shortest time limit it is asked within (the call takes up to about 0.07 s whatever its
+#: own limit: a shorter limit would not be kept).
+REACH_FROM = 1.0
+
+
+def chained_maps(state: GameState) -> bool:
+    """True for a Bandida state under ``chain=no`` (BA-OPT-8) with a map card in play: a map
+    laid as the dynamite's second card or under the broken tool then takes nothing off, a plain
+    tunnel card, a move the closure question does not model (its maps always remove)."""
+    if getattr(state.options, "chain", "yes") != "no":
+        return False
+    return any(card_kind(c) == "map" for c in state.remaining())
 
 
 def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | None:
@@ -256,8 +271,13 @@ def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | 
     compiled search. A relaxation of every line of play: a line that wins lays some of those
     cards, in an order the rules allow, to the goal. Asked with a share of the time limit
     (:data:`REACH_SHARE`, at most :data:`REACH_SECONDS`); what it leaves open the game search
-    decides."""
-    if state.outcome is not None:
+    decides. Not asked below :data:`REACH_FROM` seconds, nor where the question is no
+    relaxation (:func:`chained_maps`)."""
+    if state.outcome is not None or (
+        limits.time_limit is not None and limits.time_limit < REACH_FROM
+    ):
+        return None
+    if chained_maps(state):
         return None
     share = REACH_SECONDS
     if limits.time_limit is not None:
