@@ -212,8 +212,12 @@ def test_a_game_whose_cards_cannot_close_is_lost_without_a_game_search() -> None
     solved = solve_game(state, time_limit=5)
     assert solved.status == "lose"
     assert solved.nodes == 0
-    # (below a 1 s limit the question is not asked: its call alone may take 0.07 s)
+    # (below a 1 s limit the question is not asked: its call alone may take 0.07 s; nor in a
+    # search bounded by its nodes alone, whose answer stays a function of them)
     assert solve_game(state, time_limit=0.5).nodes > 0
+    assert solve_game(state, time_limit=None, node_limit=100).nodes > 0
+    unlimited = solve_game(state, time_limit=None)
+    assert (unlimited.status, unlimited.nodes) == ("lose", 0)
     assert "cannot reach the goal" in solved.reason
     assert solved.to_answer("bandido").status == "no"
     hidden = replace(state, unseen=tuple(sorted(state.pile)), pile=())

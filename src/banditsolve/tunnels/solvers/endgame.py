@@ -252,6 +252,22 @@ REACH_SECONDS = 0.5
 #: The shortest time limit it is asked within (the call takes up to about 0.07 s whatever its
 #: own limit: a shorter limit would not be kept).
 REACH_FROM = 1.0
+#: The compiled core's nodes it may take under no limit at all (about 1 s).
+REACH_NODES = 1_000_000
+
+
+def _reach_limits(limits: Limits) -> Limits | None:
+    """The limits of :func:`out_of_reach`'s question under a solver's ``limits``: a share of
+    the time limit (none below :data:`REACH_FROM`); none for a search bounded by its nodes
+    alone, whose answer stays a function of its nodes (the studies' reproducible solves); and
+    :data:`REACH_NODES` of the compiled core's nodes without any limit."""
+    if limits.time_limit is not None:
+        if limits.time_limit < REACH_FROM:
+            return None
+        return Limits(min(REACH_SECONDS, REACH_SHARE * limits.time_limit))
+    if limits.node_limit is not None:
+        return None
+    return Limits(node_limit=REACH_NODES)
 
 
 def chained_maps(state: GameState) -> bool:
@@ -271,19 +287,18 @@ def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | 
     compiled search. A relaxation of every line of play: a line that wins lays some of those
     cards, in an order the rules allow, to the goal. Asked with a share of the time limit
     (:data:`REACH_SHARE`, at most :data:`REACH_SECONDS`); what it leaves open the game search
-    decides. Not asked below :data:`REACH_FROM` seconds, nor where the question is no
+    decides. Its limits: :func:`_reach_limits`; not asked where the question is no
     relaxation (:func:`chained_maps`)."""
-    if state.outcome is not None or (
-        limits.time_limit is not None and limits.time_limit < REACH_FROM
-    ):
+    reach = _reach_limits(limits)
+    if state.outcome is not None or reach is None or chained_maps(state):
         return None
-    if chained_maps(state):
-        return None
-    share = REACH_SECONDS
-    if limits.time_limit is not None:
-        share = min(share, REACH_SHARE * limits.time_limit)
     asked = can_close(
-        state, backend="exact", time_limit=share, workers=1, hypothetical=hypothetical
+        state,
+        backend="exact",
+        time_limit=reach.time_limit,
+        node_limit=reach.node_limit,
+        workers=1,
+        hypothetical=hypothetical,
     )
     if asked.status != "impossible":
         return None
