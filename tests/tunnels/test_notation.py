@@ -111,7 +111,8 @@ def test_round_trips_on_random_positions(seed: int, cards: int) -> None:
 @given(st.text(max_size=200))
 def test_readers_fed_arbitrary_text_raise_only_notation_errors(text: str) -> None:
     for reader in (from_notation, from_json, parse_position):
-        _read_or_refused(reader, text)
+        outcome = _outcome(reader, text)
+        assert _read_or_one_line(outcome), outcome
 
 
 json_values = st.recursive(
@@ -128,7 +129,8 @@ json_values = st.recursive(
 @rules("BD-NOTE-1")
 @given(json_values)
 def test_json_reader_fed_arbitrary_documents_raises_only_notation_errors(doc: object) -> None:
-    _read_or_refused(from_json, json.dumps(doc))
+    outcome = _outcome(from_json, json.dumps(doc))
+    assert _read_or_one_line(outcome), outcome
 
 
 @rules("BD-NOTE-2")
@@ -141,20 +143,25 @@ def test_json_reader_fed_arbitrary_documents_raises_only_notation_errors(doc: ob
     )
 )
 def test_notation_reader_fed_token_soup_raises_only_notation_errors(tokens: list[str]) -> None:
-    _read_or_refused(from_notation, " ".join(tokens))
+    outcome = _outcome(from_notation, " ".join(tokens))
+    assert _read_or_one_line(outcome), outcome
 
 
-def _read_or_refused(reader: Callable[[str], object], text: str) -> None:
-    """``text`` reads as a position, or is refused in one line naming what is wrong (a
-    NotationError; any other exception fails the test)."""
+def _outcome(reader: Callable[[str], object], text: str) -> object:
+    """What ``reader`` makes of ``text``: what it read, or the NotationError it raised (any
+    other exception fails the test)."""
     try:
-        read = reader(text)
+        return reader(text)
     except NotationError as exc:
-        message = str(exc)
-        assert message
-        assert "\n" not in message, message
-    else:
-        assert isinstance(read, Position)
+        return exc
+
+
+def _read_or_one_line(outcome: object) -> bool:
+    """True for a position read, or a refusal in one non-empty line."""
+    if isinstance(outcome, NotationError):
+        message = str(outcome)
+        return bool(message) and "\n" not in message
+    return isinstance(outcome, Position)
 
 
 def test_deeply_nested_json_is_a_notation_error() -> None:
