@@ -45,7 +45,7 @@ from banditsolve.core.stats import wilson
 from banditsolve.core.text import plural
 from banditsolve.errors import SolverError
 from banditsolve.tunnels.bandida.ends import maps_left
-from banditsolve.tunnels.cards import card_kind, card_name
+from banditsolve.tunnels.cards import card_name
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.rules import apply, chance_outcomes, legal_actions, settle
 from banditsolve.tunnels.solvers.bounds import static_reason
@@ -274,9 +274,7 @@ def chained_maps(state: GameState) -> bool:
     """True for a Bandida state under ``chain=no`` (BA-OPT-8) with a map card in play: a map
     laid as the dynamite's second card or under the broken tool then takes nothing off, a plain
     tunnel card, a move the closure question does not model (its maps always remove)."""
-    if getattr(state.options, "chain", "yes") != "no":
-        return False
-    return any(card_kind(c) == "map" for c in state.remaining())
+    return getattr(state.options, "chain", "yes") == "no" and maps_left(state)
 
 
 def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | None:
@@ -285,10 +283,9 @@ def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | 
     state's game or mode? the hands, the pile and the unseen cards, laid in any order by
     anyone, with a map's removals under the state's readings) proven impossible by the
     compiled search. A relaxation of every line of play: a line that wins lays some of those
-    cards, in an order the rules allow, to the goal. Asked with a share of the time limit
-    (:data:`REACH_SHARE`, at most :data:`REACH_SECONDS`); what it leaves open the game search
-    decides. Its limits: :func:`_reach_limits`; not asked where the question is no
-    relaxation (:func:`chained_maps`)."""
+    cards, in an order the rules allow, to the goal. Asked within :func:`_reach_limits`; not
+    where the question is no relaxation (:func:`chained_maps`); what it leaves open the game
+    search decides."""
     reach = _reach_limits(limits)
     if state.outcome is not None or reach is None or chained_maps(state):
         return None
