@@ -109,7 +109,7 @@ def test_verdicts_agree_with_the_exact_search_and_certificates_replay() -> None:
     """On seeded positions of 2 to 8 cards (about half closable), every SAT verdict is the
     exact search's and every closure replays on the oracle; the SAT finder decides nearly all
     of them."""
-    questions = cases(scaled(200, 400), (2, 3, 4, 5, 6, 8), seed=0)
+    questions = cases(scaled(150, 400), (2, 3, 4, 5, 6, 8), seed=0)
     decided = closable = impossible = 0
     for table, cards in questions:
         mine = ask(table, cards)
