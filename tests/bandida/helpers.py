@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from banditsolve.tunnels.bandida.rules import expect, rules_for
@@ -77,3 +78,30 @@ def leaving(state: GameState, name: str, exits: int) -> Placement:
 
 def removals(state: GameState) -> list[Remove]:
     return [a for a in legal_actions(state) if isinstance(a, Remove)]
+
+
+#: The tunnel of :func:`chained_map_game`: 21 cards laid, two exits left.
+CHAINED_TABLE = (
+    ("L+TL+TR+R+BR+BL", 0, 0, 0), ("L+BL", 0, 1, 90), ("L+TL+R+BR:dynamite", 1, -2, 90),
+    ("L+TL+R:alarm_discard_one", 1, -3, 180), ("L+TL+R:water_bottle", -1, 1, 90),
+    ("L+TL", 1, 1, 90), ("L+TR+BR", -1, -3, 180), ("L+TL+R+BR:dynamite", -2, -5, 90),
+    ("L+TL+BR+BL", 2, 0, 90), ("L+TL+R+BL", 3, -2, 180), ("TL+BL", -1, -5, 90),
+    ("TR+BL:water_bottle", 2, -1, 0), ("L+TL", -1, 0, 180), ("L+TL", 0, -1, 180),
+    ("L+BR", 2, -3, 0), ("TL", -2, -2, 0), ("TL", -1, 3, 0), ("TR", 0, -4, 270),
+    ("TR", -3, -5, 90), ("TL", -2, -6, 180), ("L", 4, -2, 0),
+)
+
+
+def chained_map_game(chain: str) -> GameState:
+    """A one-player mode 1 game (a review's) whose last three cards, the broken tool, a map
+    and ``TL+TR``, close the tunnel only with the map laid under the tool as a plain tunnel
+    card: won under ``chain=no`` (BA-OPT-8), lost under ``chain=yes`` (the map must remove)."""
+    table = Table.empty()
+    for name, x, y, rotation in CHAINED_TABLE:
+        table = table.place(Placement(parse_card(name), x, y, rotation), check=False)
+    hand = tuple(sorted(codes(("L+R:broken_tool", "L+TL+TR:map", "TL+TR"))))
+    start = GAME.new_game(1, {"mode": "1", "chain": chain, "pile_out": "play_on"}, seed=0)
+    return settle(replace(  # type: ignore[call-arg]
+        start, table=table, hands=(hand,), pile=(), unseen=(), to_draw=(), phase=(),
+        sizes=(3,), discard=(), top="", turn=0, player=0,
+    ))

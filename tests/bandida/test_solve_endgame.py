@@ -13,6 +13,7 @@ from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle, load_bandida_puzzles
 from banditsolve.tunnels.solvers.endgame import action_text
 from banditsolve.tunnels.state import WON, GameState
+from tests.bandida.helpers import chained_map_game
 from tests.rules import rules
 
 
@@ -172,30 +173,8 @@ def test_a_map_that_takes_nothing_off_is_not_cut_by_the_closure_question() -> No
     the tool, then the map as a plain tunnel card, then the last card close the tunnel. The
     closure question (whose maps always remove) is no relaxation then: the solver must not
     answer ``lose`` from it (a review found it did), and finds the win."""
-    from banditsolve.tunnels.cards import parse_card
-    from banditsolve.tunnels.geometry import Placement
-    from banditsolve.tunnels.rules import settle
-    from banditsolve.tunnels.table import Table
-
-    laid = (
-        ("L+TL+TR+R+BR+BL", 0, 0, 0), ("L+BL", 0, 1, 90), ("L+TL+R+BR:dynamite", 1, -2, 90),
-        ("L+TL+R:alarm_discard_one", 1, -3, 180), ("L+TL+R:water_bottle", -1, 1, 90),
-        ("L+TL", 1, 1, 90), ("L+TR+BR", -1, -3, 180), ("L+TL+R+BR:dynamite", -2, -5, 90),
-        ("L+TL+BR+BL", 2, 0, 90), ("L+TL+R+BL", 3, -2, 180), ("TL+BL", -1, -5, 90),
-        ("TR+BL:water_bottle", 2, -1, 0), ("L+TL", -1, 0, 180), ("L+TL", 0, -1, 180),
-        ("L+BR", 2, -3, 0), ("TL", -2, -2, 0), ("TL", -1, 3, 0), ("TR", 0, -4, 270),
-        ("TR", -3, -5, 90), ("TL", -2, -6, 180), ("L", 4, -2, 0),
-    )
-    table = Table.empty()
-    for name, x, y, rotation in laid:
-        table = table.place(Placement(parse_card(name), x, y, rotation), check=False)
-    hand = tuple(sorted(parse_card(n) for n in ("L+R:broken_tool", "L+TL+TR:map", "TL+TR")))
     for chain, status in (("no", "win"), ("yes", "lose")):
-        start = BANDIDA.new_game(1, {"mode": "1", "chain": chain, "pile_out": "play_on"}, seed=0)
-        state = settle(replace(  # type: ignore[call-arg]
-            start, table=table, hands=(hand,), pile=(), unseen=(), to_draw=(), phase=(),
-            sizes=(3,), discard=(), top="", turn=0, player=0,
-        ))
+        state = chained_map_game(chain)
         solved = solve_game(state, time_limit=10, hypothetical=True)
         assert solved.status == status, (chain, solved.reason)
         if status == "win":

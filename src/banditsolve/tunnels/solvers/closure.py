@@ -32,6 +32,7 @@ from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import CardLike
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers import parallel
+from banditsolve.tunnels.solvers.chains import chain_possible, chained_closure
 from banditsolve.tunnels.solvers.compiled import solve_compiled
 from banditsolve.tunnels.solvers.deepening import solve_exact
 from banditsolve.tunnels.solvers.goals import (
@@ -139,7 +140,8 @@ def can_close(
     ``map_split``, ``map_reopen``, ``map_short`` and ``hole`` as ``--option`` takes them; the
     defaults without: BA-OPT-1..4 and BA-OPT-14), and a closable
     answer's certificate holds each removal (:attr:`Closure.removals`); see
-    :mod:`~banditsolve.tunnels.solvers.mapclose`.
+    :mod:`~banditsolve.tunnels.solvers.mapclose`. Under a game state's ``chain=no`` a map may
+    also be laid in a chain, taking nothing off (:mod:`~banditsolve.tunnels.solvers.chains`).
     """
     return _solve(
         position,
@@ -259,13 +261,20 @@ def _solve(
     if options is not None:
         readings = map_readings(position, options)
     owed = owed_removals(position, readings)
-    if owed:
-        ask = Asked(aim, max_cards, backend, area, limits, workers, readings, time.perf_counter())
-        result = after_removal(table, codes, owed, ask, minimum)
-    else:
-        result = solve_goal(
-            table, codes, aim, max_cards, backend, area, limits, minimum, workers, readings
+    start = time.perf_counter()
+
+    def asked(cards: tuple[int, ...], within: Limits) -> Closure:
+        if owed:
+            now = time.perf_counter()
+            ask = Asked(aim, max_cards, backend, area, within, workers, readings, now)
+            return after_removal(table, cards, owed, ask, minimum)
+        return solve_goal(
+            table, cards, aim, max_cards, backend, area, within, minimum, workers, readings
         )
+
+    result = asked(codes, limits)
+    if chain_possible(position, codes):
+        result = chained_closure(result, codes, limits, start, asked)
     if minimum and result.status == "closable" and not result.minimum:
         result = replace(result, reason=unproven(result.reason))
     if result.status == "unknown" and result.at_least > 1:

@@ -270,24 +270,17 @@ def _reach_limits(limits: Limits) -> Limits | None:
     return Limits(node_limit=REACH_NODES)
 
 
-def chained_maps(state: GameState) -> bool:
-    """True for a Bandida state under ``chain=no`` (BA-OPT-8) with a map card in play: a map
-    laid as the dynamite's second card or under the broken tool then takes nothing off, a plain
-    tunnel card, a move the closure question does not model (its maps always remove)."""
-    return getattr(state.options, "chain", "yes") == "no" and maps_left(state)
-
-
 def out_of_reach(state: GameState, limits: Limits, hypothetical: bool) -> str | None:
     """Why no line of play from ``state`` wins whatever the pile order, or None: the question
     ``close`` asks of a game in progress (can the cards not yet played reach the goal of the
     state's game or mode? the hands, the pile and the unseen cards, laid in any order by
     anyone, with a map's removals under the state's readings) proven impossible by the
     compiled search. A relaxation of every line of play: a line that wins lays some of those
-    cards, in an order the rules allow, to the goal. Asked within :func:`_reach_limits`; not
-    where the question is no relaxation (:func:`chained_maps`); what it leaves open the game
-    search decides."""
+    cards, in an order the rules allow, to the goal (under ``chain=no`` also with a map laid in
+    a chain, taking nothing off: :mod:`~banditsolve.tunnels.solvers.chains`). Asked within
+    :func:`_reach_limits`; what it leaves open the game search decides."""
     reach = _reach_limits(limits)
-    if state.outcome is not None or reach is None or chained_maps(state):
+    if state.outcome is not None or reach is None:
         return None
     asked = can_close(
         state,
