@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -162,6 +163,12 @@ def test_every_games_options_refuse_unknown_keywords_and_wrong_types_in_one_line
         assert len(message) < 250, message
         assert "OPTION_SET" not in message
         assert options() == options()
+        names = [f.name for f in fields(options)]
+        with pytest.raises(RuleOptionTypeError, match=f"at most {len(names)} rule options"):
+            options(*range(len(names) + 1))
+        first = options()
+        with pytest.raises(RuleOptionTypeError, match=f"{names[0]} of .* given twice"):
+            options(getattr(first, names[0]), **{names[0]: getattr(first, names[0])})
     with pytest.raises(RuleOptionTypeError, match=r"hand_size takes a whole number \(3, "):
         TunnelOptions(hand_size="3")  # type: ignore[arg-type]
     with pytest.raises(RuleOptionTypeError, match=r"mode takes a whole number \(1, 2, 3\)"):

@@ -78,19 +78,29 @@ def listed_names(names: Sequence[str]) -> str:
 
 
 class KnownKeywords:
-    """A base of a game's options dataclass: a keyword that names none of its fields is
-    refused with the library's error (:class:`~banditsolve.errors.RuleOptionTypeError`, a
-    :class:`TypeError` too, as Python's own), naming the options there are."""
+    """A base of a game's options dataclass: a keyword that names none of its fields, more
+    values by position than it has fields, or a field given both ways, is refused with the
+    library's error (:class:`~banditsolve.errors.RuleOptionTypeError`, a :class:`TypeError`
+    too, as Python's own), naming the options there are."""
 
     __slots__ = ()
 
     def __new__(cls, *args: object, **kwargs: object) -> Self:
         names: list[str] = [f.name for f in fields(cls)] if is_dataclass(cls) else []
+        if len(args) > len(names):
+            raise RuleOptionTypeError(
+                f"{cls.__name__} takes at most {len(names)} rule options by position, not"
+                f" {len(args)} (options: {listed_names(names)})"
+            )
         for key in kwargs:
             if key not in names:
                 raise RuleOptionTypeError(
                     f"unknown rule option {excerpt(key)} of {cls.__name__} (options:"
                     f" {listed_names(names)})"
+                )
+            if key in names[: len(args)]:
+                raise RuleOptionTypeError(
+                    f"rule option {key} of {cls.__name__} given twice (by position and by name)"
                 )
         return super().__new__(cls)
 
