@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from banditsolve.core.svg import wrap
 from banditsolve.tunnels.bandida.render import state_ascii
 from banditsolve.tunnels.bandida.state import BandidaState
 from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.players import greedy_policy
-from banditsolve.tunnels.render import wrap
 from banditsolve.tunnels.state import GameState
 from tests.cli_runner import run
 from tests.rules import rules

@@ -195,3 +195,35 @@ def strip(frames: Sequence[tuple[str, str]], *, title: str, columns: int = 4) ->
         g.append(e)
         doc.add("text", {"x": x, "y": y + h + 18, **_BODY}, text=caption, parent=g)
     return doc.to_string()
+
+
+#: The width of a character :func:`wrap` assumes, in font sizes (generous for sans-serif text,
+#: whose letters and digits average about 0.55).
+CHAR_WIDTH = 0.7
+
+
+def wrap(text: str, width: float, font: float = 12.0) -> list[str]:
+    """``text`` (at font size ``font``) in lines of at most ``width`` pixels, at
+    :data:`CHAR_WIDTH` per character, broken at spaces (a word longer than a line is cut).
+    Each line of ``text`` starts a new line."""
+    most = max(1, int(width / (font * CHAR_WIDTH)))
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            while len(word) > most:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:most])
+                word = word[most:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= most:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        if line:
+            lines.append(line)
+    return lines

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 from xml.etree.ElementTree import Element
 
-from banditsolve.core.svg import BAR_COLOURS, Svg
+from banditsolve.core.svg import BAR_COLOURS, Svg, wrap
 from banditsolve.core.text import plural
 from banditsolve.tunnels import state as states
 from banditsolve.tunnels import table as tables
@@ -53,11 +53,9 @@ KIND_WORDS = {
     "alarm_discard_one": ("alarm 1", "#ef6f6c"),
     "bandido_super": ("Bandido", "#9fc5e8"),
 }
-#: The SVG's caption: its font size, the width of a character it assumes when it wraps the
-#: text (in font sizes: generous for sans-serif text, whose letters and digits average about
-#: 0.55) and the height of a line.
+#: The SVG's caption: its font size (its lines wrapped by :func:`~banditsolve.core.svg.wrap`)
+#: and the height of a line.
 CAPTION_FONT = 12
-CAPTION_CHAR = 0.7
 CAPTION_LINE = 16
 #: The narrowest picture that has a caption.
 CAPTION_MIN_WIDTH = 320
@@ -235,33 +233,6 @@ def _horizontal(table: Table, north: Cell, south: Cell) -> str:
     if on:
         return "-v-" if table.open_sides(north) >> 2 & 1 else "---"
     return "-^-" if table.open_sides(south) & 1 else "---"
-
-
-def wrap(text: str, width: float, font: float = CAPTION_FONT) -> list[str]:
-    """``text`` in lines of at most ``width`` pixels at :data:`CAPTION_CHAR` per character,
-    broken at spaces (a word longer than a line is cut). Each line of ``text`` starts a new
-    line."""
-    most = max(1, int(width / (font * CAPTION_CHAR)))
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line = ""
-        for word in paragraph.split():
-            while len(word) > most:
-                if line:
-                    lines.append(line)
-                    line = ""
-                lines.append(word[:most])
-                word = word[most:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= most:
-                line += " " + word
-            else:
-                lines.append(line)
-                line = word
-        if line:
-            lines.append(line)
-    return lines
 
 
 class Ghost(NamedTuple):
