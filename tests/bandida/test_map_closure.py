@@ -111,7 +111,7 @@ def test_map_questions_agree_with_the_oracles_search_of_every_line() -> None:
     closable line replays on it. Lines that take cards off, and both ways of proving
     impossible (the relaxation, and every line searched), are among those compared."""
     seen: Counter[str] = Counter()
-    for seed in range(scaled(90, 400)):
+    for seed in range(scaled(60, 400)):
         table, cards = small_question(seed)
         without = can_close(table, [c for c in cards if not is_map(c)], hypothetical=True)
         if without.status != "impossible":

@@ -127,7 +127,7 @@ def test_the_search_with_the_prediction_agrees_with_the_plain_baseline() -> None
             continue
         cards = [rng.choice(types) for _ in range(rng.randrange(2, 6))]
         mine = can_close(table, cards, backend="exact", workers=1, hypothetical=True)
-        base = plain_search(table, cards, time_limit=2.0, hypothetical=True)
+        base = plain_search(table, cards, time_limit=1.0, hypothetical=True)
         if base.status != "unknown":
             assert mine.status == base.status, seed
             both += 1
