@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import Counter
 
 import pytest
@@ -564,3 +565,30 @@ def test_minimum_is_claimed_only_for_closures() -> None:
             assert r.status == "impossible"
             assert not r.minimum
     assert min_cards_to_close(table, cards).minimum
+
+
+def test_a_z3_check_in_a_forked_process_gives_the_check_here() -> None:
+    """Under a time limit each Z3 check runs in a forked process killed at the deadline (Z3
+    reads its own limit too seldom): its answers, read back through the pipe, are those of the
+    check in this process (no limit), minima and certificates alike; a model whose deadline
+    has passed while it is built stops there."""
+    from banditsolve.tunnels.solvers import z3 as z3_backend
+    from banditsolve.tunnels.solvers.model import OutOfTime, prepare
+
+    states = positions(range(3), every=4)
+    cases = [(s, n) for s in states for n in (3, 4, 5)][:12]
+    closable = 0
+    for s, n in cases:
+        cards = closable_more_often(s, cards_of(s, n))
+        here = min_cards_to_close(s.table, cards, backend="z3", time_limit=None)
+        forked = min_cards_to_close(s.table, cards, backend="z3", time_limit=60)
+        assert (here.status, here.cards, here.minimum) == (forked.status, forked.cards,
+                                                           forked.minimum), forked.reason
+        assert here.placements == forked.placements
+        closable += here.status == "closable"
+    assert closable >= 2
+    s, n = cases[0]
+    prepared = prepare(s.table, cards_of(s, n), None, None, "z3", 25_000, 0.0, None)
+    assert not isinstance(prepared, Closure)
+    with pytest.raises(OutOfTime):
+        z3_backend.Z3Run(s.table, prepared[1], (), time.perf_counter() - 1)

@@ -22,7 +22,7 @@ from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.notation import parse_position
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers import cpsat
-from banditsolve.tunnels.solvers.model import MAX_LITERALS, TOO_LARGE, prepare
+from banditsolve.tunnels.solvers.model import MAX_LITERALS, TOO_LARGE, OutOfTime, prepare
 from banditsolve.tunnels.solvers.result import Closure, SearchStats, Status
 from banditsolve.tunnels.state import Options
 from banditsolve.tunnels.table import dead_exits
@@ -64,7 +64,7 @@ def test_a_model_past_its_deadline_stops_being_built() -> None:
     prepared = prepare(table, cards, len(cards), None, "cpsat", MAX_LITERALS, 0.0, None)
     assert not isinstance(prepared, Closure)
     _budget, model = prepared
-    with pytest.raises(cpsat.OutOfTime):
+    with pytest.raises(OutOfTime):
         cpsat.model_of(model, False, (), deadline=time.perf_counter() - 1)
     _built, literals = cpsat.model_of(model, False, (), deadline=time.perf_counter() + 60)
     assert len(literals) == len(model.candidates)
