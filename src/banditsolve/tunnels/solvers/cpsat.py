@@ -37,8 +37,6 @@ from banditsolve.tunnels.solvers.result import Closure, SearchStats, certify
 from banditsolve.tunnels.table import Table
 
 SEED = 0
-#: How long past its own time limit CP-SAT returns (2-5 ms measured at 0.2 s limits).
-STOP_SECONDS = 0.005
 #: CP-SAT's probing level. Off: on the closure models (thousands of placement literals, most
 #: of them far from the front) probing spent most of the time (about 10 of the 13 s of a
 #: 14,101-literal model whose first solution took 142 conflicts) adding millions of binary
@@ -255,9 +253,9 @@ def _solve_budget(
     if dead is not None:
         return dead
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
-    # (Freeing the model, and CP-SAT's stop, take a while too: their time is kept from the
-    # limit.)
-    reserve = FREE_SECONDS * len(m.candidates) + STOP_SECONDS
+    # (Freeing the model, and ending the solve (a forked one killed and reaped; CP-SAT here
+    # returns 2-5 ms past its own limit), take a while too: their time is kept from the limit.)
+    reserve = FREE_SECONDS * len(m.candidates) + satclock.REAP_SECONDS
     deadline = None if time_limit is None else start + time_limit - reserve
     try:
         model, xs = model_of(m, minimum, required, deadline)
