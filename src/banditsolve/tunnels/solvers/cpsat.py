@@ -255,7 +255,7 @@ def _solve_budget(
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     # (Freeing the model, and ending the solve (a forked one killed and reaped; CP-SAT here
     # returns 2-5 ms past its own limit), take a while too: their time is kept from the limit.)
-    reserve = FREE_SECONDS * len(m.candidates) + satclock.REAP_SECONDS
+    reserve = FREE_SECONDS * len(m.candidates) + satclock.reap_seconds()
     deadline = None if time_limit is None else start + time_limit - reserve
     try:
         model, xs = model_of(m, minimum, required, deadline)

@@ -25,13 +25,28 @@ if TYPE_CHECKING:
 #: Each solver call runs in a forked process (killed at the limit); without ``fork`` only a
 #: question without limits (none to keep) is asked, in this process.
 FORK = hasattr(os, "fork")
-#: How long a forked solve takes to end once its deadline passes: killed and reaped (10-13 ms
-#: measured for Z3's checks of 16,910 and 21,800 literals), a solver's time kept from its limit.
-REAP_SECONDS = 0.015
+#: How long a forked process takes to end once killed and be reaped, kept from a solver's time
+#: limit (:func:`reap_seconds`): its page tables are torn down, so the time grows with this
+#: process's resident memory. A fork, an exit and a reap measured 4.6-5.5 ms at 19 MB, 26-28
+#: ms at 322 MB and 46-53 ms at 932 MB: 6 ms, and 0.05 ms a megabyte.
+REAP_SECONDS = 0.006
+REAP_SECONDS_PER_MB = 5e-5
 #: How often a run with a cancel event looks at it, in seconds.
 POLL_SECONDS = 0.02
 #: ``prctl``'s option that kills a process when its parent ends (Linux).
 PR_SET_PDEATHSIG = 1
+
+
+def reap_seconds() -> float:
+    """:data:`REAP_SECONDS` and :data:`REAP_SECONDS_PER_MB` of this process's resident memory
+    now (read from ``/proc/self/statm``; 1 GB assumed where it cannot be read)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            pages = int(f.read().split()[1])
+        megabytes = pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        megabytes = 1024.0
+    return REAP_SECONDS + REAP_SECONDS_PER_MB * megabytes
 
 
 class Stopped(Exception):
@@ -47,18 +62,25 @@ class Clock:
         self.cancel = cancel
         self.start = start
         self.deadline = None if limits.time_limit is None else start + limits.time_limit
-        #: seconds kept before the deadline for the clean-up (see :meth:`Layers.seal`)
+        #: seconds kept before the deadline for the clean-up (see :meth:`Layers.seal`), and for
+        #: ending a forked solve (:func:`reap_seconds`, read once)
         self.reserve = 0.0
+        self.reap = 0.0 if self.deadline is None else reap_seconds()
         self.conflicts = 0
 
     def check(self) -> None:
         """Raise :class:`Stopped` when a limit has run out or the run is cancelled."""
         if self.cancel is not None and self.cancel.is_set():
             raise Stopped("cancelled")
-        if self.deadline is not None and time.perf_counter() >= self.deadline - self.reserve:
+        if self.deadline is not None and time.perf_counter() >= self.deadline - self.kept:
             raise Stopped(self.limits.reason("time"))
         if self.limits.node_limit is not None and self.conflicts >= self.limits.node_limit:
             raise Stopped(self.limits.reason("nodes") + " (counted as the solver's conflicts)")
+
+    @property
+    def kept(self) -> float:
+        """The seconds kept before the deadline: the clean-up's and a fork's end."""
+        return self.reserve + self.reap
 
     def conflicts_left(self) -> int | None:
         """The conflicts the node limit leaves (None: no node limit)."""
@@ -110,7 +132,7 @@ class Clock:
         """How long to wait for the child before looking at the clock and the cancel event
         again (None: until it answers)."""
         ends = [e for e in (self.deadline, until) if e is not None]
-        left = [max(0.0, min(ends) - self.reserve - time.perf_counter())] if ends else []
+        left = [max(0.0, min(ends) - self.kept - time.perf_counter())] if ends else []
         poll = [POLL_SECONDS] if self.cancel is not None else []
         return min(left + poll, default=None)
 

@@ -62,7 +62,7 @@ def solve_z3(
     budget, m = prepared
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
     # (Freeing the model, and killing and reaping a forked check, take a while too.)
-    reserve = FREE_SECONDS * len(m.candidates) + satclock.REAP_SECONDS
+    reserve = FREE_SECONDS * len(m.candidates) + satclock.reap_seconds()
     deadline = None if time_limit is None else start + time_limit - reserve
     try:
         run = Z3Run(table, m, required, deadline)
