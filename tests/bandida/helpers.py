@@ -92,15 +92,17 @@ CHAINED_TABLE = (
 )
 
 
-def chained_map_game(chain: str) -> GameState:
+def chained_map_game(chain: str, **options: str) -> GameState:
     """A one-player mode 1 game (a review's) whose last three cards, the broken tool, a map
     and ``TL+TR``, close the tunnel only with the map laid under the tool as a plain tunnel
-    card: won under ``chain=no`` (BA-OPT-8), lost under ``chain=yes`` (the map must remove)."""
+    card: won under ``chain=no`` (BA-OPT-8), lost under ``chain=yes`` (the map must remove).
+    ``options``: more rule options."""
     table = Table.empty()
     for name, x, y, rotation in CHAINED_TABLE:
         table = table.place(Placement(parse_card(name), x, y, rotation), check=False)
     hand = tuple(sorted(codes(("L+R:broken_tool", "L+TL+TR:map", "TL+TR"))))
-    start = GAME.new_game(1, {"mode": "1", "chain": chain, "pile_out": "play_on"}, seed=0)
+    chosen = {"mode": "1", "chain": chain, "pile_out": "play_on", **options}
+    start = GAME.new_game(1, chosen, seed=0)
     return settle(replace(  # type: ignore[call-arg]
         start, table=table, hands=(hand,), pile=(), unseen=(), to_draw=(), phase=(),
         sizes=(3,), discard=(), top="", turn=0, player=0,

@@ -68,3 +68,32 @@ def test_a_chain_under_way_counts_without_a_dynamite_among_the_cards() -> None:
     r = can_close(mid, hypothetical=True, time_limit=10)
     assert r.status == "unknown", r.reason
     assert "laid in a chain" in r.reason
+
+
+@rules("BA-CLOSE-5")
+def test_the_chained_lines_keep_to_the_node_limit() -> None:
+    """The chained lines share the question's node limit: with all of it spent on the first
+    question the answer is ``unknown`` naming the limit, never more nodes than the limit."""
+    state = chained_map_game("no")
+    full = can_close(state, hypothetical=True)
+    assert full.status == "unknown"
+    for most in (10, 40, full.stats.nodes - 1):
+        r = can_close(state, hypothetical=True, node_limit=most)
+        assert r.status == "unknown", r.reason
+        assert r.stats.nodes <= most, (most, r.stats.nodes)
+    r = can_close(chained_map_game("yes"), hypothetical=True)
+    spent = can_close(state, hypothetical=True, node_limit=r.stats.nodes)
+    assert "node limit ran out" in spent.reason
+    assert "in a chain" in spent.reason
+
+
+@rules("BA-CLOSE-5", "BA-OPT-5", "BA-SOLVE-3")
+def test_a_tool_that_lays_over_turns_carries_no_map() -> None:
+    """Under ``tool=over_turns`` the broken tool's cards are laid one a turn: no chain, so the
+    map removes and the game is lost, for ``close`` and for ``solve`` alike."""
+    from banditsolve.tunnels import solve_game
+
+    state = chained_map_game("no", tool="over_turns")
+    r = can_close(state, hypothetical=True, time_limit=10)
+    assert r.status == "impossible", r.reason
+    assert solve_game(state, hypothetical=True, time_limit=10).status == "lose"

@@ -271,3 +271,24 @@ def test_minimum_with_a_map_is_never_claimed_proven(backend: str) -> None:
     assert result.status == "closable"
     assert not result.minimum
     assert "not proven the fewest" in result.reason
+
+
+@rules("BA-CLOSE-2")
+@pytest.mark.parametrize("backend", ["exact", "python"])
+def test_a_question_with_maps_keeps_to_its_node_limit(backend: str) -> None:
+    """The node limit counts every part of a question with map cards (the search without them,
+    the relaxation, the line search): a question cut short has spent at most the limit (the
+    compiled backend's line search was given the whole limit again after the relaxation, and
+    each of the relaxation's questions the whole limit: twice the limit was spent), and one
+    given enough nodes is decided."""
+    from tests.bandida.helpers import chained_map_game
+
+    state = chained_map_game("yes")
+    full = can_close(state, backend=backend, hypothetical=True)
+    assert full.status == "impossible", full.reason
+    for most in (10, 20, full.stats.nodes // 2, full.stats.nodes - 1):
+        r = can_close(state, backend=backend, hypothetical=True, node_limit=most)
+        assert r.status == "unknown", (most, r.reason)
+        assert r.stats.nodes <= most + 1, (most, r.stats.nodes)
+    twice = can_close(state, backend=backend, hypothetical=True, node_limit=2 * full.stats.nodes)
+    assert twice.status == "impossible", twice.reason

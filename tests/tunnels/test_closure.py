@@ -567,14 +567,19 @@ def test_minimum_is_claimed_only_for_closures() -> None:
     assert min_cards_to_close(table, cards).minimum
 
 
-def test_a_z3_check_in_a_forked_process_gives_the_check_here() -> None:
-    """Under a time limit each Z3 check runs in a forked process killed at the deadline (Z3
-    reads its own limit too seldom): its answers, read back through the pipe, are those of the
-    check in this process (no limit), minima and certificates alike; a model whose deadline
-    has passed while it is built stops there."""
+def test_a_z3_check_in_a_forked_process_gives_the_check_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a time limit each Z3 check of a large model runs in a forked process killed at
+    the deadline (Z3 reads its own limit too seldom): its answers, read back through the pipe,
+    are those of the check in this process (no limit), minima and certificates alike (every
+    model forked here); a child that ends without an answer is an internal error, not a
+    crash; a model whose deadline has passed while it is built stops there."""
+    from banditsolve.errors import InternalError
     from banditsolve.tunnels.solvers import z3 as z3_backend
     from banditsolve.tunnels.solvers.model import OutOfTime, prepare
 
+    monkeypatch.setattr(z3_backend, "FORK_LITERALS", 0)
     states = positions(range(3), every=4)
     cases = [(s, n) for s in states for n in (3, 4, 5)][:12]
     closable = 0
@@ -590,5 +595,13 @@ def test_a_z3_check_in_a_forked_process_gives_the_check_here() -> None:
     s, n = cases[0]
     prepared = prepare(s.table, cards_of(s, n), None, None, "z3", 25_000, 0.0, None)
     assert not isinstance(prepared, Closure)
+    run = z3_backend.Z3Run(s.table, prepared[1], (), time.perf_counter() + 60)
+
+    def broken(most: int) -> z3_backend.Decided:
+        raise RuntimeError("the check failed")
+
+    monkeypatch.setattr(run, "_decided", broken)
+    with pytest.raises(InternalError, match="without an answer"):
+        run.decide(prepared[0])
     with pytest.raises(OutOfTime):
         z3_backend.Z3Run(s.table, prepared[1], (), time.perf_counter() - 1)

@@ -331,8 +331,8 @@ def _footer(
     text = "\n".join(t for t in (caption, key) if t)
     if text or legend:
         w = max(w, LEGEND_MIN_WIDTH if legend else CAPTION_MIN_WIDTH)
-    lines = wrap(text, w - 2 * margin) if text else []
-    notes = [(n.step, wrap(n.text, w - 2 * margin)) for n in legend]
+    lines = wrap(text, w - 2 * margin, CAPTION_FONT) if text else []
+    notes = [(n.step, wrap(n.text, w - 2 * margin, CAPTION_FONT)) for n in legend]
     count = len(lines) + sum(len(chunk) for _, chunk in notes)
     return w, lines, notes, count * CAPTION_LINE + 6 if count else 0
 

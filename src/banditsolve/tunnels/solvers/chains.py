@@ -22,7 +22,7 @@ from itertools import product
 from banditsolve.core.limits import Limits
 from banditsolve.tunnels.bandida.ends import is_map
 from banditsolve.tunnels.cards import PORT_MASK, card_kind, card_name
-from banditsolve.tunnels.solvers.result import Closure
+from banditsolve.tunnels.solvers.result import Closure, SearchStats
 
 __all__ = ["CHAIN_KINDS", "MAX_CHOICES", "chain_possible", "chained_closure"]
 
@@ -34,19 +34,24 @@ CHAIN_PHASES = frozenset({"dynamite", "tool"})
 #: The most choices of chained maps asked; with more, ``impossible`` becomes ``unknown``.
 MAX_CHOICES = 8
 
-#: One closure question on checked inputs: the cards and the limits.
+#: One closure question on checked inputs (its verdict only: no minimum): the cards and the
+#: limits.
 Ask = Callable[[tuple[int, ...], Limits], Closure]
 
 
 def chain_possible(position: object, codes: tuple[int, ...]) -> bool:
     """True when a closure of ``position`` with ``codes`` may lay a map in a chain that takes
-    nothing off: a Bandida position or state under ``chain=no`` (BA-OPT-8), a map among the
-    cards, and a dynamite or a broken tool among them or a chain under way (the state's phase)."""
+    nothing off: a Bandida state under ``chain=no`` (BA-OPT-8), a map among the cards, and a
+    dynamite, or a broken tool whose cards are laid at once (``tool=this_turn``, BA-OPT-5), among
+    them, or a chain under way (the state's phase)."""
     options = getattr(position, "options", None)
     if getattr(options, "chain", "yes") != "no" or not any(is_map(c) for c in codes):
         return False
+    carriers = set(CHAIN_KINDS)
+    if getattr(options, "tool", "this_turn") == "over_turns":
+        carriers.discard("broken_tool")  # (its cards are laid over the next turns: no chain)
     phases = set(getattr(position, "phase", ()))
-    return bool(phases & CHAIN_PHASES) or any(card_kind(c) in CHAIN_KINDS for c in codes)
+    return bool(phases & CHAIN_PHASES) or any(card_kind(c) in carriers for c in codes)
 
 
 def _choices(codes: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -72,17 +77,18 @@ def _as_plain(codes: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...
     return tuple(out)
 
 
-def _left(limits: Limits, start: float, nodes: int) -> Limits | None:
-    """What is left of ``limits`` after ``nodes`` nodes since ``start``; None when nothing."""
+def _left(limits: Limits, start: float, nodes: int) -> Limits | str:
+    """What is left of ``limits`` after ``nodes`` nodes since ``start``, or the kind of limit
+    that ran out (``"time"`` or ``"nodes"``)."""
     time_left = node_left = None
     if limits.time_limit is not None:
         time_left = limits.time_limit - (time.perf_counter() - start)
         if time_left <= 0:
-            return None
+            return "time"
     if limits.node_limit is not None:
         node_left = limits.node_limit - nodes
         if node_left <= 0:
-            return None
+            return "nodes"
     return Limits(time_left, node_left)
 
 
@@ -104,32 +110,33 @@ def chained_closure(
     if len(choices) > MAX_CHOICES:
         return replace(first, status="unknown", reason=f"{why}: too many maps to ask of")
     nodes = first.stats.nodes
+
+    def spent() -> SearchStats:
+        return replace(first.stats, nodes=nodes, seconds=time.perf_counter() - start)
+
     for chosen in choices:
         left = _left(limits, start, nodes)
-        if left is None:
-            spent = limits.reason("time" if limits.time_limit is not None else "nodes")
-            return replace(
-                first,
-                status="unknown",
-                reason=f"{why}, and {spent} (the lines with {_named(chosen)} in a chain)",
-                stats=replace(first.stats, nodes=nodes),
-            )
+        if isinstance(left, str):
+            lines = f"the lines with {_named(chosen)} in a chain"
+            reason = f"{why}, and {limits.reason(left)} ({lines})"
+            return replace(first, status="unknown", reason=reason, stats=spent())
         answer = ask(_as_plain(codes, chosen), left)
         nodes += answer.stats.nodes
         if answer.status == "impossible":
             continue
-        found = "closes" if answer.status == "closable" else "may close"
-        return replace(
-            first,
-            status="unknown",
-            reason=(
-                f"{why}: the tunnel {found} with {_named(chosen)} laid in a chain, which needs a"
+        if answer.status == "closable":
+            reason = (
+                f"{why}: the tunnel closes with {_named(chosen)} laid in a chain, which needs a"
                 " dynamite or the broken tool to carry it"
-            ),
-            stats=replace(first.stats, nodes=nodes),
-        )
+            )
+        else:
+            reason = (
+                f"{why}, and the lines with {_named(chosen)} in a chain were left undecided"
+                " within the limits"
+            )
+        return replace(first, status="unknown", reason=reason, stats=spent())
     return replace(
         first,
         reason=f"{first.reason}; also with any map laid in a chain, taking nothing off (chain=no)",
-        stats=replace(first.stats, nodes=nodes),
+        stats=spent(),
     )

@@ -263,18 +263,21 @@ def _solve(
     owed = owed_removals(position, readings)
     start = time.perf_counter()
 
-    def asked(cards: tuple[int, ...], within: Limits) -> Closure:
+    def asked(cards: tuple[int, ...], within: Limits, least: bool = minimum) -> Closure:
         if owed:
             now = time.perf_counter()
             ask = Asked(aim, max_cards, backend, area, within, workers, readings, now)
-            return after_removal(table, cards, owed, ask, minimum)
+            return after_removal(table, cards, owed, ask, least)
         return solve_goal(
-            table, cards, aim, max_cards, backend, area, within, minimum, workers, readings
+            table, cards, aim, max_cards, backend, area, within, least, workers, readings
         )
 
     result = asked(codes, limits)
     if chain_possible(position, codes):
-        result = chained_closure(result, codes, limits, start, asked)
+        # (Of the lines with a chained map only the verdict counts: no minimum.)
+        result = chained_closure(
+            result, codes, limits, start, lambda cards, within: asked(cards, within, False)
+        )
     if minimum and result.status == "closable" and not result.minimum:
         result = replace(result, reason=unproven(result.reason))
     if result.status == "unknown" and result.at_least > 1:

@@ -24,6 +24,7 @@ from banditsolve.tunnels.solvers import satclock
 from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import (
+    FORK_LITERALS,
     FREE_SECONDS,
     MAX_LITERALS,
     TOO_LARGE,
@@ -43,8 +44,6 @@ SEED = 0
 #: clauses; without it the whole-pile benchmark positions are decided several times faster
 #: (``benchmarks/results/closure_cpsat.md``).
 PROBING = 0
-#: From this many placement literals a model is solved in a forked process (see _solve_once).
-FORK_LITERALS = 1000
 #: Forking a process that holds a large model takes a few milliseconds: with less time left
 #: than this, the solve is not begun.
 FORK_SECONDS = 0.02
@@ -253,9 +252,10 @@ def _solve_budget(
     if dead is not None:
         return dead
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
-    # (Freeing the model, and ending the solve (a forked one killed and reaped; CP-SAT here
-    # returns 2-5 ms past its own limit), take a while too: their time is kept from the limit.)
-    reserve = FREE_SECONDS * len(m.candidates) + satclock.reap_seconds()
+    # (Freeing the model, and ending the solve, take a while too: their time is kept from the
+    # limit.)
+    forked = len(m.candidates) >= FORK_LITERALS
+    reserve = FREE_SECONDS * len(m.candidates) + satclock.end_seconds(forked)
     deadline = None if time_limit is None else start + time_limit - reserve
     try:
         model, xs = model_of(m, minimum, required, deadline)

@@ -571,7 +571,8 @@ def relaxed_reason(
     None when it proves nothing (a set leaves a table the relaxed question closes, a limit ran
     out, or more than :data:`MAX_RELAXED` sets would need searching); and the nodes it spent.
     ``relaxed`` asks the map-free question without the ladder's requirement; ``limits`` gives
-    what is left, None when a limit ran out.
+    what is left, None when a limit ran out (its node limit: the relaxation's own nodes are
+    taken off it here, question by question).
 
     The sets are searched from the empty one up, a card at a time: a table left with a cell no
     card can fill (:func:`conflicts`) stays so until a card near it goes (:func:`cards_near`),
@@ -599,6 +600,9 @@ def relaxed_reason(
             nexts = _near_next(table, rest, where, pool, combo)
         else:
             left = limits()
+            if left is not None and left.node_limit is not None:
+                most_nodes = left.node_limit - nodes
+                left = None if most_nodes <= 0 else Limits(left.time_limit, most_nodes)
             if left is None:
                 return None, nodes
             answer = relaxed(rest, tunnel, budget, left)

@@ -139,13 +139,18 @@ def with_core(
     if limits.node_limit is not None:
         node_limit = max(1, limits.node_limit - plain.stats.nodes)
     keep = goal if readings.split == "tunnels" else "close"
-    proof = relaxation(table, codes, readings, relaxed(keep), budget, deadline, node_limit, area)
+    proof, relaxing = relaxation(
+        table, codes, readings, relaxed(keep), budget, deadline, node_limit, area
+    )
     if proof is not None:
-        why, spent = proof
-        stats = SearchStats(plain.stats.nodes + spent, time.perf_counter() - start)
-        why = f"{plain_why} without the map cards, and {why}"
+        stats = SearchStats(plain.stats.nodes + relaxing, time.perf_counter() - start)
+        why = f"{plain_why} without the map cards, and {proof}"
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
-    lines, spent = None, 0
+    lines, spent = None, relaxing
+
+    def nodes_left() -> int | None:
+        return None if node_limit is None else max(1, node_limit - spent)
+
     if deadline is not None:
         # A first share for the line search, then the finder (``quick``), then the rest: the
         # line search answers most questions at once, the finder the lines whose map comes
@@ -153,16 +158,18 @@ def with_core(
         first = time.perf_counter() + LINES_FIRST_SHARE * (deadline - time.perf_counter())
         lines = core_lines(
             table, codes, goal=goal, readings=readings, area=area, budget=budget,
-            deadline=first, node_limit=node_limit,
+            deadline=first, node_limit=nodes_left(),
         )
         if lines is not None and lines.status == "unknown":
             found = quick()
             if found is not None:
                 return found
-            spent, lines = lines.stats.nodes, None
+            spent, lines = spent + lines.stats.nodes, None
+    if node_limit is not None and spent >= node_limit:
+        lines = Closure("unknown", (), limits.reason("nodes"), plain.backend)
     lines = lines or core_lines(
         table, codes, goal=goal, readings=readings, area=area, budget=budget,
-        deadline=deadline, node_limit=node_limit,
+        deadline=deadline, node_limit=nodes_left(),
     )
     if lines is None:
         return None
@@ -225,9 +232,9 @@ def relaxation(
     deadline: float | None,
     node_limit: int | None,
     area: Bounds | None,
-) -> tuple[str, int] | None:
-    """The relaxation within :data:`RELAXATION_SHARE` of the time left: its reason and nodes
-    when it proves ``impossible``, else None."""
+) -> tuple[str | None, int]:
+    """The relaxation within :data:`RELAXATION_SHARE` of the time left: its reason when it
+    proves ``impossible`` (else None), and the nodes it spent."""
     until = None
     if deadline is not None:
         until = time.perf_counter() + RELAXATION_SHARE * (deadline - time.perf_counter())
@@ -240,5 +247,4 @@ def relaxation(
                 return None
         return Limits(seconds, node_limit)
 
-    why, spent = relaxed_reason(table, codes, readings, relaxed, budget, left, area)
-    return None if why is None else (why, spent)
+    return relaxed_reason(table, codes, readings, relaxed, budget, left, area)

@@ -73,6 +73,10 @@ def region_radius(table: Table, budget: int) -> int:
     return max(0, 2 * (budget - others) - 1)
 
 
+#: From this many placement literals a model is solved (CP-SAT) or checked (Z3) in a forked
+#: process killed at the deadline (each reads its own time limit too seldom on large models);
+#: smaller ones, quick to stop, in this process.
+FORK_LITERALS = 1000
 #: The seconds per literal that indexing a model's literals by cell takes (:func:`cover_index`:
 #: 1.7-2.5 us measured on 1,613 to 17,168 literals).
 INDEX_SECONDS = 2.5e-6

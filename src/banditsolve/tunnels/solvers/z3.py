@@ -5,8 +5,9 @@ written through the typed wrapper :mod:`banditsolve.z3typed`: one Boolean per pl
 at most one per cell, exactly one per front cell, equal opening counts across each edge, a count
 per card type. The minimum is found by asking for at most ``n`` cards for ``n = 1, 2, ...`` (each
 "unsat" proves fewer cannot). A time-out is ``unknown``. Z3 reads its own time limit too seldom
-(0.05-0.1 s late at a 0.2 s limit), so under a time limit each check runs in a forked process
-killed at the deadline (:func:`~banditsolve.tunnels.solvers.satclock.call_forked`).
+(0.05-0.1 s late at a 0.2 s limit on 21,800 literals), so under a time limit each check of a
+model of :data:`~banditsolve.tunnels.solvers.model.FORK_LITERALS` or more runs in a forked
+process killed at the deadline (:func:`~banditsolve.tunnels.solvers.satclock.call_forked`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import NamedTuple
 
 from banditsolve import z3typed as z
 from banditsolve.core.text import plural
+from banditsolve.errors import InternalError
 from banditsolve.tunnels.geometry import Placement, opposite
 from banditsolve.tunnels.solvers import satclock
 from banditsolve.tunnels.solvers.bounds import lower_bound
 from banditsolve.tunnels.solvers.goals import Required, missing
 from banditsolve.tunnels.solvers.inputs import Bounds
 from banditsolve.tunnels.solvers.model import (
+    FORK_LITERALS,
     FREE_SECONDS,
     MAX_LITERALS,
     ClosureModel,
@@ -61,8 +64,9 @@ def solve_z3(
         return prepared
     budget, m = prepared
     where = f"radius {m.radius}, {plural(len(m.candidates), 'literal')}"
-    # (Freeing the model, and killing and reaping a forked check, take a while too.)
-    reserve = FREE_SECONDS * len(m.candidates) + satclock.reap_seconds()
+    # (Freeing the model, and ending a check, take a while too.)
+    forked = len(m.candidates) >= FORK_LITERALS
+    reserve = FREE_SECONDS * len(m.candidates) + satclock.end_seconds(forked)
     deadline = None if time_limit is None else start + time_limit - reserve
     try:
         run = Z3Run(table, m, required, deadline)
@@ -138,9 +142,10 @@ class Z3Run:
 
     def decide(self, most: int) -> Decided:
         """:meth:`check` with at most ``most`` cards, its answer as :class:`Decided`: under a
-        deadline in a forked process killed then (its cuts stay in the child: a later check
-        finds them again)."""
-        if self.deadline is None or not satclock.FORK:
+        deadline, a model of :data:`FORK_LITERALS` or more in a forked process killed then
+        (its cuts stay in the child: a later check finds them again)."""
+        large = len(self.xs) >= FORK_LITERALS
+        if self.deadline is None or not satclock.FORK or not large:
             return self._decided(most)
         until = self.deadline
         if until - time.perf_counter() < FORK_SECONDS:
@@ -148,8 +153,8 @@ class Z3Run:
 
         def work() -> bytes:  # pragma: no cover - runs in the forked process
             done = self._decided(most)
-            head = array("i", [_RESULTS.index(done.result), self.checks, *done.chosen])
-            return head.tobytes()
+            head = [_RESULTS.index(done.result), self.checks, len(done.chosen), *done.chosen]
+            return array("i", head).tobytes() + done.why.encode()
 
         data = satclock.call_forked(
             work,
@@ -157,10 +162,21 @@ class Z3Run:
             lambda: time.perf_counter() >= until,
         )
         if data is None:
+            self.checks += 1
             return Decided("unknown", (), "timeout")
-        status, checks, *chosen = array("i", data)
+        return self._answer(data)
+
+    def _answer(self, data: bytes) -> Decided:
+        """A forked check's answer read back: its status, checks, chosen literals, reason."""
+        width = array("i").itemsize
+        head = array("i", data[: 3 * width]) if len(data) >= 3 * width else array("i")
+        if len(head) < 3 or len(data) < (3 + head[2]) * width:
+            raise InternalError("Z3's forked check ended without an answer")
+        status, checks, n = head
+        chosen = array("i", data[3 * width : (3 + n) * width])
         self.checks = checks
-        return Decided(_RESULTS[status], tuple(chosen), "" if status < 2 else "unknown")
+        why = data[(3 + n) * width :].decode()
+        return Decided(_RESULTS[status], tuple(chosen), why)
 
     def _decided(self, most: int) -> Decided:
         result, trial = self.check(most)
