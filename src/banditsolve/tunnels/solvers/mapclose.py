@@ -599,10 +599,7 @@ def relaxed_reason(
         if where is not None:
             nexts = _near_next(table, rest, where, pool, combo)
         else:
-            left = limits()
-            if left is not None and left.node_limit is not None:
-                most_nodes = left.node_limit - nodes
-                left = None if most_nodes <= 0 else Limits(left.time_limit, most_nodes)
+            left = _less(limits(), nodes)
             if left is None:
                 return None, nodes
             answer = relaxed(rest, tunnel, budget, left)
@@ -614,6 +611,14 @@ def relaxed_reason(
         if len(combo) < most:
             todo.extend(tuple(sorted((*combo, i))) for i in nexts)
     return _relaxed_why(maps, most, len(pool), len(seen), searched), nodes
+
+
+def _less(left: Limits | None, nodes: int) -> Limits | None:
+    """``left`` with ``nodes`` more spent from its node limit; None when nothing is left."""
+    if left is None or left.node_limit is None:
+        return left
+    most = left.node_limit - nodes
+    return None if most <= 0 else Limits(left.time_limit, most)
 
 
 def _maps_as_tunnels(codes: Sequence[int]) -> tuple[int, tuple[int, ...]]:

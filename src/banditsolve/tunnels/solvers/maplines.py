@@ -135,9 +135,7 @@ def with_core(
     or None when the question is too large for the core. ``relaxed(goal)``: the map-free
     question for ``goal``; ``start``: when the question was asked."""
     deadline = None if limits.time_limit is None else start + limits.time_limit
-    node_limit = None
-    if limits.node_limit is not None:
-        node_limit = max(1, limits.node_limit - plain.stats.nodes)
+    node_limit = _nodes_after(limits.node_limit, plain.stats.nodes)
     keep = goal if readings.split == "tunnels" else "close"
     proof, relaxing = relaxation(
         table, codes, readings, relaxed(keep), budget, deadline, node_limit, area
@@ -148,9 +146,6 @@ def with_core(
         return Closure("impossible", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
     lines, spent = None, relaxing
 
-    def nodes_left() -> int | None:
-        return None if node_limit is None else max(1, node_limit - spent)
-
     if deadline is not None:
         # A first share for the line search, then the finder (``quick``), then the rest: the
         # line search answers most questions at once, the finder the lines whose map comes
@@ -158,18 +153,16 @@ def with_core(
         first = time.perf_counter() + LINES_FIRST_SHARE * (deadline - time.perf_counter())
         lines = core_lines(
             table, codes, goal=goal, readings=readings, area=area, budget=budget,
-            deadline=first, node_limit=nodes_left(),
+            deadline=first, node_limit=_nodes_after(node_limit, spent),
         )
         if lines is not None and lines.status == "unknown":
             found = quick()
             if found is not None:
                 return found
             spent, lines = spent + lines.stats.nodes, None
-    if node_limit is not None and spent >= node_limit:
-        lines = Closure("unknown", (), limits.reason("nodes"), plain.backend)
-    lines = lines or core_lines(
+    lines = lines or _spent(node_limit, spent, limits, plain.backend) or core_lines(
         table, codes, goal=goal, readings=readings, area=area, budget=budget,
-        deadline=deadline, node_limit=nodes_left(),
+        deadline=deadline, node_limit=_nodes_after(node_limit, spent),
     )
     if lines is None:
         return None
@@ -193,6 +186,19 @@ def with_core(
         how = limits.reason("time")  # the limit asked, not the time left
     why = f"{plain_why} without the map cards; with them: {how}"
     return Closure("unknown", (), why, plain.backend, stats, goal=goal, notes=plain.notes)
+
+
+def _nodes_after(node_limit: int | None, spent: int) -> int | None:
+    """What ``node_limit`` leaves after ``spent`` nodes (at least 1; None: no limit)."""
+    return None if node_limit is None else max(1, node_limit - spent)
+
+
+def _spent(node_limit: int | None, spent: int, limits: Limits, backend: str) -> Closure | None:
+    """The line search's unknown answer when ``spent`` nodes used up ``node_limit``; else
+    None."""
+    if node_limit is None or spent < node_limit:
+        return None
+    return Closure("unknown", (), limits.reason("nodes"), backend)
 
 
 def _lines_closed(

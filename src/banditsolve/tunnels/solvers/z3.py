@@ -85,13 +85,8 @@ def solve_z3(
             why = run.why_unknown(done.why, time_limit)
             return Closure("unknown", (), f"Z3: {why} ({where})", "z3", stats)
         if done.result == "sat":
-            chosen = [m.candidates[i].placement for i in done.chosen]
-            ordered = order_placements(table, chosen)
-            proven = minimum and len(ordered) == len(chosen)
-            why = f"Z3 found a closure ({where})"
-            if proven:
-                why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
-            return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
+            return _found(table, [m.candidates[i].placement for i in done.chosen], minimum,
+                          where, stats)
         if time_limit is not None and time.perf_counter() - start > time_limit:
             return Closure("unknown", (), f"Z3: the time limit ran out ({where})", "z3", stats)
     limit = "" if budget == len(cards) else f" with at most {budget} cards"
@@ -102,6 +97,18 @@ def solve_z3(
         "z3",
         SearchStats(run.checks, time.perf_counter() - start),
     )
+
+
+def _found(
+    table: Table, chosen: list[Placement], minimum: bool, where: str, stats: SearchStats
+) -> Closure:
+    """The closable answer of a model's solution (its placements ``chosen``)."""
+    ordered = order_placements(table, chosen)
+    proven = minimum and len(ordered) == len(chosen)
+    why = f"Z3 found a closure ({where})"
+    if proven:
+        why = f"Z3 found {len(ordered)} cards and proved fewer unsatisfiable ({where})"
+    return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
 
 
 #: The least time left for which a check is forked (less: ``unknown`` at once).
