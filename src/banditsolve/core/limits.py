@@ -155,6 +155,20 @@ class Limits:
     def to_json(self) -> dict[str, float | int | None]:
         return {"time_limit": self.time_limit, "node_limit": self.node_limit}
 
+    def after(self, start: float, nodes: int = 0) -> Limits | str:
+        """What is left of these limits ``start`` (a ``time.perf_counter()`` reading) on and
+        ``nodes`` nodes spent, or the kind of limit that ran out (``"time"``, ``"nodes"``)."""
+        seconds = nodes_left = None
+        if self.time_limit is not None:
+            seconds = self.time_limit - (time.perf_counter() - start)
+            if seconds <= 0:
+                return "time"
+        if self.node_limit is not None:
+            nodes_left = self.node_limit - nodes
+            if nodes_left <= 0:
+                return "nodes"
+        return Limits(seconds, nodes_left)
+
     def reason(self, kind: str) -> str:
         """The one reason text for a limit of ``kind`` (``"time"`` or ``"nodes"``) that ran
         out."""

@@ -77,21 +77,6 @@ def _as_plain(codes: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...
     return tuple(out)
 
 
-def _left(limits: Limits, start: float, nodes: int) -> Limits | str:
-    """What is left of ``limits`` after ``nodes`` nodes since ``start``, or the kind of limit
-    that ran out (``"time"`` or ``"nodes"``)."""
-    time_left = node_left = None
-    if limits.time_limit is not None:
-        time_left = limits.time_limit - (time.perf_counter() - start)
-        if time_left <= 0:
-            return "time"
-    if limits.node_limit is not None:
-        node_left = limits.node_limit - nodes
-        if node_left <= 0:
-            return "nodes"
-    return Limits(time_left, node_left)
-
-
 def _named(chosen: tuple[int, ...]) -> str:
     return ", ".join(card_name(c) for c in chosen)
 
@@ -115,7 +100,7 @@ def chained_closure(
         return replace(first.stats, nodes=nodes, seconds=time.perf_counter() - start)
 
     for chosen in choices:
-        left = _left(limits, start, nodes)
+        left = limits.after(start, nodes)
         if isinstance(left, str):
             lines = f"the lines with {_named(chosen)} in a chain"
             reason = f"{why}, and {limits.reason(left)} ({lines})"

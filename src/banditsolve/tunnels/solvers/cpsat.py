@@ -44,9 +44,6 @@ SEED = 0
 #: clauses; without it the whole-pile benchmark positions are decided several times faster
 #: (``benchmarks/results/closure_cpsat.md``).
 PROBING = 0
-#: Forking a process that holds a large model takes a few milliseconds: with less time left
-#: than this, the solve is not begun.
-FORK_SECONDS = 0.02
 #: While a model is built, the clock is read every this many edge or cell constraints (and
 #: every 64 times as many literals made).
 CHECK_EVERY = 128
@@ -374,14 +371,7 @@ def _solve_once(
         head = array("d", [int(done.status), done.branches, done.deterministic]).tobytes()
         return head + bytes(done.values)
 
-    until = deadline
-    if until - time.perf_counter() < FORK_SECONDS:
-        return Solved(cp_model.UNKNOWN, 0, 0.0, ())  # (no time left even to fork)
-    data = satclock.call_forked(
-        work,
-        lambda: max(0.0, until - time.perf_counter()),
-        lambda: time.perf_counter() >= until,
-    )
+    data = satclock.forked_until(work, deadline)
     if data is None:
         return Solved(cp_model.UNKNOWN, 0, 0.0, ())
     status, branches, deterministic = array("d", data[:24])

@@ -615,10 +615,8 @@ def relaxed_reason(
 
 def _less(left: Limits | None, nodes: int) -> Limits | None:
     """``left`` with ``nodes`` more spent from its node limit; None when nothing is left."""
-    if left is None or left.node_limit is None:
-        return left
-    most = left.node_limit - nodes
-    return None if most <= 0 else Limits(left.time_limit, most)
+    rest = left if left is None else left.after(time.perf_counter(), nodes)
+    return None if isinstance(rest, str) else rest
 
 
 def _maps_as_tunnels(codes: Sequence[int]) -> tuple[int, tuple[int, ...]]:

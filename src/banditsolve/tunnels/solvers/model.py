@@ -90,10 +90,15 @@ class OutOfTime(Exception):
     """The time limit ran out while a solver's model was built (CP-SAT's, Z3's)."""
 
 
+def late(deadline: float | None, cost: float = 0.0) -> bool:
+    """True when ``deadline`` (a ``perf_counter`` time; None: none) passes before a part of a
+    model that takes ``cost`` seconds, and cannot be stopped once begun, would end."""
+    return deadline is not None and time.perf_counter() + cost > deadline
+
+
 def check_deadline(deadline: float | None, cost: float = 0.0) -> None:
-    """:class:`OutOfTime` when ``deadline`` (a ``perf_counter`` time) passes before the next
-    part of a model is built, which takes ``cost`` seconds and cannot be stopped once begun."""
-    if deadline is not None and time.perf_counter() + cost > deadline:
+    """:class:`OutOfTime` when the next part of a model, of ``cost`` seconds, is :func:`late`."""
+    if late(deadline, cost):
         raise OutOfTime
 
 
@@ -132,7 +137,7 @@ def build(
             if literal_limit is not None and len(candidates) > literal_limit:
                 raise ModelTooLarge(literal_limit)
     # (The index cannot be stopped once begun: begun only with its time.)
-    if deadline is not None and time.perf_counter() + INDEX_SECONDS * len(candidates) > deadline:
+    if late(deadline, INDEX_SECONDS * len(candidates)):
         raise ModelTooLarge(None)
     covering, opening = cover_index(region, candidates)
     return ClosureModel(
@@ -172,7 +177,7 @@ def region_of(
     walked = 0
     while queue:
         walked += 1
-        if deadline is not None and not walked & 4095 and time.perf_counter() > deadline:
+        if not walked & 4095 and late(deadline):
             raise ModelTooLarge(None)
         c = queue.popleft()
         d = dist[c]
@@ -210,7 +215,7 @@ def candidates_of(
             seen.add(p)
             if _static_ok(occupied, rim, region, ((a, o.open_a), (b, o.open_b))):
                 yield Candidate(p, (a, b), (o.open_a, o.open_b))
-        if deadline is not None and time.perf_counter() > deadline:
+        if late(deadline):
             raise ModelTooLarge(None)
 
 

@@ -34,6 +34,9 @@ REAP_SECONDS_PER_MB = 5e-5
 #: How long past its own time limit a solver run in this process returns (CP-SAT: 2-5 ms
 #: measured at 0.2 s limits).
 STOP_SECONDS = 0.005
+#: Forking a process that holds a large model takes a few milliseconds: with less time left
+#: than this before its deadline, a forked solve is not begun.
+FORK_SECONDS = 0.02
 #: How often a run with a cancel event looks at it, in seconds.
 POLL_SECONDS = 0.02
 #: ``prctl``'s option that kills a process when its parent ends (Linux).
@@ -209,6 +212,18 @@ def call_forked(
         return _collect(read, pid, wait, expired)
     finally:
         os.close(read)
+
+
+def forked_until(work: Callable[[], bytes], until: float) -> bytes | None:
+    """``work()`` in a forked process killed at ``until`` (a ``perf_counter`` time): its bytes,
+    or None when it was killed or too little time was left to begin (:data:`FORK_SECONDS`)."""
+    if until - time.perf_counter() < FORK_SECONDS:
+        return None
+    return call_forked(
+        work,
+        lambda: max(0.0, until - time.perf_counter()),
+        lambda: time.perf_counter() >= until,
+    )
 
 
 def _collect(

@@ -7,7 +7,7 @@ per card type. The minimum is found by asking for at most ``n`` cards for ``n = 
 "unsat" proves fewer cannot). A time-out is ``unknown``. Z3 reads its own time limit too seldom
 (0.05-0.1 s late at a 0.2 s limit on 21,800 literals), so under a time limit each check of a
 model of :data:`~banditsolve.tunnels.solvers.model.FORK_LITERALS` or more runs in a forked
-process killed at the deadline (:func:`~banditsolve.tunnels.solvers.satclock.call_forked`).
+process killed at the deadline (:func:`~banditsolve.tunnels.solvers.satclock.forked_until`).
 """
 
 from __future__ import annotations
@@ -111,8 +111,6 @@ def _found(
     return Closure("closable", certify(table, ordered), why, "z3", stats, proven)
 
 
-#: The least time left for which a check is forked (less: ``unknown`` at once).
-FORK_SECONDS = 0.02
 _RESULTS: tuple[z.CheckResult, ...] = ("unsat", "sat", "unknown")
 
 
@@ -154,20 +152,12 @@ class Z3Run:
         large = len(self.xs) >= FORK_LITERALS
         if self.deadline is None or not satclock.FORK or not large:
             return self._decided(most)
-        until = self.deadline
-        if until - time.perf_counter() < FORK_SECONDS:
-            return Decided("unknown", (), "timeout")
-
         def work() -> bytes:  # pragma: no cover - runs in the forked process
             done = self._decided(most)
             head = [_RESULTS.index(done.result), self.checks, len(done.chosen), *done.chosen]
             return array("i", head).tobytes() + done.why.encode()
 
-        data = satclock.call_forked(
-            work,
-            lambda: max(0.0, until - time.perf_counter()),
-            lambda: time.perf_counter() >= until,
-        )
+        data = satclock.forked_until(work, self.deadline)
         if data is None:
             self.checks += 1
             return Decided("unknown", (), "timeout")
