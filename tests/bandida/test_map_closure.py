@@ -292,3 +292,21 @@ def test_a_question_with_maps_keeps_to_its_node_limit(backend: str) -> None:
         assert r.stats.nodes <= most + 1, (most, r.stats.nodes)
     twice = can_close(state, backend=backend, hypothetical=True, node_limit=2 * full.stats.nodes)
     assert twice.status == "impossible", twice.reason
+
+
+@rules("BA-CLOSE-1", "BA-CLOSE-2")
+def test_the_two_sides_of_mode_3_share_one_node_limit() -> None:
+    """Mode 3 asks one search per side of Bandido's super card: the node limit counts both
+    (each side had the whole limit, and a question closed on the second side had spent up to
+    1.8 times it). Seeded whole piles with map cards, each closed within 0.6 s."""
+    from banditsolve.tunnels.solvers.goals import is_map as map_card
+
+    for seed, stage in ((2000, 12), (2004, 12), (2005, 22)):
+        state = simulate(2, seed, BandidaOptions(mode=3))[stage]
+        assert any(map_card(c) for c in state.remaining())
+        free = can_close(state, time_limit=10, workers=1)
+        assert free.status == "closable", free.reason
+        for most in (50_000, 200_000):
+            r = can_close(state, node_limit=most, time_limit=None, workers=1)
+            assert r.stats.nodes <= most, (seed, most, r.stats.nodes)
+            assert r.status in ("closable", "unknown"), r.reason

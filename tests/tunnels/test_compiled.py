@@ -59,9 +59,10 @@ def states(seeds: range, every: int, options: BandidaOptions | None = None) -> l
 def leaning_closable(s: GameState, n: int) -> list[int]:
     """``n`` cards in play that close the table more often than the next ``n``: those of a
     closure of at most 5 cards from the whole remaining pile (if the Python search finds one
-    with few nodes), then the next cards in play not taken."""
+    with few nodes: 20,000, which mode 3's two sides share), then the next cards in play not
+    taken."""
     remaining = [c for c in s.remaining() if kind_index(c) != MAP]
-    found = min_cards_to_close(s, remaining, max_cards=5, backend="python", node_limit=5000)
+    found = min_cards_to_close(s, remaining, max_cards=5, backend="python", node_limit=20_000)
     # (A certificate names the side Bandido's super card is laid on; the hand holds the card.)
     cards = [hand_code(p.card) for p in found.placements]
     left = Counter(s.remaining()) - Counter(cards)

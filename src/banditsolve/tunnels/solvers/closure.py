@@ -427,28 +427,42 @@ def _plan_results(
     """The searches of plan ``p`` (one per side of the second super card, or one) run in
     turn until one closes (all of them when the minimum is asked). Each gets an equal part of
     the time left (the last all of it), so that the first side's long search does not starve
-    the other. (A side cut short is not asked again with what a later one left: a search starts
-    over, and that is less than it had.)"""
+    the other, and the node limit less the nodes the searches before it spent. (A side cut
+    short is not asked again with what a later one left: a search starts over, and that is less
+    than it had.)"""
     # With map cards, the search without them may take MAP_FREE_SHARE of the time; the lines
     # that lay a map get the rest.
     share = MAP_FREE_SHARE if p.maps else 1.0
     results: list[tuple[Search, Closure]] = []
+    spent = 0
     for i, v in enumerate(p.searches):
-        r = _plan_search(table, v, ask, _part(ask, share, len(p.searches) - i), minimum)
+        left = _part(ask, share, len(p.searches) - i, spent)
+        if left is None:
+            why = ask.limits.reason("nodes")
+            r = Closure("unknown", (), why, answer_backend(ask.backend), goal=ask.goal)
+        else:
+            r = _plan_search(table, v, ask, left, minimum)
+        spent += r.stats.nodes
         results.append((v, r))
         if r.status == "closable" and not minimum:
             break
     return results
 
 
-def _part(ask: Asked, share: float, searches: int) -> Limits:
+def _part(ask: Asked, share: float, searches: int, spent: int) -> Limits | None:
     """The limits of the next of ``searches`` searches sharing ``share`` of the time left
-    equally, at least 0.01 s (the node limit is each one's)."""
+    equally, at least 0.01 s, and the node limit less the ``spent`` nodes of the searches before
+    it (None when they used it up)."""
     limits = ask.limits
+    nodes = limits.node_limit
+    if nodes is not None:
+        nodes -= spent
+        if nodes <= 0:
+            return None
     if limits.time_limit is None:
-        return limits
+        return Limits(None, nodes)
     part = (share * limits.time_limit - (time.perf_counter() - ask.start)) / searches
-    return Limits(max(0.01, part), limits.node_limit)
+    return Limits(max(0.01, part), nodes)
 
 
 def _plan_search(
