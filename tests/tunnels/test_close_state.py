@@ -36,6 +36,8 @@ CASES = [("bandido", None), ("bandida", 1), ("bandida", 2), ("bandida", 3)]
 GOALS = {None: "close", 1: "close", 2: "ladder", 3: "join"}
 #: Limits that make an answer the same on every machine (no clock, no forks).
 LIMITS: dict[str, Any] = {"node_limit": 1500, "time_limit": None, "workers": 1}
+#: Mode 3's node limit there: its two searches share it (each had the 1,500 before).
+MODE_3_NODES = 20_000
 
 
 def options(mode: int | None) -> dict[str, object]:
@@ -122,14 +124,16 @@ def test_a_state_asks_its_cards_not_yet_played(name: str, mode: int | None) -> N
     of its table and its unplayed cards, asked its mode's goal, and say where the cards came
     from and how many; certificates use only those cards."""
     answers: Counter[str] = Counter()
+    # (Mode 3's two searches, one per side of Bandido's super card, share the node limit.)
+    limits = LIMITS if mode != 3 else {**LIMITS, "node_limit": MODE_3_NODES}
     for i, state in enumerate(sampled(name, mode, range(6), 5)):
         cards = unplayed_cards(state)
         position = position_from_fields(state, name, mode)
         solver = min_cards_to_close if i % 2 else can_close
-        result = solver(state, **LIMITS)
+        result = solver(state, **limits)
         if getattr(state, "pending", "") != "map":
             # (A state that owes its map's removal asks after it: no position says that.)
-            same_answer(result, solver(position, **LIMITS))
+            same_answer(result, solver(position, **limits))
         assert result.goal == GOALS[mode]
         note = result.notes[0]
         many = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
