@@ -273,11 +273,22 @@ class Discard:
         return f"discard {card_name(self.card)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Remove:
-    """Bandida's map: take these cards (placements on the table, in the order laid) off."""
+    """Bandida's map: take these cards (placements on the table, in the order laid) off.
+
+    Two removals are equal when they take the same cards off, whatever order they list them
+    in (tables laid in other orders list a removal's cards in other orders)."""
 
     cards: tuple[Placement, ...]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Remove):
+            return NotImplemented
+        return len(self.cards) == len(other.cards) and set(self.cards) == set(other.cards)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.cards))
 
     def __str__(self) -> str:
         return " ".join(("remove", *(str(p) for p in self.cards)))

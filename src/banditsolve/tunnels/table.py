@@ -152,8 +152,10 @@ class DeadExit(NamedTuple):
 class Table:
     """Cards on the table. Immutable: :meth:`place` returns a new table.
 
-    Equality and hashing compare the set of (normalised) placements, so two tables that hold
-    the same cards the same way are equal whatever order the cards were laid in.
+    Two tables are equal when they hold the same cards the same way (the sets of normalised
+    placements) and the same card was laid last, whatever order the others were laid in: in
+    Bandida the last card decides what happens next (the map just laid may not be taken off, a
+    dynamite's phase follows a dynamite), so tables with other last cards can have other futures.
 
     ``packed`` maps occupied cells to their cell values, ``rim`` the empty cells touching a
     card to their rim values, ``front_rim`` the rim cells an exit runs into (see the module
@@ -181,10 +183,14 @@ class Table:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
-        return len(self.history) == len(other.history) and set(self.history) == set(other.history)
+        return (
+            len(self.history) == len(other.history)
+            and self.history[-1:] == other.history[-1:]
+            and set(self.history) == set(other.history)
+        )
 
     def __hash__(self) -> int:
-        return hash(frozenset(self.history))
+        return hash((frozenset(self.history), self.history[-1:]))
 
     def __len__(self) -> int:
         return len(self.history)

@@ -188,8 +188,7 @@ def _bandida_key(state: GameState) -> object:
     placements and the last one laid (the table itself, with its cells, rim and front, holds
     about 8 KB with 17 cards: the memo grew 50-70 MB a second). The map's removals need the
     cards, not only the cells; and under ``map_removes=not_special`` the map just laid, the last
-    card, may not be taken off, so two tables of the same cards laid in other orders can owe
-    different removals (:meth:`Table.__eq__` compares the sets of placements only)."""
+    card, may not be taken off, so the key holds the last card, as :meth:`Table.__eq__` does."""
     history = state.table.history
     laid = (tuple(sorted(history)), history[-1] if history else None)
     return (laid, replace(state, turn=0, table=_NO_TABLE))
