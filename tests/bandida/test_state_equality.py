@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 from banditsolve.tunnels.bandida.ends import is_map
-from banditsolve.tunnels.bandida.rules import new_game
+from banditsolve.tunnels.bandida.rules import expect, new_game
 from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.rules import legal_actions
@@ -48,7 +48,7 @@ def _map_owed_with_an_earlier_map(seed: int) -> tuple[BandidaState, BandidaState
             if state.is_chance
             else rng.choice(legal_actions(state))
         )
-        state = rules_.apply(state, action)
+        state = expect(rules_.apply(state, action))
     return None
 
 
