@@ -16,6 +16,8 @@ import pytest
 
 from banditsolve.errors import RuleOptionError, SolverError
 from banditsolve.tunnels import Table, can_close, min_cards_to_close, parse_position
+from banditsolve.tunnels.bandida.maps import rebuilt
+from banditsolve.tunnels.bandida.rules import expect, removal_choices
 from banditsolve.tunnels.bandida.state import BandidaOptions
 from banditsolve.tunnels.cards import card_name, parse_card
 from banditsolve.tunnels.simulate import simulate
@@ -310,3 +312,43 @@ def test_the_two_sides_of_mode_3_share_one_node_limit() -> None:
             r = can_close(state, node_limit=most, time_limit=None, workers=1)
             assert r.stats.nodes <= most, (seed, most, r.stats.nodes)
             assert r.status in ("closable", "unknown"), r.reason
+
+
+def _fewest_by_verdicts(s: GameState, most: int) -> int | None:
+    """The fewest cards of a closure after any removal the state's map allows, from verdicts
+    of the positions after each removal with 0, 1, ... cards at most (None: none within
+    ``most``)."""
+    fewest = None
+    for gone in removal_choices(expect(s)):
+        after = rebuilt(s.table, gone.cards)
+        for k in range(most + 1 if fewest is None else fewest):
+            verdict = can_close(
+                after, s.remaining(), max_cards=k, time_limit=30, hypothetical=True
+            )
+            assert verdict.status != "unknown"
+            if verdict.status == "closable":
+                fewest = k
+                break
+    return fewest
+
+
+@rules("BA-CLOSE-4", "BA-CLOSE-2")
+@pytest.mark.parametrize("seed", [0, 13, 26])
+def test_the_fewest_cards_of_a_state_owing_its_removal_are_over_every_removal(seed: int) -> None:
+    """min_cards_to_close on a state right after a map was laid: the fewest cards over all the
+    removals the map allows, proven, the same as the verdicts after each removal say (the
+    first removal's own fewest was once answered, in words claiming that fewer cannot)."""
+    games = simulate(2, seed, BandidaOptions(mode=1))
+    state = next(s for s in games if owes_removal(s) and s.outcome is None)
+    most = 5
+    expected = _fewest_by_verdicts(state, most)
+    result = min_cards_to_close(state, max_cards=most, time_limit=60)
+    if expected is None:
+        assert result.status == "impossible"
+        return
+    assert result.status == "closable"
+    assert result.minimum
+    assert result.cards == expected
+    assert f"{expected} card" in result.reason
+    assert "the fewest after any of the" in result.reason
+    replay_with_maps(state.table, result)

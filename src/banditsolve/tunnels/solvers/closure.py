@@ -28,9 +28,7 @@ from banditsolve.core.limits import CLOSURE_TIME_LIMIT, Limits, steady
 from banditsolve.core.text import plural, shown
 from banditsolve.errors import ArgumentTypeError, SolverError
 from banditsolve.tunnels.bandida.components import GOALS
-from banditsolve.tunnels.bandida.maps import rebuilt
 from banditsolve.tunnels.cards import CardLike
-from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.solvers import parallel
 from banditsolve.tunnels.solvers.chains import chain_possible, chained_closure
 from banditsolve.tunnels.solvers.compiled import solve_compiled
@@ -70,10 +68,10 @@ from banditsolve.tunnels.solvers.mapclose import (
     replay,
 )
 from banditsolve.tunnels.solvers.maplines import MAP_CORE_BACKENDS, map_free_note, with_core
+from banditsolve.tunnels.solvers.owed import after_removal
 from banditsolve.tunnels.solvers.plain import search_plain
 from banditsolve.tunnels.solvers.result import (
     Closure,
-    Removal,
     SearchStats,
     Status,
     certify,
@@ -264,13 +262,17 @@ def _solve(
     start = time.perf_counter()
 
     def asked(cards: tuple[int, ...], within: Limits, least: bool = minimum) -> Closure:
+        def ask(after: Table, most: int | None, left: Limits, fewest: bool) -> Closure:
+            return solve_goal(
+                after, cards, aim, most, backend, area, left, fewest, workers, readings
+            )
+
         if owed:
-            now = time.perf_counter()
-            ask = Asked(aim, max_cards, backend, area, within, workers, readings, now)
-            return after_removal(table, cards, owed, ask, least)
-        return solve_goal(
-            table, cards, aim, max_cards, backend, area, within, least, workers, readings
-        )
+            return after_removal(
+                table, owed, ask, limits=within, max_cards=max_cards, minimum=least, goal=aim,
+                readings=readings, backend=answer_backend(backend), codes=cards,
+            )
+        return ask(table, max_cards, within, least)
 
     result = asked(codes, limits)
     if chain_possible(position, codes):
@@ -315,64 +317,6 @@ def model_solver(backend: str) -> Callable[..., Closure]:
 def answer_backend(backend: str) -> str:
     """The backend an answer names for the one asked (``auto`` answers as ``exact``)."""
     return "exact" if backend == "auto" else backend
-
-
-def after_removal(
-    table: Table,
-    codes: tuple[int, ...],
-    owed: tuple[tuple[Placement, ...], ...],
-    ask: Asked,
-    minimum: bool,
-) -> Closure:
-    """A game state that owes its map's removal (BA-OBJ-5): the question after each removal
-    ``owed`` allows, closable when one closes (the removal first in the certificate),
-    impossible when none does. Two rounds: every removal with an even share of half the time,
-    then those still undecided with the rest."""
-    nodes = 0
-    todo = list(owed)
-    limit = ask.limits.time_limit
-    for last in (False, True):
-        undecided = []
-        for n, gone in enumerate(todo):
-            left = ask.limits
-            if limit is not None:
-                spent = time.perf_counter() - ask.start
-                pool = limit - spent if last else limit / 2 - spent
-                if pool <= 0:
-                    undecided.extend(todo[n:])
-                    break
-                left = Limits(pool / (len(todo) - n), left.node_limit)
-            r = solve_goal(
-                rebuilt(table, gone), codes, ask.goal, ask.max_cards, ask.backend, ask.area,
-                left, minimum, ask.workers, ask.readings,
-            )
-            nodes += r.stats.nodes
-            if r.status == "closable":
-                moved = (Removal(0, gone), *r.removals)
-                replay(table, r.placements, moved, ask.readings, ask.goal)
-                why = f"the map's removal owed first, then: {r.reason}"
-                stats = SearchStats(nodes, time.perf_counter() - ask.start)
-                return replace(r, removals=moved, reason=why, stats=stats, minimum=False)
-            if r.status == "unknown":
-                undecided.append(gone)
-        todo = undecided
-        if not todo or limit is None:
-            break
-    stats = SearchStats(nodes, time.perf_counter() - ask.start)
-    name = answer_backend(ask.backend)
-    notes = plan(table, codes, ask.goal).notes
-    if not todo:
-        why = (
-            "the map laid last still takes cards off, and after each of the"
-            f" {plural(len(owed), 'removal')} it allows no closure exists"
-        )
-        return Closure("impossible", (), why, name, stats, goal=ask.goal, notes=notes)
-    why = (
-        f"the map laid last still takes cards off, and {len(owed) - len(todo)} of the"
-        f" {plural(len(owed), 'removal')} it allows were ruled out before the time limit ran"
-        f" out ({limit or 0:g} s)"
-    )
-    return Closure("unknown", (), why, name, stats, goal=ask.goal, notes=notes)
 
 
 def solve_goal(
@@ -721,7 +665,9 @@ def _dispatch(
         began = time.perf_counter()  # (the solver's first import counts against the limit)
         solve = model_solver(backend)
         left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-        return solve(table, codes, max_cards, area, left, minimum, required)
+        got = solve(table, codes, max_cards, area, left, minimum, required)
+        # (Its time as spent: the import, which no limit can cut short, too.)
+        return replace(got, stats=replace(got.stats, seconds=time.perf_counter() - began))
     # exact and auto: the compiled exact search is complete for every case and the fastest on
     # all the benchmark's sizes (a question too large for it runs on the Python reference);
     # "auto" falls back to CP-SAT for the time left when it gives up on a case that CP-SAT
