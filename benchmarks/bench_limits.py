@@ -9,7 +9,7 @@ finish within it; the wall time around the call is compared with the limit. Sear
   ``z3``) on the first 12 positions of the regression set
   (``tests/tunnels/data/hard_closure.json``), the unknown answers only (``z3`` refuses models
   this large at once: listed to show so), and on a Bandida game in progress with map cards
-  among its cards (``exact`` and ``python``);
+  among its cards (every backend);
 - Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game,
   and ``is_safe`` on a slow question found in random four-player games (wagon 2 of
   :data:`SAFE_POSITION`, player 2);
@@ -94,7 +94,7 @@ def searches() -> dict[str, list[Callable[[float], bool]]]:
     # A Bandida game in progress with map cards among its cards (mode 3, seed 3): the search
     # without them first, then the lines that lay a map.
     bandida = BANDIDA.new_game(2, {"mode": 3}, seed=3)
-    for backend in ("exact", "python"):
+    for backend in ("exact", "python", "auto", "sat", "cpsat", "z3"):
         out[f"can_close, Bandida state with maps, backend={backend}"] = [
             lambda lim, b=backend: can_close(bandida, backend=b, time_limit=lim).status
             == "unknown"

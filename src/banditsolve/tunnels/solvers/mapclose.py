@@ -591,7 +591,8 @@ def relaxed_reason(
         if combo in seen:
             continue
         seen.add(combo)
-        if len(seen) > MAX_RELAXED:
+        left = _less(limits(), nodes)
+        if len(seen) > MAX_RELAXED or left is None:
             return None, nodes
         gone = [table.history[i] for i in combo]
         rest = rebuilt(table, gone) if gone else table
@@ -599,9 +600,6 @@ def relaxed_reason(
         if where is not None:
             nexts = _near_next(table, rest, where, pool, combo)
         else:
-            left = _less(limits(), nodes)
-            if left is None:
-                return None, nodes
             answer = relaxed(rest, tunnel, budget, left)
             nodes += answer.stats.nodes
             searched += 1
@@ -640,6 +638,11 @@ def _relaxed_why(maps: int, most: int, pool: int, seen: int, searched: int) -> s
     """The relaxation's reason: ``seen`` sets of up to ``most`` of the ``pool`` removable
     cards ruled out, ``searched`` of them by a search, with ``maps`` map cards."""
     kinds = "cards" if maps > 1 else "card"
+    if not most:
+        return (
+            f"no closure even with the map {kinds} laid as tunnel {kinds}, and a map can take"
+            " no table card off"
+        )
     return (
         f"no closure even with the map {kinds} laid as tunnel {kinds} and any set of up to"
         f" {most} of the {pool} table cards a map may take off taken off ({plural(seen, 'set')}"

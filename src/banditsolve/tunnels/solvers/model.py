@@ -80,6 +80,10 @@ FORK_LITERALS = 1000
 #: The seconds per literal that indexing a model's literals by cell takes (:func:`cover_index`:
 #: 1.7-2.5 us measured on 1,613 to 17,168 literals).
 INDEX_SECONDS = 2.5e-6
+#: The seconds per cell or placement that freeing a model cut short takes (its region, the
+#: placements seen: 2-4 ms after 24,000 cells, a whole Bandida pile's region), kept from the
+#: time limit.
+REGION_FREE_SECONDS = 2e-7
 #: The seconds per literal that freeing a model and its solver's model takes (CP-SAT: 0.5 us
 #: measured on 21,800 to 207,410 literals; Z3: 0.5-0.8 us on 16,910 and 21,800), kept from
 #: the time limit.
@@ -162,7 +166,7 @@ def region_of(
 ) -> frozenset[Cell]:
     """The empty cells (inside the play area ``bounds``) within ``radius`` steps of a front
     cell, walking through such cells only; raises :class:`ModelTooLarge` once the clock passes
-    ``deadline`` (checked every 4096 cells: thousands of cards make a region of millions)."""
+    ``deadline`` (checked every 1024 cells: thousands of cards make a region of millions)."""
     occupied = table.packed
 
     def allowed(c: Cell) -> bool:
@@ -177,7 +181,7 @@ def region_of(
     walked = 0
     while queue:
         walked += 1
-        if not walked & 4095 and late(deadline):
+        if not walked & 1023 and late(deadline, walked * REGION_FREE_SECONDS):
             raise ModelTooLarge(None)
         c = queue.popleft()
         d = dist[c]
@@ -197,7 +201,7 @@ def candidates_of(
     """The placement literals of card ``code``: each placement (in normal form, once) whose
     two cells lie in ``region`` and whose edges fit the table, opening onto no empty cell
     outside the region; raises :class:`ModelTooLarge` once the clock passes ``deadline``
-    (checked after each rotation)."""
+    (checked every 256 cells, some 1 ms: a whole pile's region holds tens of thousands)."""
     occupied = table.packed
     rim = table.rim
     mask = code & PORT_MASK
@@ -205,7 +209,9 @@ def candidates_of(
     seen: set[Placement] = set()
     for rotation in ROTATIONS:
         o = orientation(mask, rotation)
-        for a in cells:
+        for n, a in enumerate(cells):
+            if not n & 255 and late(deadline, (len(cells) + len(seen)) * REGION_FREE_SECONDS):
+                raise ModelTooLarge(None)
             b = (a[0] + o.b_step[0], a[1] + o.b_step[1])
             if b not in region:
                 continue
@@ -215,8 +221,6 @@ def candidates_of(
             seen.add(p)
             if _static_ok(occupied, rim, region, ((a, o.open_a), (b, o.open_b))):
                 yield Candidate(p, (a, b), (o.open_a, o.open_b))
-        if late(deadline):
-            raise ModelTooLarge(None)
 
 
 def cover_index(
