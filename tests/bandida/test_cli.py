@@ -84,3 +84,20 @@ def test_demo(tmp_path: Path) -> None:
     assert any(step.startswith("remove ") for step in through["certificate"])
     assert (tmp_path / "map.svg").exists()
     assert run("bandido", "demo", "--out", str(tmp_path / "bd")).code == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (("map_split",), "option 'map_split' is not of the form NAME=VALUE"),
+        (("map_split=tunnels", "map_split=edges"), "option 'map_split' is given twice"),
+    ],
+)
+def test_close_refuses_a_malformed_or_repeated_map_reading(
+    options: tuple[str, ...], said: str
+) -> None:
+    position = "bandida L+TL+TR+R+BR+BL@0,0,0 L+BL@1,-1,270 | TL TL+TR L+TL+TR:map"
+    flags = [flag for option in options for flag in ("--option", option)]
+    refused = run("bandida", "close", position, *flags)
+    assert refused.code == 2
+    assert refused.err.strip() == f"banditsolve: error: {said}"

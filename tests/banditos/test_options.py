@@ -99,7 +99,7 @@ def test_bad_option_fields_are_notation_errors_naming_the_field() -> None:
         (POSITION + " proof=maybe", "option field: option proof takes one of strict, bag"),
         (POSITION + " proof", "option field: option 'proof' is not of the form NAME=VALUE"),
         (POSITION + " speed=fast", "unknown Los Banditos rule option 'speed'"),
-        (POSITION + " proof=bag proof=strict", "option proof is given twice"),
+        (POSITION + " proof=bag proof=strict", "option field: option 'proof' is given twice"),
     ):
         with pytest.raises(NotationError, match=fragment):
             parse_position(text)

@@ -262,7 +262,7 @@ def test_turn_messages_give_the_range(turn: str) -> None:
 def test_player_and_count_messages_give_the_range() -> None:
     text = BANDIDO.to_notation(BANDIDO.new_game(2, seed=1))
     line = refused(run("bandido", "show", text.replace("player=0", "player=-2")))
-    assert "player must be between 0 and 3, not '-2'" in line
+    assert "player must be between 0 and 1, not '-2'" in line  # (two hands: players 0 and 1)
     broken = text.replace("hands=", "hands=L*-2,", 1)
     assert "must be between 1 and 999, not '-2'" in refused(run("bandido", "show", broken))
     line = refused(run("bandido", "close", f"bandido {SUPER}@0,-99999999,0 |"))

@@ -161,8 +161,8 @@ def test_a_bandido_question_has_one_goal(goal: str) -> None:
     close every exit, and a Bandida goal is refused (a bare table may be asked any goal)."""
     position = parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L L+TL")
     for solve in (can_close, min_cards_to_close):
-        for asked in (position, GAME):
-            with pytest.raises(SolverError, match=f"goal {goal} is Bandida's; a bandido"):
+        for asked, what in ((position, "position"), (GAME, "game")):
+            with pytest.raises(SolverError, match=f"goal {goal} is Bandida's; a bandido {what}"):
                 solve(asked, goal=goal)
         assert solve(position, goal="close").status == "impossible"
     assert can_close(position.table, ["L"], goal=goal).status == "impossible"
@@ -242,3 +242,21 @@ def test_thousands_of_cards_are_answered_or_stopped_by_the_time_limit() -> None:
     stopped = can_close(many, backend="z3", time_limit=0.5)
     assert stopped.status == "unknown"
     assert "time limit" in stopped.reason
+
+
+@pytest.mark.parametrize("solve", SOLVERS, ids=lambda f: f.__name__)
+def test_a_bad_card_is_named_by_its_place_among_the_cards(solve: object) -> None:
+    assert callable(solve)
+    with pytest.raises(NotationError, match=r"^cards\[1\]: not a card code: 99999$"):
+        solve(Table.start(), ["L", 99999])
+    with pytest.raises(NotationError, match=r"^cards\[0\]: unknown port 'XX'"):
+        solve(Table.start(), ["XX"])
+
+
+@rules("BD-SETUP-1")
+@pytest.mark.parametrize("solve", SOLVERS, ids=lambda f: f.__name__)
+def test_a_table_without_its_start_card_is_refused(solve: object) -> None:
+    # No game reaches a table with no card: it would be "closed" with no card laid.
+    assert callable(solve)
+    with pytest.raises(SolverError, match="the table has no card"):
+        solve(Table.empty(), ["L"])

@@ -285,8 +285,8 @@ def test_game_states_refuse_impossible_card_counts() -> None:
     broken("copies of L, but the bandido deck has 3", pile=[*pile, "L", "L", "L", "L"])
     broken("nowhere", pile=pile[1:])
     broken(r"more than hand_size", hands=[[*hand0, pile[0]], doc["hands"][1]], pile=pile[1:])
-    broken("does not exist", player=2)
-    broken("does not exist", to_draw=[3])
+    broken("'player' must be between 0 and 1, not 2", player=2)  # (two hands)
+    broken("to_draw must be between 0 and 1, not 3", to_draw=[3])
     broken("unknown field", remaining=[])
     broken("unknown field", surprise=1)
     broken("'reason' is given", reason="no exit is left")
@@ -322,7 +322,7 @@ def test_game_state_notation_refuses_what_the_game_cannot_reach() -> None:
         f"{table} | {fields} options=hole": "NAME:VALUE",
         f"{table} | {fields} draw=0": "more than hand_size",
         f"{table} | {fields.replace('player=0', 'player=99999999')}": (
-            "player must be between 0 and 3,"
+            "player must be between 0 and 1,"
         ),
         f"{table} L@" + "9" * 5000 + ",0,0 | " + fields: "x must be between -10000 and 10000,",
         f"{table} | L*3": "position",

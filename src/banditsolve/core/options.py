@@ -282,10 +282,7 @@ class OptionSet:
         given, each checked; an item that is not ``NAME=VALUE`` or names an option twice is
         refused."""
         pairs: dict[str, object] = {}
-        for item in items:
-            name, eq, value = item.partition("=")
-            if not eq or not name.strip():
-                raise RuleOptionError(f"option {excerpt(item)} is not of the form NAME=VALUE")
+        for name, value in option_pairs(items).items():
             spec = self.spec(name)
             if spec.name in pairs:
                 raise RuleOptionError(f"option {spec.name} is given twice")
@@ -341,3 +338,18 @@ class OptionSet:
     def help(self) -> str:
         """The options for ``--help``: one line each (:meth:`OptionSpec.help`)."""
         return "\n".join(s.help() for s in self.specs)
+
+
+def option_pairs(items: Sequence[str]) -> dict[str, str]:
+    """``NAME=VALUE`` texts (``--option`` on the command line) as a mapping of names to values,
+    unchecked but for their form: an item that is not ``NAME=VALUE``, or a name given twice, is
+    refused (:class:`RuleOptionError`)."""
+    pairs: dict[str, str] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise RuleOptionError(f"option {excerpt(item)} is not of the form NAME=VALUE")
+        if name in pairs:
+            raise RuleOptionError(f"option {excerpt(name)} is given twice")
+        pairs[name] = value
+    return pairs

@@ -50,6 +50,7 @@ from banditsolve.core.limits import (
     PUZZLE_TIME_LIMIT,
     TUNNEL_SOLVE_TIME_LIMIT,
 )
+from banditsolve.core.options import option_pairs as option_items
 
 if TYPE_CHECKING:
     from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
@@ -177,11 +178,6 @@ def show_python(args: argparse.Namespace, shared: Callable[[argparse.Namespace],
 def is_mode(item: str) -> bool:
     """Is ``item`` (of ``--option K=V``) the option ``mode``?"""
     return item.partition("=")[0].strip() == "mode"
-
-
-def option_items(items: list[str]) -> dict[str, str]:
-    """``--option NAME=VALUE`` items as a mapping (the shared reader checks their form)."""
-    return {name: value for name, _, value in (item.partition("=") for item in items)}
 
 
 def cmd_play(args: argparse.Namespace, shared: Handler) -> int:

@@ -255,14 +255,16 @@ def state_from_notation(
     changed = words.get("changed", "no")
     if changed not in ("yes", "no"):
         raise NotationError(f"changed={excerpt(changed)} must be yes or no")
+    hands = [run_list(h, f"hand {i}") for i, h in enumerate(words["hands"].split("/"))]
+    seat = _last_seat(len(hands))
     state_parts = StateParts(
         game,
         items,
-        [run_list(h, f"hand {i}") for i, h in enumerate(words["hands"].split("/"))],
+        hands,
         run_list(words.get("unseen", ""), "unseen cards"),
         run_list(words.get("pile", ""), "pile"),
-        [number(d, "player", "draw", 0, MAX_PLAYERS - 1) for d in draw.split(",")] if draw else [],
-        number(words["player"], "player", "game state", 0, MAX_PLAYERS - 1),
+        [number(d, "player", "draw", 0, seat) for d in draw.split(",")] if draw else [],
+        number(words["player"], "player", "game state", 0, seat),
         # (without a turn count, the player's first turn: player P first plays turn P)
         number(words.get("turn", words["player"]), "turn", "game state", 0, MAX_TURN),
         changed == "yes",
@@ -360,14 +362,16 @@ def state_from_json(
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise NotationError(f"'options' must be an object, not {json_type(options)}")
+    hands = _json_hands(data["hands"])
+    seat = _last_seat(len(hands))
     parts = StateParts(
         data["game"],
         json_items(data["placements"]),
-        _json_hands(data["hands"]),
+        hands,
         names_list(data, "unseen"),
         names_list(data, "pile"),
-        [expect_int(p, "to_draw", 0, MAX_PLAYERS - 1) for p in to_draw],
-        expect_int(data["player"], "'player'", 0, MAX_PLAYERS - 1),
+        [expect_int(p, "to_draw", 0, seat) for p in to_draw],
+        expect_int(data["player"], "'player'", 0, seat),
         expect_int(data.get("turn", data["player"]), "'turn'", 0, MAX_TURN),
         changed,
         _json_end(data.get("outcome"), data.get("reason")),
@@ -375,6 +379,12 @@ def state_from_json(
         None if form.from_json is None else form.from_json(data),
     )
     return build_state(parts, form, deck, settled=settled)
+
+
+def _last_seat(hands: int) -> int:
+    """The highest player number of a game with ``hands`` hands (one per player; more hands
+    than :data:`MAX_PLAYERS` are refused with the hands)."""
+    return max(0, min(hands, MAX_PLAYERS) - 1)
 
 
 def build_state(

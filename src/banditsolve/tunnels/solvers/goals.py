@@ -45,6 +45,7 @@ from banditsolve.tunnels.cards import (
 )
 from banditsolve.tunnels.geometry import STEP, Cell, Placement
 from banditsolve.tunnels.solvers.inputs import Unplayed, deck_of
+from banditsolve.tunnels.state import GameState
 from banditsolve.tunnels.table import Table
 
 LADDER = KIND_INDEX["ladder"]
@@ -116,7 +117,7 @@ def question(position: object, goal: object) -> tuple[str, Mode | None]:
         if number is None and aim not in (None, "close"):
             # A game without modes (Bandido) has one goal: a bare table may be asked any.
             raise SolverError(
-                f"goal {aim} is Bandida's; a {deck.edition} position closes every exit"
+                f"goal {aim} is Bandida's; a {deck.edition} {_what(position)} closes every exit"
                 " (goal close; BD-CLOSE-1)"
             )
     if number is None:
@@ -339,3 +340,8 @@ def closable_reason(
             f" without it{maps}, but its other side was not searched to the end"
         )
     return why + "; fewest among closures without the map cards" if maps else why
+
+
+def _what(position: object) -> str:
+    """How a refusal names the question's subject."""
+    return "game" if isinstance(position, GameState) else "position"

@@ -44,11 +44,15 @@ def inside(cell: Cell, bounds: Bounds | None) -> bool:
 
 
 def table_of(position: object) -> Table:
-    """The table of a Table, a Position or a game state."""
-    if isinstance(position, Table):
-        return position
-    table = getattr(position, "table", None)
+    """The table of a Table, a Position or a game state; refused without a card (every game
+    starts with its start card down, BD-SETUP-1)."""
+    table = position if isinstance(position, Table) else getattr(position, "table", None)
     if isinstance(table, Table):
+        if not table.history:
+            raise SolverError(
+                "the table has no card: a closure question starts from a table with its start"
+                " card (Table.start(), BD-SETUP-1)"
+            )
         return table
     raise ArgumentTypeError(
         "a closure question needs a Table, a Position or a game state, not"
@@ -154,7 +158,13 @@ def cards_of(position: object, cards: Iterable[CardLike] | None) -> tuple[int, .
         raise ArgumentTypeError(
             f"cards must be a list of card names, not {type(cards).__name__}"
         ) from None
-    return tuple(sorted(as_code(c) for c in items))
+    codes = []
+    for n, card in enumerate(items):
+        try:
+            codes.append(as_code(card))
+        except BanditsolveError as exc:
+            raise type(exc)(f"cards[{n}]: {exc}") from None
+    return tuple(sorted(codes))
 
 
 def deck_of(position: object) -> Deck:
