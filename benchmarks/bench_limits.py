@@ -9,7 +9,8 @@ finish within it; the wall time around the call is compared with the limit. Sear
   ``z3``) on the first 12 positions of the regression set
   (``tests/tunnels/data/hard_closure.json``), the unknown answers only (``z3`` refuses models
   this large at once: listed to show so), and on a Bandida game in progress with map cards
-  among its cards (every backend);
+  among its cards (every backend), and the fewest cards of a Bandida state that owes its map's
+  removal (cut short: not proven);
 - Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game,
   and ``is_safe`` on a slow question found in random four-player games (wagon 2 of
   :data:`SAFE_POSITION`, player 2);
@@ -45,7 +46,9 @@ from banditsolve.rolling.game import GAME as ROLLING
 from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn, odds
 from banditsolve.tunnels.game import BANDIDA
-from banditsolve.tunnels.solvers.closure import can_close
+from banditsolve.tunnels.bandida.state import BandidaOptions
+from banditsolve.tunnels.simulate import simulate
+from banditsolve.tunnels.solvers.closure import can_close, min_cards_to_close
 from banditsolve.tunnels.solvers.endgame import solve_game, win_share
 
 HERE = Path(__file__).resolve().parent
@@ -99,6 +102,14 @@ def searches() -> dict[str, list[Callable[[float], bool]]]:
             lambda lim, b=backend: can_close(bandida, backend=b, time_limit=lim).status
             == "unknown"
         ]
+    # A Bandida state that owes its map's removal (mode 1, seed 13): the fewest cards over
+    # every removal, cut short when not proven.
+    owing = next(
+        s for s in simulate(2, 13, BandidaOptions(mode=1)) if getattr(s, "pending", "") == "map"
+    )
+    out["min_cards_to_close, Bandida state owing its map's removal"] = [
+        lambda lim: not min_cards_to_close(owing, time_limit=lim).minimum
+    ]
     start = ROLLING.from_notation(TEN_WAGONS)
     out["rolling odds"] = [lambda lim: bool(odds(start, time_limit=lim).cut_short)]
     out["rolling best_turn"] = [

@@ -9,9 +9,10 @@ from dataclasses import replace
 from banditsolve.tunnels.bandida.ends import is_map
 from banditsolve.tunnels.bandida.rules import expect, new_game
 from banditsolve.tunnels.bandida.state import BandidaOptions, BandidaState
+from banditsolve.tunnels.cards import parse_card
 from banditsolve.tunnels.geometry import Placement
 from banditsolve.tunnels.rules import legal_actions
-from banditsolve.tunnels.table import Table
+from banditsolve.tunnels.table import Table, legal_placements
 from tests.rules import rules
 
 
@@ -88,3 +89,18 @@ def test_tables_laid_in_other_orders_with_the_same_last_card_are_equal() -> None
             assert set(legal_actions(other)) == set(legal_actions(state))
             seen += 1
     assert seen >= 10
+
+
+@rules("BA-OPT-1")
+def test_tables_with_another_first_card_are_not_equal() -> None:
+    # A map never takes the first card off: the same cards laid from another first card can
+    # offer other removals, so the tables differ.
+    first = Table.start()
+    for _ in range(2):
+        first = first.place(legal_placements(first, parse_card("L+R"))[0])
+    super_card = first.history[0]
+    second = _laid([first.history[1], super_card, first.history[2]])
+    assert second is not None
+    assert set(first.history) == set(second.history)
+    assert first.history[-1] == second.history[-1]
+    assert first != second

@@ -266,7 +266,7 @@ class OptionSet:
         for name, value in values.items():
             spec = self.spec(name)
             if spec.name in given:
-                raise RuleOptionError(f"option {spec.name} is given twice")
+                raise RuleOptionError(f"option {excerpt(spec.name)} is given twice")
             given.add(spec.name)
             out[spec.name] = spec.parse(value)
         return out
@@ -285,7 +285,7 @@ class OptionSet:
         for name, value in option_pairs(items).items():
             spec = self.spec(name)
             if spec.name in pairs:
-                raise RuleOptionError(f"option {spec.name} is given twice")
+                raise RuleOptionError(f"option {excerpt(spec.name)} is given twice")
             pairs[spec.name] = value
         return {name: self.spec(name).parse(value) for name, value in pairs.items()}
 
@@ -347,7 +347,8 @@ def option_pairs(items: Sequence[str]) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for item in items:
         name, eq, value = item.partition("=")
-        if not eq or not name.strip():
+        name = name.strip()
+        if not eq or not name:
             raise RuleOptionError(f"option {excerpt(item)} is not of the form NAME=VALUE")
         if name in pairs:
             raise RuleOptionError(f"option {excerpt(name)} is given twice")

@@ -15,6 +15,7 @@ draw from the unseen part is a chance node (BD-SETUP-2).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
@@ -285,10 +286,10 @@ class Remove:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Remove):
             return NotImplemented
-        return len(self.cards) == len(other.cards) and set(self.cards) == set(other.cards)
+        return Counter(self.cards) == Counter(other.cards)
 
     def __hash__(self) -> int:
-        return hash(frozenset(self.cards))
+        return hash(frozenset(Counter(self.cards).items()))
 
     def __str__(self) -> str:
         return " ".join(("remove", *(str(p) for p in self.cards)))

@@ -153,9 +153,10 @@ class Table:
     """Cards on the table. Immutable: :meth:`place` returns a new table.
 
     Two tables are equal when they hold the same cards the same way (the sets of normalised
-    placements) and the same card was laid last, whatever order the others were laid in: in
-    Bandida the last card decides what happens next (the map just laid may not be taken off, a
-    dynamite's phase follows a dynamite), so tables with other last cards can have other futures.
+    placements), laid from the same first card and with the same card laid last, whatever order
+    the others were laid in: in Bandida the last card decides what happens next (the map just
+    laid may not be taken off, a dynamite's phase follows a dynamite), and a map never takes off
+    the first card, so tables with another first or last card can have other futures.
 
     ``packed`` maps occupied cells to their cell values, ``rim`` the empty cells touching a
     card to their rim values, ``front_rim`` the rim cells an exit runs into (see the module
@@ -183,14 +184,16 @@ class Table:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
+        mine, theirs = self.history, other.history
         return (
-            len(self.history) == len(other.history)
-            and self.history[-1:] == other.history[-1:]
-            and set(self.history) == set(other.history)
+            len(mine) == len(theirs)
+            and mine[-1:] == theirs[-1:]
+            and mine[:1] == theirs[:1]
+            and set(mine) == set(theirs)
         )
 
     def __hash__(self) -> int:
-        return hash((frozenset(self.history), self.history[-1:]))
+        return hash((frozenset(self.history), self.history[:1], self.history[-1:]))
 
     def __len__(self) -> int:
         return len(self.history)

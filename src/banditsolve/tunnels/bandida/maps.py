@@ -127,7 +127,7 @@ class Choices(NamedTuple):
 
 
 #: The removals of recent tables, by the placements in the order laid (tables holding the
-#: same cards laid in another order are equal, but their last card and indices differ).
+#: same cards laid in another order can be equal, yet their indices differ).
 _REMOVE_MEMO: dict[tuple[object, ...], tuple[Remove, ...]] = {}
 _INDEX_MEMO: dict[tuple[object, ...], Choices] = {}
 _REMOVAL_MEMO_LIMIT = 64

@@ -82,18 +82,23 @@ def after_removal(
             f" {plural(len(owed), 'removal')} it allows no closure{within} exists"
         )
         return Closure("impossible", (), why, backend, stats, goal=goal, notes=notes)
-    ran_out = limits.after(run.start, run.nodes)
-    kind = ran_out if isinstance(ran_out, str) else "time"
     why = (
         f"the map laid last still takes cards off, and {len(owed) - len(todo)} of the"
-        f" {plural(len(owed), 'removal')} it allows were ruled out; then {limits.reason(kind)}"
+        f" {plural(len(owed), 'removal')} it allows were ruled out; then {run.stopped()}"
     )
     return Closure("unknown", (), why, backend, stats, goal=goal, notes=notes)
 
 
+#: The least time left for one more question after a removal: one takes 20-40 ms past a
+#: share of under a millisecond (its searches' least parts), 15-45 ms past a share of 20 ms.
+QUESTION_SECONDS = 0.05
+#: The least share of the time a question after a removal is given.
+SHARE_SECONDS = 0.02
+
+
 class _Rounds:
-    """The questions after the removals, round by round: the limits and nodes spent, and the
-    fewest cards found."""
+    """The questions after the removals, round by round: the limits and nodes spent, the
+    fewest cards found, and the last reason a question gave for ``unknown``."""
 
     def __init__(
         self, ask: AskAfter, limits: Limits, max_cards: int | None, minimum: bool
@@ -102,6 +107,10 @@ class _Rounds:
         self.start = time.perf_counter()
         self.nodes = 0
         self.best = _Fewest()
+        self.why = ""
+        #: Each removal's last question that ended unknown, by the cap it was asked with:
+        #: without a time limit, asked again alike, it ends alike.
+        self.unknown: dict[Gone, int | None] = {}
 
     def round(self, table: Table, todo: list[Gone], last: bool) -> list[Gone]:
         """Ask after each removal of ``todo``: those left undecided (a closure not proven the
@@ -114,29 +123,48 @@ class _Rounds:
             cap = self.best.cap(self.max_cards)
             if cap is not None and cap < 0:
                 continue  # (nothing is fewer than a closure of no card)
+            if self.limits.time_limit is None and self.unknown.get(gone, -1) == cap:
+                undecided.append(gone)
+                continue
             r = self.ask(rebuilt(table, gone), cap, left, self.minimum)
             self.nodes += r.stats.nodes
             if r.status == "closable":
                 self.best = _Fewest(r, gone)
                 if not self.minimum:
                     return []
+            if r.status == "unknown":
+                self.unknown[gone], self.why = cap, r.reason
             if r.status == "unknown" or (r.status == "closable" and not r.minimum):
                 undecided.append(gone)
         return undecided
 
     def _share(self, last: bool, waiting: int) -> Limits | None:
-        """The limits of the next question: an even share of what is left of half the time
-        (the first round) or of all of it (the last), with ``waiting`` questions still to ask,
-        and the nodes left; None when a limit has run out."""
+        """The limits of the next question: an even share (at least :data:`SHARE_SECONDS`) of
+        what is left of half the time (the first round) or of all of it (the last), with
+        ``waiting`` questions still to ask, and the nodes left; None when a limit has run out
+        or too little time is left for one more question (:data:`QUESTION_SECONDS`)."""
         left = self.limits.after(self.start, self.nodes)
         if isinstance(left, str):
             return None
         seconds = left.time_limit
-        if seconds is not None and not last:
-            seconds -= self.limits.time_limit / 2 if self.limits.time_limit else 0
-            if seconds <= 0:
-                return None
-        return Limits(None if seconds is None else seconds / waiting, left.node_limit)
+        if seconds is None or self.limits.time_limit is None:
+            return left
+        pool = seconds if last else seconds - self.limits.time_limit / 2
+        # (What a question may take past its share is kept from the time left.)
+        share = min(max(pool / waiting, SHARE_SECONDS), seconds - QUESTION_SECONDS + SHARE_SECONDS)
+        if pool <= 0 or share < SHARE_SECONDS:
+            return None
+        return Limits(share, left.node_limit)
+
+    def stopped(self) -> str:
+        """Why the questions stopped undecided: the limit that ran out, else the last reason a
+        question gave."""
+        left = self.limits.after(self.start, self.nodes)
+        if isinstance(left, str):
+            return self.limits.reason(left)
+        if left.time_limit is not None and left.time_limit < QUESTION_SECONDS:
+            return self.limits.reason("time")
+        return self.why or "a question after a removal was left undecided"
 
 
 def _closed(
@@ -162,8 +190,8 @@ def _closed(
     among = f"the {plural(removals, 'removal')} the map laid last allows"
     if undecided:
         why = (
-            f"the map's removal owed first, then {count} close it; not proven the fewest:"
-            f" {undecided} of {among} not searched for fewer within the limits"
+            f"the map's removal owed first, then {count} close it; not proven the fewest: after"
+            f" {undecided} of {among}, no fewer cards were proven impossible"
         )
         return replace(r, removals=moved, reason=why, stats=stats, minimum=False)
     why = (
