@@ -45,8 +45,8 @@ from banditsolve.core.registry import load_game
 from banditsolve.rolling.game import GAME as ROLLING
 from banditsolve.rolling.solvers.safety import is_safe
 from banditsolve.rolling.solvers.turn import best_turn, odds
-from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.bandida.state import BandidaOptions
+from banditsolve.tunnels.game import BANDIDA
 from banditsolve.tunnels.simulate import simulate
 from banditsolve.tunnels.solvers.closure import can_close, min_cards_to_close
 from banditsolve.tunnels.solvers.endgame import solve_game, win_share
