@@ -61,7 +61,10 @@ def test_a_new_spelling_is_never_read_from_another_game() -> None:
         ({"trunk_count": 1}, "option trunk_count takes text"),
         ({"size": "1x1"}, "is not WxH"),
         ({"trunk_count": "x" * 500}, "is too long"),
-        ({"trunk-count": "exactly", "trunk_count": "exactly"}, "option 'trunk_count' is given twice"),
+        (
+            {"trunk-count": "exactly", "trunk_count": "exactly"},
+            "option 'trunk_count' is given twice",
+        ),
     ],
 )
 def test_bad_values_are_refused_in_one_line(values: dict[str, object], words: str) -> None:
