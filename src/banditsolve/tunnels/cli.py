@@ -50,7 +50,7 @@ from banditsolve.core.limits import (
     PUZZLE_TIME_LIMIT,
     TUNNEL_SOLVE_TIME_LIMIT,
 )
-from banditsolve.core.options import option_pairs as option_items
+from banditsolve.core.options import option_pairs
 
 if TYPE_CHECKING:
     from banditsolve.core.puzzles import PuzzleCard, PuzzleView, SolvedPuzzle
@@ -186,7 +186,7 @@ def cmd_play(args: argparse.Namespace, shared: Handler) -> int:
     when it disagrees with ``--option mode=``)."""
     from banditsolve.errors import RuleOptionError
 
-    tunnel_of(args).refuse_foreign(option_items(args.option))
+    tunnel_of(args).refuse_foreign(option_pairs(args.option))
     flags: list[str] = getattr(args, "mode", None) or []
     if not flags:
         return shared(args)
@@ -467,7 +467,7 @@ def cmd_close(args: argparse.Namespace) -> int:
     solver = min_cards_to_close if args.minimum else can_close
     extra: dict[str, Any] = {} if args.goal is None else {"goal": args.goal}
     if getattr(args, "option", None):
-        extra["options"] = option_items(args.option)
+        extra["options"] = option_pairs(args.option)
     result = solver(
         asked,
         **extra,
@@ -500,7 +500,7 @@ def close_python(args: argparse.Namespace) -> str:
     mode = close_mode(args, game)
     asked = read_close_input(args, game, mode)
     if getattr(args, "option", None):  # (close's own checks: no snippet that only raises)
-        map_readings(asked, option_items(args.option))
+        map_readings(asked, option_pairs(args.option))
     if isinstance(asked, GameState):
         check_state_question(args, asked)
         unplayed(asked)
@@ -510,7 +510,7 @@ def close_python(args: argparse.Namespace) -> str:
         read = f"state = game.read_position({words})"
     extra: dict[str, object] = {} if args.goal is None else {"goal": args.goal}
     if getattr(args, "option", None):
-        extra["options"] = option_items(args.option)
+        extra["options"] = option_pairs(args.option)
     check_backend(args.backend, args.minimum, args.bounds is not None, args.node_limit)
     solver = "min_cards_to_close" if args.minimum else "can_close"
     call = python_args(**extra, max_cards=args.max_cards, backend=args.backend,

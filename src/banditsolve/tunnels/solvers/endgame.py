@@ -188,7 +188,8 @@ def _bandida_key(state: GameState) -> object:
     placements and the last one laid (the table itself, with its cells, rim and front, holds
     about 8 KB with 17 cards: the memo grew 50-70 MB a second). The map's removals need the
     cards, not only the cells; and under ``map_removes=not_special`` the map just laid, the last
-    card, may not be taken off, so the key holds the last card, as :meth:`Table.__eq__` does."""
+    card, may not be taken off, so the key holds the last card, as :meth:`Table.__eq__` does (the
+    first card, which a map never takes off either, is the start card in every game state)."""
     history = state.table.history
     laid = (tuple(sorted(history)), history[-1] if history else None)
     return (laid, replace(state, turn=0, table=_NO_TABLE))

@@ -63,11 +63,11 @@ def after_removal(
     todo = list(owed)
     last = False
     while todo:
-        fewest = run.best.cap(None)
+        fewest = run.best.answer
         left = run.round(table, todo, last)
         if run.best.answer is not None and not minimum:
             break
-        if last and len(left) == len(todo) and run.best.cap(None) == fewest:
+        if last and len(left) == len(todo) and run.best.answer is fewest:
             todo = left
             break  # (a round that decided nothing: the limits ran out)
         todo, last = left, True
