@@ -397,6 +397,10 @@ class CompactSearch:
                 return ONE if me == 0 else ZERO
         if chance is not None:
             return self._average(*chance)
+        return self._best_move(s)
+
+    def _best_move(self, s: Compact) -> Value:
+        """The value of the decision ``s``: its best child's for the player to move."""
         maximise = s[4] == 0
         best: Value | None = None
         for child in self.children(s):
