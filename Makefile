@@ -70,13 +70,14 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # The package as a user's pip gets it, in dist/: the sdist, then the wheel built from the unpacked
-# sdist (python -m build does both, each in an isolated environment), twine's metadata check, and
-# a check that the sdist holds what MANIFEST.in promises (specs/, docs/, tests/, benchmarks/).
+# sdist (python -m build does both, each in an isolated environment), twine's metadata check, a
+# check that the sdist holds what MANIFEST.in promises (specs/, docs/, tests/, benchmarks/), and
+# that the wheel installs with no compiler on the PATH and answers through its compiled core.
 package: $(STAMP)
 	rm -f dist/banditsolve-*
 	$(BIN)/python -m build --outdir dist .
 	$(BIN)/twine check --strict dist/banditsolve-*
-	$(BIN)/python -m tests.test_package dist/banditsolve-*.tar.gz
+	$(BIN)/python -m tests.test_package dist/banditsolve-*.tar.gz dist/banditsolve-*.whl
 
 demo: $(STAMP)
 	$(BIN)/banditsolve demo --out demo-pictures

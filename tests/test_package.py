@@ -1,10 +1,12 @@
 """The package as it ships: an OSI licence named in the metadata, the project's URLs and
-classifiers, the version in one place, a changelog, and an sdist that holds what the project's
-own checks need (``specs/``, ``docs/``, ``tests/``, ``benchmarks/``).
+classifiers, the version in one place, a changelog, an sdist that holds what the project's own
+checks need (``specs/``, ``docs/``, ``tests/``, ``benchmarks/``), and a wheel that carries the
+compiled core and its stubs, installs with no compiler on the PATH and answers through that core.
 
 Building the sdist takes a few seconds and a wheel from it a minute (the compiled core), so the
-build is in ``make package`` (which runs this module on its sdist: ``python -m tests.test_package
-dist/banditsolve-*.tar.gz``) and behind the ``slow`` mark here.
+build is in ``make package`` (which runs this module on its sdist and wheel: ``python -m
+tests.test_package dist/banditsolve-*.tar.gz dist/banditsolve-*.whl``) and behind the ``slow``
+mark here.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import re
 import subprocess
 import sys
 import tarfile
+import tempfile
 import tomllib
+import zipfile
 from email.parser import HeaderParser
 from pathlib import Path
 from typing import Any
@@ -127,18 +131,90 @@ def test_the_sdist_holds_the_checks_and_the_licence(tmp_path: Path) -> None:
     assert sdist_problems(sdist) == []
 
 
+#: What a wheel must hold beside the Python code: the compiled core, its stubs, the type marker.
+WHEEL_FILES = (
+    "banditsolve/tunnels/solvers/closure_core.pyi",
+    "banditsolve/py.typed",
+)
+CORE_PREFIX = "banditsolve/tunnels/solvers/closure_core."
+
+#: Run by the wheel's own interpreter check: the compiled core from the wheel answers a closure
+#: question the README shows (six cards, proven the fewest), through the library's call.
+WHEEL_CALL = """
+import sys
+from banditsolve.tunnels import parse_position, min_cards_to_close
+from banditsolve.tunnels.solvers import closure_core
+assert closure_core.__file__.startswith(sys.argv[1]), closure_core.__file__
+position = parse_position("bandido L+TL+TR+R+BR+BL@0,0,0 | L*2 TL*2 L+TL TL+BL R+BR")
+result = min_cards_to_close(position, backend="exact")
+assert (result.status, result.cards, result.minimum, result.backend) == (
+    "closable", 6, True, "exact"), result
+print(closure_core.__file__)
+"""
+
+
+def no_compiler_env(target: Path) -> dict[str, str]:
+    """An environment with no C or C++ compiler on its PATH (only the interpreter's own folder,
+    which holds none) and CC/CXX that fail, with ``target`` first on the import path."""
+    return {
+        "PATH": str(Path(sys.executable).parent),
+        "CC": "/bin/false",
+        "CXX": "/bin/false",
+        "PYTHONPATH": str(target),
+        "HOME": str(target),
+    }
+
+
+def wheel_problems(wheel: Path, target: Path) -> list[str]:
+    """What a wheel lacks (the compiled core, its stubs), and whether it installs and runs the
+    compiled core with no compiler at hand (installed without its dependencies into
+    ``target``, which the running interpreter's own packages then complete)."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    problems = [f"no {name}" for name in WHEEL_FILES if name not in names]
+    if not any(n.startswith(CORE_PREFIX) and n.endswith(".so") for n in names):
+        problems.append("no compiled core (closure_core*.so)")
+    if problems:
+        return problems
+    env = no_compiler_env(target)
+    for tool in ("gcc", "g++", "cc", "c++"):
+        found = subprocess.run(["/bin/sh", "-c", f"command -v {tool}"], env=env, check=False,
+                               capture_output=True, text=True)
+        if found.stdout.strip():
+            problems.append(f"{tool} is still on the PATH of the check: {found.stdout.strip()}")
+    steps = (
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--target", str(target), str(wheel)],
+        [sys.executable, "-c", WHEEL_CALL, str(target)],
+    )
+    for step in steps:
+        done = subprocess.run(step, env=env, capture_output=True, text=True, timeout=600,
+                              check=False)
+        if done.returncode:
+            problems.append(f"{step[1:3]} failed: {(done.stdout + done.stderr)[-1500:]}")
+            break
+    return problems
+
+
 def main(paths: list[str]) -> int:
-    """``python -m tests.test_package SDIST...``: each sdist checked; 1 when one falls short."""
+    """``python -m tests.test_package SDIST... WHEEL...``: each sdist and wheel checked; 1 when
+    one falls short."""
     if not paths:
-        print("usage: python -m tests.test_package SDIST...", file=sys.stderr)
+        print("usage: python -m tests.test_package SDIST... WHEEL...", file=sys.stderr)
         return 2
     failed = False
     for path in paths:
-        problems = sdist_problems(Path(path))
+        if path.endswith(".whl"):
+            with tempfile.TemporaryDirectory() as target:
+                problems = wheel_problems(Path(path), Path(target))
+            done = "installs with no compiler and answers through its compiled core"
+        else:
+            problems = sdist_problems(Path(path))
+            done = f"holds {', '.join(f'{f}/' for f in SDIST_FOLDERS)} and the licence"
         for problem in problems:
             print(f"{path}: {problem}", file=sys.stderr)
         if not problems:
-            print(f"{path}: holds {', '.join(f'{f}/' for f in SDIST_FOLDERS)} and the licence")
+            print(f"{path}: {done}")
         failed = failed or bool(problems)
     return 1 if failed else 0
 
