@@ -12,8 +12,11 @@ finish within it; the wall time around the call is compared with the limit. Sear
   among its cards (every backend), and the fewest cards of a Bandida state that owes its map's
   removal (cut short: not proven);
 - Rolling Bandits' ``odds`` and ``best_turn`` on the ten-wagon start of a two-player game,
-  and ``is_safe`` on a slow question found in random four-player games (wagon 2 of
-  :data:`SAFE_POSITION`, player 2);
+  and ``is_safe`` on a slow question found in random three-player games (wagon 1 of
+  :data:`SAFE_POSITION`, player 1: safe, which the models prove in 0.3-0.4 s and the exact
+  search not within 10 s), with the exact search and with ``auto`` (the default: the exact
+  search within half the limit, then the CP-SAT model), and ``auto`` on
+  :data:`FOUR_PLAYERS`, wagon 1, player 3 (a user's trial: it ran 86-103 % past 0.2 s);
 - Los Banditos' ``best_turn`` on an opening turn (``method="exact"`` with no node limit, and
   ``"auto"``, whose estimate gets the half the exact search leaves);
 - Bandido's ``solve_game`` and ``win_share`` on a new game (seed 3), ``claim_verdict`` with the
@@ -62,13 +65,21 @@ TEN_WAGONS = (
     "2:4/4:S:-|-,3:2/2:M:-|-,4:2/2:H:-|-,5:1/1:H:-|-,6:3/3:B:-|-,7:4/4:S:-|-,8:3/3:R:-|-,"
     "9:1/1:M:-|-,10:2/2:R:-|- won=-|- trunks=-|-"
 )
-#: A slow ``is_safe`` question met in random four-player games (seed 26, move 231): is wagon 2
-#: provably player 2's? Undecided after 2 s.
+#: A slow ``is_safe`` question met in random three-player games (seed 16): is wagon 1
+#: provably player 1's? Safe; the exact search has not answered within 10 s. (The four-player
+#: question here before, seed 26's, is answered by the exact search in 0.1 s since it tries
+#: the players' actions in both orders.)
 SAFE_POSITION = (
-    "rb ed=default n=4 phase=roll turn=3 wagons=16 train=0:5/5L:-:-|-|-|-,1:4/4:M:-|-|-|-,"
-    "2:1/1:S:-|-|R2|-,3:2/2:H:-|-|S1|-,4:2/2:B:-|-|H2~1|-,6:4/4:M:-|-|M1|-,7:4/4:B:-|-|-|-,"
-    "12:4/4:-:R3~2|-|-|- won=-|10:3/3|16:3/3,9:1/1,8:3/3|15:3/3,13:2/2,14:2/2,11:1/1,5:1/1 "
-    "trunks=-|-|H1r*|M1n air=7/0 usable=1"
+    "rb ed=default n=3 phase=start turn=2 wagons=16 train=0:5/5L:-:-|-|-,1:1/1:H:-|B1|-,"
+    "2:1/1:R:-|R1|-,3:2/2:S:-|M1|-,6:3/3:B:-|H4~3|-,8:2/2:S:-|-|-,9:3/3:M:M1|-|S1,"
+    "10:4/4:R:S2|-|-,11:4/4:B:B1|-|-,13:4/4:-:R3|-|- won=16:2/2|7:1/1,5:2/2,4:1/1|15:3/3,"
+    "14:3/3,12:4/4 trunks=B1r*|R2n|H1r* usable=1"
+)
+#: Four players, three opponents to play: ``auto`` takes the exact search, then the model.
+FOUR_PLAYERS = (
+    "rb ed=default n=4 phase=start turn=0 wagons=7 train=0:5/5L:-:-|-|-|-,1:3/3:-:-|-|-|B3,"
+    "2:1/1:-:-|-|-|M3,3:2/2:-:-|-|-|-,4:3/3:-:-|-|-|-,5:4/4:-:M3|-|-|-,6:2/2:-:-|-|-|-,"
+    "7:2/2:-:-|-|-|- won=-|-|-|- trunks=-|-|-|-"
 )
 #: A Los Banditos opening turn: the exact search of the whole game takes minutes.
 OPENING = "3:k6:g1/2::/1::/1:: 112233 -:- 0h:r4b2"
@@ -116,7 +127,14 @@ def searches() -> dict[str, list[Callable[[float], bool]]]:
         lambda lim: best_turn(start, time_limit=lim).value is None
     ]
     safe = ROLLING.from_notation(SAFE_POSITION)
-    out["rolling is_safe"] = [lambda lim: is_safe(safe, 2, 2, time_limit=lim).safe is None]
+    out["rolling is_safe, exact"] = [
+        lambda lim: is_safe(safe, 1, 1, time_limit=lim, backend="exact").safe is None
+    ]
+    four = ROLLING.from_notation(FOUR_PLAYERS)
+    out["rolling is_safe, auto (three and four players)"] = [
+        lambda lim: is_safe(safe, 1, 1, time_limit=lim).safe is None,
+        lambda lim: is_safe(four, 1, 3, time_limit=lim).safe is None,
+    ]
     opening = read_position(OPENING)
     out["banditos best_turn, exact"] = [
         lambda lim: banditos_best(opening, method="exact", node_limit=None, time_limit=lim)

@@ -218,6 +218,32 @@ def test_the_bound_answers_at_once_with_its_reason() -> None:
     assert "at most 5 dice" in verdict.reason
 
 
+@rules("RB-SAFE-2")
+@pytest.mark.parametrize(
+    ("notation", "wagon", "player"),
+    [
+        # a user's trial: three opponents take the two rearmost wagons outright, then a chain
+        # of five groups reaches wagon 1 (plain enumeration: 0.07 s)
+        ("rb ed=default n=4 phase=start turn=0 wagons=7 train=0:5/5L:-:-|-|-|-,"
+         "1:3/3:-:-|-|-|B3,2:1/1:-:-|-|-|M3,3:2/2:-:-|-|-|-,4:3/3:-:-|-|-|-,"
+         "5:4/4:-:M3|-|-|-,6:2/2:-:-|-|-|-,7:2/2:-:-|-|-|- won=-|-|-|- trunks=-|-|-|-", 1, 3),
+        ("rb ed=default n=3 phase=start turn=0 wagons=6 train=0:5/5L:-:R2|-|-,1:1/1:-:-|-|H2,"
+         "2:4/4:-:-|-|-,3:3/3:-:-|-|-,4:4/4:-:-|-|-,5:3/3:-:-|-|-,6:1/1:-:-|-|- won=-|-|- "
+         "trunks=-|-|-", 1, 2),
+    ],
+)
+def test_the_exact_search_finds_long_lines_that_attack_before_ending_the_turn(
+    notation: str, wagon: int, player: int
+) -> None:
+    # Ending each turn first, the search spent 47,000-51,000 positions (5 s) on these without
+    # an answer; the plain enumeration's order finds their lines in 700-1,300.
+    state = GAME.from_notation(notation)
+    exact = is_safe(state, wagon, player, backend="exact", node_limit=20_000)
+    assert exact.safe is False
+    _replays(state, exact)
+    assert plain_safe(state, wagon, player, node_limit=20_000).safe is False
+
+
 @rules("RB-SAFE-4")
 def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play() -> None:
     # one opponent: the exact search (here its bound)

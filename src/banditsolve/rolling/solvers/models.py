@@ -12,6 +12,7 @@ them the answer is ``unknown`` with that reason.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -225,11 +226,23 @@ class _Question:
     ) -> None:
         self.state, self.wagon, self.player = state, wagon, player
         self.backend, self.budget, self.workers, self.seed = backend, budget, workers, seed
+        # The longest a model took to build so far (every question of one call shares it).
+        self.builds: list[float] = [0.0]
 
     def at(self, state: State) -> _Question:
-        return _Question(
+        other = _Question(
             state, self.wagon, self.player, self.backend, self.budget, self.workers, self.seed
         )
+        other.builds = self.builds
+        return other
+
+    def time_for_a_model(self) -> None:
+        """Raise :class:`LimitReached` unless the time left exceeds the longest build so far
+        (a model's build reads no clock: one begun with less time would end past the limit;
+        measured 10-40 ms on three- and four-player questions)."""
+        left = self.budget.time_left()
+        if left is not None and left <= self.builds[0]:
+            raise LimitReached("time", self.budget.limits)
 
     def solve(self) -> Verdict:
         """(safe, counterexample, note) for the position (``None``: unknown, note the reason)."""
@@ -263,11 +276,16 @@ class _Question:
 
     def run(self, free: int | None, stack: bool, claim: bool = False) -> tuple[str, Built, Any]:
         """Build and solve one model: (status, the model, its values)."""
+        self.time_for_a_model()
+        began = time.perf_counter()
         ops: CpOps | Z3Ops = CpOps() if self.backend == "cpsat" else Z3Ops()
         built = build(ops, self.state, self.wagon, self.player, free, stack, claim)
+        self.builds[0] = max(self.builds[0], time.perf_counter() - began)
         if ops.infeasible:
             return "infeasible", built, None
         left = self.budget.time_left()
+        if left is not None and left <= 0:
+            raise LimitReached("time", self.budget.limits)
         if isinstance(ops, CpOps):
             status, value = ops.solve(left, self.workers, self.seed)
         else:
@@ -337,14 +355,16 @@ def model_safe(
     *,
     workers: int = 1,
     seed: int = 0,
+    start: float | None = None,
 ) -> Safety:
-    """The safety verdict by the CP-SAT or Z3 model."""
+    """The safety verdict by the CP-SAT or Z3 model. ``start``: the ``time.perf_counter()``
+    reading the time limit counts from (now when None; ``auto`` passes its own start)."""
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
         raise SolverError(f"workers must be a whole number from 1 to 64, not {workers!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise SolverError("the seed must be a whole number from 0 to 2**31 - 1")
     name = "CP-SAT" if backend == "cpsat" else "Z3"
-    budget = Budget(limits)
+    budget = Budget(limits, start=start)
     try:
         safe, line, note = _Question(state, wagon, player, backend, budget, workers, seed).solve()
     except LimitReached as exc:

@@ -27,6 +27,7 @@ A limit that runs out answers *unknown*, never *no*.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from banditsolve.core.args import expect_whole
@@ -191,6 +192,14 @@ def _bounded_safe(state: State, player: int, wagon: int) -> int | None:
     return bound
 
 
+#: The nodes of the exact search's first round in each order (see :meth:`_Fast.search`).
+FIRST_ROUND = 256
+
+
+class _RoundOver(Exception):
+    """A round of the exact search spent its nodes (control flow inside :class:`_Fast`)."""
+
+
 class _Fast:
     """The exact search: reachability over the engine with keys, symmetry and the bound."""
 
@@ -199,6 +208,28 @@ class _Fast:
         self.wagon = wagon
         self.budget = budget
         self.seen: set[Key] = set()
+        self.end_first = True
+        self.round_end = 0  # the budget's node count at which the round stops
+
+    def search(self, state: State, line: list[str]) -> bool:
+        """:meth:`breaks` from ``state`` in rounds of doubling size, each in two orders of the
+        players' actions: ending the turn first (short lines, which most breaks need), then
+        the rules' own order (attacks first, which some lines of many turns need: one
+        position took 26,000 positions and its 2 s limit in the first order, 726 in the
+        second). Every round keeps the positions shown safe before it (``seen``: a position
+        is put there only once every line from it was searched), so a round only searches
+        again what an unfinished round left open."""
+        size = FIRST_ROUND
+        while True:
+            for end_first in (True, False):
+                self.end_first = end_first
+                self.round_end = self.budget.nodes + size
+                line.clear()
+                try:
+                    return self.breaks(state, line)
+                except _RoundOver:
+                    pass
+            size *= 2
 
     def breaks(self, state: State, line: list[str]) -> bool:
         if state.is_terminal or state.to_move == self.player:
@@ -210,11 +241,13 @@ class _Fast:
         key = position_key(state)
         if key in self.seen:
             return False
+        if self.budget.nodes >= self.round_end:
+            raise _RoundOver
         self.budget.tick()
         if state.phase in ("roll", "mroll"):
             n = state.airborne[0] if state.phase == "roll" else state.airborne[1]
             actions: tuple[Any, ...] = tuple(a for a, _ in roll_orbits(state, n))
-        elif state.is_chance:
+        elif state.is_chance or not self.end_first:
             actions = legal_actions(state)
         else:
             actions = legal_actions(state)[::-1]  # end first: the shortest lines
@@ -254,7 +287,7 @@ def _safe_reason(wagon: int, p: int, nodes: int) -> str:
 
 
 def _check_backend(backend: str | None, share: bool) -> str:
-    """The backend :func:`is_safe` runs: ``backend``, by default ``exact`` (``plain`` when
+    """The backend :func:`is_safe` runs: ``backend``, by default ``auto`` (``plain`` when
     ``share`` is false); refused when it is unknown or clashes with ``share=False``."""
     if not share and backend not in (None, "plain"):
         raise SolverError(
@@ -262,7 +295,7 @@ def _check_backend(backend: str | None, share: bool) -> str:
             "give one of them"
         )
     if backend is None:
-        return "exact" if share else "plain"
+        return "auto" if share else "plain"
     if backend not in BACKENDS:
         raise SolverError(
             f"unknown safety backend {_shown(backend)!r}: choose from {', '.join(BACKENDS)}"
@@ -289,10 +322,10 @@ def is_safe(
     seed: int = 0,
 ) -> Safety:
     """Whether ``player`` (default: the player who just moved) surely steals ``wagon`` at the start
-    of their next turn. ``backend``: ``exact`` (default; ``plain`` when ``share`` is false, which
-    no other backend may be given with),
-    ``plain``, ``cpsat``, ``z3`` or ``auto`` (the exact search with one opponent to play, else
-    the exact search within a small node budget and then the CP-SAT model, see :func:`_auto`).
+    of their next turn. ``backend``: ``auto`` (default: the exact search with one opponent to
+    play, else the exact search within a small node budget and then the CP-SAT model, see
+    :func:`_auto`; ``plain`` when ``share`` is false, which no other backend may be given with),
+    ``exact``, ``plain``, ``cpsat`` or ``z3``.
     ``workers`` and ``seed`` go to CP-SAT (and the seed to Z3)."""
     limits = Limits(time_limit, node_limit)
     backend = _check_backend(backend, share)
@@ -320,7 +353,7 @@ def is_safe(
                 (), 0, "exact", limits,
             )
         fast = _Fast(p, wagon, budget)
-        run = fast.breaks
+        run = fast.search
         method = "exact"
     try:
         broken = run(state, line)
@@ -339,6 +372,9 @@ def is_safe(
 
 #: The exact search's node budget under ``auto`` before the CP-SAT model is asked instead.
 AUTO_EXACT_NODES = 2000
+#: The exact search's share of the time limit under ``auto`` (2,000 positions take 0.15-0.2 s
+#: on four players: under a 0.2 s limit, the model had the time left after the whole limit).
+AUTO_EXACT_SHARE = 0.5
 
 
 def _auto(state: State, wagon: int, p: int, limits: Limits, workers: int, seed: int) -> Safety:
@@ -348,17 +384,19 @@ def _auto(state: State, wagon: int, p: int, limits: Limits, workers: int, seed: 
     size grows with the turns, not with their positions: about 0.1 s where the search needs
     10^4 to 10^6 positions, measured in ``benchmarks/bench_rolling.py``); the mercenary
     variant (two players) and what the model does not settle stay with the exact search."""
+    start = time.perf_counter()
     opponents = (p - state.to_move) % state.players
     if opponents <= 1 or covers(state, wagon, p) is not None:
         return is_safe(state, wagon, p, time_limit=limits.time_limit,
                        node_limit=limits.node_limit, backend="exact")
     nodes = AUTO_EXACT_NODES if limits.node_limit is None else min(
         AUTO_EXACT_NODES, limits.node_limit)
-    first = is_safe(state, wagon, p, time_limit=limits.time_limit, node_limit=nodes,
-                    backend="exact")
+    share = None if limits.time_limit is None else limits.time_limit * AUTO_EXACT_SHARE
+    first = is_safe(state, wagon, p, time_limit=share, node_limit=nodes, backend="exact")
     if first.safe is not None:
         return first
-    return model_safe(state, wagon, p, "cpsat", limits, workers=workers, seed=seed)
+    # The model gets what the search left of the time limit (its clock started with this call).
+    return model_safe(state, wagon, p, "cpsat", limits, workers=workers, seed=seed, start=start)
 
 
 def plain_safe(state: State, wagon: int, player: int | None = None, **kw: Any) -> Safety:
