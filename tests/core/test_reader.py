@@ -12,6 +12,7 @@ import pytest
 import banditsolve
 from banditsolve.core.io import read_state
 from banditsolve.core.limits import MAX_INPUT_BYTES
+from banditsolve.core.protocol import CHANCE
 from banditsolve.errors import NotationError
 from tests.cli_runner import run
 
@@ -89,6 +90,38 @@ def test_every_game_reads_standard_input_and_names_a_bad_file(
     bad.write_text(text[: len(text) // 2] + " ??", encoding="utf-8")
     with pytest.raises(NotationError, match=r"^\S*broken\.txt: "):
         game.read_state(bad)
+
+
+@pytest.mark.parametrize("name", banditsolve.games())
+def test_what_new_and_apply_print_feeds_the_next_command_and_nothing_like_it_does(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = banditsolve.load_game(name)
+    state = game.new_game(seed=2)
+    chance = game.current_player(state) == CHANCE
+    actions = [a for a, _ in game.chance_outcomes(state)] if chance else game.legal_actions(state)
+    action = game.action_text(state, actions[0]) if actions else None
+    printed = run(name, "new", "--seed", "2")
+    assert printed.code == 0, printed.err
+    monkeypatch.setattr(sys, "stdin", Stdin(printed.out.encode()))
+    assert game.read_state("-") == state
+    if action is not None:
+        monkeypatch.setattr(sys, "stdin", Stdin(printed.out.encode()))
+        applied = run(name, "apply", "-", action)
+        assert applied.code == 0, applied.err
+        monkeypatch.setattr(sys, "stdin", Stdin(applied.out.encode()))
+        assert game.read_state("-") == game.apply(state, game.parse_action(state, action))
+    # Only the picture of that very state, whole: one changed, cut or added line is refused.
+    first, picture = printed.out.split("\n\n", 1)
+    lines = picture.rstrip("\n").split("\n")
+    for text in (
+        f"{first}\n\n" + "\n".join(lines[:-1]),
+        f"{first}\n\n{picture}more\n",
+        f"{first}\n{picture}",
+        f"{first}\n\n" + picture.replace(lines[0], lines[0][:-1] + "#", 1),
+    ):
+        with pytest.raises(NotationError, match=r"the text has \d+ lines"):
+            game.read_state(text)
 
 
 @pytest.mark.parametrize("name", banditsolve.games())

@@ -103,6 +103,36 @@ def test_a_bad_position_file_is_refused_naming_the_file(tmp_path: Path) -> None:
 
 
 @rules("RB-NOTE-2")
+def test_a_bad_wagon_in_json_is_named_by_its_number_and_its_place_in_the_train() -> None:
+    doc = GAME.to_json(GAME.new_game(2, seed=1))
+    doc["train"][0]["trunk"] = "banana"  # the locomotive: wagon 0, first in the list
+    with pytest.raises(NotationError, match=r"^JSON position: train\[0\] \(wagon 0\): trunk "):
+        GAME.read_state(json.dumps(doc))
+    doc = GAME.to_json(GAME.new_game(2, seed=1))
+    doc["train"][2]["groups"][1] = {"symbol": "hat", "bandits": -1, "mercs": 0, "natural": 0}
+    with pytest.raises(
+        NotationError, match=r"^JSON position: train\[2\] \(wagon 2\): group of player 1: bandits"
+    ):
+        GAME.read_state(json.dumps(doc))
+
+
+@rules("RB-NOTE-2")
+def test_a_bad_number_or_phase_is_named_for_what_it_is() -> None:
+    text = GAME.to_notation(GAME.new_game(2, seed=1))
+    with pytest.raises(NotationError, match=r"^turn: '-1' is below 0$"):
+        GAME.read_state(text.replace("turn=0", "turn=-1"))
+    with pytest.raises(NotationError, match=r"^turn: 'x' is not a whole number$"):
+        GAME.read_state(text.replace("turn=0", "turn=x"))
+    with pytest.raises(NotationError, match=r": 1 group for 2 players$"):
+        GAME.read_state(text.replace("|-,", ",", 1))
+    doc = GAME.to_json(GAME.new_game(2, seed=1))
+    with pytest.raises(NotationError, match=r"^JSON position: phase must be text, not a number$"):
+        GAME.read_state(json.dumps({**doc, "phase": 3}))
+    with pytest.raises(NotationError, match=r"phase must be one of .*, not 'rolling'$"):
+        GAME.read_state(json.dumps({**doc, "phase": "rolling"}))
+
+
+@rules("RB-NOTE-2")
 def test_bad_actions_and_options() -> None:
     state = GAME.new_game(2, seed=1)
     for bad in ("", "lay J@1", "fly", "roll +x", "open R2z"):
@@ -397,8 +427,10 @@ def test_cli_refuses_a_missing_or_bad_edition_file(tmp_path: Path) -> None:
                         '"wagons": [], "trunks": []}', encoding="utf-8")
     bad = EDITION_POSITION.format(ed=bad_file, loco="3/4", w1="3")
     unknown = EDITION_POSITION.format(ed="four-dice-x", loco="3/4", w1="3")
+    folder = EDITION_POSITION.format(ed=tmp_path, loco="3/4", w1="3")
     for position, words in (
         (missing, ("nope.json", "no such file")),
+        (folder, (tmp_path.name, "a folder, not a file")),
         (bad, ("bad.json", "wagons must be a non-empty list")),
         (unknown, ("unknown edition", "path of its JSON file")),
     ):

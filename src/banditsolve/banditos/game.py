@@ -113,7 +113,7 @@ class LosBanditos:
     def read_state(self, source: Source) -> State:
         return read_state(
             source, notation=notation.parse_position, json_document=notation.from_json,
-            what="position",
+            what="position", picture=self.ascii,
         )
 
     def ascii(self, state: State) -> str:

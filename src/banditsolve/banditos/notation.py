@@ -366,10 +366,11 @@ def from_json(doc: Any) -> State:
     )
     to_move = _int(doc["to_move"], f"{where}: 'to_move'", 0, 1)
     phase = doc["phase"]
-    if not isinstance(phase, str) or phase not in _JSON_PHASES:
-        given = excerpt(phase) if isinstance(phase, str) else json_type(phase)
+    if not isinstance(phase, str):
+        raise NotationError(f"{where}: 'phase' must be text, not {json_type(phase)}")
+    if phase not in _JSON_PHASES:
         raise NotationError(
-            f"{where}: unknown phase {given} (phases are {', '.join(_JSON_PHASES)})"
+            f"{where}: unknown phase {excerpt(phase)} (phases are {', '.join(_JSON_PHASES)})"
         )
     rolled, pending = _JSON_PHASES[phase]
     hand = _json_dice(doc["hand"], f"{where}: 'hand'", MAX_JSON_DICE)

@@ -143,11 +143,14 @@ def read_state(
     notation: Callable[[str], S],
     json_document: Callable[[Any], S],
     what: str = "position",
+    picture: Callable[[S], str] | None = None,
 ) -> S:
     """A game's state from ``source`` (see :func:`read_text`): JSON text (it starts with
     ``{``) through :func:`load_json` and ``json_document``, anything else through
-    ``notation``. An error of the parsers is raised with the file (or standard input) named
-    first, so the message says where the bad input came from."""
+    ``notation``. With ``picture`` (the game's text drawing), the text that ``new`` and
+    ``apply`` print is read too: the notation's line, an empty line, and that state's picture
+    exactly (nothing else beside a notation is). An error of the parsers is raised with the
+    file (or standard input) named first, so the message says where the bad input came from."""
     text, where = read_text(source, what)
     try:
         if text.lstrip()[:1] in ("{", "["):
@@ -156,17 +159,31 @@ def read_state(
                 # The --json of new, show and apply: its notation is the state.
                 return notation(doc["notation"])
             return json_document(doc)
-        return notation(text)
+        drawn = None if picture is None else _drawn_state(text, notation, picture)
+        return notation(text) if drawn is None else drawn
     except BanditsolveError as exc:
         lines = [line for line in text.splitlines() if line.strip()]
         if len(lines) > 1 and text.lstrip()[:1] not in ("{", "["):
             exc = type(exc)(
-                f"{exc} (the text has {len(lines)} lines: a notation is one line, as new, show"
-                " and apply print it above their picture)"
+                f"{exc} (the text has {len(lines)} lines: a notation is one line, or that line,"
+                " an empty line and the state's picture exactly as new and apply print them)"
             )
         if where == what:
             raise exc from None
         raise type(exc)(f"{where}: {exc}") from None
+
+
+def _drawn_state(text: str, notation: Callable[[str], S], picture: Callable[[S], str]) -> S | None:
+    """The state of a text that is a notation's line, an empty line and that state's picture
+    (what ``new`` and ``apply`` print), or None when the text is not that."""
+    first, blank, rest = text.strip("\n").partition("\n\n")
+    if not blank or "\n" in first.strip():
+        return None
+    try:
+        state = notation(first)
+    except BanditsolveError:
+        return None
+    return state if rest.rstrip() == picture(state).strip("\n").rstrip() else None
 
 
 def _is_file(text: str) -> bool:

@@ -21,10 +21,12 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     "'claim 2'"
     >>> len(excerpt("\\0" * 100)) <= EXCERPT
     True
+    >>> print(excerpt("it's " * 9, 16))  # cut, and closed with the quote it opened with
+    "it's it's i..."
     """
     quoted = repr(text)
     if len(quoted) > limit:
-        quoted = quoted[: limit - 4] + "...'"
+        quoted = quoted[: limit - 4] + "..." + quoted[0]
     return quoted
 
 

@@ -255,7 +255,8 @@ def _load_file(reference: str) -> Edition:
     except (OSError, ValueError):
         found = False
     if not found:
-        raise DataError(f"edition file {shown}: no such file")
+        what = "a folder, not a file" if _is_dir(path) else "no such file"
+        raise DataError(f"edition file {shown}: {what}")
     edition = load_edition(path)
     _KNOWN[reference] = edition
     return edition
@@ -284,3 +285,10 @@ def lookup(name: str) -> Edition:
         f"unknown edition {excerpt(name, 40)}: give the path of its JSON file "
         "(ed=./FILE.json) or load it first (load_edition, with_edition)"
     )
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False

@@ -200,7 +200,8 @@ class RollingBandits:
 
     def read_state(self, source: Source) -> State:
         return read_state(
-            source, notation=notation.parse_state, json_document=notation.from_json, what="position"
+            source, notation=notation.parse_state, json_document=notation.from_json,
+            what="position", picture=self.ascii,
         )
 
     def ascii(self, state: State) -> str:

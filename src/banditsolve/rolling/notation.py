@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from banditsolve.core.io import check_keys, expect_int, expect_object, read_document
-from banditsolve.core.text import excerpt
+from banditsolve.core.io import check_keys, expect_int, expect_object, json_type, read_document
+from banditsolve.core.text import excerpt, plural
 from banditsolve.errors import ArgumentTypeError, BanditsolveError, NotationError, RuleOptionError
 from banditsolve.rolling.edition import (
     CONTENT_LETTERS,
@@ -144,6 +144,8 @@ def _turn_fields(state: State) -> list[str]:
 
 def _int(text: str, where: str, low: int = 0, high: int = 99) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        if text[:1] == "-" and text[1:].isascii() and text[1:].isdigit():
+            raise NotationError(f"{where}: {excerpt(text, 20)} is below {low}")
         raise NotationError(f"{where}: {excerpt(text, 20)} is not a whole number")
     value = int(text)
     if not low <= value <= high:
@@ -193,7 +195,9 @@ def _parse_wagon(text: str, players: int, where: str) -> Wagon:
     trunk = None if fields[2] == "-" else _sym(fields[2], where)
     groups = fields[3].split("|")
     if len(groups) != players:
-        raise NotationError(f"{where}: {len(groups)} groups for {players} players")
+        raise NotationError(
+            f"{where}: {plural(len(groups), 'group')} for {plural(players, 'player')}"
+        )
     return Wagon(wagon_id, need, points, loco, trunk, tuple(_parse_group(g, where) for g in groups))
 
 
@@ -498,18 +502,22 @@ def _j_group(value: object, where: str) -> Group | None:
 
 
 def _j_wagon(value: object, where: str, players: int) -> Wagon:
+    """A wagon of the train list; ``where`` names its place in the list, and once its id is
+    read the messages name the wagon by its number too (the locomotive is wagon 0)."""
     c = expect_object(value, where)
     check_keys(c, where, required=("id", "need", "points", "locomotive", "trunk", "groups"))
+    number = expect_int(c["id"], f"{where}: id", 0, 99)
+    where = f"{where} (wagon {number})"
     groups = _j_list(c["groups"], f"{where}: groups")
     if len(groups) != players:
         raise NotationError(f"{where}: one group entry per player")
     return Wagon(
-        expect_int(c["id"], f"{where}: id", 0, 99),
+        number,
         expect_int(c["need"], f"{where}: need", 1, 99),
         expect_int(c["points"], f"{where}: points", 0, 99),
         _j_bool(c["locomotive"], f"{where}: locomotive"),
         None if c["trunk"] is None else _j_sym(c["trunk"], f"{where}: trunk"),
-        tuple(_j_group(g, f"{where}: group {k}") for k, g in enumerate(groups)),
+        tuple(_j_group(g, f"{where}: group of player {k}") for k, g in enumerate(groups)),
     )
 
 
@@ -564,7 +572,11 @@ class _Doc:
         for phase in phases:
             if value == phase:
                 return phase
-        raise NotationError(f"{_JSON}: {key} must be one of {', '.join(phases)}")
+        if not isinstance(value, str):
+            raise NotationError(f"{_JSON}: {key} must be text, not {json_type(value)}")
+        raise NotationError(
+            f"{_JSON}: {key} must be one of {', '.join(phases)}, not {excerpt(value, 20)}"
+        )
 
     def number(self, key: str, low: int, high: int, default: object = None) -> int:
         return expect_int(self.doc.get(key, default), f"{_JSON}: {key}", low, high)
@@ -605,7 +617,7 @@ class _Doc:
             phase=self.phase("phase", ""),
             to_move=self.number("to_move", 0, players - 1),
             train=tuple(
-                _j_wagon(c, f"{_JSON}: wagon {i + 1}", players) for i, c in enumerate(train)
+                _j_wagon(c, f"{_JSON}: train[{i}]", players) for i, c in enumerate(train)
             ),
             wagons=self.number("wagons", 1, 30),
             won=tuple(

@@ -357,7 +357,8 @@ class TunnelGame:
     def read_state(self, source: Source) -> GameState:
         """A game state from text (its notation or JSON), UTF-8 bytes, a file or ``-``."""
         return io.read_state(
-            source, notation=self.from_notation, json_document=self.from_json, what="game state"
+            source, notation=self.from_notation, json_document=self.from_json, what="game state",
+            picture=self.ascii,
         )
 
     # -- information and numbering (:mod:`banditsolve.tunnels.info`) -------------------------------
