@@ -43,7 +43,7 @@ lint: $(STAMP)
 	# no function over McCabe 15, counted as lizard counts (each `and`, `or` and condition too)
 	$(BIN)/lizard --CCN 15 --warnings_only src csrc tests benchmarks fuzz
 	# and as radon counts it (each assert and conditional expression too), on the library's code
-	$(BIN)/radon cc --json src | $(BIN)/python -c "$$RADON_OVER_15"
+	$(BIN)/radon cc --json --show-closures src | $(BIN)/python -c "$$RADON_OVER_15"
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests $(DOCS_CODE)

@@ -105,6 +105,11 @@ def test_what_new_and_apply_print_feeds_the_next_command_and_nothing_like_it_doe
     assert printed.code == 0, printed.err
     monkeypatch.setattr(sys, "stdin", Stdin(printed.out.encode()))
     assert game.read_state("-") == state
+    if name in ("bandido", "bandida"):  # close and show read a position or a game state
+        assert game.read_position_or_state(printed.out) == state  # type: ignore[attr-defined]
+        monkeypatch.setattr(sys, "stdin", Stdin(printed.out.replace("\n", "\r\n").encode()))
+        shown = run(name, "show", "-")
+        assert shown.code == 0, shown.err
     if action is not None:
         monkeypatch.setattr(sys, "stdin", Stdin(printed.out.encode()))
         applied = run(name, "apply", "-", action)

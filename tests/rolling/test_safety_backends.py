@@ -44,7 +44,7 @@ def test_exact_agrees_with_plain_on_generated_cases() -> None:
     decided = 0
     answers = set()
     for state, wagon, player in _mixed(scaled(120, 2000), 21):
-        exact = is_safe(state, wagon, player, node_limit=50_000)
+        exact = is_safe(state, wagon, player, backend="exact", node_limit=50_000)
         plain = plain_safe(state, wagon, player, node_limit=50_000)
         if exact.safe is None or plain.safe is None:
             continue
@@ -108,7 +108,7 @@ def test_models_agree_with_the_exact_search() -> None:
     merc_answers = set()
     checked = 0
     for state, wagon, player in _model_cases(scaled(48, 2400), 41):
-        exact = is_safe(state, wagon, player, node_limit=1500)
+        exact = is_safe(state, wagon, player, backend="exact", node_limit=1500)
         if exact.safe is None:
             continue
         merc = state.options.mercenaries == "on"
@@ -274,3 +274,10 @@ def test_auto_takes_the_exact_search_then_the_model_when_several_opponents_play(
     assert found.safe is False
     assert found.method == "exact"
     _replays(near, found)
+    # the answer reports the limits asked, not the search's share of them; the models'
+    # arguments are checked whichever search answers
+    asked = is_safe(near, 2, 0, time_limit=10)
+    assert asked.limits == {"time_limit": 10.0, "node_limit": None}
+    for bad in ({"workers": 0}, {"seed": -1}):
+        with pytest.raises(SolverError):
+            is_safe(near, 2, 0, **bad)  # type: ignore[arg-type]

@@ -181,7 +181,7 @@ def test_safety_exact_agrees_with_plain_and_counterexamples_replay() -> None:
     cases = _random_positions(TINY, scaled(30, 300), 11) + _built_positions(scaled(80, 1500), 4)
     decided = 0
     for state, wagon in cases:
-        exact = is_safe(state, wagon, node_limit=20000)
+        exact = is_safe(state, wagon, backend="exact", node_limit=20000)
         plain = plain_safe(state, wagon, node_limit=60000)
         if exact.safe is None or plain.safe is None:
             continue

@@ -176,14 +176,18 @@ def read_state(
 def _drawn_state(text: str, notation: Callable[[str], S], picture: Callable[[S], str]) -> S | None:
     """The state of a text that is a notation's line, an empty line and that state's picture
     (what ``new`` and ``apply`` print), or None when the text is not that."""
-    first, blank, rest = text.strip("\n").partition("\n\n")
+    def lines(drawn: str) -> list[str]:  # (line ends and trailing spaces as a copy may leave them)
+        return [line.rstrip() for line in drawn.strip("\r\n").splitlines()]
+
+    first, blank, rest = text.replace("\r\n", "\n").strip("\n").partition("\n\n")
     if not blank or "\n" in first.strip():
         return None
     try:
         state = notation(first)
     except BanditsolveError:
         return None
-    return state if rest.rstrip() == picture(state).strip("\n").rstrip() else None
+    drawn = picture(state)
+    return state if drawn and lines(rest) == lines(drawn) else None
 
 
 def _is_file(text: str) -> bool:

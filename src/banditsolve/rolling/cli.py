@@ -97,8 +97,8 @@ def register(commands: Commands) -> None:
         "--backend",
         choices=("auto", "exact", "plain", "cpsat", "z3"),
         help="auto (default: the exact search, then the CP-SAT model when several opponents "
-        "play and the search has not answered within 2,000 positions), the exact search, plain "
-        "enumeration, or the CP-SAT / Z3 model of every opponent's turn",
+        "play and the search has not answered within 2,000 positions and half the time limit), "
+        "the exact search, plain enumeration, or the CP-SAT / Z3 model of every opponent's turn",
     )
     safe.add_argument(
         "--workers", type=count(1, 64, "--workers"), default=1, help="CP-SAT workers (default 1)"

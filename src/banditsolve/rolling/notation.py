@@ -144,7 +144,7 @@ def _turn_fields(state: State) -> list[str]:
 
 def _int(text: str, where: str, low: int = 0, high: int = 99) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        if text[:1] == "-" and text[1:].isascii() and text[1:].isdigit():
+        if text[:1] == "-" and text[1:].isascii() and text[1:].isdigit() and int(text) < low:
             raise NotationError(f"{where}: {excerpt(text, 20)} is below {low}")
         raise NotationError(f"{where}: {excerpt(text, 20)} is not a whole number")
     value = int(text)

@@ -248,8 +248,13 @@ class TunnelGame:
                 data, self.deck, hypothetical=hypothetical, game=self.name, mode=mode
             )
 
+        def picture(read: Position | GameState) -> str:
+            # (new and apply print game states: a position's text is never their picture)
+            return self.ascii(read) if isinstance(read, GameState) else ""
+
         return io.read_state(
-            source, notation=from_text, json_document=from_document, what="position"
+            source, notation=from_text, json_document=from_document, what="position",
+            picture=picture,
         )
 
     def refuse_foreign(self, values: object) -> None:

@@ -217,6 +217,11 @@ def _replay(state: State, built: Built, value: Value) -> tuple[State, tuple[str,
 Verdict = tuple[bool | None, tuple[str, ...], str]
 
 
+#: What the first model of a call is assumed to take to build, before one is measured (the
+#: builds measured on two-to-four-player questions took 4-15 ms).
+FIRST_BUILD_SECONDS = 0.01
+
+
 class _Question:
     """One position's question for the models: ``wagon`` ``player``'s at their next turn?"""
 
@@ -226,8 +231,9 @@ class _Question:
     ) -> None:
         self.state, self.wagon, self.player = state, wagon, player
         self.backend, self.budget, self.workers, self.seed = backend, budget, workers, seed
-        # The longest a model took to build so far (every question of one call shares it).
-        self.builds: list[float] = [0.0]
+        # The longest a model took to build so far (every question of one call shares it),
+        # from a first guess: a model reads no clock while it is built.
+        self.builds: list[float] = [FIRST_BUILD_SECONDS]
 
     def at(self, state: State) -> _Question:
         other = _Question(
@@ -238,8 +244,8 @@ class _Question:
 
     def time_for_a_model(self) -> None:
         """Raise :class:`LimitReached` unless the time left exceeds the longest build so far
-        (a model's build reads no clock: one begun with less time would end past the limit;
-        measured 10-40 ms on three- and four-player questions)."""
+        (or :data:`FIRST_BUILD_SECONDS` before one): a model's build reads no clock, so one
+        begun with less time would end past the limit."""
         left = self.budget.time_left()
         if left is not None and left <= self.builds[0]:
             raise LimitReached("time", self.budget.limits)
@@ -346,6 +352,14 @@ def _lost(end: State, wagon: int, player: int) -> bool:
     return end.wagon(wagon) is None
 
 
+def check_solver_arguments(workers: object, seed: object) -> None:
+    """Refuse the models' ``workers`` (1 to 64) or ``seed`` (0 to 2**31 - 1) when bad."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise SolverError(f"workers must be a whole number from 1 to 64, not {workers!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise SolverError("the seed must be a whole number from 0 to 2**31 - 1")
+
+
 def model_safe(
     state: State,
     wagon: int,
@@ -359,10 +373,7 @@ def model_safe(
 ) -> Safety:
     """The safety verdict by the CP-SAT or Z3 model. ``start``: the ``time.perf_counter()``
     reading the time limit counts from (now when None; ``auto`` passes its own start)."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
-        raise SolverError(f"workers must be a whole number from 1 to 64, not {workers!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
-        raise SolverError("the seed must be a whole number from 0 to 2**31 - 1")
+    check_solver_arguments(workers, seed)
     name = "CP-SAT" if backend == "cpsat" else "Z3"
     budget = Budget(limits, start=start)
     try:

@@ -30,6 +30,7 @@ A limit that runs out answers *unknown*, never *no*.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from banditsolve.core.args import expect_whole
@@ -39,7 +40,7 @@ from banditsolve.errors import SolverError
 from banditsolve.rolling.notation import format_state
 from banditsolve.rolling.rules import BOMB, apply_unchecked, edition_of, legal_actions, unseen_tiles
 from banditsolve.rolling.solvers.keys import Key, position_key, roll_orbits
-from banditsolve.rolling.solvers.models import covers, model_safe
+from banditsolve.rolling.solvers.models import check_solver_arguments, covers, model_safe
 from banditsolve.rolling.solvers.verdict import Safety
 from banditsolve.rolling.state import State, Wagon, expect_state
 
@@ -285,7 +286,7 @@ def _unsafe_reason(wagon: int, p: int) -> str:
 def _safe_reason(wagon: int, p: int, nodes: int) -> str:
     return (
         f"whatever the others roll and do, player {p} steals wagon {wagon} at the start of their "
-        f"next turn (all {nodes} positions checked)"
+        f"next turn ({nodes} positions searched)"
     )
 
 
@@ -333,6 +334,8 @@ def is_safe(
     limits = Limits(time_limit, node_limit)
     backend = _check_backend(backend, share)
     p = _check(state, player, wagon)
+    if backend in ("auto", "cpsat", "z3"):
+        check_solver_arguments(workers, seed)
     if backend == "auto":
         return _auto(state, wagon, p, limits, workers, seed)
     if backend in ("cpsat", "z3"):
@@ -394,10 +397,12 @@ def _auto(state: State, wagon: int, p: int, limits: Limits, workers: int, seed: 
                        node_limit=limits.node_limit, backend="exact")
     nodes = AUTO_EXACT_NODES if limits.node_limit is None else min(
         AUTO_EXACT_NODES, limits.node_limit)
-    share = None if limits.time_limit is None else limits.time_limit * AUTO_EXACT_SHARE
+    # (A limit so small that its share rounds to 0 is given whole.)
+    share = None if limits.time_limit is None else (
+        limits.time_limit * AUTO_EXACT_SHARE or limits.time_limit)
     first = is_safe(state, wagon, p, time_limit=share, node_limit=nodes, backend="exact")
     if first.safe is not None:
-        return first
+        return replace(first, limits=limits.to_json())  # the caller's limits, not the share
     # The model gets what the search left of the time limit (its clock started with this call).
     return model_safe(state, wagon, p, "cpsat", limits, workers=workers, seed=seed, start=start)
 
