@@ -382,8 +382,8 @@ def test_new_is_the_game_a_seed_deals_and_its_moves_set_a_position_up(name: str)
 @pytest.mark.parametrize("name", GAMES)
 def test_what_new_and_apply_print_is_read_back(name: str, tmp_path: Path) -> None:
     """The --json of new (and of apply) is itself a state every command reads, by its
-    notation; the text of new, a notation above a picture, is refused with a hint to its
-    first line."""
+    notation; so is the text of new, a notation above its picture, whole; cut, it is refused
+    with a hint to its first line."""
     dealt = run(name, "new", "--seed", "7", "--json")
     saved = tmp_path / "state.json"
     saved.write_text(dealt.out, encoding="utf-8")
@@ -393,7 +393,10 @@ def test_what_new_and_apply_print_is_read_back(name: str, tmp_path: Path) -> Non
     saved.write_text(run(name, "apply", str(saved), first, "--json").out, encoding="utf-8")
     assert run(name, "show", str(saved)).code == 0
     text = tmp_path / "state.txt"
-    text.write_text(run(name, "new", "--seed", "7").out, encoding="utf-8")
+    printed = run(name, "new", "--seed", "7").out
+    text.write_text(printed, encoding="utf-8")
+    assert run(name, "moves", str(text)).out == run(name, "moves", notation).out
+    text.write_text(printed.rstrip("\n").rsplit("\n", 1)[0], encoding="utf-8")
     refused = run(name, "show", str(text))
     assert refused.code == 2
     assert "a notation is one line" in refused.err

@@ -182,7 +182,47 @@ def test_a_time_limit_above_the_cap_is_lowered_and_said() -> None:
             "args": [puzzle_position(), 1], "options": {"time-limit": 500}})
         assert reply.status_code == 200
         assert reply.headers["Banditsolve-Time-Limit"] == "2"
-        assert "--time-limit 2" in reply.headers["Banditsolve-Command"]
+        assert "--time-limit=2" in reply.headers["Banditsolve-Command"]
+        # as text too; and with none given, the command's own default (30 s) is lowered in
+        # its worker
+        mine = (
+            "rb ed=default n=2 phase=start turn=1 wagons=6 train=0:5/5L:-:-|M4,2:2/2:R:H4|R2,"
+            "3:3/3:-:-|-,4:1/1:-:-|-,5:2/2:-:-|-,6:3/3:-:-|- won=-|1:2/2 trunks=-|-"
+        )
+        text = c.post("/api/rolling/safe", json={"args": [mine, 2], "options": {
+            "time-limit": "500"}})
+        assert text.headers["Banditsolve-Time-Limit"] == "2"
+        assert text.json()["limits"]["time_limit"] == 2
+        default = c.post("/api/rolling/safe", json={"args": [mine, 2]})
+        assert default.status_code == 200, default.text
+        assert default.json()["limits"]["time_limit"] == 2
+
+
+def test_no_option_writes_a_file_by_a_prefix_or_a_value_that_looks_like_one(
+    client: TestClient, tmp_path: Path
+) -> None:
+    target = tmp_path / "written.svg"
+    for options in (
+        {"sv": str(target)},  # a prefix of --svg
+        {"quiet": f"--svg={target}"},  # a value read as an option of its own
+        {"time-limit": f"--svg={target}"},
+        {"worker": 8},  # a prefix of --workers
+    ):
+        reply = client.post(
+            "/api/banditos/claim", json={"args": [puzzle_position(), 1], "options": options})
+        assert reply.status_code == 400, (options, reply.text)
+        assert "\n" not in reply.json()["error"]
+    assert not target.exists()
+
+
+def test_a_line_break_in_an_argument_gets_an_answer_with_one_line_headers(
+    client: TestClient,
+) -> None:
+    for args in (["garbage\n"], [puzzle_position() + "\n"]):
+        reply = client.post("/api/banditos/show", json={"args": args})
+        assert reply.status_code in (200, 400), reply.text
+        assert "\n" not in reply.headers["Banditsolve-Command"]
+        assert "\\n" in reply.headers["Banditsolve-Command"]
 
 
 def test_busy_workers_and_a_busy_client_are_refused_in_one_line() -> None:

@@ -91,10 +91,14 @@ def fail(message: object) -> NoReturn:
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors in one line on stderr, exit status 2, like every other error of the tool."""
+    """Usage errors in one line on stderr, exit status 2, like every other error of the tool.
+    A long option is named whole: no prefix stands for it (``--sv`` is not ``--svg``), so that
+    what an option is never depends on which other options exist (the web API refuses some by
+    name)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
@@ -213,7 +217,25 @@ def seconds(text: str) -> float:
     except SolverError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     assert checked is not None
-    return checked
+    cap = time_limit_cap()
+    return checked if cap is None else min(checked, cap)
+
+
+#: The environment variable that caps every ``--time-limit``, its default included (the web
+#: board's workers set it to the server's ``--max-time-limit``).
+TIME_LIMIT_CAP = "BANDITSOLVE_MAX_TIME_LIMIT"
+
+
+def time_limit_cap() -> float | None:
+    """The cap :data:`TIME_LIMIT_CAP` sets (a positive number of seconds), or None."""
+    text = os.environ.get(TIME_LIMIT_CAP)
+    if not text:
+        return None
+    try:
+        cap = float(text)
+    except ValueError:
+        return None
+    return cap if math.isfinite(cap) and cap > 0 else None
 
 
 def nodes(text: str) -> int:
@@ -271,6 +293,9 @@ def add_limits(
     """``--time-limit SECONDS`` and (unless ``nodes_too`` is false: a solver that counts no
     nodes) ``--node-limit N``, with the solver's defaults; and ``--quiet`` (:func:`add_quiet`):
     a command that takes a limit is one that searches."""
+    cap = time_limit_cap()
+    if cap is not None:  # (a search run for the web board: every limit within the server's)
+        time_limit = cap if time_limit is None else min(time_limit, cap)
     default = "none" if time_limit is None else f"{time_limit:g} s"
     parser.add_argument(
         "--time-limit",

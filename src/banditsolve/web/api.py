@@ -3,15 +3,17 @@ the exit status as an HTTP status, and the OpenAPI schema.
 
 ``POST /api/{game}/{verb}`` with ``{"args": [...], "options": {...}}`` runs exactly
 
-    banditsolve GAME VERB [--OPTION VALUE ...] --json -- ARG ...
+    banditsolve GAME VERB [--OPTION=VALUE ...] --json -- ARG ...
 
 and answers with what that command prints. ``options`` maps an option's long name without its
-dashes to a value: a string or number (``--time-limit 5``), ``true`` (a flag, ``--quiet``),
+dashes to a value: a string or number (``--time-limit=5``), ``true`` (a flag, ``--quiet``),
 ``false`` or ``null`` (left out), or a list (the option repeated, ``--option a=1 --option
-b=2``). The options that write files (``svg``, ``svg-dir``, ``out``, ``report``) and those of
-the batch runner are refused; the server adds ``--json`` itself; ``--`` keeps every argument an
-argument. The verbs are the games' own (``show``, ``moves``, ``apply``, ``claim``, ``close``,
-``safe``...); ``banditsolve GAME --help`` lists them.
+b=2``); a value goes in the same word as its option (``--time-limit=5``), so it is never read
+as an option of its own. The options that write files (``svg``, ``svg-dir``, ``out``,
+``report``) and those of the batch runner are refused, and an option is named whole (the
+command line takes no prefix of one); the server adds ``--json`` itself; ``--`` keeps every
+argument an argument. The verbs are the games' own (``show``, ``moves``, ``apply``, ``claim``,
+``close``, ``safe``...); ``banditsolve GAME --help`` lists them.
 
 The command's exit status becomes the HTTP status (:data:`HTTP_STATUS`, documented in the
 schema and the README): an answer, whether yes, no or unknown, is a 200 whose
@@ -131,9 +133,9 @@ def _option_words(options: object) -> list[str]:
         for item in values:
             if item is None or item is False:
                 continue
-            words.append(f"--{name}")
-            if item is not True:
-                words.append(_word(item, f"option {name}"))
+            # (one word, --name=value: a value that starts with a dash stays the value)
+            words.append(f"--{name}" if item is True else
+                         f"--{name}={_word(item, f'option {name}')}")
     return words
 
 
@@ -153,10 +155,12 @@ def command(game: str, verb: str, body: object) -> Command:
     args = body.get("args", [])
     if not isinstance(args, list):
         raise ArgumentTypeError(f"'args' must be a list, not {json_type(args)}")
+    if len(args) > MAX_ARGS:
+        raise RequestError(f"more than {MAX_ARGS} arguments")
     words = [_word(a, f"argument {i + 1}") for i, a in enumerate(args)]
     options = _option_words(body.get("options"))
-    if len(words) + len(options) > 2 * MAX_ARGS:
-        raise RequestError(f"more than {MAX_ARGS} arguments and options")
+    if len(options) > MAX_ARGS:
+        raise RequestError(f"more than {MAX_ARGS} options")
     rest = ("--", *words) if words else ()  # argparse refuses a "--" with nothing after it
     return Command(game, verb, (game, verb, *options, "--json", *rest))
 

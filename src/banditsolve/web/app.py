@@ -57,6 +57,14 @@ class Settings:
     cache_size: int = 512
 
 
+def header_text(text: str, limit: int = 2000) -> str:
+    """``text`` as an HTTP header value: printable ASCII only (a line break would end the
+    header: one in a pasted position left the request with no answer at all), each control
+    character written as its escape (``\\n``), anything else as ``?``, cut to ``limit``."""
+    escaped = text.encode("unicode_escape").decode("ascii")
+    return "".join(c if " " <= c <= "~" else "?" for c in escaped)[:limit]
+
+
 def _error(message: str, status: int) -> JSONResponse:
     line = " ".join(message.split())[:MAX_ERROR]
     return JSONResponse({"error": line}, status_code=status)
@@ -73,7 +81,9 @@ class App:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.runner = Runner(settings.workers, settings.deadline, settings.queue_wait)
+        self.runner = Runner(
+            settings.workers, settings.deadline, settings.queue_wait, settings.max_time_limit
+        )
         self.cache: OrderedDict[tuple[tuple[str, ...], bool], Ran] = OrderedDict()
         self.clients: Counter[str] = Counter()
         self.names = {alias: e.name for e in entries() for alias in (e.name, *e.aliases)}
@@ -86,6 +96,11 @@ class App:
             return body, None
         limit = body["options"].get("time-limit")
         cap = self.settings.max_time_limit
+        if isinstance(limit, str):  # (the worker caps what it reads too: this sets the header)
+            try:
+                limit = float(limit)
+            except ValueError:
+                return body, None
         if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > cap:
             return {**body, "options": {**body["options"], "time-limit": cap}}, str(cap)
         return body, None
@@ -108,8 +123,7 @@ class App:
         if isinstance(ran, Response):
             return ran
         response = self._response(ran, picture)
-        shell = cmd.shell[:2000].encode("ascii", "replace").decode("ascii")
-        response.headers["Banditsolve-Command"] = shell
+        response.headers["Banditsolve-Command"] = header_text(cmd.shell)
         if capped is not None:
             response.headers["Banditsolve-Time-Limit"] = capped
         return response

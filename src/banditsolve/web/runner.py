@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from banditsolve.core.answer import ExitStatus
+from banditsolve.core.flags import TIME_LIMIT_CAP
 from banditsolve.core.io import TEXT_ONLY
 from banditsolve.web.api import Command
 
@@ -67,10 +68,13 @@ class Busy(Exception):
     """No worker became free within the queue's wait."""
 
 
-def _question(argv: list[str], folder: str) -> None:  # pragma: no cover - runs in the child
-    """The child: ``banditsolve ARGV`` with its output in ``folder``, then exit with its
-    status."""
+def _question(
+    argv: list[str], folder: str, cap: float
+) -> None:  # pragma: no cover - runs in the child
+    """The child: ``banditsolve ARGV`` with its output in ``folder``, every time limit (its
+    default too) at most ``cap`` seconds, then exit with its status."""
     os.environ[TEXT_ONLY] = "1"
+    os.environ[TIME_LIMIT_CAP] = repr(cap)
     os.environ.pop("BANDITSOLVE_TRACEBACK", None)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -103,10 +107,13 @@ class Runner:
     """At most ``workers`` questions at a time; a question waits at most ``queue_wait`` seconds
     for a worker and runs at most ``deadline`` seconds."""
 
-    def __init__(self, workers: int, deadline: float, queue_wait: float) -> None:
+    def __init__(
+        self, workers: int, deadline: float, queue_wait: float, max_time_limit: float
+    ) -> None:
         self.workers = workers
         self.deadline = deadline
         self.queue_wait = queue_wait
+        self.max_time_limit = max_time_limit
         self._slots = asyncio.Semaphore(workers)
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(preload())
@@ -136,7 +143,9 @@ class Runner:
             argv[at:at + 1] = ["--svg", str(target)]
         began = time.perf_counter()
         self.started += 1
-        process = self._context.Process(target=_question, args=(argv, str(folder)), daemon=True)
+        process = self._context.Process(
+            target=_question, args=(argv, str(folder), self.max_time_limit), daemon=True
+        )
         process.start()
         loop = asyncio.get_running_loop()
         ended: asyncio.Future[None] = loop.create_future()
