@@ -144,7 +144,19 @@ def test_a_tunnel_position_shown_in_python_prints_what_the_command_line_does(
     assert drawn.strip() == run(game, "show", position).out.strip() != ""
 
 
+@pytest.mark.parametrize(("game", "card"), [("bandido", "L+TL"), ("bandida", "TL+TR:broken_tool")])
+def test_the_placements_snippet_lists_what_the_command_line_lists(game: str, card: str) -> None:
+    position = _new(game, "--players", "2", "--seed", "3").split(" | ")[0] + " | L"
+    listed = json.loads(run(game, "placements", position, card, "--json").out)["placements"]
+    names, _ = _exec(run(game, "placements", position, card, "--python").out)
+    from banditsolve.tunnels.cli import placement_text
+
+    assert [placement_text(p) for p in names["answer"]] == [row["placement"] for row in listed]
+    assert listed  # (a question with an answer to compare)
+
+
 @pytest.mark.parametrize("argv", [
+    ["bandido", "placements", "bandido L+TL+TR+R+BR+BL@0,0,0 | L", "XX", "--python"],
     ["banditos", "claim", "garbage", "1", "--python"],
     ["rolling", "safe", "x y", "2", "--python"],
     ["bandido", "show", "bandido nonsense | L", "--python"],

@@ -73,6 +73,10 @@ def test_bad_study_requests_exit_2() -> None:
         ("study", "bandida", "--games", "0"),
         ("study", "bandida", "--executor", "mainframe"),
         ("study", "bandida", "--executor", "dask", "tcp://a:1", "extra"),
+        # an address or workers an executor would ignore
+        ("study", "bandida", "--executor", "inline", "extra"),
+        ("study", "bandida", "--executor", "local-dask", "tcp://a:1"),
+        ("study", "bandida", "--executor", "inline", "--workers", "3"),
     ):
         result = run(*argv)
         assert result.code == 2, argv

@@ -265,3 +265,24 @@ def test_the_pages_ask_the_api(client: TestClient) -> None:
         assert f"data-game='{game}'" in board.text
         assert "/api/${game}/${verb}" in board.text
     assert client.get("/chess").status_code == 404
+
+
+def test_serve_refuses_an_address_it_cannot_have_in_one_line() -> None:
+    import socket
+
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen(1)
+    try:
+        port = held.getsockname()[1]
+        busy = run("serve", "--port", str(port))
+        assert busy.code == 2
+        assert busy.err.strip() == (
+            f"banditsolve: error: cannot serve on 127.0.0.1:{port}: Address already in use")
+        assert busy.out == ""  # nothing said of serving
+    finally:
+        held.close()
+    nowhere = run("serve", "--host", "999.1.1.1")
+    assert nowhere.code == 2
+    assert nowhere.err.startswith("banditsolve: error: cannot serve on 999.1.1.1:8000: ")
+    assert len(nowhere.err.splitlines()) == 1

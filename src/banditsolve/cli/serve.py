@@ -29,13 +29,15 @@ def register(commands: CommandTable) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted; without the web extra, one line naming it (exit 2)."""
-    from banditsolve.web import require_extra, serve
+    from banditsolve.web import bind, require_extra, serve
 
     require_extra()
     from banditsolve.web.app import Settings
 
     limit = float(args.max_time_limit)
     settings = Settings(workers=args.workers, max_time_limit=limit, deadline=limit + 10.0)
-    print(f"banditsolve: serving the board on http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    serve(args.host, args.port, settings)
+    sock = bind(args.host, args.port)  # (an address it cannot have: one line, exit 2)
+    print(f"banditsolve: serving the board on http://{args.host}:{args.port}/ (Ctrl-C stops)",
+          flush=True)
+    serve(args.host, args.port, settings, sock)
     return 0

@@ -183,9 +183,11 @@ def open_executor(
         raise ArgumentTypeError(f"the address must be text, not {shown(address)}")
     if workers is not None:
         expect_whole(workers, "the number of workers", 1, MAX_STUDY_WORKERS, ExecutorError)
+    if address is not None and kind in ("local", "inline", "local-dask"):
+        raise ExecutorError(f"the {kind} executor takes no address (did you mean dask?)")
+    if kind == "inline" and workers not in (None, 1):
+        raise ExecutorError(f"the inline executor runs one task at a time, not {workers}")
     if kind == "local":
-        if address is not None:
-            raise ExecutorError("the local executor takes no address (did you mean dask?)")
         count = workers or default_workers()
         pool = Pool(process_pool(count), count, f"process pool ({plural(count, 'worker')})",
                     spawns=True)

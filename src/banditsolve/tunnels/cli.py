@@ -33,6 +33,7 @@ from banditsolve.core.flags import (
     add_command,
     add_limits,
     add_position,
+    add_python,
     add_query,
     add_seed,
     add_svg,
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
     from banditsolve.tunnels.notation import Position
     from banditsolve.tunnels.puzzles import Puzzle
     from banditsolve.tunnels.solvers.bandida_puzzles import BandidaPuzzle
-    from banditsolve.tunnels.solvers.endgame import WinShare
     from banditsolve.tunnels.solvers.result import Closure
     from banditsolve.tunnels.state import GameState
     from banditsolve.tunnels.table import Table
@@ -323,6 +323,7 @@ def register(commands: Commands) -> None:
         commands, "placements", "every legal placement of one card in a position"
     )
     add_position(placements)
+    add_python(placements, placements_python)
     placements.add_argument("card", metavar="CARD", help="card name, e.g. L+TL+BR")
     add_svg(placements, "write a picture to OUT: the placements numbered on the table")
     placements.set_defaults(handler=cmd_placements)
@@ -382,14 +383,6 @@ def placement_text(p: Placement) -> str:
     return f"{card_name(p.card)}@{p.x},{p.y},{p.rotation}"
 
 
-def share_text(share: WinShare) -> str:
-    undecided = f", {share.unknown} undecided" if share.unknown else ""
-    return (
-        f"won {share.won} of {share.samples} sampled shuffles{undecided} "
-        f"({share.share:.1%}, 95% CI {share.low:.1%}-{share.high:.1%}): {share.label}"
-    )
-
-
 # -- handlers -------------------------------------------------------------------------------
 
 
@@ -399,9 +392,9 @@ def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
     if text is None:
         return None
     parts = text.split(",")
-    if len(parts) != 4 or any(len(p.strip()) > 12 for p in parts) or not text.isascii():
-        raise SolverError(f"--bounds takes four integers X0,Y0,X1,Y1, not {text[:40]!r}")
     try:
+        if len(parts) != 4 or any(len(p.strip()) > 12 for p in parts) or not text.isascii():
+            raise ValueError
         x0, y0, x1, y1 = (int(v) for v in parts)
     except ValueError:
         raise SolverError(f"--bounds takes four integers X0,Y0,X1,Y1, not {text[:40]!r}") from None
@@ -548,7 +541,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                           hypothetical=args.hypothetical)
         if args.svg is not None:
             write_svg(args.svg, share_svg(share))
-        return emit_answer(args, share.to_answer(args.game), share_text(share))
+        return emit_answer(args, share.to_answer(args.game), share.counts)
     result = solve_game(state, time_limit=args.time_limit, node_limit=args.node_limit,
                         hypothetical=args.hypothetical)
     if args.svg is not None:
@@ -556,14 +549,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return emit_answer(args, result.to_answer(args.game), solution_ascii(result, state))
 
 
-def cmd_placements(args: argparse.Namespace) -> int:
-    from banditsolve.tunnels import card_name, creates_hole, parse_card, placements_with_delta
+def placement_question(args: argparse.Namespace) -> tuple[Position, int]:
+    """``placements``' position and card, checked (the card one of the position's game)."""
+    from banditsolve.tunnels import parse_card
     from banditsolve.tunnels.cards import load_deck
-    from banditsolve.tunnels.solvers.pictures import Spot, placements_ascii, placements_svg
 
     position = tunnel_of(args).read_position(args.position)
     code = parse_card(args.card)
     load_deck(position.game).check_card(code, position.mode, "the card")
+    return position, code
+
+
+def placements_python(args: argparse.Namespace) -> str:
+    """``placements`` in Python: ``legal_placements`` of the card on the position's table."""
+    placement_question(args)  # (its own checks: no snippet that only raises)
+    return python_text(args, ["from banditsolve.tunnels import legal_placements"],
+                       f"legal_placements(state.table, {args.card!r})",
+                       read=f"state = game.read_position({args.position!r})")
+
+
+def cmd_placements(args: argparse.Namespace) -> int:
+    from banditsolve.tunnels import card_name, creates_hole, placements_with_delta
+    from banditsolve.tunnels.solvers.pictures import Spot, placements_ascii, placements_svg
+
+    position, code = placement_question(args)
     table = position.table
     spots = [
         Spot(p, table.exit_count + delta, creates_hole(table, p))
@@ -705,18 +714,7 @@ def modes_demo(out_dir: Path, game: TunnelGame) -> Iterator[DemoItem]:
 def _card(p: Puzzle | BandidaPuzzle) -> PuzzleCard:
     from banditsolve.core.puzzles import PuzzleCard
 
-    if p.question == "solve":
-        question = "can this game be won, every card's place in the pile known?"
-    elif p.question == "can_close":
-        question = "can the tunnel still be closed with the cards to come?"
-    elif p.question == "min_cards":
-        question = "the fewest of the cards to come that close the tunnel"
-    else:  # Bandida's: the fewest of the cards named that reach the mode's goal
-        named = getattr(p, "goal", None)
-        goal = f" (goal: {named})" if named else ""
-        cards = ", ".join(getattr(p, "cards", None) or ())
-        question = f"the fewest of the cards {cards} that reach the mode's goal{goal}"
-    return PuzzleCard(p.id, p.description, question)
+    return PuzzleCard(p.id, p.description, p.asks)
 
 
 def _collection(game: str) -> tuple[Puzzle | BandidaPuzzle, ...]:

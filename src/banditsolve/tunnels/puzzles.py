@@ -44,6 +44,15 @@ class Puzzle:
     bounds: tuple[int, int, int, int] | None = None
     document: Mapping[str, Any] | None = None
 
+    @property
+    def asks(self) -> str:
+        """The puzzle's question in words."""
+        if self.question == "solve":
+            return "can this game be won, every card's place in the pile known?"
+        if self.question == "can_close":
+            return "can the tunnel still be closed with the cards to come?"
+        return "the fewest of the cards to come that close the tunnel"
+
     def state(self) -> GameState:
         """The game state of a ``solve`` puzzle."""
         if self.document is None:

@@ -9,9 +9,10 @@ bounded worker processes (:mod:`banditsolve.web.runner`), and the app
 
 from __future__ import annotations
 
+import socket
 from typing import TYPE_CHECKING
 
-from banditsolve.errors import MissingExtraError
+from banditsolve.errors import BanditsolveError, MissingExtraError
 
 if TYPE_CHECKING:
     from banditsolve.web.app import Settings
@@ -26,12 +27,39 @@ def require_extra() -> None:
             raise MissingExtraError("banditsolve serve", package, "web")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None) -> None:
+def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A listening socket on ``host``:``port``; an address that cannot be had (in use, not
+    this machine's, not an address) is one line of :class:`~banditsolve.errors.
+    BanditsolveError`."""
+    try:
+        family, kind, _proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind)
+    except OSError as exc:
+        raise BanditsolveError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise BanditsolveError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    settings: Settings | None = None,
+    sock: socket.socket | None = None,
+) -> None:
     """Serve the board and the API until interrupted (on loopback unless ``host`` says
-    otherwise)."""
+    otherwise), on ``sock`` when given (see :func:`bind`)."""
     require_extra()
     import uvicorn
 
     from banditsolve.web.app import create_app
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    listening = bind(host, port) if sock is None else sock
+    config = uvicorn.Config(create_app(settings), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listening])

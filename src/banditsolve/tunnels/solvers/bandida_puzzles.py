@@ -40,6 +40,15 @@ class BandidaPuzzle:
     hypothetical: bool = False
     contrast: dict[str, Any] | None = None
 
+    @property
+    def asks(self) -> str:
+        """The puzzle's question in words."""
+        if self.question == "solve":
+            return "can this game be won, every card's place in the pile known?"
+        goal = f" (goal: {self.goal})" if self.goal else ""
+        cards = ", ".join(self.cards or ())
+        return f"the fewest of the cards {cards} that reach the mode's goal{goal}"
+
     def state(self) -> GameState:
         """The puzzle's position, read by Bandida's notation."""
         return BANDIDA.from_notation(self.position)

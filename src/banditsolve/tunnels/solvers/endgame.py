@@ -527,6 +527,16 @@ class WinShare:
             f" (95 % interval {self.low:.1%} to {self.high:.1%})"
         )
 
+    @property
+    def counts(self) -> str:
+        """The samples won, undecided and in all, the share with its interval, and the label
+        (the command line's answer)."""
+        undecided = f", {self.unknown} undecided" if self.unknown else ""
+        return (
+            f"won {self.won} of {self.samples} sampled shuffles{undecided} "
+            f"({self.share:.1%}, 95% CI {self.low:.1%}-{self.high:.1%}): {self.label}"
+        )
+
     def to_answer(self, game: str = "bandido") -> Answer:
         """The shared answer shape: question ``"win-share"``, status ``unknown`` (an estimate
         is not a proof either way, as every game's estimate says), answer ``"estimate"``, or
