@@ -291,4 +291,6 @@ def test_a_first_call_reports_the_time_its_solver_took_to_load() -> None:
         )
         wall, seconds = (float(v) for v in done.stdout.split())
         assert seconds <= wall
-        assert seconds >= 0.8 * wall, (backend, wall, seconds)
+        # (what the answer leaves out is the call's own checks, a few ms: a load measured in
+        # ms, from a warm disk cache, is no smaller a part of the call than that)
+        assert wall - seconds <= max(0.2 * wall, 0.01), (backend, wall, seconds)
