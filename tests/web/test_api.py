@@ -196,6 +196,16 @@ def test_a_time_limit_above_the_cap_is_lowered_and_said() -> None:
         default = c.post("/api/rolling/safe", json={"args": [mine, 2]})
         assert default.status_code == 200, default.text
         assert default.json()["limits"]["time_limit"] == 2
+        # repeated (a list), each value is lowered; one the command line refuses is its 400
+        listed = c.post("/api/rolling/safe", json={"args": [mine, 2], "options": {
+            "time-limit": ["500"]}})
+        assert listed.headers["Banditsolve-Time-Limit"] == "2"
+        assert "--time-limit=500" not in listed.headers["Banditsolve-Command"]
+        for bad in ("infinity", "1e999", "nan"):
+            refused = c.post("/api/rolling/safe", json={"args": [mine, 2], "options": {
+                "time-limit": bad}})
+            assert refused.status_code == 400, (bad, refused.text)
+            assert "Banditsolve-Time-Limit" not in refused.headers
 
 
 def test_no_option_writes_a_file_by_a_prefix_or_a_value_that_looks_like_one(
@@ -282,7 +292,8 @@ def test_serve_refuses_an_address_it_cannot_have_in_one_line() -> None:
         assert busy.out == ""  # nothing said of serving
     finally:
         held.close()
-    nowhere = run("serve", "--host", "999.1.1.1")
-    assert nowhere.code == 2
-    assert nowhere.err.startswith("banditsolve: error: cannot serve on 999.1.1.1:8000: ")
-    assert len(nowhere.err.splitlines()) == 1
+    for host in ("999.1.1.1", "a" * 70 + ".com"):  # (the second: a name IDNA refuses)
+        nowhere = run("serve", "--host", host)
+        assert nowhere.code == 2
+        assert nowhere.err.startswith(f"banditsolve: error: cannot serve on {host}:8000: ")
+        assert len(nowhere.err.splitlines()) == 1

@@ -32,11 +32,15 @@ def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     this machine's, not an address) is one line of :class:`~banditsolve.errors.
     BanditsolveError`."""
     try:
-        family, kind, _proto, _name, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM)[0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        # (IPv4 first, as uvicorn binds a name: "localhost" on 127.0.0.1 even where ::1 is
+        # listed before it)
+        found.sort(key=lambda info: info[0] != socket.AF_INET)
+        family, kind, _proto, _name, address = found[0]
         sock = socket.socket(family, kind)
-    except OSError as exc:
-        raise BanditsolveError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    except (OSError, UnicodeError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise BanditsolveError(f"cannot serve on {host}:{port}: {why}") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)

@@ -17,6 +17,7 @@ the limits that keep it serving.
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from banditsolve.core.answer import ExitStatus
+from banditsolve.core.flags import seconds
 from banditsolve.core.registry import entries
 from banditsolve.errors import BanditsolveError
 from banditsolve.web import page
@@ -55,6 +57,17 @@ class Settings:
     queue_wait: float = 10.0
     per_client: int = 8
     cache_size: int = 512
+
+
+def _seconds_above(value: object, cap: float) -> bool:
+    """Whether ``value`` is a time limit the command line reads (as ``--time-limit`` does)
+    and it is above ``cap``."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return False
+    try:
+        return seconds(str(value)) > cap
+    except argparse.ArgumentTypeError:
+        return False
 
 
 def header_text(text: str, limit: int = 2000) -> str:
@@ -91,19 +104,19 @@ class App:
         self._schema: Response | None = None
 
     def _capped(self, body: Any) -> tuple[Any, str | None]:
-        """``body`` with its ``time-limit`` lowered to the server's cap (and the new value)."""
+        """``body`` with each ``time-limit`` value above the server's cap lowered to it (and
+        the cap, when one was); a value the command line would refuse is left for it to
+        refuse. (The worker caps every limit it reads too, its default included.)"""
         if not isinstance(body, dict) or not isinstance(body.get("options"), dict):
             return body, None
-        limit = body["options"].get("time-limit")
+        given = body["options"].get("time-limit")
         cap = self.settings.max_time_limit
-        if isinstance(limit, str):  # (the worker caps what it reads too: this sets the header)
-            try:
-                limit = float(limit)
-            except ValueError:
-                return body, None
-        if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > cap:
-            return {**body, "options": {**body["options"], "time-limit": cap}}, str(cap)
-        return body, None
+        items = given if isinstance(given, list) else [given]
+        lowered = [cap if _seconds_above(item, cap) else item for item in items]
+        if lowered == items:
+            return body, None
+        value = lowered if isinstance(given, list) else lowered[0]
+        return {**body, "options": {**body["options"], "time-limit": value}}, f"{cap:g}"
 
     async def ask(self, request: Request) -> Response:
         picture = request.url.path.endswith("/svg")
