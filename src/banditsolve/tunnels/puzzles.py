@@ -28,6 +28,8 @@ from banditsolve.tunnels.notation.states import GAME_FIELDS
 from banditsolve.tunnels.state import GameState
 
 _QUESTIONS = ("can_close", "min_cards", "solve")
+#: A ``solve`` puzzle's question in words (Bandido's and Bandida's alike).
+SOLVE_ASKS = "can this game be won, every card's place in the pile known?"
 #: A puzzle's game document is read by :func:`~banditsolve.tunnels.notation.game_state`.
 __all__ = ["GAME_DOCUMENT_KEYS", "Puzzle", "game_state", "is_game_document", "load_puzzles"]
 
@@ -48,7 +50,7 @@ class Puzzle:
     def asks(self) -> str:
         """The puzzle's question in words."""
         if self.question == "solve":
-            return "can this game be won, every card's place in the pile known?"
+            return SOLVE_ASKS
         if self.question == "can_close":
             return "can the tunnel still be closed with the cards to come?"
         return "the fewest of the cards to come that close the tunnel"

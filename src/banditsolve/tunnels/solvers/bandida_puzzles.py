@@ -20,6 +20,7 @@ from banditsolve.core.io import check_keys
 from banditsolve.core.puzzles import load_packaged_puzzles
 from banditsolve.errors import DataError
 from banditsolve.tunnels.game import BANDIDA
+from banditsolve.tunnels.puzzles import SOLVE_ASKS
 from banditsolve.tunnels.state import GameState
 
 QUESTIONS = ("solve", "close")
@@ -44,7 +45,7 @@ class BandidaPuzzle:
     def asks(self) -> str:
         """The puzzle's question in words."""
         if self.question == "solve":
-            return "can this game be won, every card's place in the pile known?"
+            return SOLVE_ASKS
         goal = f" (goal: {self.goal})" if self.goal else ""
         cards = ", ".join(self.cards or ())
         return f"the fewest of the cards {cards} that reach the mode's goal{goal}"
